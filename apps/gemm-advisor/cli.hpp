@@ -1,0 +1,47 @@
+#pragma once
+// Shared pieces of the command-line front end. No model logic lives here.
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <string>
+
+#include "gemm_advisor/hardware.hpp"
+#include "gemm_advisor/problem.hpp"
+
+namespace cli {
+
+/// Exit codes (README, "Exit codes").
+constexpr int kExitOk = 0;
+constexpr int kExitBadInput = 1;  ///< malformed shape, bad profile, unreadable file, ...
+constexpr int kExitUsage = 2;     ///< unknown option, missing argument
+
+/// Options every subcommand that ranks shares.
+struct CommonOptions {
+  std::string hw = "h200";
+  std::string dtype = "bf16";
+  std::string layout = "NT";
+  std::string target = "triton";
+  std::string candidates;
+  std::size_t top = 5;
+};
+
+/// Adds --hw, --dtype, --layout, --target, --candidates to a subcommand.
+void add_common_options(CLI::App* cmd, CommonOptions& o, bool with_top);
+
+/// Loads the hardware and checks the target name; throws gemm_advisor::InputError.
+gemm_advisor::Hardware load_checked_hardware(const CommonOptions& o);
+
+/// Throws InputError when the hardware has no matrix path for the problem's dtype.
+void require_dtype(const gemm_advisor::Hardware& hw, gemm_advisor::Dtype d);
+
+/// Each subcommand registers itself and returns the function run when it was chosen.
+using Runner = std::function<int()>;
+using Registered = std::pair<CLI::App*, Runner>;
+Registered register_rank(CLI::App& app);
+Registered register_profiles(CLI::App& app);
+Registered register_batch(CLI::App& app);
+
+/// --quiet / --verbose: stderr only.
+extern bool g_quiet;
+
+}  // namespace cli

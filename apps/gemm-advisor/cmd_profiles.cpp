@@ -1,0 +1,91 @@
+// `gemm-advisor profiles [show NAME | validate FILE]`: the hardware profiles.
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
+
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "cli.hpp"
+#include "gemm_advisor/error.hpp"
+
+namespace cli {
+
+Registered register_profiles(CLI::App& app) {
+  struct Options {
+    std::string show_name;
+    std::string validate_path;
+    std::string format = "table";
+  };
+  auto o = std::make_shared<Options>();
+  CLI::App* cmd = app.add_subcommand("profiles", "List the shipped hardware profiles, show one, or validate a file");
+  cmd->add_option("--format", o->format, "table or json (for the list)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"table", "json"}));
+  CLI::App* show = cmd->add_subcommand("show", "Print a profile's YAML (a shipped name or a file)");
+  show->add_option("name", o->show_name, "Profile name or path")->required();
+  CLI::App* validate = cmd->add_subcommand("validate", "Check a profile file and say what is wrong");
+  validate->add_option("file", o->validate_path, "Profile YAML file")->required();
+
+  return {cmd, [o, show, validate]() {
+            using namespace gemm_advisor;
+            if (show->parsed()) {
+              for (const auto& e : embedded_profiles()) {
+                if (e.name == o->show_name) {
+                  std::cout << e.yaml;
+                  return kExitOk;
+                }
+              }
+              const Hardware hw = load_hardware(o->show_name);  // a path, or an error listing names
+              std::cout << read_text_file(o->show_name);
+              (void)hw;
+              return kExitOk;
+            }
+            if (validate->parsed()) {
+              ProfileDiagnostics diag;
+              const std::string text = read_text_file(o->validate_path);
+              Hardware hw;
+              try {
+                hw = parse_profile(text, o->validate_path, &diag);
+              } catch (const InputError&) {
+                for (const auto& w : diag.warnings) std::cerr << "gemm-advisor: warning: " << w << "\n";
+                for (const auto& e : diag.errors) std::cerr << "gemm-advisor: error: " << e << "\n";
+                return kExitBadInput;
+              }
+              for (const auto& w : diag.warnings) std::cerr << "gemm-advisor: warning: " << w << "\n";
+              std::cout << fmt::format("{}: ok: {} ({}), {} {}s, {:.1f} bf16 TFLOP/s peak, {} warning(s)\n",
+                                       o->validate_path, hw.name, hw.display_name, hw.cu_count,
+                                       hw.vendor == "amd" ? "CU" : "SM", hw.peak_flops_per_s(Dtype::bf16) / 1e12,
+                                       diag.warnings.size());
+              return kExitOk;
+            }
+            std::ostringstream out;
+            nlohmann::json list = nlohmann::json::array();
+            if (o->format == "table")
+              out << fmt::format("{:<8} {:<26} {:<7} {:>7} {:>12} {:>10} {:>9}\n", "name", "display_name", "vendor",
+                                 "CUs/SMs", "bf16 TFLOP/s", "DRAM TB/s", "L2 MB");
+            for (const auto& e : embedded_profiles()) {
+              const Hardware hw = parse_profile(e.yaml, "embedded:" + std::string(e.name));
+              const double bf16 = hw.peak_flops_per_s(Dtype::bf16) / 1e12;
+              const double dram = hw.dram_bandwidth_bytes_per_s / 1e12;
+              if (o->format == "json") {
+                list.push_back({{"name", hw.name},
+                                {"display_name", hw.display_name},
+                                {"vendor", hw.vendor},
+                                {"arch", hw.arch},
+                                {"cu_count", hw.cu_count},
+                                {"peak_bf16_tflops", bf16},
+                                {"dram_tb_per_s", dram}});
+              } else {
+                out << fmt::format("{:<8} {:<26} {:<7} {:>7} {:>12.1f} {:>10.2f} {:>9.0f}\n", hw.name, hw.display_name,
+                                   hw.vendor, hw.cu_count, bf16, dram, hw.l2_bytes / 1e6);
+              }
+            }
+            if (o->format == "json") out << list.dump(2) << "\n";
+            std::cout << out.str();
+            return kExitOk;
+          }};
+}
+
+}  // namespace cli

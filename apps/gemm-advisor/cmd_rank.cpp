@@ -1,0 +1,71 @@
+// `gemm-advisor rank SHAPE`: the ranked configs of one GEMM.
+#include <spdlog/spdlog.h>
+
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "cli.hpp"
+#include "gemm_advisor/candidates.hpp"
+#include "gemm_advisor/error.hpp"
+#include "gemm_advisor/ranker.hpp"
+#include "gemm_advisor/report.hpp"
+#include "gemm_advisor/triton_target.hpp"
+
+namespace cli {
+
+Registered register_rank(CLI::App& app) {
+  struct Options {
+    CommonOptions common;
+    std::string shape;
+    std::string format = "table";
+  };
+  auto o = std::make_shared<Options>();
+  CLI::App* cmd = app.add_subcommand("rank", "Rank the tile configs of one GEMM shape");
+  cmd->add_option("shape", o->shape, "MxNxK or MxNxKxB (B = batch), e.g. 4096x4096x4096")->required();
+  add_common_options(cmd, o->common, true);
+  cmd->add_option("--format", o->format, "table, json or csv")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"table", "json", "csv"}));
+  return {cmd, [o]() {
+            using namespace gemm_advisor;
+            GemmProblem base;
+            base.dtype = parse_dtype(o->common.dtype);
+            base.layout = parse_layout(o->common.layout);
+            const GemmProblem p = parse_shape(o->shape, base);
+            const Hardware hw = load_checked_hardware(o->common);
+            require_dtype(hw, p.dtype);
+            std::vector<TileConfig> candidates;
+            if (!o->common.candidates.empty()) {
+              candidates = read_candidates_file(o->common.candidates);
+            } else {
+              triton_candidates(p, hw, candidates);
+            }
+            std::vector<RankedConfig> ranked;
+            rank_configs(p, hw, candidates, ranked);
+            std::size_t feasible = 0, infeasible = 0;
+            for (const auto& r : ranked) (r.estimate.feasible ? feasible : infeasible)++;
+            for (const auto& r : ranked) {
+              if (!r.estimate.feasible)
+                spdlog::warn("config {} is infeasible on {}: {}", r.config.text(), hw.name, r.infeasible_reason);
+            }
+            if (feasible == 0)
+              throw InputError("no feasible config for " + p.shape_text() + " on " + hw.name +
+                               (infeasible ? " (all " + std::to_string(infeasible) + " given configs are infeasible)"
+                                           : ""));
+            std::ostringstream out;
+            if (o->format == "json") {
+              out << ranking_json(p, hw, o->common.target, ranked, o->common.top).dump(2) << "\n";
+            } else if (o->format == "csv") {
+              write_ranking_csv_header(out);
+              write_ranking_csv_rows(out, p, hw, ranked, o->common.top);
+            } else {
+              write_ranking_table(out, p, hw, ranked, o->common.top);
+            }
+            std::cout << out.str();
+            std::cout.flush();
+            return kExitOk;
+          }};
+}
+
+}  // namespace cli

@@ -1,0 +1,101 @@
+// gemm-advisor: ranks GEMM tile configurations for a GPU with an analytical latency model.
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include <iostream>
+#include <vector>
+
+#include "cli.hpp"
+#include "gemm_advisor/error.hpp"
+#include "gemm_advisor/triton_target.hpp"
+
+namespace cli {
+
+bool g_quiet = false;
+
+void add_common_options(CLI::App* cmd, CommonOptions& o, bool with_top) {
+  cmd->add_option("--hw", o.hw, "Hardware profile: a shipped name (see `gemm-advisor profiles`) or a YAML file")
+      ->capture_default_str();
+  cmd->add_option("--dtype", o.dtype, "Input dtype: fp32, fp16, bf16, fp8, fp6, fp4")->capture_default_str();
+  cmd->add_option("--layout", o.layout, "Storage of A and B: NN, NT, TN, TT (NT = PyTorch Linear)")
+      ->capture_default_str();
+  cmd->add_option("--target", o.target, "Kernel family whose configs are ranked")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"triton"}));
+  cmd->add_option("--candidates", o.candidates,
+                  "CSV of configs to rank instead of the target's space "
+                  "(block_m,block_n,block_k,num_warps,num_stages[,group_m,split_k])");
+  if (with_top) cmd->add_option("--top", o.top, "Configs to print per shape (0 = all)")->capture_default_str();
+}
+
+gemm_advisor::Hardware load_checked_hardware(const CommonOptions& o) { return gemm_advisor::load_hardware(o.hw); }
+
+void require_dtype(const gemm_advisor::Hardware& hw, gemm_advisor::Dtype d) {
+  if (hw.rate(d)) return;
+  std::string have;
+  for (int i = 0; i < gemm_advisor::kDtypeCount; ++i) {
+    if (hw.matrix[static_cast<std::size_t>(i)])
+      have += (have.empty() ? "" : ", ") + std::string(gemm_advisor::dtype_name(static_cast<gemm_advisor::Dtype>(i)));
+  }
+  throw gemm_advisor::InputError("dtype " + std::string(gemm_advisor::dtype_name(d)) + " is not supported by " +
+                                 hw.name + " (it has: " + have + ")");
+}
+
+}  // namespace cli
+
+int main(int argc, char** argv) {
+  auto logger = spdlog::stderr_color_mt("gemm-advisor");
+  spdlog::set_default_logger(logger);
+  spdlog::set_pattern("gemm-advisor: %l: %v");
+  spdlog::set_level(spdlog::level::warn);
+
+  CLI::App app{"gemm-advisor: ranks GEMM tile configurations for a GPU with an analytical latency model,\n"
+               "without running anything on that GPU."};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "gemm-advisor 0.1.0");
+  bool verbose = false;
+  app.add_flag("-q,--quiet", cli::g_quiet, "Only errors on stderr");
+  app.add_flag("-v,--verbose", verbose, "More detail on stderr");
+  app.footer(
+      "Exit codes: 0 success, 1 bad input (shape, profile, file), 2 usage error.\n"
+      "Examples:\n"
+      "  gemm-advisor rank 4096x4096x4096 --hw mi350x\n"
+      "  gemm-advisor rank 16x6144x4096 --hw b200 --top 3 --format json\n"
+      "  gemm-advisor batch examples/llama3-8b.csv --hw a100 --format csv\n"
+      "  gemm-advisor profiles");
+
+  std::vector<cli::Registered> runners;
+  for (auto reg : {cli::register_rank, cli::register_profiles, cli::register_batch}) runners.push_back(reg(app));
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "gemm-advisor: error: " << e.what() << " (see gemm-advisor --help)\n";
+    return cli::kExitUsage;
+  }
+  if (cli::g_quiet) spdlog::set_level(spdlog::level::err);
+  if (verbose) spdlog::set_level(spdlog::level::debug);
+
+  try {
+    for (auto& [cmd, run] : runners) {
+      if (cmd->parsed()) return run();
+    }
+  } catch (const gemm_advisor::InputError& e) {
+    std::cout.flush();
+    std::cerr << "gemm-advisor: error: " << e.what() << "\n";
+    return cli::kExitBadInput;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "gemm-advisor: error: out of memory\n";
+    return cli::kExitBadInput;
+  } catch (const std::exception& e) {
+    std::cerr << "gemm-advisor: internal error: " << e.what() << "\n";
+    return 3;
+  }
+  return cli::kExitUsage;
+}

@@ -1,0 +1,15 @@
+#pragma once
+/// A user's fixed config list (`--candidates FILE`): CSV with columns
+/// block_m,block_n,block_k,num_warps,num_stages and optional group_m (default 8), split_k (1).
+#include <string>
+#include <vector>
+
+#include "gemm_advisor/tile_config.hpp"
+
+namespace gemm_advisor {
+
+/// Reads the file. Throws InputError "path:line: ..." for an unreadable file, a missing column,
+/// a non-numeric or non-positive value, or a file with no configs. Duplicates are kept.
+std::vector<TileConfig> read_candidates_file(const std::string& path);
+
+}  // namespace gemm_advisor

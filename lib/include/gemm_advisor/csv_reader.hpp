@@ -1,0 +1,61 @@
+#pragma once
+/// Streaming CSV records (RFC 4180, through Debian's libcsv) with line numbers for messages.
+#include <cstdint>
+#include <istream>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace gemm_advisor {
+
+/// Reads records one at a time from a stream. Skips blank lines and lines whose first
+/// non-space character is '#'. Strips a UTF-8 byte-order mark and CR of CRLF endings.
+/// Errors (malformed quoting, NUL bytes, over-long lines) throw InputError "source:line: ...".
+class CsvReader {
+ public:
+  /// `first_line`: lines already consumed from `in` before it (for line numbers).
+  CsvReader(std::istream& in, std::string source, long first_line = 0);
+  ~CsvReader();
+  CsvReader(const CsvReader&) = delete;
+  CsvReader& operator=(const CsvReader&) = delete;
+
+  /// Fills `fields` with the next record; false at the end of input.
+  bool next(std::vector<std::string>& fields);
+  /// The line on which the last record returned ends (1-based).
+  long line() const { return line_; }
+  const std::string& source() const { return source_; }
+  /// Throws InputError located at the current line.
+  [[noreturn]] void fail(const std::string& message) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+  std::istream& in_;
+  std::string source_;
+  long line_ = 0;
+};
+
+/// A header row: column name -> index. Names are trimmed and lower-cased.
+class CsvHeader {
+ public:
+  /// Reads the first record as the header. Throws InputError (file:line) when the input is empty,
+  /// a column is duplicated, or a required column is missing. Unknown columns are kept, unused.
+  static CsvHeader read(CsvReader& reader, const std::vector<std::string>& required);
+  /// Column index, or -1 when absent.
+  int index(const std::string& name) const;
+  std::size_t size() const { return names_.size(); }
+
+ private:
+  std::map<std::string, int> columns_;
+  std::vector<std::string> names_;
+};
+
+/// Field helpers: each throws InputError "source:line: column 'NAME': ..." on bad text.
+std::int64_t csv_int(const CsvReader& r, const std::vector<std::string>& fields, int index,
+                     const char* name, std::int64_t min_value, std::int64_t max_value);
+double csv_double(const CsvReader& r, const std::vector<std::string>& fields, int index, const char* name);
+/// The trimmed field, or `fallback` when the column is absent or the field is empty.
+std::string csv_text(const std::vector<std::string>& fields, int index, const std::string& fallback);
+
+}  // namespace gemm_advisor

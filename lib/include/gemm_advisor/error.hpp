@@ -1,0 +1,19 @@
+#pragma once
+/// Errors the library reports for bad input.
+#include <stdexcept>
+#include <string>
+
+namespace gemm_advisor {
+
+/// Bad input: a malformed shape, a broken profile, an unreadable file, an impossible value.
+/// what() is one line that names the input, the place (file:line where there is one) and what is
+/// wrong, ready to print after "error: ". The CLI maps it to exit code 1.
+class InputError : public std::runtime_error {
+ public:
+  explicit InputError(const std::string& message) : std::runtime_error(message) {}
+};
+
+/// Formats "source:line: message" (or "source: message" when line is 0).
+std::string located(const std::string& source, long line, const std::string& message);
+
+}  // namespace gemm_advisor

@@ -1,0 +1,23 @@
+#pragma once
+/// Ranking: estimate every candidate, sort by predicted latency, break near-ties by tile
+/// arithmetic intensity (Origami's tie-breaker), then by the config itself (deterministic).
+#include <string>
+#include <vector>
+
+#include "gemm_advisor/model.hpp"
+
+namespace gemm_advisor {
+
+struct RankedConfig {
+  TileConfig config;
+  Estimate estimate;
+  std::string infeasible_reason;  ///< non-empty for a given config that cannot run
+};
+
+/// Ranks `candidates` for the problem. Feasible configs come first in rank order; infeasible ones
+/// (only possible with user-given candidates) follow, in input order, with their reason.
+/// `out` is cleared and reused (batch mode keeps one per thread).
+void rank_configs(const GemmProblem& p, const Hardware& hw, const std::vector<TileConfig>& candidates,
+                  std::vector<RankedConfig>& out);
+
+}  // namespace gemm_advisor

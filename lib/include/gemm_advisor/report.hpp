@@ -1,0 +1,37 @@
+#pragma once
+/// Report writers for rankings: table (people), JSON (one object), CSV (spreadsheets, CI).
+/// JSON schema: README, "JSON output".
+#include <nlohmann/json.hpp>
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "gemm_advisor/ranker.hpp"
+
+namespace gemm_advisor {
+
+/// The model's terms of one estimate, keys with units (`_s`, `_bytes`), as in README.
+nlohmann::json estimate_json(const Estimate& e);
+
+/// One config entry: rank, the config's fields, latency_s, tflops, pct_of_peak, bound, waves and
+/// the model's terms under "terms". An infeasible entry has "feasible": false and "reason".
+nlohmann::json ranked_config_json(const RankedConfig& r, std::size_t rank, const GemmProblem& p, const Hardware& hw);
+
+/// The whole ranking of one problem: {problem, hardware, target, configs[, name]}. `top` = 0: all.
+nlohmann::json ranking_json(const GemmProblem& p, const Hardware& hw, const std::string& target,
+                            const std::vector<RankedConfig>& ranked, std::size_t top, const std::string& name = "");
+
+/// A human-readable table of the top `top` entries (0: all), with a one-line title.
+void write_ranking_table(std::ostream& out, const GemmProblem& p, const Hardware& hw,
+                         const std::vector<RankedConfig>& ranked, std::size_t top, const std::string& name = "");
+
+/// CSV: the header line, then one line per ranked entry (top `top`; 0: all).
+void write_ranking_csv_header(std::ostream& out);
+void write_ranking_csv_rows(std::ostream& out, const GemmProblem& p, const Hardware& hw,
+                            const std::vector<RankedConfig>& ranked, std::size_t top, const std::string& name = "");
+
+/// Quotes a CSV field when it holds a comma, quote or newline (RFC 4180).
+std::string csv_field(const std::string& s);
+
+}  // namespace gemm_advisor

@@ -1,0 +1,42 @@
+#pragma once
+/// Shape lists: the inputs of `batch`. Formats:
+///  - CSV with a header: m,n,k and optional batch,dtype,layout,name (streamed);
+///  - YAML or JSON: a list of mappings with the same keys (or a mapping with a `shapes:` list);
+///  - text: one MxNxK[xB] per line.
+/// Blank lines and '#' comments are allowed in CSV and text.
+#include <istream>
+#include <memory>
+#include <string>
+
+#include "gemm_advisor/problem.hpp"
+
+namespace gemm_advisor {
+
+enum class ShapeFormat { automatic, csv, yaml, json, text };
+/// "csv", "yaml", "json", "text" or "auto". Throws InputError otherwise.
+ShapeFormat parse_shape_format(const std::string& text);
+
+/// One shape of a list: either a problem, or an error for that entry (for --keep-going).
+struct ShapeEntry {
+  GemmProblem problem;
+  std::string name;   ///< the `name` column, if any
+  long line = 0;      ///< line in the input (1-based; 0 when unknown)
+  std::string error;  ///< non-empty: "source:line: what is wrong"; problem is then meaningless
+};
+
+/// Streams entries from a shape list. `defaults` gives dtype and layout for entries without them.
+class ShapeReader {
+ public:
+  virtual ~ShapeReader() = default;
+  /// Next entry; false at the end. A bad entry is returned with `error` set, and reading can go on.
+  /// Errors that make the rest unreadable (bad header, malformed YAML) throw InputError.
+  virtual bool next(ShapeEntry& entry) = 0;
+};
+
+/// Opens a reader over `in` (which must outlive it). `source` names the input in messages
+/// ("-" is shown as "<stdin>"). The format is taken from the name's extension, else sniffed from
+/// the first significant line.
+std::unique_ptr<ShapeReader> open_shape_reader(std::istream& in, const std::string& source,
+                                               ShapeFormat format, const GemmProblem& defaults);
+
+}  // namespace gemm_advisor

@@ -1,0 +1,29 @@
+#pragma once
+/// One tile configuration of a tiled GEMM kernel (the `triton` target's parameters).
+#include <string>
+#include <string_view>
+
+namespace gemm_advisor {
+
+struct TileConfig {
+  int block_m = 128;    ///< output tile rows (BLOCK_M)
+  int block_n = 128;    ///< output tile columns (BLOCK_N)
+  int block_k = 64;     ///< K-step depth (BLOCK_K)
+  int group_m = 8;      ///< tile rows per raster group (GROUP_M)
+  int num_warps = 8;    ///< warps per thread block
+  int num_stages = 3;   ///< software-pipeline depth (operand buffers in shared memory)
+  int split_k = 1;      ///< K split over this many thread blocks, partial sums reduced after
+
+  /// "BMxBNxBK:WARPS:STAGES[:SPLITK]" (group_m shown only when not 8: "...:g4").
+  std::string text() const;
+  bool operator==(const TileConfig& o) const;
+  /// Lexicographic order on (block_m, block_n, block_k, num_warps, num_stages, split_k, group_m):
+  /// the last, deterministic tie-breaker of the ranking.
+  bool operator<(const TileConfig& o) const;
+};
+
+/// Parses "BMxBNxBK:WARPS:STAGES[:SPLITK]" (as `explain --config` takes it). Numbers must be
+/// positive integers. Throws InputError quoting the text.
+TileConfig parse_tile_config(std::string_view text);
+
+}  // namespace gemm_advisor

@@ -1,0 +1,38 @@
+#include "gemm_advisor/candidates.hpp"
+
+#include <fstream>
+
+#include "gemm_advisor/csv_reader.hpp"
+#include "gemm_advisor/error.hpp"
+#include "gemm_advisor/hardware.hpp"
+
+namespace gemm_advisor {
+
+std::vector<TileConfig> read_candidates_file(const std::string& path) {
+  check_readable_file(path);  // uniform messages for missing files, directories, permissions
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path + ": cannot open");
+  CsvReader reader(in, path);
+  const CsvHeader h = CsvHeader::read(reader, {"block_m", "block_n", "block_k", "num_warps", "num_stages"});
+  const int ibm = h.index("block_m"), ibn = h.index("block_n"), ibk = h.index("block_k");
+  const int iw = h.index("num_warps"), is = h.index("num_stages"), ig = h.index("group_m"), isk = h.index("split_k");
+  std::vector<TileConfig> out;
+  std::vector<std::string> f;
+  while (reader.next(f)) {
+    if (f.size() != h.size())
+      reader.fail("expected " + std::to_string(h.size()) + " fields as in the header, got " + std::to_string(f.size()));
+    TileConfig c;
+    c.block_m = static_cast<int>(csv_int(reader, f, ibm, "block_m", 1, 65536));
+    c.block_n = static_cast<int>(csv_int(reader, f, ibn, "block_n", 1, 65536));
+    c.block_k = static_cast<int>(csv_int(reader, f, ibk, "block_k", 1, 65536));
+    c.num_warps = static_cast<int>(csv_int(reader, f, iw, "num_warps", 1, 1024));
+    c.num_stages = static_cast<int>(csv_int(reader, f, is, "num_stages", 1, 64));
+    c.group_m = ig >= 0 && !f[ig].empty() ? static_cast<int>(csv_int(reader, f, ig, "group_m", 1, 65536)) : 8;
+    c.split_k = isk >= 0 && !f[isk].empty() ? static_cast<int>(csv_int(reader, f, isk, "split_k", 1, 65536)) : 1;
+    out.push_back(c);
+  }
+  if (out.empty()) throw InputError(path + ": no configs (only a header)");
+  return out;
+}
+
+}  // namespace gemm_advisor

@@ -1,0 +1,162 @@
+#include "gemm_advisor/csv_reader.hpp"
+
+#include <csv.h>
+
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+#include <deque>
+
+#include "gemm_advisor/error.hpp"
+
+namespace gemm_advisor {
+
+namespace {
+constexpr std::size_t kMaxLineBytes = 1 << 20;
+
+std::string trim(std::string s) {
+  std::size_t b = 0, e = s.size();
+  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
+  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
+  return s.substr(b, e - b);
+}
+}  // namespace
+
+struct CsvReader::Impl {
+  csv_parser parser{};
+  std::vector<std::string> fields;
+  std::deque<std::vector<std::string>> done;
+  bool first_line = true;
+
+  static void on_field(void* data, std::size_t len, void* self) {
+    static_cast<Impl*>(self)->fields.emplace_back(static_cast<const char*>(data), len);
+  }
+  static void on_row(int, void* self) {
+    auto* impl = static_cast<Impl*>(self);
+    impl->done.push_back(std::move(impl->fields));
+    impl->fields.clear();
+  }
+};
+
+CsvReader::CsvReader(std::istream& in, std::string source, long first_line)
+    : impl_(std::make_unique<Impl>()), in_(in), source_(std::move(source)), line_(first_line) {
+  if (csv_init(&impl_->parser, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL) != 0)
+    throw InputError(source_ + ": cannot start the CSV parser");
+}
+
+CsvReader::~CsvReader() { csv_free(&impl_->parser); }
+
+void CsvReader::fail(const std::string& message) const { throw InputError(located(source_, line_, message)); }
+
+bool CsvReader::next(std::vector<std::string>& fields) {
+  std::string text;
+  while (impl_->done.empty()) {
+    if (!std::getline(in_, text)) {
+      if (in_.bad()) fail("read error");
+      if (csv_fini(&impl_->parser, Impl::on_field, Impl::on_row, impl_.get()) != 0)
+        fail(std::string("malformed CSV: ") + csv_strerror(csv_error(&impl_->parser)));
+      if (impl_->done.empty()) return false;
+      break;
+    }
+    ++line_;
+    if (impl_->first_line) {
+      impl_->first_line = false;
+      if (text.size() >= 3 && text.compare(0, 3, "\xEF\xBB\xBF") == 0) text.erase(0, 3);
+    }
+    if (text.size() > kMaxLineBytes) fail("line longer than 1 MiB");
+    if (text.find('\0') != std::string::npos) fail("contains NUL bytes: not a text CSV file");
+    if (!text.empty() && text.back() == '\r') text.pop_back();
+    const bool inside_quotes = !impl_->fields.empty() || impl_->parser.pstate != 0;
+    if (!inside_quotes) {
+      std::size_t i = 0;
+      while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+      if (i == text.size() || text[i] == '#') continue;
+    }
+    text.push_back('\n');
+    if (csv_parse(&impl_->parser, text.data(), text.size(), Impl::on_field, Impl::on_row, impl_.get()) !=
+        text.size())
+      fail(std::string("malformed CSV: ") + csv_strerror(csv_error(&impl_->parser)));
+  }
+  fields = std::move(impl_->done.front());
+  impl_->done.pop_front();
+  for (auto& f : fields) f = trim(f);
+  return true;
+}
+
+CsvHeader CsvHeader::read(CsvReader& reader, const std::vector<std::string>& required) {
+  CsvHeader h;
+  std::vector<std::string> fields;
+  if (!reader.next(fields)) reader.fail("empty file: expected a header row");
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    std::string name = fields[i];
+    for (auto& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    if (name.empty()) continue;
+    if (h.columns_.count(name)) reader.fail("duplicated column '" + name + "' in the header");
+    h.columns_[name] = static_cast<int>(i);
+    h.names_.push_back(name);
+  }
+  for (const auto& r : required) {
+    if (!h.columns_.count(r)) {
+      std::string need;
+      for (const auto& x : required) need += (need.empty() ? "" : ",") + x;
+      reader.fail("header lacks column '" + r + "' (required: " + need + ")");
+    }
+  }
+  return h;
+}
+
+int CsvHeader::index(const std::string& name) const {
+  auto it = columns_.find(name);
+  return it == columns_.end() ? -1 : it->second;
+}
+
+std::string csv_text(const std::vector<std::string>& fields, int index, const std::string& fallback) {
+  if (index < 0 || static_cast<std::size_t>(index) >= fields.size() || fields[index].empty()) return fallback;
+  return fields[index];
+}
+
+namespace {
+const std::string& field_or_fail(const CsvReader& r, const std::vector<std::string>& fields, int index,
+                                 const char* name) {
+  if (index < 0 || static_cast<std::size_t>(index) >= fields.size())
+    r.fail(std::string("missing value for column '") + name + "' (row has " + std::to_string(fields.size()) +
+           " fields)");
+  if (fields[index].empty()) r.fail(std::string("column '") + name + "' is empty");
+  return fields[index];
+}
+}  // namespace
+
+std::int64_t csv_int(const CsvReader& r, const std::vector<std::string>& fields, int index, const char* name,
+                     std::int64_t min_value, std::int64_t max_value) {
+  const std::string& s = field_or_fail(r, fields, index, name);
+  std::size_t i = 0;
+  bool negative = false;
+  if (s[0] == '-' || s[0] == '+') {
+    negative = s[0] == '-';
+    i = 1;
+  }
+  if (i == s.size()) r.fail(std::string("column '") + name + "': '" + s + "' is not a whole number");
+  std::int64_t v = 0;
+  for (; i < s.size(); ++i) {
+    if (s[i] < '0' || s[i] > '9') r.fail(std::string("column '") + name + "': '" + s + "' is not a whole number");
+    if (v > (INT64_MAX - 9) / 10) r.fail(std::string("column '") + name + "': '" + s + "' is too large (at most " +
+                                         std::to_string(max_value) + ")");
+    v = v * 10 + (s[i] - '0');
+  }
+  if (negative) v = -v;
+  if (v < min_value || v > max_value)
+    r.fail(std::string("column '") + name + "': " + s + " is outside " + std::to_string(min_value) + ".." +
+           std::to_string(max_value));
+  return v;
+}
+
+double csv_double(const CsvReader& r, const std::vector<std::string>& fields, int index, const char* name) {
+  const std::string& s = field_or_fail(r, fields, index, name);
+  char* end = nullptr;
+  const double v = std::strtod(s.c_str(), &end);
+  if (end != s.c_str() + s.size() || !std::isfinite(v))
+    r.fail(std::string("column '") + name + "': '" + s + "' is not a finite number");
+  return v;
+}
+
+}  // namespace gemm_advisor

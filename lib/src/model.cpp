@@ -1,0 +1,216 @@
+#include "gemm_advisor/model.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "gemm_advisor/triton_target.hpp"
+
+namespace gemm_advisor {
+
+const char* bound_name(Bound b) { return b == Bound::compute ? "compute" : "memory"; }
+
+namespace {
+
+double ceil_div(double a, double b) { return std::ceil(a / b); }
+double round_up(double v, double to) { return std::ceil(v / to) * to; }
+
+// Per-problem, per-config quantities the wave evaluation needs; computed once per estimate.
+struct TileGeometry {
+  double tiles_m, tiles_n, tiles_per_batch, output_tiles;
+  double m_eff, n_eff, k_eff;      // average rows, columns, K-depth actually loaded per tile-step
+  double bytes_in, bytes_out;      // element sizes in bytes
+  double tile_step_bytes;          // operand bytes one tile loads per K-step
+  double tile_step_flops;          // matrix work of one tile-step, padded to the instruction
+  double group_m;
+};
+
+// Distinct operand rows (in tiles) and columns touched by `tiles` consecutive thread blocks of
+// Triton's grouped raster (GROUP_M rows, walking down a group's rows before moving a column).
+void raster_footprint(double tiles, const TileGeometry& g, double* rows, double* cols) {
+  const double group = std::min(g.group_m, g.tiles_m);
+  if (tiles <= group * g.tiles_n) {
+    *rows = std::min(group, tiles);
+    *cols = std::ceil(tiles / group);
+  } else {
+    *rows = std::min(g.tiles_m, std::ceil(tiles / g.tiles_n));
+    *cols = g.tiles_n;
+  }
+}
+
+struct WaveTerms {
+  double time_s, prefetch_s, compute_step_s, memory_step_s, l2_step_s, llc_step_s, dram_step_s,
+      cu_load_step_s, latency_step_s, step_overhead_s, store_s, l2_hit_rate, llc_hit_rate,
+      dram_bytes, utilization;
+  bool compute_bound;
+};
+
+}  // namespace
+
+Estimate estimate(const GemmProblem& p, const Hardware& hw, const TileConfig& c) {
+  Estimate e;
+  e.latency_s = std::numeric_limits<double>::infinity();
+  const MatrixRate* rate = hw.rate(p.dtype);
+  const ModelParams& mp = hw.model;
+  if (!rate) return e;
+
+  const double bm = c.block_m, bn = c.block_n, bk = c.block_k;
+  const double m = static_cast<double>(p.m), n = static_cast<double>(p.n), k = static_cast<double>(p.k);
+  const double batch = static_cast<double>(p.batch);
+  const double split_k = c.split_k;
+  const double clock = hw.clock_hz;
+
+  // Resources and occupancy (thread blocks resident per CU at once).
+  e.smem_bytes = triton_smem_bytes(c, p.dtype, hw);
+  const double acc_regs = accumulator_registers_per_thread(c, hw);
+  e.registers_per_thread = std::min<double>(hw.max_registers_per_thread, acc_regs + mp.register_overhead_per_thread);
+  if (e.smem_bytes > hw.smem_per_block_bytes || acc_regs > (hw.max_registers_per_thread + 1) / 2 ||
+      c.num_stages < 1 || c.num_stages > hw.triton_max_num_stages || c.split_k < 1 || c.group_m < 1)
+    return e;
+  const double threads = static_cast<double>(c.num_warps) * hw.warp_size;
+  const double occ = std::min({static_cast<double>(hw.max_blocks_per_cu),
+                               std::floor(static_cast<double>(hw.smem_per_cu_bytes) / std::max(1.0, static_cast<double>(e.smem_bytes))),
+                               std::floor(static_cast<double>(hw.max_warps_per_cu) / c.num_warps),
+                               std::floor(static_cast<double>(hw.registers_per_cu) / (e.registers_per_thread * threads))});
+  if (occ < 1) return e;
+  e.occupancy = static_cast<int>(occ);
+
+  TileGeometry g;
+  g.tiles_m = ceil_div(m, bm);
+  g.tiles_n = ceil_div(n, bn);
+  g.tiles_per_batch = g.tiles_m * g.tiles_n;
+  g.output_tiles = g.tiles_per_batch * batch;
+  g.group_m = c.group_m;
+  const double k_blocks = ceil_div(k, bk);
+  e.k_steps = ceil_div(k_blocks, split_k);
+  g.m_eff = m / g.tiles_m;
+  g.n_eff = n / g.tiles_n;
+  g.k_eff = k / k_blocks;
+  g.bytes_in = dtype_bits(p.dtype) / 8.0;
+  g.bytes_out = dtype_bits(output_dtype(p.dtype)) / 8.0;
+  g.tile_step_bytes = (g.m_eff + g.n_eff) * g.k_eff * g.bytes_in;
+  // Matrix work per tile-step, padded to the instruction shape. A tile narrower than the
+  // instruction's M runs a narrower instruction at a documented efficiency instead.
+  const double bm_work = bm >= rate->instruction_m ? round_up(bm, rate->instruction_m)
+                                                   : bm / mp.narrow_tile_matrix_efficiency;
+  g.tile_step_flops = 2.0 * bm_work * round_up(bn, rate->instruction_n) * round_up(bk, rate->instruction_k);
+
+  e.output_tiles = g.output_tiles;
+  e.work_tiles = g.output_tiles * split_k;
+  const double concurrent = hw.cu_count * occ;
+  e.waves = ceil_div(e.work_tiles, concurrent);
+  e.last_wave_efficiency = e.work_tiles / (e.waves * concurrent);
+  e.padding_waste = 1.0 - (m * n * k) / (g.tiles_m * bm * g.tiles_n * bn * k_blocks * bk);
+  e.arithmetic_intensity = 2.0 * bm * bn * bk / ((bm * bk + bk * bn + bm * bn) * g.bytes_in);
+
+  // DRAM traffic over the whole kernel: each wave fetches the operand panels its tiles touch;
+  // panels that fit in the reusable part of L2 (and the LLC) are fetched once.
+  const double operand_bytes = batch * (m * k + k * n) * g.bytes_in;
+  const double cache_bytes = hw.l2_bytes * mp.l2_reuse_fraction + hw.llc_bytes;
+  const double reuse = std::min(1.0, cache_bytes / operand_bytes);
+
+  const double cu_rate = rate->flops_per_cycle_per_cu * clock * hw.matrix_peak_fraction;
+  const double dram_bw = hw.dram_bandwidth_bytes_per_s * hw.dram_bandwidth_fraction;
+  const double in_flight_steps = c.num_stages - hw.triton_smem_stage_offset - 1;  // loads issued ahead
+
+  auto wave = [&](double tiles) {
+    WaveTerms w{};
+    const double active_cus = std::min(tiles, static_cast<double>(hw.cu_count));
+    const double per_cu = std::ceil(tiles / hw.cu_count);  // tiles the busiest CU runs at once
+    // Compute: the busiest CU advances each of its tiles one K-step.
+    w.utilization = std::min(1.0, c.num_warps * per_cu / hw.warps_to_feed_matrix_units);
+    const double tile_compute_s = g.tile_step_flops / (cu_rate * w.utilization);
+    w.step_overhead_s = per_cu * mp.k_step_overhead_cycles / clock;
+    w.compute_step_s = per_cu * tile_compute_s + w.step_overhead_s;
+    // Memory: which distinct operand bytes the wave's tiles touch per K-step.
+    const double splits_in_flight = std::min(split_k, std::ceil(tiles / g.output_tiles));
+    const double tiles_per_split = std::min(tiles, g.output_tiles);
+    const double batches_in_flight = std::ceil(tiles_per_split / g.tiles_per_batch);
+    const double tiles_per_batch = std::min(tiles_per_split, g.tiles_per_batch);
+    double rows, cols;
+    raster_footprint(tiles_per_batch, g, &rows, &cols);
+    const double panels = splits_in_flight * batches_in_flight;
+    const double requested = tiles * g.tile_step_bytes;
+    const double unique = std::min(requested, panels * (rows * g.m_eff + cols * g.n_eff) * g.k_eff * g.bytes_in);
+    // AMD: each XCD has its own L2 and receives every xcd_count-th block, so per L2 the footprint
+    // is that of a strided subset; the shared LLC (MALL) then sees the union.
+    double l2_miss = unique;
+    if (hw.xcd_count > 1 && tiles > 1) {
+      const double x = std::min<double>(hw.xcd_count, tiles);
+      const double rows_x = std::max(1.0, std::ceil(rows / x));
+      const double cols_x = std::min(cols, std::ceil(std::ceil(tiles_per_batch / x) / rows_x));
+      l2_miss = std::min(requested, x * panels * (rows_x * g.m_eff + cols_x * g.n_eff) * g.k_eff * g.bytes_in);
+      l2_miss = std::max(l2_miss, unique);
+    }
+    const double compulsory_step = operand_bytes / (e.waves * e.k_steps);
+    const double dram_step_bytes = (1.0 - reuse) * unique + reuse * std::min(unique, compulsory_step);
+    w.l2_hit_rate = 1.0 - l2_miss / requested;
+    const double l2_bw = std::min(hw.l2_bandwidth_bytes_per_s, active_cus * hw.per_cu_load_bytes_per_s);
+    w.l2_step_s = requested / l2_bw;
+    w.cu_load_step_s = per_cu * g.tile_step_bytes / hw.per_cu_load_bytes_per_s;
+    double miss_latency_s = hw.dram_latency_s;
+    if (hw.llc_bytes > 0) {
+      w.llc_step_s = l2_miss / hw.llc_bandwidth_bytes_per_s;
+      w.llc_hit_rate = l2_miss > 0 ? 1.0 - dram_step_bytes / l2_miss : 0.0;
+      miss_latency_s = w.llc_hit_rate * (hw.l2_latency_s + hw.dram_latency_s) / 2 +
+                       (1.0 - w.llc_hit_rate) * hw.dram_latency_s;
+    }
+    w.dram_step_s = dram_step_bytes / dram_bw;
+    w.dram_bytes = dram_step_bytes * e.k_steps;
+    const double latency_s = w.l2_hit_rate * hw.l2_latency_s + (1.0 - w.l2_hit_rate) * miss_latency_s;
+    // Latency: with s operand buffers, s-1 K-steps of loads are in flight ahead of the math;
+    // with one buffer each step waits for its own loads.
+    w.latency_step_s = in_flight_steps >= 1 ? latency_s / in_flight_steps : latency_s + tile_compute_s;
+    const double bandwidth_s = std::max({w.l2_step_s, w.llc_step_s, w.dram_step_s, w.cu_load_step_s});
+    w.memory_step_s = std::max(bandwidth_s, w.latency_step_s);
+    w.compute_bound = w.compute_step_s >= w.memory_step_s;
+    const double step_s = std::max(w.compute_step_s, w.memory_step_s);
+    // Prefetch: the first K-step's loads, latency plus transfer. Store: the output tiles.
+    w.prefetch_s = latency_s + bandwidth_s;
+    const double out_tile_bytes = g.m_eff * g.n_eff * (c.split_k > 1 ? 4.0 : g.bytes_out);
+    w.store_s = hw.l2_latency_s + std::max(tiles * out_tile_bytes / dram_bw,
+                                           per_cu * out_tile_bytes / hw.per_cu_load_bytes_per_s);
+    w.time_s = w.prefetch_s + e.k_steps * step_s + w.store_s;
+    return w;
+  };
+
+  const double full_waves = e.waves - 1;
+  // fmod is exact, where work_tiles - full_waves * concurrent loses everything at 1e20 tiles.
+  double last_tiles = std::fmod(e.work_tiles, concurrent);
+  if (last_tiles <= 0) last_tiles = concurrent;
+  const WaveTerms first = wave(std::min(e.work_tiles, concurrent));
+  const WaveTerms last = full_waves > 0 ? wave(last_tiles) : first;
+  double total_s = mp.launch_overhead_s + (full_waves > 0 ? full_waves * first.time_s : 0.0) + last.time_s;
+  e.dram_bytes = full_waves * first.dram_bytes + last.dram_bytes;
+  if (c.split_k > 1) {
+    // Second kernel: read split_k fp32 partials, write the output once.
+    const double partial_bytes = split_k * m * n * batch * 4.0;
+    const double out_bytes = m * n * batch * g.bytes_out;
+    e.split_k_reduce_s = mp.launch_overhead_s + (partial_bytes + out_bytes) / dram_bw;
+    e.dram_bytes += partial_bytes * 2 + out_bytes;
+    total_s += e.split_k_reduce_s;
+  } else {
+    e.dram_bytes += m * n * batch * g.bytes_out;
+  }
+
+  e.feasible = true;
+  e.latency_s = total_s;
+  e.flops_per_s = p.flops() / total_s;
+  e.bound = first.compute_bound ? Bound::compute : Bound::memory;
+  e.prefetch_s = first.prefetch_s;
+  e.compute_step_s = first.compute_step_s;
+  e.memory_step_s = first.memory_step_s;
+  e.l2_step_s = first.l2_step_s;
+  e.llc_step_s = first.llc_step_s;
+  e.dram_step_s = first.dram_step_s;
+  e.cu_load_step_s = first.cu_load_step_s;
+  e.latency_step_s = first.latency_step_s;
+  e.step_overhead_s = first.step_overhead_s;
+  e.store_s = first.store_s;
+  e.l2_hit_rate = first.l2_hit_rate;
+  e.llc_hit_rate = first.llc_hit_rate;
+  e.matrix_unit_utilization = first.utilization;
+  return e;
+}
+
+}  // namespace gemm_advisor

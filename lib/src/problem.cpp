@@ -1,0 +1,155 @@
+#include "gemm_advisor/problem.hpp"
+
+#include <cctype>
+#include <charconv>
+#include <string>
+#include <vector>
+
+#include "gemm_advisor/error.hpp"
+
+namespace gemm_advisor {
+
+std::string located(const std::string& source, long line, const std::string& message) {
+  if (line > 0) return source + ":" + std::to_string(line) + ": " + message;
+  return source + ": " + message;
+}
+
+std::string_view dtype_name(Dtype d) {
+  switch (d) {
+    case Dtype::fp32: return "fp32";
+    case Dtype::fp16: return "fp16";
+    case Dtype::bf16: return "bf16";
+    case Dtype::fp8: return "fp8";
+    case Dtype::fp6: return "fp6";
+    case Dtype::fp4: return "fp4";
+  }
+  return "?";
+}
+
+namespace {
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (auto& ch : out) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return out;
+}
+}  // namespace
+
+Dtype parse_dtype(std::string_view text) {
+  const std::string t = lower(text);
+  if (t == "fp32" || t == "f32" || t == "float32" || t == "float" || t == "tf32") return Dtype::fp32;
+  if (t == "fp16" || t == "f16" || t == "float16" || t == "half") return Dtype::fp16;
+  if (t == "bf16" || t == "bfloat16") return Dtype::bf16;
+  if (t == "fp8" || t == "f8" || t == "e4m3" || t == "e5m2" || t == "fp8e4m3" || t == "float8")
+    return Dtype::fp8;
+  if (t == "fp6" || t == "e2m3" || t == "e3m2") return Dtype::fp6;
+  if (t == "fp4" || t == "e2m1" || t == "mxfp4") return Dtype::fp4;
+  throw InputError("unknown dtype '" + std::string(text) +
+                   "' (expected fp32, fp16, bf16, fp8, fp6 or fp4)");
+}
+
+int dtype_bits(Dtype d) {
+  switch (d) {
+    case Dtype::fp32: return 32;
+    case Dtype::fp16:
+    case Dtype::bf16: return 16;
+    case Dtype::fp8: return 8;
+    case Dtype::fp6: return 6;
+    case Dtype::fp4: return 4;
+  }
+  return 16;
+}
+
+Dtype output_dtype(Dtype d) {
+  if (d == Dtype::fp32) return Dtype::fp32;
+  if (d == Dtype::fp16) return Dtype::fp16;
+  return Dtype::bf16;
+}
+
+std::string Layout::name() const {
+  return std::string(1, a_transposed ? 'T' : 'N') + (b_transposed ? 'T' : 'N');
+}
+
+Layout parse_layout(std::string_view text) {
+  const std::string t = lower(text);
+  if (t.size() == 2 && (t[0] == 'n' || t[0] == 't') && (t[1] == 'n' || t[1] == 't')) {
+    return Layout{t[0] == 't', t[1] == 't'};
+  }
+  throw InputError("unknown layout '" + std::string(text) + "' (expected NN, NT, TN or TT)");
+}
+
+double GemmProblem::flops() const {
+  return 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k) *
+         static_cast<double>(batch);
+}
+
+double GemmProblem::compulsory_bytes() const {
+  const double bits = dtype_bits(dtype);
+  const double out_bits = dtype_bits(output_dtype(dtype));
+  const double md = static_cast<double>(m), nd = static_cast<double>(n), kd = static_cast<double>(k);
+  return static_cast<double>(batch) * ((md * kd + kd * nd) * bits + md * nd * out_bits) / 8.0;
+}
+
+std::string GemmProblem::shape_text() const {
+  std::string s = std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k);
+  if (batch != 1) s += "x" + std::to_string(batch);
+  return s;
+}
+
+void validate_problem(const GemmProblem& p) {
+  const char* names[] = {"M", "N", "K"};
+  const std::int64_t dims[] = {p.m, p.n, p.k};
+  for (int i = 0; i < 3; ++i) {
+    if (dims[i] < 1)
+      throw InputError(std::string(names[i]) + " must be at least 1, got " + std::to_string(dims[i]));
+    if (dims[i] > kMaxDim)
+      throw InputError(std::string(names[i]) + " = " + std::to_string(dims[i]) +
+                       " exceeds the largest supported dimension 2147483647 (2^31-1)");
+  }
+  if (p.batch < 1) throw InputError("batch must be at least 1, got " + std::to_string(p.batch));
+  if (p.batch > kMaxBatch)
+    throw InputError("batch = " + std::to_string(p.batch) +
+                     " exceeds the largest supported batch 16777216 (2^24)");
+}
+
+GemmProblem parse_shape(std::string_view text, const GemmProblem& base) {
+  const std::string quoted = "shape '" + std::string(text) + "'";
+  std::vector<std::string_view> parts;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i <= text.size(); ++i) {
+    if (i == text.size() || text[i] == 'x' || text[i] == 'X') {
+      parts.push_back(text.substr(start, i - start));
+      start = i + 1;
+    }
+  }
+  if (text.empty() || parts.size() < 3 || parts.size() > 4)
+    throw InputError(quoted + ": expected MxNxK or MxNxKxB (e.g. 4096x4096x4096)");
+  const char* names[] = {"M", "N", "K", "batch"};
+  std::int64_t values[4] = {0, 0, 0, 1};
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    const std::string_view part = parts[i];
+    if (part.empty()) throw InputError(quoted + ": " + names[i] + " is empty");
+    for (char ch : part) {
+      if (ch < '0' || ch > '9')
+        throw InputError(quoted + ": " + names[i] + " '" + std::string(part) +
+                         "' is not a positive whole number");
+    }
+    std::int64_t v = 0;
+    auto [ptr, ec] = std::from_chars(part.data(), part.data() + part.size(), v);
+    const std::int64_t limit = i == 3 ? kMaxBatch : kMaxDim;
+    if (ec == std::errc::result_out_of_range || v > limit)
+      throw InputError(quoted + ": " + names[i] + " '" + std::string(part) + "' exceeds the limit " +
+                       std::to_string(limit));
+    if (ec != std::errc() || ptr != part.data() + part.size())
+      throw InputError(quoted + ": " + names[i] + " '" + std::string(part) + "' is not a number");
+    if (v < 1) throw InputError(quoted + ": " + names[i] + " must be at least 1, got 0");
+    values[i] = v;
+  }
+  GemmProblem p = base;
+  p.m = values[0];
+  p.n = values[1];
+  p.k = values[2];
+  p.batch = values[3];
+  return p;
+}
+
+}  // namespace gemm_advisor

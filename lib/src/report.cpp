@@ -1,0 +1,155 @@
+#include "gemm_advisor/report.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace gemm_advisor {
+
+namespace {
+std::size_t shown(std::size_t top, std::size_t size) { return top == 0 ? size : std::min(top, size); }
+double pct_of_peak(const Estimate& e, const GemmProblem& p, const Hardware& hw) {
+  const double peak = hw.peak_flops_per_s(p.dtype);
+  return peak > 0 ? 100.0 * e.flops_per_s / peak : 0.0;
+}
+}  // namespace
+
+nlohmann::json estimate_json(const Estimate& e) {
+  return {
+      {"prefetch_s", e.prefetch_s},
+      {"compute_step_s", e.compute_step_s},
+      {"memory_step_s", e.memory_step_s},
+      {"l2_step_s", e.l2_step_s},
+      {"llc_step_s", e.llc_step_s},
+      {"dram_step_s", e.dram_step_s},
+      {"cu_load_step_s", e.cu_load_step_s},
+      {"latency_step_s", e.latency_step_s},
+      {"step_overhead_s", e.step_overhead_s},
+      {"store_s", e.store_s},
+      {"split_k_reduce_s", e.split_k_reduce_s},
+      {"k_steps", e.k_steps},
+      {"output_tiles", e.output_tiles},
+      {"work_tiles", e.work_tiles},
+      {"occupancy", e.occupancy},
+      {"waves", e.waves},
+      {"last_wave_efficiency", e.last_wave_efficiency},
+      {"padding_waste", e.padding_waste},
+      {"l2_hit_rate", e.l2_hit_rate},
+      {"llc_hit_rate", e.llc_hit_rate},
+      {"dram_bytes", e.dram_bytes},
+      {"arithmetic_intensity_flop_per_byte", e.arithmetic_intensity},
+      {"matrix_unit_utilization", e.matrix_unit_utilization},
+      {"smem_bytes", e.smem_bytes},
+      {"registers_per_thread", e.registers_per_thread},
+  };
+}
+
+nlohmann::json ranked_config_json(const RankedConfig& r, std::size_t rank, const GemmProblem& p, const Hardware& hw) {
+  const TileConfig& c = r.config;
+  nlohmann::json j = {{"rank", rank},           {"block_m", c.block_m},       {"block_n", c.block_n},
+                      {"block_k", c.block_k},   {"group_m", c.group_m},       {"num_warps", c.num_warps},
+                      {"num_stages", c.num_stages}, {"split_k", c.split_k}, {"feasible", r.estimate.feasible}};
+  if (!r.estimate.feasible) {
+    j["rank"] = nullptr;
+    j["reason"] = r.infeasible_reason;
+    return j;
+  }
+  j["latency_s"] = r.estimate.latency_s;
+  j["tflops"] = r.estimate.flops_per_s / 1e12;
+  j["pct_of_peak"] = pct_of_peak(r.estimate, p, hw);
+  j["bound"] = bound_name(r.estimate.bound);
+  j["waves"] = r.estimate.waves;
+  j["terms"] = estimate_json(r.estimate);
+  return j;
+}
+
+nlohmann::json ranking_json(const GemmProblem& p, const Hardware& hw, const std::string& target,
+                            const std::vector<RankedConfig>& ranked, std::size_t top, const std::string& name) {
+  nlohmann::json configs = nlohmann::json::array();
+  nlohmann::json infeasible = nlohmann::json::array();
+  std::size_t rank = 0;
+  for (const auto& r : ranked) {
+    if (!r.estimate.feasible) {
+      infeasible.push_back(ranked_config_json(r, 0, p, hw));
+    } else if (top == 0 || rank < top) {
+      configs.push_back(ranked_config_json(r, ++rank, p, hw));
+    }
+  }
+  nlohmann::json j = {
+      {"problem",
+       {{"m", p.m}, {"n", p.n}, {"k", p.k}, {"batch", p.batch}, {"dtype", dtype_name(p.dtype)}, {"layout", p.layout.name()}}},
+      {"hardware", {{"name", hw.name}, {"display_name", hw.display_name}, {"peak_tflops", hw.peak_flops_per_s(p.dtype) / 1e12}}},
+      {"target", target},
+      {"configs", configs},
+  };
+  if (!infeasible.empty()) j["infeasible"] = infeasible;
+  if (!name.empty()) j["name"] = name;
+  return j;
+}
+
+void write_ranking_table(std::ostream& out, const GemmProblem& p, const Hardware& hw,
+                         const std::vector<RankedConfig>& ranked, std::size_t top, const std::string& name) {
+  const double peak = hw.peak_flops_per_s(p.dtype);
+  out << fmt::format("{}{} {} {} on {} (peak {:.0f} TFLOP/s)\n", name.empty() ? "" : name + ": ", p.shape_text(),
+                     dtype_name(p.dtype), p.layout.name(), hw.display_name, peak / 1e12);
+  out << fmt::format("{:>4}  {:<14} {:>5} {:>6} {:>5} {:>7} {:>11} {:>8} {:>6}  {:<7} {:>6}\n", "rank", "block MxNxK",
+                     "warps", "stages", "split", "group_m", "time_us", "TFLOP/s", "%peak", "bound", "waves");
+  std::size_t rank = 0;
+  const std::size_t limit = shown(top, ranked.size());
+  for (const auto& r : ranked) {
+    if (!r.estimate.feasible) {
+      out << fmt::format("{:>4}  {:<14} {:>5} {:>6} {:>5} {:>7}  infeasible: {}\n", "-",
+                         fmt::format("{}x{}x{}", r.config.block_m, r.config.block_n, r.config.block_k),
+                         r.config.num_warps, r.config.num_stages, r.config.split_k, r.config.group_m,
+                         r.infeasible_reason);
+      continue;
+    }
+    if (rank >= limit) continue;
+    ++rank;
+    const Estimate& e = r.estimate;
+    out << fmt::format("{:>4}  {:<14} {:>5} {:>6} {:>5} {:>7} {:>11.2f} {:>8.1f} {:>6.1f}  {:<7} {:>6.0f}\n", rank,
+                       fmt::format("{}x{}x{}", r.config.block_m, r.config.block_n, r.config.block_k),
+                       r.config.num_warps, r.config.num_stages, r.config.split_k, r.config.group_m, e.latency_s * 1e6,
+                       e.flops_per_s / 1e12, pct_of_peak(e, p, hw), bound_name(e.bound), e.waves);
+  }
+  if (rank == 0 && ranked.empty()) out << "  (no feasible config)\n";
+}
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char ch : s) {
+    if (ch == '"') q += '"';
+    q += ch;
+  }
+  return q + "\"";
+}
+
+void write_ranking_csv_header(std::ostream& out) {
+  out << "name,m,n,k,batch,dtype,layout,hardware,rank,block_m,block_n,block_k,group_m,num_warps,num_stages,split_k,"
+         "latency_us,tflops,pct_of_peak,bound,waves,occupancy,feasible,reason\n";
+}
+
+void write_ranking_csv_rows(std::ostream& out, const GemmProblem& p, const Hardware& hw,
+                            const std::vector<RankedConfig>& ranked, std::size_t top, const std::string& name) {
+  const std::string prefix = fmt::format("{},{},{},{},{},{},{},{}", csv_field(name), p.m, p.n, p.k, p.batch,
+                                         dtype_name(p.dtype), p.layout.name(), hw.name);
+  std::size_t rank = 0;
+  const std::size_t limit = shown(top, ranked.size());
+  for (const auto& r : ranked) {
+    const TileConfig& c = r.config;
+    if (!r.estimate.feasible) {
+      out << fmt::format("{},,{},{},{},{},{},{},{},,,,,,,,0,{}\n", prefix, c.block_m, c.block_n, c.block_k, c.group_m,
+                         c.num_warps, c.num_stages, c.split_k, csv_field(r.infeasible_reason));
+      continue;
+    }
+    if (rank >= limit) continue;
+    ++rank;
+    const Estimate& e = r.estimate;
+    out << fmt::format("{},{},{},{},{},{},{},{},{},{:.4f},{:.2f},{:.2f},{},{:.0f},{},1,\n", prefix, rank, c.block_m,
+                       c.block_n, c.block_k, c.group_m, c.num_warps, c.num_stages, c.split_k, e.latency_s * 1e6,
+                       e.flops_per_s / 1e12, pct_of_peak(e, p, hw), bound_name(e.bound), e.waves, e.occupancy);
+  }
+}
+
+}  // namespace gemm_advisor

@@ -1,0 +1,171 @@
+#include "gemm_advisor/triton_target.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <tuple>
+
+#include "gemm_advisor/error.hpp"
+
+namespace gemm_advisor {
+
+std::string TileConfig::text() const {
+  std::string s = std::to_string(block_m) + "x" + std::to_string(block_n) + "x" + std::to_string(block_k) +
+                  ":" + std::to_string(num_warps) + ":" + std::to_string(num_stages);
+  if (split_k != 1) s += ":" + std::to_string(split_k);
+  if (group_m != 8) s += ":g" + std::to_string(group_m);
+  return s;
+}
+
+namespace {
+auto key(const TileConfig& c) {
+  return std::make_tuple(c.block_m, c.block_n, c.block_k, c.num_warps, c.num_stages, c.split_k, c.group_m);
+}
+bool is_pow2(std::int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
+std::int64_t next_pow2(std::int64_t v) {
+  std::int64_t p = 1;
+  while (p < v) p <<= 1;
+  return p;
+}
+}  // namespace
+
+bool TileConfig::operator==(const TileConfig& o) const { return key(*this) == key(o); }
+bool TileConfig::operator<(const TileConfig& o) const { return key(*this) < key(o); }
+
+TileConfig parse_tile_config(std::string_view text) {
+  const std::string quoted = "config '" + std::string(text) + "'";
+  const std::string help = " (expected BMxBNxBK:WARPS:STAGES[:SPLITK], e.g. 128x128x64:8:3)";
+  std::vector<std::string_view> fields;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i <= text.size(); ++i) {
+    if (i == text.size() || text[i] == ':' || ((text[i] == 'x' || text[i] == 'X') && fields.size() < 2)) {
+      fields.push_back(text.substr(start, i - start));
+      start = i + 1;
+    }
+  }
+  if (fields.size() < 5 || fields.size() > 6) throw InputError(quoted + help);
+  int values[6] = {0, 0, 0, 0, 0, 1};
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    int v = 0;
+    auto [ptr, ec] = std::from_chars(fields[i].data(), fields[i].data() + fields[i].size(), v);
+    if (fields[i].empty() || ec != std::errc() || ptr != fields[i].data() + fields[i].size() || v < 1)
+      throw InputError(quoted + ": '" + std::string(fields[i]) + "' is not a positive whole number" + help);
+    values[i] = v;
+  }
+  TileConfig c;
+  c.block_m = values[0];
+  c.block_n = values[1];
+  c.block_k = values[2];
+  c.num_warps = values[3];
+  c.num_stages = values[4];
+  c.split_k = values[5];
+  return c;
+}
+
+std::int64_t triton_smem_bytes(const TileConfig& c, Dtype dtype, const Hardware& hw) {
+  const std::int64_t buffers = std::max(1, c.num_stages - hw.triton_smem_stage_offset);
+  const std::int64_t bits = dtype_bits(dtype);
+  const std::int64_t per_stage_bits =
+      (static_cast<std::int64_t>(c.block_m) * c.block_k + static_cast<std::int64_t>(c.block_k) * c.block_n) * bits;
+  return buffers * ((per_stage_bits + 7) / 8);
+}
+
+double accumulator_registers_per_thread(const TileConfig& c, const Hardware& hw) {
+  return static_cast<double>(c.block_m) * c.block_n / (static_cast<double>(c.num_warps) * hw.warp_size);
+}
+
+std::string triton_infeasibility(const TileConfig& c, const GemmProblem& p, const Hardware& hw) {
+  auto pow2 = [](const char* what, int v) -> std::string {
+    if (v < 16 || v > 1024 || !is_pow2(v))
+      return std::string(what) + " = " + std::to_string(v) + " must be a power of two in [16, 1024]";
+    return "";
+  };
+  for (auto [what, v] : {std::pair<const char*, int>{"block_m", c.block_m}, {"block_n", c.block_n},
+                         {"block_k", c.block_k}}) {
+    if (auto e = pow2(what, v); !e.empty()) return e;
+  }
+  if (!is_pow2(c.num_warps) || c.num_warps > 32)
+    return "num_warps = " + std::to_string(c.num_warps) + " must be a power of two in [1, 32]";
+  if (c.num_stages < 1 || c.num_stages > hw.triton_max_num_stages)
+    return "num_stages = " + std::to_string(c.num_stages) + " is outside 1.." +
+           std::to_string(hw.triton_max_num_stages) + " for " + hw.name;
+  if (c.split_k < 1 || c.split_k > 256) return "split_k = " + std::to_string(c.split_k) + " is outside 1..256";
+  if (c.group_m < 1) return "group_m = " + std::to_string(c.group_m) + " must be at least 1";
+  if (!hw.rate(p.dtype))
+    return std::string("dtype ") + std::string(dtype_name(p.dtype)) + " has no matrix path on " + hw.name;
+  if (static_cast<std::int64_t>(c.block_k) * dtype_bits(p.dtype) < 256)
+    return "block_k = " + std::to_string(c.block_k) + " loads fewer than 32 bytes per row for " +
+           std::string(dtype_name(p.dtype));
+  const std::int64_t smem = triton_smem_bytes(c, p.dtype, hw);
+  if (smem > hw.smem_per_block_bytes)
+    return "needs " + std::to_string(smem) + " bytes of shared memory, more than the " +
+           std::to_string(hw.smem_per_block_bytes) + " a block may use on " + hw.name;
+  const double acc = accumulator_registers_per_thread(c, hw);
+  const double acc_limit = (hw.max_registers_per_thread + 1) / 2;
+  if (acc > acc_limit)
+    return "needs " + std::to_string(static_cast<long long>(acc)) +
+           " accumulator registers per thread, more than half of the " +
+           std::to_string(hw.max_registers_per_thread) + " a thread may use";
+  if (acc < 4)
+    return "gives each thread fewer than 4 accumulators (block_m * block_n < 4 * num_warps * warp_size): "
+           "a warp must own at least one MMA fragment";
+  if (static_cast<std::int64_t>(c.num_warps) * hw.warp_size > 1024)
+    return "num_warps = " + std::to_string(c.num_warps) + " exceeds 1024 threads per block";
+  return "";
+}
+
+void triton_candidates(const GemmProblem& p, const Hardware& hw, std::vector<TileConfig>& out) {
+  out.clear();
+  if (!hw.rate(p.dtype)) return;
+  static constexpr int kBlocks[] = {16, 32, 64, 128, 256};
+  static constexpr int kWarps[] = {2, 4, 8};
+  static constexpr int kSplits[] = {1, 2, 4, 8, 16};
+  const std::int64_t max_m = std::max<std::int64_t>(16, next_pow2(p.m));
+  const std::int64_t max_n = std::max<std::int64_t>(16, next_pow2(p.n));
+  const std::int64_t max_k = std::max<std::int64_t>(16, next_pow2(p.k));
+  const int bits = dtype_bits(p.dtype);
+  TileConfig c;
+  c.group_m = 8;
+  for (int bm : kBlocks) {
+    if (bm > max_m) break;
+    for (int bn : kBlocks) {
+      if (bn > max_n) break;
+      const std::int64_t tiles = ((p.m + bm - 1) / bm) * ((p.n + bn - 1) / bn) * p.batch;
+      for (int bk : kBlocks) {
+        if (bk > max_k) break;
+        if (static_cast<std::int64_t>(bk) * bits < 256) continue;
+        for (int w : kWarps) {
+          for (int s = 1; s <= hw.triton_max_num_stages; ++s) {
+            c.block_m = bm;
+            c.block_n = bn;
+            c.block_k = bk;
+            c.num_warps = w;
+            c.num_stages = s;
+            c.split_k = 1;
+            if (!triton_infeasibility(c, p, hw).empty()) continue;
+            for (int sk : kSplits) {
+              if (sk > 1 && !(tiles * sk <= 2 * static_cast<std::int64_t>(hw.cu_count) &&
+                              p.k >= static_cast<std::int64_t>(sk) * std::max(bk, 256)))
+                continue;
+              c.split_k = sk;
+              out.push_back(c);
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+TileConfig triton_default_config() {
+  TileConfig c;
+  c.block_m = 128;
+  c.block_n = 128;
+  c.block_k = 64;
+  c.num_warps = 8;
+  c.num_stages = 3;
+  c.group_m = 8;
+  c.split_k = 1;
+  return c;
+}
+
+}  // namespace gemm_advisor

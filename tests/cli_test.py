@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""End-to-end tests of the gemm-advisor command line: exit codes, stdout/stderr discipline,
+JSON/CSV shapes, --top, --candidates. Usage: cli_test.py PATH/TO/gemm-advisor (run from the repo root)."""
+import csv
+import io
+import json
+import subprocess
+import sys
+import tempfile
+import os
+
+BIN = sys.argv[1]
+TMP = tempfile.mkdtemp(prefix="gemm-advisor-cli-test-")
+results = {"passed": 0, "failed": 0}
+
+
+def run(*args, stdin=None):
+    p = subprocess.run([BIN, *args], input=stdin, capture_output=True, text=True, timeout=120)
+    return p.returncode, p.stdout, p.stderr
+
+
+def check(name, cond, detail=""):
+    if cond:
+        results["passed"] += 1
+    else:
+        results["failed"] += 1
+        print(f"FAIL: {name} {detail}")
+
+
+def expect_error(name, args, code, fragment, stdin=None):
+    rc, out, err = run(*args, stdin=stdin)
+    lines = [l for l in err.splitlines() if l.strip()]
+    check(name + ": exit code", rc == code, f"got {rc}, stderr={err!r}")
+    check(name + ": nothing on stdout", out == "", f"stdout={out[:200]!r}")
+    check(name + ": one line on stderr", len(lines) == 1, f"stderr={err!r}")
+    check(name + ": message", fragment in err, f"wanted {fragment!r} in {err!r}")
+
+
+# --- rank: JSON schema, peak bound, --top -------------------------------------------------------
+rc, out, err = run("rank", "8192x8192x8192", "--hw", "b200", "--format", "json")
+check("rank json exit 0", rc == 0, err)
+doc = json.loads(out)
+for key in ("problem", "hardware", "target", "configs"):
+    check(f"json has {key}", key in doc)
+check("problem fields", doc["problem"] == {"m": 8192, "n": 8192, "k": 8192, "batch": 1, "dtype": "bf16", "layout": "NT"},
+      str(doc["problem"]))
+check("hardware name", doc["hardware"]["name"] == "b200")
+check("top defaults to 5", len(doc["configs"]) == 5)
+required = ["rank", "block_m", "block_n", "block_k", "group_m", "num_warps", "num_stages", "split_k", "latency_s",
+            "tflops", "bound", "terms"]
+for c in doc["configs"]:
+    missing = [k for k in required if k not in c]
+    check("config keys", not missing, f"missing {missing}")
+check("ranks 1..5", [c["rank"] for c in doc["configs"]] == [1, 2, 3, 4, 5])
+check("sorted by latency", all(a["latency_s"] <= b["latency_s"] * 1.0100001 for a, b in zip(doc["configs"], doc["configs"][1:])))
+# B200 dense bf16 peak 2250 TFLOP/s (NVIDIA datasheet): the top config can never exceed it.
+check("top config at or below peak", doc["configs"][0]["tflops"] <= doc["hardware"]["peak_tflops"] <= 2250 * 1.01,
+      str(doc["configs"][0]["tflops"]))
+check("no stderr on success", err == "", err)
+
+rc, out, _ = run("rank", "512x512x512", "--hw", "a100", "--top", "3", "--format", "json")
+check("--top 3", len(json.loads(out)["configs"]) == 3)
+rc, out, _ = run("rank", "512x512x512", "--hw", "a100", "--top", "0", "--format", "json")
+all_configs = json.loads(out)["configs"]
+check("--top 0 gives all (more than 100)", len(all_configs) > 100, str(len(all_configs)))
+
+rc, out, _ = run("rank", "4096x4096x4096", "--hw", "mi350x", "--format", "csv", "--top", "4")
+rows = list(csv.DictReader(io.StringIO(out)))
+check("csv rows", len(rows) == 4 and rows[0]["rank"] == "1" and rows[0]["hardware"] == "mi350x", out[:300])
+
+rc, out, _ = run("rank", "4096x4096x4096", "--hw", "h100")
+check("table has header and 5 rows", rc == 0 and "TFLOP/s" in out and len(out.strip().splitlines()) == 7, out)
+
+# --- --candidates ranks exactly the given configs ------------------------------------------------
+rc, out, err = run("rank", "4096x4096x4096", "--hw", "h200", "--candidates", "tests/data/candidates.csv",
+                   "--top", "0", "--format", "json")
+doc = json.loads(out)
+got = sorted((c["block_m"], c["block_n"], c["block_k"], c["num_warps"], c["num_stages"], c["group_m"], c["split_k"])
+             for c in doc["configs"])
+want = sorted([(128, 128, 64, 8, 3, 8, 1), (64, 64, 32, 4, 4, 4, 1), (16, 64, 128, 4, 3, 8, 4)])
+check("candidates: exactly the given configs", got == want, str(got))
+
+INFEASIBLE = os.path.join(TMP, "infeasible.csv")
+with open(INFEASIBLE, "w") as f:
+    f.write("block_m,block_n,block_k,num_warps,num_stages\n128,128,64,8,3\n256,256,128,8,6\n")
+rc, out, err = run("rank", "4096x4096x4096", "--hw", "h200", "--candidates", INFEASIBLE,
+                   "--top", "0", "--format", "json")
+doc = json.loads(out)
+check("infeasible candidate reported, not dropped", len(doc["configs"]) == 1 and len(doc.get("infeasible", [])) == 1
+      and "shared memory" in doc["infeasible"][0]["reason"], out[:500])
+check("infeasible candidate warned on stderr", "infeasible" in err, err)
+
+# --- profiles -----------------------------------------------------------------------------------
+rc, out, _ = run("profiles")
+for name in ("mi350x", "mi355x", "mi300x", "b200", "h100", "h200", "a100"):
+    check(f"profiles lists {name}", any(line.startswith(name + " ") for line in out.splitlines()), out)
+rc, out, _ = run("profiles", "show", "a100")
+check("profiles show prints YAML with sources", rc == 0 and "sources:" in out and "cu_count: 108" in out, out[:200])
+rc, out, _ = run("profiles", "validate", "tests/data/toy.yaml")
+check("profiles validate ok", rc == 0 and ": ok:" in out, out)
+
+# --- errors: one line, exit code, nothing on stdout ----------------------------------------------
+expect_error("zero dim", ["rank", "4096x0x4096"], 1, "shape '4096x0x4096'")
+expect_error("letters", ["rank", "abc"], 1, "shape 'abc'")
+expect_error("negative", ["rank", "-1x2x3"], 1, "-1x2x3")
+expect_error("float", ["rank", "1e20x1x1"], 1, "shape '1e20x1x1'")
+expect_error("two dims", ["rank", "4096x4096"], 1, "expected MxNxK")
+expect_error("unknown profile", ["rank", "64x64x64", "--hw", "rtx9090"], 1, "unknown hardware profile 'rtx9090'")
+expect_error("dtype the hardware lacks", ["rank", "64x64x64", "--hw", "a100", "--dtype", "fp8"], 1,
+             "dtype fp8 is not supported by a100")
+expect_error("unknown dtype", ["rank", "64x64x64", "--dtype", "int2"], 1, "unknown dtype 'int2'")
+expect_error("unreadable candidates", ["rank", "64x64x64", "--candidates", "no-such.csv"], 1, "no-such.csv: cannot open")
+expect_error("candidates is a directory", ["rank", "64x64x64", "--candidates", "tests"], 1, "tests: is a directory")
+expect_error("missing profile file", ["rank", "64x64x64", "--hw", "nope/x.yaml"], 1, "nope/x.yaml: cannot open")
+expect_error("unknown option", ["rank", "64x64x64", "--bogus"], 2, "--bogus")
+expect_error("no subcommand", [], 2, "subcommand")
+expect_error("bad format", ["rank", "64x64x64", "--format", "xml"], 2, "xml")
+
+BAD_PROFILE = os.path.join(TMP, "bad-profile.yaml")
+with open(BAD_PROFILE, "w") as f:
+    f.write(open("tests/data/toy.yaml").read().replace("cu_count: 100", "cu_count: -3"))
+expect_error("non-positive profile field", ["rank", "64x64x64", "--hw", BAD_PROFILE], 1,
+             "bad-profile.yaml:9: 'compute.cu_count' must be positive")
+rc, out, err = run("profiles", "validate", BAD_PROFILE)
+check("validate names the problem", rc == 1 and "compute.cu_count" in err and out == "", err)
+
+print(f"{results['passed']} passed, {results['failed']} failed")
+sys.exit(1 if results["failed"] else 0)

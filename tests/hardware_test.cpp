@@ -1,0 +1,105 @@
+#include <catch2/catch.hpp>
+
+#include <map>
+#include <string>
+
+#include "gemm_advisor/error.hpp"
+#include "gemm_advisor/hardware.hpp"
+#include "test_util.hpp"
+
+using namespace gemm_advisor;
+
+namespace {
+std::string toy_text() { return read_text_file(test_util::source_path("tests/data/toy.yaml")); }
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+  const auto pos = text.find(from);
+  REQUIRE(pos != std::string::npos);
+  return text.replace(pos, from.size(), to);
+}
+}  // namespace
+
+TEST_CASE("every shipped profile loads with no error and no warning", "[hardware]") {
+  REQUIRE(embedded_profiles().size() >= 7);
+  for (const auto& e : embedded_profiles()) {
+    INFO("profile " << e.name);
+    ProfileDiagnostics diag;
+    const Hardware hw = parse_profile(e.yaml, "embedded:" + std::string(e.name), &diag);
+    CHECK(diag.errors.empty());
+    for (const auto& w : diag.warnings) FAIL_CHECK(w);  // every number cites a source
+    CHECK(hw.name == e.name);
+    CHECK(hw.rate(Dtype::bf16) != nullptr);
+    CHECK(hw.smem_per_block_bytes <= hw.smem_per_cu_bytes);
+  }
+}
+
+TEST_CASE("shipped profiles reproduce the vendors' dense bf16 peaks", "[hardware]") {
+  // Vendor datasheet figures, dense, no sparsity (DESIGN.md's table, checked against the vendors' pages):
+  const std::map<std::string, double> tflops = {{"mi350x", 2309.6}, {"mi355x", 2516.6}, {"mi300x", 1307.4},
+                                                {"b200", 2250.0},   {"h100", 989.4},    {"h200", 989.4},
+                                                {"a100", 312.0}};
+  for (const auto& [name, peak] : tflops) {
+    INFO(name);
+    const Hardware hw = load_hardware(name);
+    CHECK(hw.peak_flops_per_s(Dtype::bf16) / 1e12 == Approx(peak).epsilon(0.01));
+  }
+}
+
+TEST_CASE("dtype support follows the hardware", "[hardware]") {
+  CHECK(load_hardware("a100").rate(Dtype::fp8) == nullptr);      // Ampere has no fp8 tensor cores
+  CHECK(load_hardware("h200").rate(Dtype::fp8) != nullptr);
+  CHECK(load_hardware("mi350x").rate(Dtype::fp4) != nullptr);    // CDNA4 MX fp4
+  CHECK(load_hardware("b200").rate(Dtype::fp4) != nullptr);
+  CHECK(load_hardware("mi300x").rate(Dtype::fp4) == nullptr);
+}
+
+TEST_CASE("unknown profile names list the known ones", "[hardware][errors]") {
+  CHECK_THROWS_WITH(load_hardware("rtx9090"), Catch::Contains("unknown hardware profile 'rtx9090'") &&
+                                                  Catch::Contains("b200"));
+  CHECK_THROWS_WITH(load_hardware("/no/such/file.yaml"), Catch::Contains("/no/such/file.yaml: cannot open"));
+  CHECK_THROWS_WITH(load_hardware(test_util::source_path("tests")), Catch::Contains("is a directory"));
+}
+
+TEST_CASE("broken profiles give file:line errors", "[hardware][errors]") {
+  const std::string good = toy_text();
+  REQUIRE_NOTHROW(parse_profile(good, "toy.yaml"));
+  // Line numbers: cu_count is on line 9 of tests/data/toy.yaml.
+  CHECK_THROWS_WITH(parse_profile(replaced(good, "cu_count: 100", "cu_count: -4"), "bad.yaml"),
+                    Catch::Contains("bad.yaml:9:") && Catch::Contains("compute.cu_count' must be positive"));
+  CHECK_THROWS_WITH(parse_profile(replaced(good, "cu_count: 100", "cu_count: many"), "bad.yaml"),
+                    Catch::Contains("bad.yaml:9:") && Catch::Contains("must be a number, got 'many'"));
+  CHECK_THROWS_WITH(parse_profile(replaced(good, "  cu_count: 100\n", ""), "bad.yaml"),
+                    Catch::Contains("missing key 'compute.cu_count'"));
+  CHECK_THROWS_WITH(parse_profile(replaced(good, "dram_bandwidth_bytes_per_s: 2.0e12", "dram_bandwidth_bytes_per_s: 0"), "bad.yaml"),
+                    Catch::Contains("memory.dram_bandwidth_bytes_per_s' must be positive"));
+  CHECK_THROWS_WITH(parse_profile(replaced(good, "clock_mhz: 1000", "clock_mhz: .inf"), "bad.yaml"),
+                    Catch::Contains("must be a number") || Catch::Contains("must be finite"));
+  CHECK_THROWS_WITH(parse_profile(replaced(good, "smem_per_block_bytes: 232448", "smem_per_block_bytes: 300000"), "bad.yaml"),
+                    Catch::Contains("exceeds 'compute.smem_per_cu_bytes'"));
+  CHECK_THROWS_WITH(parse_profile(replaced(good, "vendor: nvidia", "vendor: intel"), "bad.yaml"),
+                    Catch::Contains("'vendor' must be nvidia or amd"));
+  CHECK_THROWS_WITH(parse_profile(replaced(good, "compute:\n", "compute:\n  cu_count: 7\n"), "bad.yaml"),
+                    Catch::Contains("duplicate key 'compute.cu_count'"));
+  CHECK_THROWS_WITH(parse_profile("name: [unclosed\n", "bad.yaml"), Catch::Contains("bad.yaml:") && Catch::Contains("not valid YAML"));
+  CHECK_THROWS_WITH(parse_profile("- just\n- a list\n", "bad.yaml"), Catch::Contains("expected a YAML mapping"));
+  CHECK_THROWS_WITH(parse_profile(replaced(good, "matrix_peak_fraction: 1.0", "matrix_peak_fraction: 80"), "bad.yaml"),
+                    Catch::Contains("is a fraction and must be at most 1"));
+}
+
+TEST_CASE("unknown keys and unsourced numbers are warnings, not errors", "[hardware]") {
+  std::string text = replaced(toy_text(), "compute:\n", "compute:\n  turbo_mode: 3\n");
+  text = replaced(text, "  compute.cu_count: \"chosen for hand calculation\"\n", "");
+  ProfileDiagnostics diag;
+  REQUIRE_NOTHROW(parse_profile(text, "warn.yaml", &diag));
+  REQUIRE(diag.warnings.size() == 2);
+  CHECK_THAT(diag.warnings[0], Catch::Contains("warn.yaml:9:") && Catch::Contains("unknown key 'compute.turbo_mode'"));
+  CHECK_THAT(diag.warnings[1], Catch::Contains("'compute.cu_count' has no entry in 'sources'"));
+}
+
+TEST_CASE("units are converted once at the boundary", "[hardware]") {
+  const Hardware hw = test_util::toy();
+  CHECK(hw.clock_hz == Approx(1e9));
+  CHECK(hw.dram_latency_s == Approx(500e-9));
+  CHECK(hw.l2_latency_s == Approx(200e-9));                  // 200 cycles at 1 GHz
+  CHECK(hw.per_cu_load_bytes_per_s == Approx(128e9));       // 128 B/cycle at 1 GHz
+  CHECK(hw.peak_flops_per_s(Dtype::bf16) == Approx(102.4e12));  // 100 * 1024 * 1e9
+}

@@ -1,0 +1,149 @@
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "gemm_advisor/model.hpp"
+#include "gemm_advisor/ranker.hpp"
+#include "gemm_advisor/triton_target.hpp"
+#include "test_util.hpp"
+
+using namespace gemm_advisor;
+
+namespace {
+TileConfig cfg(int bm, int bn, int bk, int warps, int stages, int split_k = 1) {
+  TileConfig c;
+  c.block_m = bm;
+  c.block_n = bn;
+  c.block_k = bk;
+  c.num_warps = warps;
+  c.num_stages = stages;
+  c.split_k = split_k;
+  return c;
+}
+// The best estimate over the whole candidate space.
+Estimate best(const GemmProblem& p, const Hardware& hw) {
+  std::vector<TileConfig> cands;
+  triton_candidates(p, hw, cands);
+  std::vector<RankedConfig> ranked;
+  rank_configs(p, hw, cands, ranked);
+  REQUIRE(!ranked.empty());
+  return ranked.front().estimate;
+}
+}  // namespace
+
+TEST_CASE("a large square GEMM is compute-bound and never beats 2MNK / peak", "[model]") {
+  // 8192^3 bf16 on the toy GPU: 2 * 8192^3 = 1.0995e12 FLOP at 102.4e12 FLOP/s = 10.737 ms at the least.
+  const Hardware hw = test_util::toy();
+  const GemmProblem p = parse_shape("8192x8192x8192");
+  const Estimate e = best(p, hw);
+  CHECK(e.bound == Bound::compute);
+  CHECK(e.latency_s >= 2.0 * 8192.0 * 8192.0 * 8192.0 / 102.4e12);
+  CHECK(e.latency_s <= 1.25 * 2.0 * 8192.0 * 8192.0 * 8192.0 / 102.4e12);  // and is not far above it
+}
+
+TEST_CASE("an M=1 GEMV-like shape is memory-bound and never beats bytes / DRAM bandwidth", "[model]") {
+  // 1x4096x4096 bf16: B alone is 4096*4096*2 = 33.55 MB; at 2 TB/s that takes 16.8 us at the least.
+  const Hardware hw = test_util::toy();
+  const GemmProblem p = parse_shape("1x4096x4096");
+  const Estimate e = best(p, hw);
+  CHECK(e.bound == Bound::memory);
+  CHECK(e.latency_s >= p.compulsory_bytes() / 2.0e12);
+}
+
+TEST_CASE("N_CU + 1 output tiles take two waves", "[model]") {
+  // 256x128x64, 8 warps, 3 stages: (256*64 + 64*128) * 2 * 3 = 147456 bytes of shared memory, so one
+  // block per SM (233472 / 147456 = 1.58). M = 256 * 100 and N = 128 give 100 tiles = one wave on the
+  // toy's 100 SMs; M = 256 * 101 gives 101 tiles = two waves, the second running one tile.
+  const Hardware hw = test_util::toy();
+  const TileConfig c = cfg(256, 128, 64, 8, 3);
+  const Estimate one = estimate(parse_shape("25600x128x4096"), hw, c);
+  const Estimate two = estimate(parse_shape("25856x128x4096"), hw, c);
+  REQUIRE(one.feasible);
+  REQUIRE(two.feasible);
+  CHECK(one.occupancy == 1);
+  CHECK(one.waves == 1);
+  CHECK(two.waves == 2);
+  CHECK(two.last_wave_efficiency == Approx(101.0 / 200.0));
+  // Compute-bound tiles: the second wave costs about as much as the first, for 1% more work.
+  CHECK(one.bound == Bound::compute);
+  CHECK(two.latency_s >= 1.9 * one.latency_s);
+}
+
+TEST_CASE("compute term matches the hand calculation", "[model]") {
+  // One 128x128 tile, K-step 64, 4 warps (all 4 matrix units fed): 2*128*128*64 = 2,097,152 FLOP at
+  // 1024 FLOP/cycle * 1e9 = 2.048 us, plus the documented per-step overhead (cycles / 1 GHz).
+  const Hardware hw = test_util::toy();
+  const Estimate e = estimate(parse_shape("128x128x4096"), hw, cfg(128, 128, 64, 4, 3));
+  REQUIRE(e.feasible);
+  CHECK(e.k_steps == 64);  // 4096 / 64
+  CHECK(e.output_tiles == 1);
+  CHECK(e.matrix_unit_utilization == 1.0);
+  CHECK(e.compute_step_s == Approx(2.048e-6 + hw.model.k_step_overhead_cycles / 1e9));
+  // A 64x64 tile: 2*64*64*64 = 524,288 FLOP = 0.512 us with 4 warps; with 2 warps only half the
+  // matrix units are fed and the math takes twice as long, 1.024 us.
+  const Estimate four = estimate(parse_shape("64x64x4096"), hw, cfg(64, 64, 64, 4, 3));
+  const Estimate half = estimate(parse_shape("64x64x4096"), hw, cfg(64, 64, 64, 2, 3));
+  CHECK(four.compute_step_s == Approx(0.512e-6 + hw.model.k_step_overhead_cycles / 1e9));
+  CHECK(half.matrix_unit_utilization == 0.5);
+  CHECK(half.compute_step_s == Approx(1.024e-6 + hw.model.k_step_overhead_cycles / 1e9));
+}
+
+TEST_CASE("padding waste counts tile overhang", "[model]") {
+  // M = 100 in a 128-row tile: 28/128 = 21.875% of the work is padding.
+  const Hardware hw = test_util::toy();
+  const Estimate e = estimate(parse_shape("100x128x64"), hw, cfg(128, 128, 64, 4, 1));
+  CHECK(e.padding_waste == Approx(0.21875));
+  // Arithmetic intensity: 2*128*128*64 / ((128*64 + 64*128 + 128*128) * 2 bytes) = 32 FLOP/byte.
+  CHECK(e.arithmetic_intensity == Approx(32.0));
+}
+
+TEST_CASE("split-K pays for its partial sums", "[model]") {
+  // 128x128x65536: one output tile; splitting K over 16 blocks spreads the K-loop over 16 SMs.
+  const Hardware hw = test_util::toy();
+  const GemmProblem p = parse_shape("128x128x65536");
+  const Estimate whole = estimate(p, hw, cfg(128, 128, 64, 4, 3));
+  const Estimate split = estimate(p, hw, cfg(128, 128, 64, 4, 3, 16));
+  CHECK(split.work_tiles == 16);
+  CHECK(split.k_steps == 64);  // 65536 / 64 / 16
+  // Reduction: read 16 fp32 partials of 128x128 and write bf16 once: (16*4 + 2) * 16384 bytes at 2 TB/s.
+  CHECK(split.split_k_reduce_s == Approx(hw.model.launch_overhead_s + (16 * 4 + 2) * 16384.0 / 2e12));
+  CHECK(split.latency_s < whole.latency_s / 4);
+}
+
+TEST_CASE("estimates stay finite and sane at the dimension limits", "[model][limits]") {
+  const Hardware hw = load_hardware("b200");
+  const GemmProblem p = parse_shape("2147483647x2147483647x2147483647x16777216");
+  const Estimate e = estimate(p, hw, cfg(128, 128, 64, 8, 3));
+  REQUIRE(e.feasible);
+  CHECK(std::isfinite(e.latency_s));
+  CHECK(e.latency_s >= p.flops() / hw.peak_flops_per_s(Dtype::bf16));
+  CHECK(e.waves > 1e19);  // (2^31/128)^2 * 2^24 tiles / (148 SMs * 2 blocks) = 1.6e19 waves
+  const Estimate tiny = estimate(parse_shape("1x1x1"), hw, cfg(16, 16, 16, 2, 1));
+  REQUIRE(tiny.feasible);
+  CHECK(std::isfinite(tiny.latency_s));
+  CHECK(tiny.latency_s > 0);
+}
+
+TEST_CASE("physical floors hold on every shipped profile", "[model][profiles]") {
+  const char* shapes[] = {"8192x8192x8192", "1x4096x4096", "16x57344x8192", "127x4095x1023", "65536x512x1536",
+                          "128x128x65536", "4096x4096x4096x8"};
+  for (const auto& ep : embedded_profiles()) {
+    const Hardware hw = load_hardware(std::string(ep.name));
+    for (const char* s : shapes) {
+      INFO(ep.name << " " << s);
+      const GemmProblem p = parse_shape(s);
+      std::vector<TileConfig> cands;
+      triton_candidates(p, hw, cands);
+      std::vector<RankedConfig> ranked;
+      rank_configs(p, hw, cands, ranked);
+      const double floor_s = std::max(p.flops() / hw.peak_flops_per_s(p.dtype),
+                                      p.compulsory_bytes() / hw.dram_bandwidth_bytes_per_s);
+      for (const auto& r : ranked) {
+        REQUIRE(r.estimate.feasible);
+        CHECK(r.estimate.latency_s >= floor_s);
+      }
+    }
+    // GEMV-like shapes are memory-bound.
+    CHECK(best(parse_shape("1x8192x8192"), hw).bound == Bound::memory);
+  }
+}

@@ -1,0 +1,45 @@
+#include <catch2/catch.hpp>
+
+#include "gemm_advisor/ranker.hpp"
+#include "gemm_advisor/triton_target.hpp"
+#include "test_util.hpp"
+
+using namespace gemm_advisor;
+
+TEST_CASE("ranking is sorted by predicted latency, infeasible configs last", "[ranker]") {
+  const Hardware hw = test_util::toy();
+  const GemmProblem p = parse_shape("4096x4096x4096");
+  std::vector<TileConfig> cands;
+  triton_candidates(p, hw, cands);
+  TileConfig bad;
+  bad.block_m = 512;  // not allowed: > 256 accumulators... and shared memory
+  bad.block_n = 512;
+  bad.block_k = 256;
+  cands.insert(cands.begin(), bad);
+  std::vector<RankedConfig> ranked;
+  rank_configs(p, hw, cands, ranked);
+  REQUIRE(ranked.size() == cands.size());
+  CHECK_FALSE(ranked.back().estimate.feasible);
+  CHECK_FALSE(ranked.back().infeasible_reason.empty());
+  const double tol = hw.model.near_tie_tolerance;
+  for (std::size_t i = 1; i + 1 < ranked.size(); ++i) {
+    // Out of order only inside a near-tie.
+    CHECK(ranked[i].estimate.latency_s >= ranked[i - 1].estimate.latency_s / (1.0 + tol) * (1 - 1e-12));
+  }
+}
+
+TEST_CASE("near-ties are broken by arithmetic intensity, then deterministically", "[ranker]") {
+  const Hardware hw = test_util::toy();
+  const GemmProblem p = parse_shape("4096x4096x4096");
+  std::vector<TileConfig> cands;
+  triton_candidates(p, hw, cands);
+  std::vector<RankedConfig> a, b;
+  rank_configs(p, hw, cands, a);
+  std::reverse(cands.begin(), cands.end());
+  rank_configs(p, hw, cands, b);
+  REQUIRE(a.size() == b.size());
+  for (std::size_t i = 0; i < a.size(); ++i) CHECK(a[i].config == b[i].config);  // order-independent
+  // Inside the leading near-tie group, intensity does not increase.
+  for (std::size_t i = 1; i < a.size() && a[i].estimate.latency_s <= a[0].estimate.latency_s * (1 + hw.model.near_tie_tolerance); ++i)
+    CHECK(a[i].estimate.arithmetic_intensity <= a[i - 1].estimate.arithmetic_intensity);
+}

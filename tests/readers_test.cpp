@@ -1,0 +1,89 @@
+#include <catch2/catch.hpp>
+
+#include <sstream>
+
+#include "gemm_advisor/candidates.hpp"
+#include "gemm_advisor/csv_reader.hpp"
+#include "gemm_advisor/error.hpp"
+#include "gemm_advisor/shape_list.hpp"
+#include "test_util.hpp"
+
+using namespace gemm_advisor;
+
+namespace {
+std::vector<ShapeEntry> read_all(const std::string& text, const std::string& source,
+                                 ShapeFormat format = ShapeFormat::automatic) {
+  std::istringstream in(text);
+  auto reader = open_shape_reader(in, source, format, GemmProblem{});
+  std::vector<ShapeEntry> out;
+  ShapeEntry e;
+  while (reader->next(e)) out.push_back(e);
+  return out;
+}
+}  // namespace
+
+TEST_CASE("CSV shape lists: header, optional columns, comments, CRLF, BOM", "[readers]") {
+  const auto v = read_all("\xEF\xBB\xBFname,m,n,k,batch,dtype,layout\r\n# comment\r\n\r\nqkv,16,6144,4096,1,bf16,NT\r\n"
+                          "\"o, proj\",1,4096,4096,,fp16,NN\r\n",
+                          "shapes.csv");
+  REQUIRE(v.size() == 2);
+  CHECK(v[0].error.empty());
+  CHECK(v[0].name == "qkv");
+  CHECK(v[0].problem.n == 6144);
+  CHECK(v[0].line == 4);
+  CHECK(v[1].name == "o, proj");
+  CHECK(v[1].problem.batch == 1);
+  CHECK(v[1].problem.dtype == Dtype::fp16);
+  CHECK(v[1].problem.layout.name() == "NN");
+}
+
+TEST_CASE("bad CSV rows carry file:line and do not stop the reader", "[readers][errors]") {
+  const auto v = read_all("m,n,k\n1,2,3\n0,2,3\nx,2,3\n4,5,6,7\n4,5,6\n", "s.csv");
+  REQUIRE(v.size() == 5);
+  CHECK(v[0].error.empty());
+  CHECK_THAT(v[1].error, Catch::Contains("s.csv:3:") && Catch::Contains("column 'm': 0 is outside 1.."));
+  CHECK_THAT(v[2].error, Catch::Contains("s.csv:4:") && Catch::Contains("'x' is not a whole number"));
+  CHECK_THAT(v[3].error, Catch::Contains("s.csv:5:") && Catch::Contains("expected 3 fields"));
+  CHECK(v[4].error.empty());
+}
+
+TEST_CASE("CSV header problems are fatal with the line", "[readers][errors]") {
+  CHECK_THROWS_WITH(read_all("", "e.csv", ShapeFormat::csv), Catch::Contains("e.csv") && Catch::Contains("empty file"));
+  CHECK_THROWS_WITH(read_all("m,n\n1,2\n", "h.csv"), Catch::Contains("h.csv:1:") && Catch::Contains("lacks column 'k'"));
+  CHECK_THROWS_WITH(read_all("m,n,k,m\n1,2,3,4\n", "d.csv"), Catch::Contains("duplicated column 'm'"));
+  CHECK_THROWS_WITH(read_all("m,n,k\n1,2,\"3\n", "q.csv"), Catch::Contains("malformed CSV"));
+  CHECK_THROWS_WITH(read_all(std::string("m,n,k\n1,2\0,3\n", 14), "b.csv"), Catch::Contains("NUL bytes"));
+}
+
+TEST_CASE("text, YAML and JSON shape lists", "[readers]") {
+  const auto t = read_all("# decode\n1x4096x4096\n\n  16x4096x4096x2  # batched\nabc\n", "s.txt");
+  REQUIRE(t.size() == 3);
+  CHECK(t[1].problem.batch == 2);
+  CHECK(t[1].line == 4);
+  CHECK_THAT(t[2].error, Catch::Contains("s.txt:5:"));
+  const auto y = read_all("- {m: 1, n: 2, k: 3}\n- {m: 4, n: 5, k: 6, batch: 2, dtype: fp16, name: x}\n- {m: 0, n: 1, k: 1}\n", "s.yaml");
+  REQUIRE(y.size() == 3);
+  CHECK(y[1].problem.dtype == Dtype::fp16);
+  CHECK(y[1].name == "x");
+  CHECK_THAT(y[2].error, Catch::Contains("s.yaml:3:") && Catch::Contains("'m' = 0 is outside"));
+  const auto j = read_all("[{\"m\": 8, \"n\": 16, \"k\": 32}, \"1x2x3\"]", "s.json");
+  REQUIRE(j.size() == 2);
+  CHECK(j[0].problem.k == 32);
+  CHECK(j[1].problem.n == 2);
+  CHECK_THROWS_WITH(read_all("[{\"m\": 8,", "bad.json"), Catch::Contains("bad.json: not valid JSON"));
+  // Sniffed formats (stdin has no extension).
+  CHECK(read_all("m,n,k\n1,2,3\n", "<stdin>")[0].problem.k == 3);
+  CHECK(read_all("# c\n7x8x9\n", "<stdin>")[0].problem.m == 7);
+  CHECK(read_all("[{\"m\": 1, \"n\": 1, \"k\": 5}]", "<stdin>")[0].problem.k == 5);
+}
+
+TEST_CASE("candidates files", "[readers]") {
+  const std::string dir = test_util::source_path("tests/data/");
+  const auto c = read_candidates_file(dir + "candidates.csv");
+  REQUIRE(c.size() == 3);
+  CHECK(c[0].block_m == 128);
+  CHECK(c[0].group_m == 8);
+  CHECK(c[2].split_k == 4);
+  CHECK_THROWS_WITH(read_candidates_file(dir + "nope.csv"), Catch::Contains("nope.csv: cannot open"));
+  CHECK_THROWS_WITH(read_candidates_file(dir), Catch::Contains("is a directory"));
+}
