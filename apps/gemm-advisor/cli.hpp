@@ -40,6 +40,8 @@ using Registered = std::pair<CLI::App*, Runner>;
 Registered register_rank(CLI::App& app);
 Registered register_profiles(CLI::App& app);
 Registered register_batch(CLI::App& app);
+Registered register_evaluate(CLI::App& app);
+Registered register_explain(CLI::App& app);
 
 /// --quiet / --verbose: stderr only.
 extern bool g_quiet;

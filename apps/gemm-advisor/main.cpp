@@ -65,7 +65,8 @@ int main(int argc, char** argv) {
       "  gemm-advisor profiles");
 
   std::vector<cli::Registered> runners;
-  for (auto reg : {cli::register_rank, cli::register_profiles, cli::register_batch}) runners.push_back(reg(app));
+  for (auto reg : {cli::register_rank, cli::register_explain, cli::register_batch, cli::register_evaluate,
+                   cli::register_profiles}) runners.push_back(reg(app));
 
   try {
     app.parse(argc, argv);

@@ -1,0 +1,78 @@
+// `gemm-advisor evaluate`: the advisor's picks against configs measured on real hardware.
+#include <fmt/format.h>
+
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "cli.hpp"
+#include "gemm_advisor/evaluate.hpp"
+#include "gemm_advisor/triton_target.hpp"
+
+namespace cli {
+
+namespace {
+std::string opt_pct(const std::optional<double>& v) { return v ? fmt::format("{:.1f}", *v) : "-"; }
+
+void write_table(std::ostream& out, const gemm_advisor::Evaluation& e, const gemm_advisor::Hardware& hw) {
+  out << fmt::format("evaluate on {}: {} shapes; % of oracle = measured best / measured time of the pick\n", hw.name,
+                     e.shapes.size());
+  out << fmt::format("{:<22} {:>4} {:<18} {:>9} {:<18} {:>9} {:>7} {:>5} {:>6} {:>6} {:>8} {:>7}\n", "shape", "cfgs",
+                     "measured best", "ms", "advisor top-1", "ms", "%oracle", "rank", "rho", "err%", "%default",
+                     "%vendor");
+  for (const auto& s : e.shapes) {
+    out << fmt::format("{:<22} {:>4} {:<18} {:>9.4f} {:<18} {:>9.4f} {:>7.1f} {:>5} {:>6.3f} {:>6.1f} {:>8} {:>7}\n",
+                       s.problem.shape_text() + " " + s.problem.layout.name(), s.measured, s.measured_best.text(),
+                       s.measured_best_ms, s.advisor_top1.text(), s.advisor_top1_ms, s.pct_of_oracle,
+                       s.best_rank ? std::to_string(*s.best_rank) : "-", s.spearman, s.top1_abs_err_pct,
+                       opt_pct(s.default_pct_of_oracle), opt_pct(s.vendor_pct_of_oracle));
+    for (const auto& mc : s.infeasible_but_ran)
+      out << fmt::format("    ran but the model calls it infeasible: {} ({:.4f} ms, line {})\n", mc.config.text(),
+                         mc.ms, mc.line);
+  }
+  out << fmt::format("\nadvisor:  geomean {:.1f}% of oracle, worst {:.1f}%; measured best in top-1 {:.0f}%, top-5 {:.0f}%, "
+                     "top-10 {:.0f}%, top-{} {:.0f}%\n",
+                     e.geomean_pct_of_oracle, e.worst_pct_of_oracle, 100 * e.top1_hit_rate, 100 * e.top5_hit_rate,
+                     100 * e.top10_hit_rate, e.top_k, 100 * e.top_k_hit_rate);
+  out << fmt::format("          Spearman (mean) {:.3f}; top-1 time error median {:.1f}%, p90 {:.1f}%\n", e.spearman,
+                     e.median_abs_err_pct, e.p90_abs_err_pct);
+  out << fmt::format("default:  {} geomean {:.1f}% of oracle, worst {:.1f}% ({} shapes where it was measured)\n",
+                     gemm_advisor::triton_default_config().text(), e.default_geomean_pct_of_oracle,
+                     e.default_worst_pct_of_oracle, e.default_measured_shapes);
+  if (e.vendor_measured_shapes)
+    out << fmt::format("vendor:   the vendor library runs at {:.1f}% of oracle (best Triton time / its time), geomean ({} shapes)\n",
+                       e.vendor_geomean_pct_of_oracle, e.vendor_measured_shapes);
+  if (e.infeasible_but_ran)
+    out << fmt::format("model errors: {} measured configs ran but are called infeasible\n", e.infeasible_but_ran);
+}
+}  // namespace
+
+Registered register_evaluate(CLI::App& app) {
+  struct Options {
+    std::string hw = "h200";
+    std::string measurements;
+    std::size_t top_k = 5;
+    std::string format = "table";
+  };
+  auto o = std::make_shared<Options>();
+  CLI::App* cmd = app.add_subcommand("evaluate", "Score the advisor against measured configs (a measurement CSV)");
+  cmd->add_option("--hw", o->hw, "Hardware profile the measurements were taken on")->capture_default_str();
+  cmd->add_option("--measurements", o->measurements, "Measurement CSV (data/measurements/)")->required();
+  cmd->add_option("--top-k", o->top_k, "Extra top-k hit-rate cut-off")->capture_default_str()->check(CLI::PositiveNumber);
+  cmd->add_option("--format", o->format, "table or json")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"table", "json"}));
+  return {cmd, [o]() {
+            using namespace gemm_advisor;
+            const Hardware hw = load_hardware(o->hw);
+            const auto shapes = read_measurements(o->measurements);
+            const Evaluation e = evaluate(shapes, hw, o->top_k);
+            std::ostringstream out;
+            if (o->format == "json") out << evaluation_json(e, hw).dump(2) << "\n";
+            else write_table(out, e, hw);
+            std::cout << out.str();
+            return kExitOk;
+          }};
+}
+
+}  // namespace cli

@@ -1,0 +1,107 @@
+// `gemm-advisor explain SHAPE`: every term of one estimate, with units.
+#include <fmt/format.h>
+
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "cli.hpp"
+#include "gemm_advisor/error.hpp"
+#include "gemm_advisor/ranker.hpp"
+#include "gemm_advisor/report.hpp"
+#include "gemm_advisor/triton_target.hpp"
+
+namespace cli {
+
+Registered register_explain(CLI::App& app) {
+  struct Options {
+    CommonOptions common;
+    std::string shape;
+    std::string config;
+    std::string format = "table";
+  };
+  auto o = std::make_shared<Options>();
+  CLI::App* cmd = app.add_subcommand("explain", "Show every term of the estimate for the top config or a given one");
+  cmd->add_option("shape", o->shape, "MxNxK or MxNxKxB")->required();
+  cmd->add_option("--hw", o->common.hw, "Hardware profile name or YAML file")->capture_default_str();
+  cmd->add_option("--dtype", o->common.dtype, "Input dtype")->capture_default_str();
+  cmd->add_option("--layout", o->common.layout, "NN, NT, TN or TT")->capture_default_str();
+  cmd->add_option("--config", o->config, "BMxBNxBK:WARPS:STAGES[:SPLITK] (default: the advisor's top config)");
+  cmd->add_option("--format", o->format, "table or json")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"table", "json"}));
+  return {cmd, [o]() {
+            using namespace gemm_advisor;
+            GemmProblem base;
+            base.dtype = parse_dtype(o->common.dtype);
+            base.layout = parse_layout(o->common.layout);
+            const GemmProblem p = parse_shape(o->shape, base);
+            const Hardware hw = load_hardware(o->common.hw);
+            require_dtype(hw, p.dtype);
+            TileConfig c;
+            std::string chosen = "given";
+            if (!o->config.empty()) {
+              c = parse_tile_config(o->config);
+              const std::string why = triton_infeasibility(c, p, hw);
+              if (!why.empty()) throw InputError("config " + c.text() + " is infeasible on " + hw.name + ": " + why);
+            } else {
+              std::vector<TileConfig> cands;
+              triton_candidates(p, hw, cands);
+              std::vector<RankedConfig> ranked;
+              rank_configs(p, hw, cands, ranked);
+              if (ranked.empty()) throw InputError("no feasible config for " + p.shape_text() + " on " + hw.name);
+              c = ranked.front().config;
+              chosen = "the advisor's top config";
+            }
+            const Estimate e = estimate(p, hw, c);
+            if (!e.feasible) throw InputError("config " + c.text() + " does not fit on a CU of " + hw.name);
+            std::ostringstream out;
+            if (o->format == "json") {
+              RankedConfig r{c, e, ""};
+              nlohmann::json j = ranking_json(p, hw, "triton", {r}, 1);
+              j["chosen"] = chosen;
+              out << j.dump(2) << "\n";
+            } else {
+              const double peak = hw.peak_flops_per_s(p.dtype);
+              auto us = [](double s) { return fmt::format("{:.3f} us", s * 1e6); };
+              auto line = [&](const std::string& k, const std::string& v) { out << fmt::format("  {:<30} {}\n", k, v); };
+              out << fmt::format("{} {} {} on {}: config {} ({})\n", p.shape_text(), dtype_name(p.dtype), p.layout.name(),
+                                 hw.display_name, c.text(), chosen);
+              line("predicted time", fmt::format("{} = {:.1f} TFLOP/s, {:.1f}% of {:.0f} TFLOP/s peak, {}-bound",
+                                                 us(e.latency_s), e.flops_per_s / 1e12, 100 * e.flops_per_s / peak,
+                                                 peak / 1e12, bound_name(e.bound)));
+              out << "tiles and waves\n";
+              line("output tiles", fmt::format("{:.0f}", e.output_tiles));
+              line("thread blocks (x split_k)", fmt::format("{:.0f}", e.work_tiles));
+              line("occupancy", fmt::format("{} blocks per CU ({} bytes smem, ~{:.0f} registers/thread)", e.occupancy,
+                                            e.smem_bytes, e.registers_per_thread));
+              line("waves", fmt::format("{:.0f} over {} CUs; last wave {:.1f}% full", e.waves, hw.cu_count,
+                                        100 * e.last_wave_efficiency));
+              line("padding waste", fmt::format("{:.2f}% of the matrix work", 100 * e.padding_waste));
+              line("arithmetic intensity", fmt::format("{:.1f} FLOP/byte per tile-step", e.arithmetic_intensity));
+              out << "per tile (first wave)\n";
+              line("prefetch", us(e.prefetch_s));
+              line("K-steps", fmt::format("{:.0f}", e.k_steps));
+              line("compute per K-step", fmt::format("{} (matrix units fed {:.0f}%, issue overhead {})",
+                                                     us(e.compute_step_s), 100 * e.matrix_unit_utilization,
+                                                     us(e.step_overhead_s)));
+              line("memory per K-step", us(e.memory_step_s) + (e.bound == Bound::memory ? "  <- bounds" : ""));
+              line("  L2 bandwidth", us(e.l2_step_s));
+              if (hw.llc_bytes > 0) line("  LLC (MALL) bandwidth", us(e.llc_step_s));
+              line("  DRAM bandwidth", us(e.dram_step_s));
+              line("  L2->CU fill", us(e.cu_load_step_s));
+              line("  unhidden latency", us(e.latency_step_s));
+              line("store", us(e.store_s));
+              if (c.split_k > 1) line("split-K reduction", us(e.split_k_reduce_s));
+              out << "memory hierarchy\n";
+              line("L2 hit rate", fmt::format("{:.1f}%", 100 * e.l2_hit_rate));
+              if (hw.llc_bytes > 0) line("LLC hit rate (of L2 misses)", fmt::format("{:.1f}%", 100 * e.llc_hit_rate));
+              line("DRAM traffic", fmt::format("{:.3f} MB (compulsory {:.3f} MB)", e.dram_bytes / 1e6,
+                                               p.compulsory_bytes() / 1e6));
+            }
+            std::cout << out.str();
+            return kExitOk;
+          }};
+}
+
+}  // namespace cli

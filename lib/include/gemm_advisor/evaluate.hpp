@@ -1,0 +1,66 @@
+#pragma once
+/// `evaluate`: how well the advisor's ranking picks among configs that were measured on hardware.
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gemm_advisor/hardware.hpp"
+#include "gemm_advisor/measurements.hpp"
+
+namespace gemm_advisor {
+
+/// Spearman rank correlation of two equally long samples (average ranks for ties). Returns 0 for
+/// fewer than 2 points or a constant sample.
+double spearman(const std::vector<double>& a, const std::vector<double>& b);
+/// Geometric mean of positive values (0 for an empty list).
+double geomean(const std::vector<double>& v);
+/// Percentile by linear interpolation between closest ranks, q in [0, 1] (0 for an empty list).
+double percentile(std::vector<double> v, double q);
+
+/// The advisor against measurements, for one shape. Percentages are 0..100 (may exceed 100 for
+/// the vendor library when Triton beats it).
+struct ShapeEvaluation {
+  GemmProblem problem;
+  std::size_t measured = 0;          ///< configs with a valid time
+  TileConfig advisor_top1;
+  double advisor_top1_ms = 0;
+  double predicted_top1_ms = 0;
+  TileConfig measured_best;
+  double measured_best_ms = 0;
+  double pct_of_oracle = 0;          ///< measured_best_ms / advisor_top1_ms * 100
+  std::optional<std::size_t> best_rank;  ///< measured best's 1-based rank in the advisor's order
+  double spearman = 0;               ///< predicted vs measured times of the feasible configs
+  double top1_abs_err_pct = 0;       ///< |predicted - measured| / measured of the advisor's top-1
+  std::optional<double> default_pct_of_oracle;  ///< the fixed default config, if it was measured
+  std::optional<double> vendor_pct_of_oracle;   ///< measured best / vendor library time * 100
+  std::string vendor_kernel;
+  std::vector<MeasuredConfig> infeasible_but_ran;  ///< valid rows the model calls infeasible
+  std::size_t failed_rows = 0;       ///< rows without a valid time (compile errors, wrong results)
+  std::size_t failed_rows_model_infeasible = 0;  ///< ... of which the model also calls infeasible
+};
+
+struct Evaluation {
+  std::vector<ShapeEvaluation> shapes;
+  std::size_t top_k = 5;
+  // Aggregates over shapes.
+  double geomean_pct_of_oracle = 0, worst_pct_of_oracle = 0;
+  double top1_hit_rate = 0, top5_hit_rate = 0, top10_hit_rate = 0, top_k_hit_rate = 0;
+  double spearman = 0;               ///< mean over shapes
+  double median_abs_err_pct = 0, p90_abs_err_pct = 0;
+  double default_geomean_pct_of_oracle = 0, default_worst_pct_of_oracle = 0;
+  std::size_t default_measured_shapes = 0;
+  double vendor_geomean_pct_of_oracle = 0;
+  std::size_t vendor_measured_shapes = 0;
+  std::size_t infeasible_but_ran = 0;
+};
+
+/// Ranks exactly the measured configs of each shape with the model and compares. Shapes with no
+/// valid measured config are skipped. `top_k` is the extra hit-rate cut-off (1, 5, 10 always).
+Evaluation evaluate(const std::vector<MeasuredShape>& shapes, const Hardware& hw, std::size_t top_k = 5);
+
+/// JSON report: {"aggregate": {...}, "shapes": [...]} (README, "evaluate").
+nlohmann::json evaluation_json(const Evaluation& e, const Hardware& hw);
+
+}  // namespace gemm_advisor

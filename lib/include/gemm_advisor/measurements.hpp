@@ -1,0 +1,34 @@
+#pragma once
+/// Measurement CSV (one row per timed kernel run; DESIGN.md, "Measurements and evaluation").
+/// Required columns: m,n,k,block_m,block_n,block_k,num_warps,num_stages,ms. Optional: batch (1),
+/// dtype (bf16), layout (NN), group_m (8), split_k (1), kernel (triton), status (ok).
+/// Rows whose kernel is not the target (e.g. `cublas`) are vendor-library reference timings.
+#include <string>
+#include <vector>
+
+#include "gemm_advisor/problem.hpp"
+#include "gemm_advisor/tile_config.hpp"
+
+namespace gemm_advisor {
+
+struct MeasuredConfig {
+  TileConfig config;
+  double ms = 0;       ///< measured time in milliseconds (the median of repeats); 0 when not timed
+  std::string status;  ///< "ok", or why the run has no valid time (compile_error, wrong, ...)
+  long line = 0;       ///< line in the CSV
+};
+
+/// All rows of one problem, in file order.
+struct MeasuredShape {
+  GemmProblem problem;
+  std::vector<MeasuredConfig> configs;  ///< rows of the target kernel
+  double vendor_ms = 0;                 ///< fastest vendor-library row (0 if none)
+  std::string vendor_kernel;            ///< its kernel name (e.g. "cublas")
+};
+
+/// Reads a measurement CSV and groups rows by problem (first-appearance order). Rows whose kernel
+/// is neither `target` nor a vendor library are ignored. A row with status "ok" must have ms > 0.
+/// Throws InputError "path:line: ..." on a malformed row or a file without data rows.
+std::vector<MeasuredShape> read_measurements(const std::string& path, const std::string& target = "triton");
+
+}  // namespace gemm_advisor

@@ -1,0 +1,209 @@
+#include "gemm_advisor/evaluate.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "gemm_advisor/ranker.hpp"
+#include "gemm_advisor/triton_target.hpp"
+
+namespace gemm_advisor {
+
+namespace {
+std::vector<double> average_ranks(const std::vector<double>& v) {
+  std::vector<std::size_t> order(v.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return v[a] < v[b]; });
+  std::vector<double> ranks(v.size());
+  for (std::size_t i = 0; i < order.size();) {
+    std::size_t j = i;
+    while (j + 1 < order.size() && v[order[j + 1]] == v[order[i]]) ++j;
+    const double avg = (static_cast<double>(i) + static_cast<double>(j)) / 2.0 + 1.0;
+    for (std::size_t t = i; t <= j; ++t) ranks[order[t]] = avg;
+    i = j + 1;
+  }
+  return ranks;
+}
+}  // namespace
+
+double spearman(const std::vector<double>& a, const std::vector<double>& b) {
+  const std::size_t n = std::min(a.size(), b.size());
+  if (n < 2) return 0;
+  const std::vector<double> ra = average_ranks(a), rb = average_ranks(b);
+  const double mean = (static_cast<double>(n) + 1.0) / 2.0;
+  double cov = 0, va = 0, vb = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    cov += (ra[i] - mean) * (rb[i] - mean);
+    va += (ra[i] - mean) * (ra[i] - mean);
+    vb += (rb[i] - mean) * (rb[i] - mean);
+  }
+  if (va == 0 || vb == 0) return 0;
+  return cov / std::sqrt(va * vb);
+}
+
+double geomean(const std::vector<double>& v) {
+  if (v.empty()) return 0;
+  double s = 0;
+  for (double x : v) s += std::log(x);
+  return std::exp(s / static_cast<double>(v.size()));
+}
+
+double percentile(std::vector<double> v, double q) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const double pos = q * static_cast<double>(v.size() - 1);
+  const std::size_t lo = static_cast<std::size_t>(std::floor(pos));
+  const std::size_t hi = std::min(v.size() - 1, lo + 1);
+  return v[lo] + (v[hi] - v[lo]) * (pos - static_cast<double>(lo));
+}
+
+Evaluation evaluate(const std::vector<MeasuredShape>& shapes, const Hardware& hw, std::size_t top_k) {
+  Evaluation out;
+  out.top_k = top_k;
+  const TileConfig fixed = triton_default_config();
+  std::vector<double> pcts, errs, default_pcts, vendor_pcts, rhos;
+  std::size_t hit1 = 0, hit5 = 0, hit10 = 0, hitk = 0;
+  std::vector<TileConfig> configs;
+  std::vector<RankedConfig> ranked;
+  for (const MeasuredShape& shape : shapes) {
+    ShapeEvaluation se;
+    se.problem = shape.problem;
+    // Valid measurements, one time per config (the fastest if a config was timed twice).
+    std::vector<MeasuredConfig> valid;
+    for (const MeasuredConfig& mc : shape.configs) {
+      if (mc.status != "ok") {
+        ++se.failed_rows;
+        if (!estimate(shape.problem, hw, mc.config).feasible || !triton_infeasibility(mc.config, shape.problem, hw).empty())
+          ++se.failed_rows_model_infeasible;
+        continue;
+      }
+      auto dup = std::find_if(valid.begin(), valid.end(), [&](const MeasuredConfig& v) { return v.config == mc.config; });
+      if (dup == valid.end()) valid.push_back(mc);
+      else dup->ms = std::min(dup->ms, mc.ms);
+    }
+    if (valid.empty()) continue;
+    se.measured = valid.size();
+    configs.clear();
+    for (const auto& v : valid) configs.push_back(v.config);
+    rank_configs(shape.problem, hw, configs, ranked);
+    auto measured_ms = [&](const TileConfig& c) {
+      for (const auto& v : valid)
+        if (v.config == c) return v.ms;
+      return 0.0;
+    };
+    const auto best = std::min_element(valid.begin(), valid.end(),
+                                       [](const MeasuredConfig& a, const MeasuredConfig& b) { return a.ms < b.ms; });
+    se.measured_best = best->config;
+    se.measured_best_ms = best->ms;
+    std::vector<double> predicted, measured;
+    for (std::size_t i = 0; i < ranked.size(); ++i) {
+      const RankedConfig& r = ranked[i];
+      if (!r.estimate.feasible) {
+        for (const auto& v : valid)
+          if (v.config == r.config) se.infeasible_but_ran.push_back(v);
+        continue;
+      }
+      predicted.push_back(r.estimate.latency_s);
+      measured.push_back(measured_ms(r.config));
+      if (r.config == se.measured_best && !se.best_rank) se.best_rank = i + 1;
+    }
+    if (predicted.empty()) {
+      // The model rejects every config that ran: the worst possible pick.
+      se.pct_of_oracle = 0;
+    } else {
+      se.advisor_top1 = ranked.front().config;
+      se.advisor_top1_ms = measured.front();
+      se.predicted_top1_ms = predicted.front() * 1e3;
+      se.pct_of_oracle = 100.0 * se.measured_best_ms / se.advisor_top1_ms;
+      se.spearman = spearman(predicted, measured);
+      se.top1_abs_err_pct = 100.0 * std::abs(se.predicted_top1_ms - se.advisor_top1_ms) / se.advisor_top1_ms;
+    }
+    const double default_ms = measured_ms(fixed);
+    if (default_ms > 0) se.default_pct_of_oracle = 100.0 * se.measured_best_ms / default_ms;
+    if (shape.vendor_ms > 0) {
+      se.vendor_pct_of_oracle = 100.0 * se.measured_best_ms / shape.vendor_ms;
+      se.vendor_kernel = shape.vendor_kernel;
+    }
+    pcts.push_back(std::max(se.pct_of_oracle, 1e-9));
+    errs.push_back(se.top1_abs_err_pct);
+    rhos.push_back(se.spearman);
+    if (se.default_pct_of_oracle) default_pcts.push_back(*se.default_pct_of_oracle);
+    if (se.vendor_pct_of_oracle) vendor_pcts.push_back(*se.vendor_pct_of_oracle);
+    if (se.best_rank) {
+      hit1 += *se.best_rank <= 1;
+      hit5 += *se.best_rank <= 5;
+      hit10 += *se.best_rank <= 10;
+      hitk += *se.best_rank <= top_k;
+    }
+    out.infeasible_but_ran += se.infeasible_but_ran.size();
+    out.shapes.push_back(std::move(se));
+  }
+  const double n = static_cast<double>(out.shapes.size());
+  if (n == 0) return out;
+  out.geomean_pct_of_oracle = geomean(pcts);
+  out.worst_pct_of_oracle = *std::min_element(pcts.begin(), pcts.end());
+  out.top1_hit_rate = static_cast<double>(hit1) / n;
+  out.top5_hit_rate = static_cast<double>(hit5) / n;
+  out.top10_hit_rate = static_cast<double>(hit10) / n;
+  out.top_k_hit_rate = static_cast<double>(hitk) / n;
+  out.spearman = std::accumulate(rhos.begin(), rhos.end(), 0.0) / n;
+  out.median_abs_err_pct = percentile(errs, 0.5);
+  out.p90_abs_err_pct = percentile(errs, 0.9);
+  out.default_measured_shapes = default_pcts.size();
+  if (!default_pcts.empty()) {
+    out.default_geomean_pct_of_oracle = geomean(default_pcts);
+    out.default_worst_pct_of_oracle = *std::min_element(default_pcts.begin(), default_pcts.end());
+  }
+  out.vendor_measured_shapes = vendor_pcts.size();
+  if (!vendor_pcts.empty()) out.vendor_geomean_pct_of_oracle = geomean(vendor_pcts);
+  return out;
+}
+
+nlohmann::json evaluation_json(const Evaluation& e, const Hardware& hw) {
+  auto cfg = [](const TileConfig& c) { return c.text(); };
+  nlohmann::json shapes = nlohmann::json::array();
+  for (const auto& s : e.shapes) {
+    nlohmann::json infeasible = nlohmann::json::array();
+    for (const auto& mc : s.infeasible_but_ran) infeasible.push_back({{"config", mc.config.text()}, {"ms", mc.ms}, {"line", mc.line}});
+    shapes.push_back({
+        {"m", s.problem.m}, {"n", s.problem.n}, {"k", s.problem.k}, {"batch", s.problem.batch},
+        {"dtype", dtype_name(s.problem.dtype)}, {"layout", s.problem.layout.name()},
+        {"measured_configs", s.measured},
+        {"advisor_top1", cfg(s.advisor_top1)}, {"advisor_top1_ms", s.advisor_top1_ms},
+        {"predicted_top1_ms", s.predicted_top1_ms},
+        {"measured_best", cfg(s.measured_best)}, {"measured_best_ms", s.measured_best_ms},
+        {"pct_of_oracle", s.pct_of_oracle},
+        {"best_rank", s.best_rank ? nlohmann::json(*s.best_rank) : nlohmann::json(nullptr)},
+        {"spearman", s.spearman}, {"top1_abs_err_pct", s.top1_abs_err_pct},
+        {"default_pct_of_oracle", s.default_pct_of_oracle ? nlohmann::json(*s.default_pct_of_oracle) : nlohmann::json(nullptr)},
+        {"vendor_pct_of_oracle", s.vendor_pct_of_oracle ? nlohmann::json(*s.vendor_pct_of_oracle) : nlohmann::json(nullptr)},
+        {"infeasible_but_ran", infeasible},
+        {"failed_rows", s.failed_rows}, {"failed_rows_model_infeasible", s.failed_rows_model_infeasible},
+    });
+  }
+  return {
+      {"hardware", hw.name},
+      {"aggregate",
+       {{"shapes", e.shapes.size()},
+        {"geomean_pct_of_oracle", e.geomean_pct_of_oracle},
+        {"worst_pct_of_oracle", e.worst_pct_of_oracle},
+        {"top1_hit_rate", e.top1_hit_rate},
+        {"top5_hit_rate", e.top5_hit_rate},
+        {"top10_hit_rate", e.top10_hit_rate},
+        {"top_k", e.top_k},
+        {"top_k_hit_rate", e.top_k_hit_rate},
+        {"spearman", e.spearman},
+        {"median_abs_err_pct", e.median_abs_err_pct},
+        {"p90_abs_err_pct", e.p90_abs_err_pct},
+        {"default_config", triton_default_config().text()},
+        {"default_geomean_pct_of_oracle", e.default_geomean_pct_of_oracle},
+        {"default_worst_pct_of_oracle", e.default_worst_pct_of_oracle},
+        {"default_measured_shapes", e.default_measured_shapes},
+        {"vendor_geomean_pct_of_oracle", e.vendor_geomean_pct_of_oracle},
+        {"vendor_measured_shapes", e.vendor_measured_shapes},
+        {"infeasible_but_ran", e.infeasible_but_ran}}},
+      {"shapes", shapes},
+  };
+}
+
+}  // namespace gemm_advisor

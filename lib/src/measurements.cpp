@@ -1,0 +1,82 @@
+#include "gemm_advisor/measurements.hpp"
+
+#include <fstream>
+#include <map>
+#include <tuple>
+
+#include "gemm_advisor/csv_reader.hpp"
+#include "gemm_advisor/error.hpp"
+#include "gemm_advisor/hardware.hpp"
+
+namespace gemm_advisor {
+
+std::vector<MeasuredShape> read_measurements(const std::string& path, const std::string& target) {
+  check_readable_file(path);
+  std::ifstream in(path, std::ios::binary);
+  CsvReader r(in, path);
+  const CsvHeader h =
+      CsvHeader::read(r, {"m", "n", "k", "block_m", "block_n", "block_k", "num_warps", "num_stages", "ms"});
+  const int im = h.index("m"), in_ = h.index("n"), ik = h.index("k"), ib = h.index("batch");
+  const int idt = h.index("dtype"), il = h.index("layout"), ikern = h.index("kernel"), ist = h.index("status");
+  const int ibm = h.index("block_m"), ibn = h.index("block_n"), ibk = h.index("block_k");
+  const int iw = h.index("num_warps"), is = h.index("num_stages"), ig = h.index("group_m");
+  const int isk = h.index("split_k"), ims = h.index("ms");
+
+  std::vector<MeasuredShape> shapes;
+  std::map<std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t, int, std::string>, std::size_t> index;
+  std::vector<std::string> f;
+  std::size_t rows = 0;
+  while (r.next(f)) {
+    if (f.size() != h.size())
+      r.fail("expected " + std::to_string(h.size()) + " fields as in the header, got " + std::to_string(f.size()));
+    GemmProblem p;
+    p.m = csv_int(r, f, im, "m", 1, kMaxDim);
+    p.n = csv_int(r, f, in_, "n", 1, kMaxDim);
+    p.k = csv_int(r, f, ik, "k", 1, kMaxDim);
+    p.batch = ib >= 0 && !f[ib].empty() ? csv_int(r, f, ib, "batch", 1, kMaxBatch) : 1;
+    try {
+      p.dtype = parse_dtype(csv_text(f, idt, "bf16"));
+      p.layout = parse_layout(csv_text(f, il, "NN"));
+    } catch (const InputError& e) {
+      r.fail(e.what());
+    }
+    const std::string kernel = csv_text(f, ikern, "triton");
+    const std::string status = csv_text(f, ist, "ok");
+    const auto key = std::make_tuple(p.m, p.n, p.k, p.batch, static_cast<int>(p.dtype), p.layout.name());
+    auto it = index.find(key);
+    if (it == index.end()) {
+      it = index.emplace(key, shapes.size()).first;
+      shapes.push_back(MeasuredShape{p, {}, 0, ""});
+    }
+    MeasuredShape& shape = shapes[it->second];
+    ++rows;
+    double ms = 0;
+    if (status == "ok") {
+      ms = csv_double(r, f, ims, "ms");
+      if (ms <= 0) r.fail("column 'ms': " + f[ims] + " must be positive for a row with status ok");
+    }
+    if (kernel != target) {
+      if (status == "ok" && (shape.vendor_ms == 0 || ms < shape.vendor_ms)) {
+        shape.vendor_ms = ms;
+        shape.vendor_kernel = kernel;
+      }
+      continue;
+    }
+    MeasuredConfig mc;
+    mc.config.block_m = static_cast<int>(csv_int(r, f, ibm, "block_m", 1, 65536));
+    mc.config.block_n = static_cast<int>(csv_int(r, f, ibn, "block_n", 1, 65536));
+    mc.config.block_k = static_cast<int>(csv_int(r, f, ibk, "block_k", 1, 65536));
+    mc.config.num_warps = static_cast<int>(csv_int(r, f, iw, "num_warps", 1, 1024));
+    mc.config.num_stages = static_cast<int>(csv_int(r, f, is, "num_stages", 1, 64));
+    mc.config.group_m = ig >= 0 && !f[ig].empty() ? static_cast<int>(csv_int(r, f, ig, "group_m", 1, 65536)) : 8;
+    mc.config.split_k = isk >= 0 && !f[isk].empty() ? static_cast<int>(csv_int(r, f, isk, "split_k", 1, 65536)) : 1;
+    mc.ms = ms;
+    mc.status = status;
+    mc.line = r.line();
+    shape.configs.push_back(mc);
+  }
+  if (rows == 0) throw InputError(path + ": no measurement rows (only a header)");
+  return shapes;
+}
+
+}  // namespace gemm_advisor

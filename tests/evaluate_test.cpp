@@ -1,0 +1,72 @@
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "gemm_advisor/error.hpp"
+#include "gemm_advisor/evaluate.hpp"
+#include "gemm_advisor/ranker.hpp"
+#include "test_util.hpp"
+
+using namespace gemm_advisor;
+
+TEST_CASE("spearman, geomean and percentile by hand", "[evaluate]") {
+  // Ranks (1,2,3) vs (2,1,3): d^2 = 1+1+0 = 2; rho = 1 - 6*2 / (3*(9-1)) = 0.5.
+  CHECK(spearman({1, 2, 3}, {20, 10, 30}) == Approx(0.5));
+  CHECK(spearman({1, 2, 3, 4}, {4, 3, 2, 1}) == Approx(-1.0));
+  // Ties take average ranks: (1, 2.5, 2.5, 4) vs (1,2,3,4): Pearson of ranks = 0.9486833.
+  CHECK(spearman({1, 2, 2, 3}, {1, 2, 3, 4}) == Approx(0.9486833));
+  CHECK(spearman({1}, {2}) == 0);
+  CHECK(geomean({50, 200}) == Approx(100.0));  // sqrt(50*200)
+  CHECK(percentile({1, 2, 3, 4}, 0.5) == Approx(2.5));
+  CHECK(percentile({10, 0, 5}, 0.9) == Approx(9.0));  // sorted 0,5,10: pos 1.8 -> 5 + 0.8*5
+}
+
+TEST_CASE("evaluate on a hand-made measurement file", "[evaluate]") {
+  const Hardware hw = test_util::toy();
+  const auto shapes = read_measurements(test_util::source_path("tests/data/tiny-measurements.csv"));
+  REQUIRE(shapes.size() == 2);
+  CHECK(shapes[0].configs.size() == 4);
+  CHECK(shapes[0].vendor_ms == 0.5);
+  CHECK(shapes[0].vendor_kernel == "cublas");
+
+  // Precondition the hand calculation rests on: the model orders shape 1's valid configs
+  // 128x128x64 < 64x64x32 < 16x16x16 (big tiles first on a compute-bound square).
+  std::vector<RankedConfig> ranked;
+  rank_configs(shapes[0].problem, hw, {shapes[0].configs[0].config, shapes[0].configs[1].config, shapes[0].configs[2].config}, ranked);
+  REQUIRE(ranked[0].config == shapes[0].configs[0].config);
+  REQUIRE(ranked[1].config == shapes[0].configs[1].config);
+
+  const Evaluation e = evaluate(shapes, hw, 5);
+  REQUIRE(e.shapes.size() == 2);
+  const ShapeEvaluation& s1 = e.shapes[0];
+  CHECK(s1.measured == 3);                         // the compile_error row has no time
+  CHECK(s1.failed_rows == 1);
+  CHECK(s1.failed_rows_model_infeasible == 1);     // 256x256x128 x4 stages needs 512 KiB smem
+  CHECK(s1.advisor_top1_ms == 1.0);                // the model picks 128x128x64 (1.0 ms)
+  CHECK(s1.measured_best_ms == 0.8);               // 64x64x32 was fastest
+  CHECK(s1.pct_of_oracle == Approx(80.0));         // 0.8 / 1.0
+  REQUIRE(s1.best_rank);
+  CHECK(*s1.best_rank == 2);
+  CHECK(s1.spearman == Approx(0.5));               // predicted ranks (1,2,3) vs measured (2,1,3)
+  CHECK(s1.vendor_pct_of_oracle.value() == Approx(160.0));  // 0.8 ms / 0.5 ms: cuBLAS beats the best Triton config
+  CHECK_FALSE(s1.default_pct_of_oracle);           // 128x128x64 with 8 warps was not measured here
+
+  const ShapeEvaluation& s2 = e.shapes[1];
+  CHECK(s2.pct_of_oracle == Approx(100.0));        // the model picks the measured best
+  CHECK(*s2.best_rank == 1);
+  CHECK(s2.default_pct_of_oracle.value() == Approx(100.0));  // 128x128x64:8:3 is the default and the best
+  CHECK(std::abs(s2.top1_abs_err_pct - 100.0 * std::abs(s2.predicted_top1_ms - 0.4) / 0.4) < 1e-9);
+
+  CHECK(e.geomean_pct_of_oracle == Approx(std::sqrt(80.0 * 100.0)));
+  CHECK(e.worst_pct_of_oracle == Approx(80.0));
+  CHECK(e.top1_hit_rate == Approx(0.5));
+  CHECK(e.top5_hit_rate == Approx(1.0));
+  CHECK(e.spearman == Approx((0.5 + 1.0) / 2));   // shape 2: two configs in the same order
+  CHECK(e.default_measured_shapes == 1);
+}
+
+TEST_CASE("measurement files with errors", "[evaluate][errors]") {
+  const std::string dir = test_util::source_path("tests/data/");
+  CHECK_THROWS_WITH(read_measurements(dir + "candidates.csv"), Catch::Contains("lacks column 'm'"));
+  CHECK_THROWS_WITH(read_measurements(dir + "missing.csv"), Catch::Contains("missing.csv: cannot open"));
+}
