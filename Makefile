@@ -14,7 +14,7 @@ DEB_PACKAGES := g++ make cmake libcli11-dev nlohmann-json3-dev libspdlog-dev lib
                 libyaml-cpp-dev libcsv-dev libtbb-dev libbenchmark-dev python3
 FUZZ_PACKAGES := clang libclang-rt-14-dev
 
-.PHONY: all deps build demo test test-asan asan bench fuzz clean
+.PHONY: all deps build demo test test-asan asan bench bench-deps fuzz fuzz-deps clean
 
 all: build
 
@@ -42,6 +42,69 @@ demo: build
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+	$(MAKE) --no-print-directory test-asan
+
+# --- asan / test-asan: the whole ctest suite under AddressSanitizer + UndefinedBehaviorSanitizer ----
+# RelWithDebInfo (-O2 -g): quick to run, stacks with lines; UB is fatal (-fno-sanitize-recover=all).
+# LeakSanitizer needs ptrace-like rights some containers lack: probed first, left out (with a note) there.
+ASAN_TYPE ?= RelWithDebInfo
+ASAN_COMMON := abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1
+UBSAN_ENV   := UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+
+$(ASAN_BUILD)/CMakeCache.txt: | deps
+	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=$(ASAN_TYPE) -DGEMM_ADVISOR_SANITIZE=ON
+
+asan: deps $(ASAN_BUILD)/CMakeCache.txt
+	cmake --build $(ASAN_BUILD) -j $(JOBS)
+
+test-asan: asan
+	@leaks=1; probe=$$(ASAN_OPTIONS=detect_leaks=1 $(ASAN_BUILD)/apps/gemm-advisor/gemm-advisor --version 2>&1 >/dev/null); \
+	case "$$probe" in *"LeakSanitizer has encountered a fatal error"*) leaks=0; \
+	  echo "note: LeakSanitizer cannot run here (no ptrace?); the sanitizer tests go on without leak checks";; esac; \
+	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=$$leaks:$(ASAN_COMMON) $(UBSAN_ENV) ctest --output-on-failure -j $(JOBS)
+
+# --- fuzz: every libFuzzer target for FUZZ_SECONDS each (tests/fuzz/run.sh; clang from Debian) -----
+FUZZ_BUILD   ?= build-fuzz
+FUZZ_SECONDS ?= 60
+
+fuzz-deps:
+	@missing=""; for p in $(FUZZ_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing Debian packages for fuzz:$$missing"; \
+	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+fuzz: deps fuzz-deps
+	cmake -S . -B $(FUZZ_BUILD) -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DGEMM_ADVISOR_FUZZ=ON -DGEMM_ADVISOR_SANITIZE=ON -DBUILD_TESTING=OFF
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzzers
+	tests/fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) build-fuzz build-bench
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) build-bench
+
+# --- bench: speed of the model and the CLI (README, "Speed") ---------------------------------------
+# A Release build in $(BENCH_BUILD) with the Google Benchmark programs (-DGEMM_ADVISOR_BENCH=ON), then
+# bench/run.sh, which times the CLI and writes its generated shape lists under $(BENCH_BUILD) only.
+BENCH_BUILD    ?= build-bench
+# Debian packages only `make bench` needs: GNU time (peak RSS), hyperfine (process wall time).
+BENCH_PACKAGES := time hyperfine
+
+bench-deps:
+	@missing=""; for p in $(BENCH_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing Debian packages for bench:$$missing"; \
+	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+bench: deps bench-deps
+	cmake -S . -B $(BENCH_BUILD) -DCMAKE_BUILD_TYPE=Release -DGEMM_ADVISOR_BENCH=ON -DBUILD_TESTING=OFF
+	cmake --build $(BENCH_BUILD) -j $(JOBS) --target model_bench gemm-advisor
+	$(BENCH_BUILD)/bench/model_bench
+	bench/run.sh $(BENCH_BUILD)/apps/gemm-advisor/gemm-advisor $(BENCH_BUILD)

@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "gemm_advisor/ranker.hpp"
 #include "gemm_advisor/triton_target.hpp"
 #include "test_util.hpp"
@@ -39,7 +41,36 @@ TEST_CASE("near-ties are broken by arithmetic intensity, then deterministically"
   rank_configs(p, hw, cands, b);
   REQUIRE(a.size() == b.size());
   for (std::size_t i = 0; i < a.size(); ++i) CHECK(a[i].config == b[i].config);  // order-independent
-  // Inside the leading near-tie group, intensity does not increase.
-  for (std::size_t i = 1; i < a.size() && a[i].estimate.latency_s <= a[0].estimate.latency_s * (1 + hw.model.near_tie_tolerance); ++i)
+  // The leading near-tie group is every config within near_tie_tolerance of the fastest; it comes
+  // first, ordered by arithmetic intensity (highest first).
+  double fastest = a[0].estimate.latency_s;
+  for (const auto& r : a) fastest = std::min(fastest, r.estimate.latency_s);
+  const double bound = fastest * (1 + hw.model.near_tie_tolerance);
+  std::size_t group = 0;
+  for (const auto& r : a) group += r.estimate.latency_s <= bound;
+  REQUIRE(group >= 1);
+  for (std::size_t i = 0; i < group; ++i) CHECK(a[i].estimate.latency_s <= bound);
+  for (std::size_t i = 1; i < group; ++i)
     CHECK(a[i].estimate.arithmetic_intensity <= a[i - 1].estimate.arithmetic_intensity);
+}
+
+TEST_CASE("a top-N ranking gives exactly the first N places of the full ranking", "[ranker]") {
+  const char* shapes[] = {"4096x4096x4096", "1x4096x4096", "127x4095x1023", "128x128x65536", "16x6144x4096"};
+  for (const auto& ep : embedded_profiles()) {
+    const Hardware hw = load_hardware(std::string(ep.name));
+    for (const char* s : shapes) {
+      INFO(ep.name << " " << s);
+      const GemmProblem p = parse_shape(s);
+      std::vector<TileConfig> cands;
+      triton_candidates(p, hw, cands);
+      std::vector<RankedConfig> full, top;
+      rank_configs(p, hw, cands, full);
+      for (std::size_t n : {1, 3, 10}) {
+        rank_configs(p, hw, cands, top, n);
+        REQUIRE(top.size() >= n);
+        REQUIRE(top.size() <= full.size());
+        for (std::size_t i = 0; i < n; ++i) CHECK(top[i].config == full[i].config);
+      }
+    }
+  }
 }

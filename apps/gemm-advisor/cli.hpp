@@ -14,6 +14,7 @@ namespace cli {
 constexpr int kExitOk = 0;
 constexpr int kExitBadInput = 1;  ///< malformed shape, bad profile, unreadable file, ...
 constexpr int kExitUsage = 2;     ///< unknown option, missing argument
+constexpr int kExitBrokenPipe = 141;  ///< stdout's reader went away (128 + SIGPIPE), nothing on stderr
 
 /// Options every subcommand that ranks shares.
 struct CommonOptions {
@@ -30,6 +31,11 @@ void add_common_options(CLI::App* cmd, CommonOptions& o, bool with_top);
 
 /// Loads the hardware and checks the target name; throws gemm_advisor::InputError.
 gemm_advisor::Hardware load_checked_hardware(const CommonOptions& o);
+
+/// Loads a profile by name or path (gemm_advisor::load_hardware) and logs its warnings (unknown
+/// keys, uncited numbers) on stderr as "gemm-advisor: warning: FILE:LINE: ..." (not with --quiet).
+/// Throws gemm_advisor::InputError.
+gemm_advisor::Hardware load_profile(const std::string& name_or_path);
 
 /// Throws InputError when the hardware has no matrix path for the problem's dtype.
 void require_dtype(const gemm_advisor::Hardware& hw, gemm_advisor::Dtype d);

@@ -1,4 +1,8 @@
 // `gemm-advisor batch FILE|-`: ranks every shape of a list, streaming, in input order, on J threads.
+//
+// A TBB pipeline of three stages: read (serial, in order) -> rank and format (parallel) -> write
+// (serial, in order). At most 4 * J shapes are in flight, so memory does not grow with the list
+// (CSV and text lists stream; YAML and JSON lists are parsed whole by yaml-cpp first).
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 #include <tbb/enumerable_thread_specific.h>
@@ -6,16 +10,24 @@
 #include <tbb/parallel_pipeline.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
+#include <charconv>
 #include <chrono>
+#include <cstdint>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <memory>
+#include <set>
 #include <sstream>
 #include <thread>
+#include <tuple>
 
 #include "cli.hpp"
 #include "gemm_advisor/candidates.hpp"
+#include "gemm_advisor/emit.hpp"
 #include "gemm_advisor/error.hpp"
 #include "gemm_advisor/ranker.hpp"
 #include "gemm_advisor/report.hpp"
@@ -26,20 +38,40 @@ namespace cli {
 
 namespace {
 
+/// Shapes in flight per thread: enough to keep every thread busy while the writer waits for the
+/// next shape in order, few enough that memory stays flat.
+constexpr std::size_t kTokensPerThread = 4;
+
+enum class Output { jsonl, csv, table, triton, vllm };
+
 struct BatchOptions {
   CommonOptions common;
   std::string input;
   std::string format = "jsonl";
   std::string input_format = "auto";
   std::string emit;
+  std::string out_dir;
+  std::string m_values;          // --m-values: empty = vLLM's list, "input", or "1,16,128"
+  std::string vllm_device_name;  // --vllm-device-name: overrides the profile's known vLLM name
   unsigned jobs = 0;
   bool keep_going = false;
+  // Which options the command line gave (CLI11 counts), for the checks that depend on them.
+  const CLI::Option* dtype_option = nullptr;
+  const CLI::Option* layout_option = nullptr;
+};
+
+/// Thrown by the runner for a bad combination of options: exit code 2 (README, "Exit codes").
+struct UsageError {
+  std::string message;
 };
 
 // One shape travelling through the pipeline: read in order, ranked in parallel, written in order.
 struct Item {
   gemm_advisor::ShapeEntry entry;
-  std::string text;  // formatted output for this shape
+  bool fatal = false;      // the reader cannot go on after this entry's error (bad CSV quoting, ...)
+  bool duplicate = false;  // --emit vllm: this (N, K) [, M] was ranked already
+  std::string text;        // formatted output of this shape
+  std::vector<std::pair<std::int64_t, gemm_advisor::TileConfig>> vllm_best;  // (M, best config)
 };
 
 // Per-thread buffers, so ranking a shape allocates nothing after warm-up.
@@ -48,72 +80,119 @@ struct Scratch {
   std::vector<gemm_advisor::RankedConfig> ranked;
 };
 
-// Draws a progress line on stderr (only when it is a terminal), at most 10 times a second.
+// Draws a progress line on stderr at most kRedrawsPerSecond times a second: a bar with percent and
+// ETA when the input is a file read as it goes (its byte position tells how far), else the count.
+// Always with the rate. The reading stage publishes the byte position; the writing stage draws.
 class Progress {
  public:
-  Progress(bool enabled, std::istream* in, double total_bytes)
-      : enabled_(enabled), in_(in), total_bytes_(total_bytes), start_(std::chrono::steady_clock::now()) {}
+  static constexpr int kRedrawsPerSecond = 10;
+  static constexpr int kBarWidth = 30;
+  /// How often (in shapes) the reading stage samples the input's byte position.
+  static constexpr std::size_t kPositionSampleShapes = 64;
+
+  Progress(bool enabled, double total_bytes)
+      : enabled_(enabled), total_bytes_(total_bytes), start_(std::chrono::steady_clock::now()) {}
+  bool enabled() const { return enabled_; }
+  /// Called by the reading stage (the only one that touches the stream).
+  void set_position(double bytes) { position_bytes_.store(bytes, std::memory_order_relaxed); }
+  /// Called by the writing stage after each shape.
   void update(std::size_t done) {
     if (!enabled_) return;
     const auto now = std::chrono::steady_clock::now();
-    if (now - last_ < std::chrono::milliseconds(100)) return;
+    if (now - last_ < std::chrono::milliseconds(1000 / kRedrawsPerSecond)) return;
     last_ = now;
-    const double elapsed = std::chrono::duration<double>(now - start_).count();
-    const double rate = elapsed > 0 ? static_cast<double>(done) / elapsed : 0;
+    const double elapsed_s = std::chrono::duration<double>(now - start_).count();
+    const double rate = elapsed_s > 0 ? static_cast<double>(done) / elapsed_s : 0;
     std::string bar;
-    if (total_bytes_ > 0 && in_) {
-      const double pos = static_cast<double>(in_->tellg());
-      const double frac = pos > 0 ? std::min(1.0, pos / total_bytes_) : 0.0;
-      const int filled = static_cast<int>(frac * 30);
-      const double eta = frac > 0 ? elapsed * (1 - frac) / frac : 0;
-      bar = fmt::format("[{}{}] {:3.0f}% ETA {:.0f}s ", std::string(filled, '#'), std::string(30 - filled, ' '),
-                        frac * 100, eta);
+    if (total_bytes_ > 0) {
+      const double pos = position_bytes_.load(std::memory_order_relaxed);
+      const double frac = std::clamp(pos / total_bytes_, 0.0, 1.0);
+      const int filled = static_cast<int>(frac * kBarWidth);
+      const double eta_s = frac > 0 ? elapsed_s * (1 - frac) / frac : 0;
+      bar = fmt::format("[{}{}] {:3.0f}% ETA {:.0f}s ", std::string(filled, '#'), std::string(kBarWidth - filled, ' '),
+                        frac * 100, eta_s);
     }
     std::cerr << fmt::format("\r{}{} shapes, {:.0f} shapes/s ", bar, done, rate) << std::flush;
     drawn_ = true;
   }
-  void finish() {
+  /// Erases the line (before an error message, and at the end).
+  void clear() {
     if (drawn_) std::cerr << "\r\033[K" << std::flush;
+    drawn_ = false;
   }
 
  private:
   bool enabled_;
-  std::istream* in_;
   double total_bytes_;
+  std::atomic<double> position_bytes_{0};
   std::chrono::steady_clock::time_point start_, last_{};
   bool drawn_ = false;
 };
 
-nlohmann::json triton_emit_json(const gemm_advisor::ShapeEntry& e, const std::vector<gemm_advisor::RankedConfig>& ranked,
-                                std::size_t top) {
-  nlohmann::json configs = nlohmann::json::array();
-  for (const auto& r : ranked) {
-    if (!r.estimate.feasible || (top && configs.size() >= top)) break;
-    configs.push_back({{"BLOCK_M", r.config.block_m},
-                       {"BLOCK_N", r.config.block_n},
-                       {"BLOCK_K", r.config.block_k},
-                       {"GROUP_M", r.config.group_m},
-                       {"SPLIT_K", r.config.split_k},
-                       {"num_warps", r.config.num_warps},
-                       {"num_stages", r.config.num_stages}});
+// --m-values: "" -> vLLM's list; "input" -> each line's own M; else a comma-separated list.
+bool parse_m_values(const std::string& text, std::vector<std::int64_t>& out) {
+  if (text.empty()) {
+    out = gemm_advisor::vllm_default_m_values();
+    return false;
   }
-  nlohmann::json j = {{"m", e.problem.m},
-                      {"n", e.problem.n},
-                      {"k", e.problem.k},
-                      {"batch", e.problem.batch},
-                      {"dtype", gemm_advisor::dtype_name(e.problem.dtype)},
-                      {"layout", e.problem.layout.name()},
-                      {"configs", configs}};
-  if (!e.name.empty()) j["name"] = e.name;
-  return j;
+  if (text == "input") return true;
+  out.clear();
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    const std::string_view field = std::string_view(text).substr(start, comma - start);
+    std::int64_t m = 0;
+    const auto [ptr, ec] = std::from_chars(field.data(), field.data() + field.size(), m);
+    if (field.empty() || ec != std::errc() || ptr != field.data() + field.size() || m < 1 || m > gemm_advisor::kMaxDim)
+      throw UsageError{"--m-values: '" + std::string(field) +
+                       "' is not a positive whole number (give e.g. 1,16,128 or 'input')"};
+    out.push_back(m);
+    start = comma + 1;
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return false;
 }
 
 int run_batch(const BatchOptions& o) {
   using namespace gemm_advisor;
+  const Output output = o.emit == "triton" ? Output::triton
+                        : o.emit == "vllm" ? Output::vllm
+                        : o.format == "csv" ? Output::csv
+                        : o.format == "table" ? Output::table
+                                              : Output::jsonl;
+  const bool vllm = output == Output::vllm;
+
+  // Option checks first: a usage error leaves no trace on stdout or disk.
   GemmProblem defaults;
   defaults.dtype = parse_dtype(o.common.dtype);
   defaults.layout = parse_layout(o.common.layout);
+  std::vector<std::int64_t> m_grid;
+  bool m_from_input = false;
+  if (vllm) {
+    if (o.out_dir.empty()) throw UsageError{"--emit vllm needs --out DIR (the directory for the config files)"};
+    if (!o.common.candidates.empty()) throw UsageError{"--emit vllm ranks vLLM's own kernel space: drop --candidates"};
+    if (o.dtype_option->count() && defaults.dtype != Dtype::fp8)
+      throw UsageError{"--emit vllm writes fp8_w8a8 configs: --dtype " + o.common.dtype + " cannot apply"};
+    if (o.layout_option->count() && defaults.layout.name() != "NT")
+      throw UsageError{"--emit vllm: vLLM's kernel computes x W^T (layout NT): --layout " + o.common.layout +
+                       " cannot apply"};
+    m_from_input = parse_m_values(o.m_values, m_grid);
+    // The kernel's operands: fp8 activations (M x K) times fp8 weights stored N x K.
+    defaults.dtype = Dtype::fp8;
+    defaults.layout = parse_layout("NT");
+  } else if (!o.out_dir.empty() || !o.m_values.empty() || !o.vllm_device_name.empty()) {
+    throw UsageError{"--out, --m-values and --vllm-device-name go with --emit vllm"};
+  }
+
   const Hardware hw = load_checked_hardware(o.common);
+  std::string device_name;
+  if (vllm) {
+    require_vllm_block_fp8(hw);
+    device_name = o.vllm_device_name.empty() ? vllm_device_name(hw) : o.vllm_device_name;
+    if (device_name.find_first_of("/ ") != std::string::npos)
+      throw InputError("--vllm-device-name '" + device_name + "': vLLM's names have no '/' or space (e.g. NVIDIA_H200)");
+  }
   std::vector<TileConfig> fixed;
   if (!o.common.candidates.empty()) fixed = read_candidates_file(o.common.candidates);
 
@@ -132,31 +211,68 @@ int run_batch(const BatchOptions& o) {
     source = o.input;
   }
   auto reader = open_shape_reader(*in, source, parse_shape_format(o.input_format), defaults);
+  if (vllm) ensure_directory(o.out_dir);  // once the input is known to open: an error leaves no directory
+  // YAML and JSON lists are parsed whole when opened: their byte position says nothing then.
+  const bool position_tells = file && in->peek() != std::char_traits<char>::eof();
+  in->clear();
 
   const unsigned jobs = o.jobs ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
   tbb::global_control limit(tbb::global_control::max_allowed_parallelism, jobs);
-  const bool emit_triton = o.emit == "triton";
-  const std::string fmt_name = emit_triton ? "triton" : o.format;
   const std::size_t top = o.common.top;
 
-  std::size_t done = 0, bad = 0;
+  std::size_t done = 0, bad = 0, duplicates = 0;
+  bool stopped = false, unreadable = false;
   std::atomic<bool> stop{false};
-  Progress progress(!g_quiet && ::isatty(2), file ? in : nullptr, total_bytes);
+  bool reader_failed = false;  // touched by the reading stage only
+  std::size_t read_count = 0;  // touched by the reading stage only
+  std::set<std::tuple<std::int64_t, std::int64_t, std::int64_t>> vllm_seen;           // reading stage
+  std::map<std::pair<std::int64_t, std::int64_t>, std::map<std::int64_t, TileConfig>> vllm_tables;  // writing stage
+  Progress progress(!g_quiet && ::isatty(STDERR_FILENO), position_tells ? total_bytes : 0);
   const auto start = std::chrono::steady_clock::now();
-  if (fmt_name == "csv") write_ranking_csv_header(std::cout);
-  if (emit_triton) std::cout << "[";
+  if (output == Output::csv) write_ranking_csv_header(std::cout);
+  if (output == Output::triton) std::cout << "[";
   bool first_json = true;
 
   tbb::enumerable_thread_specific<Scratch> scratch;
   tbb::parallel_pipeline(
-      jobs * 4,
+      jobs * kTokensPerThread,
       tbb::make_filter<void, std::shared_ptr<Item>>(
           tbb::filter_mode::serial_in_order,
           [&](tbb::flow_control& fc) -> std::shared_ptr<Item> {
-            auto item = std::make_shared<Item>();
-            if (stop.load() || !reader->next(item->entry)) {
+            if (stop.load() || reader_failed) {
               fc.stop();
               return nullptr;
+            }
+            auto item = std::make_shared<Item>();
+            try {
+              if (!reader->next(item->entry)) {
+                fc.stop();
+                return nullptr;
+              }
+            } catch (const InputError& err) {
+              // The rest of the input cannot be read: pass the error on in order, then stop.
+              item->entry.error = err.what();
+              item->fatal = true;
+              reader_failed = true;
+              return item;
+            }
+            if (progress.enabled() && position_tells && ++read_count % Progress::kPositionSampleShapes == 0)
+            {
+              const auto pos = in->tellg();  // -1 once the stream hit its end
+              progress.set_position(pos < 0 ? total_bytes : static_cast<double>(pos));
+            }
+            ShapeEntry& e = item->entry;
+            if (vllm && e.error.empty()) {
+              e.problem.dtype = Dtype::fp8;
+              e.problem.layout = defaults.layout;
+              if (e.problem.batch != 1) {
+                e.error = located(source, e.line,
+                                  "batch " + std::to_string(e.problem.batch) +
+                                      ": vLLM's block FP8 GEMM is 2-D, the batch must be 1");
+              } else {
+                item->duplicate =
+                    !vllm_seen.emplace(e.problem.n, e.problem.k, m_from_input ? e.problem.m : 0).second;
+              }
             }
             return item;
           }) &
@@ -164,7 +280,7 @@ int run_batch(const BatchOptions& o) {
               tbb::filter_mode::parallel,
               [&](std::shared_ptr<Item> item) {
                 ShapeEntry& e = item->entry;
-                if (!e.error.empty()) return item;
+                if (!e.error.empty() || item->duplicate || stop.load()) return item;
                 try {
                   validate_problem(e.problem);
                   require_dtype(hw, e.problem.dtype);
@@ -173,18 +289,34 @@ int run_batch(const BatchOptions& o) {
                   return item;
                 }
                 Scratch& s = scratch.local();
+                if (vllm) {
+                  GemmProblem q = e.problem;
+                  const std::vector<std::int64_t> own_m = {e.problem.m};
+                  for (std::int64_t m : m_from_input ? own_m : m_grid) {
+                    q.m = m;
+                    vllm_block_fp8_candidates(q, hw, s.candidates);
+                    rank_configs(q, hw, s.candidates, s.ranked, 1);
+                    if (s.ranked.empty() || !s.ranked.front().estimate.feasible) {
+                      e.error = located(source, e.line,
+                                        "no config of vLLM's block FP8 kernel fits " + q.shape_text() + " on " + hw.name);
+                      return item;
+                    }
+                    item->vllm_best.emplace_back(m, s.ranked.front().config);
+                  }
+                  return item;
+                }
                 if (fixed.empty()) triton_candidates(e.problem, hw, s.candidates);
-                rank_configs(e.problem, hw, fixed.empty() ? s.candidates : fixed, s.ranked);
+                rank_configs(e.problem, hw, fixed.empty() ? s.candidates : fixed, s.ranked, top);
                 std::ostringstream out;
-                if (emit_triton) {
-                  out << triton_emit_json(e, s.ranked, top).dump();
-                } else if (fmt_name == "jsonl") {
-                  out << ranking_json(e.problem, hw, o.common.target, s.ranked, top, e.name).dump() << "\n";
-                } else if (fmt_name == "csv") {
-                  write_ranking_csv_rows(out, e.problem, hw, s.ranked, top, e.name);
-                } else {
-                  write_ranking_table(out, e.problem, hw, s.ranked, top, e.name);
-                  out << "\n";
+                switch (output) {
+                  case Output::triton: out << triton_emit_json(e.problem, e.name, s.ranked, top).dump(); break;
+                  case Output::jsonl:
+                    out << ranking_json(e.problem, hw, o.common.target, s.ranked, top, e.name).dump() << "\n";
+                    break;
+                  case Output::csv: write_ranking_csv_rows(out, e.problem, hw, s.ranked, top, e.name); break;
+                  default:
+                    write_ranking_table(out, e.problem, hw, s.ranked, top, e.name);
+                    out << "\n";
                 }
                 item->text = out.str();
                 return item;
@@ -194,27 +326,68 @@ int run_batch(const BatchOptions& o) {
                 if (stop.load()) return;
                 if (!item->entry.error.empty()) {
                   ++bad;
-                  progress.finish();
+                  progress.clear();
+                  std::cout.flush();  // the results before the bad line come first
                   std::cerr << "gemm-advisor: error: " << item->entry.error << "\n";
-                  if (!o.keep_going) stop = true;
+                  if (item->fatal) unreadable = true;
+                  if (!o.keep_going || item->fatal) {
+                    stopped = true;
+                    stop = true;
+                  }
                   return;
                 }
-                if (emit_triton) {
-                  std::cout << (first_json ? "\n  " : ",\n  ");
-                  first_json = false;
+                if (item->duplicate) {
+                  ++duplicates;
+                  return;
                 }
-                std::cout << item->text;
+                if (vllm) {
+                  auto& table = vllm_tables[{item->entry.problem.n, item->entry.problem.k}];
+                  for (const auto& [m, config] : item->vllm_best) table[m] = config;
+                } else {
+                  if (output == Output::triton) {
+                    std::cout << (first_json ? "\n  " : ",\n  ");
+                    first_json = false;
+                  }
+                  std::cout << item->text;
+                  // stdout failed (disk full, reader gone): ranking the rest would be wasted; main
+                  // reports the failure when it flushes.
+                  if (!std::cout) stop = true;
+                }
                 ++done;
                 progress.update(done);
               }));
-  if (emit_triton) std::cout << (first_json ? "]\n" : "\n]\n");
+  // A run stopped by a bad line leaves the Triton list open: a JSON parser then rejects the
+  // output instead of taking the shapes before the bad line for the whole list.
+  if (output == Output::triton) std::cout << (stopped ? "\n" : first_json ? "]\n" : "\n]\n");
   std::cout.flush();
-  progress.finish();
-  const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  progress.clear();
+
+  std::size_t files = 0;
+  if (vllm) {
+    for (const auto& [nk, best_by_m] : vllm_tables) {
+      const std::string path = (std::filesystem::path(o.out_dir) / vllm_config_file_name(nk.first, nk.second, device_name)).string();
+      write_file_atomically(path, vllm_config_file_text(best_by_m));
+      std::cout << path << "\n";
+      ++files;
+    }
+    std::cout.flush();
+  }
+
+  const double elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!g_quiet) {
-    std::cerr << fmt::format("gemm-advisor: batch: {} shapes ranked, {} bad{} in {:.3f} s ({:.0f} shapes/s, {} threads)\n",
-                             done, bad, stop.load() ? " (stopped at the first bad line; --keep-going goes on)" : "",
-                             elapsed, elapsed > 0 ? static_cast<double>(done) / elapsed : 0.0, jobs);
+    std::string why;
+    if (unreadable) why = " (stopped: the rest of the input cannot be read)";
+    else if (stopped) why = " (stopped at the first bad line; --keep-going goes on)";
+    const double rate = elapsed_s > 0 ? static_cast<double>(done) / elapsed_s : 0.0;
+    if (vllm) {
+      const std::string ranked = m_from_input ? fmt::format("{} (N, K, M) shapes ranked", done)
+                                              : fmt::format("{} (N, K) pairs ranked at {} M values each", done, m_grid.size());
+      std::cerr << fmt::format("gemm-advisor: batch: {}, {} repeated lines skipped, {} bad{}, {} files written to {} in {:.3f} s ({} threads)\n",
+                               ranked, duplicates, bad, why, files, o.out_dir, elapsed_s, jobs);
+    } else {
+      std::cerr << fmt::format("gemm-advisor: batch: {} shapes ranked, {} bad{} in {:.3f} s ({:.0f} shapes/s, {} threads)\n",
+                               done, bad, why, elapsed_s, rate, jobs);
+    }
   }
   return bad ? kExitBadInput : kExitOk;
 }
@@ -227,15 +400,35 @@ Registered register_batch(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("batch", "Rank every shape of a list (CSV, YAML, JSON or MxNxK lines), streaming");
   cmd->add_option("input", o->input, "Shape list file, or - for stdin")->required();
   add_common_options(cmd, o->common, true);
-  cmd->add_option("--format", o->format, "jsonl (one object per shape), csv or table")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"jsonl", "csv", "table"}));
+  o->dtype_option = cmd->get_option("--dtype");
+  o->layout_option = cmd->get_option("--layout");
+  CLI::Option* format = cmd->add_option("--format", o->format, "jsonl (one object per shape), csv or table")
+                            ->capture_default_str()
+                            ->check(CLI::IsMember({"jsonl", "csv", "table"}));
   cmd->add_option("--input-format", o->input_format, "auto, csv, yaml, json or text")->capture_default_str();
-  cmd->add_option("--emit", o->emit, "Write configs for a kernel library instead: triton")
-      ->check(CLI::IsMember({"triton"}));
+  cmd->add_option("--emit", o->emit,
+                  "Write configs for a kernel library instead: triton (a JSON list per shape on stdout) or "
+                  "vllm (tuned-config files for vLLM's block FP8 GEMM in --out DIR)")
+      ->check(CLI::IsMember({"triton", "vllm"}))
+      ->excludes(format);
+  cmd->add_option("--out", o->out_dir, "--emit vllm: directory for the config files (created if missing)");
+  cmd->add_option("--m-values", o->m_values,
+                  "--emit vllm: M values per (N, K): a list (1,16,128), or 'input' for each line's own M "
+                  "(default: vLLM's 1,2,4,...,4096)");
+  cmd->add_option("--vllm-device-name", o->vllm_device_name,
+                  "--emit vllm: device name in the file names (default: vLLM's name for the shipped profile)");
   cmd->add_option("-j,--jobs", o->jobs, "Threads (default: all cores); output is identical for any value");
   cmd->add_flag("--keep-going", o->keep_going, "Report each bad line and go on (exit 1 at the end if any)");
-  return {cmd, [o]() { return run_batch(*o); }};
+  // Also after the subcommand (`batch FILE --quiet`), where a CI script tends to put it.
+  cmd->add_flag("-q,--quiet", g_quiet, "Only errors on stderr: no progress line, no summary");
+  return {cmd, [o]() {
+            try {
+              return run_batch(*o);
+            } catch (const UsageError& e) {
+              std::cerr << "gemm-advisor: error: " << e.message << " (see gemm-advisor batch --help)\n";
+              return kExitUsage;
+            }
+          }};
 }
 
 }  // namespace cli

@@ -64,7 +64,7 @@ Registered register_evaluate(CLI::App& app) {
       ->check(CLI::IsMember({"table", "json"}));
   return {cmd, [o]() {
             using namespace gemm_advisor;
-            const Hardware hw = load_hardware(o->hw);
+            const Hardware hw = load_profile(o->hw);
             const auto shapes = read_measurements(o->measurements);
             const Evaluation e = evaluate(shapes, hw, o->top_k);
             std::ostringstream out;

@@ -36,7 +36,7 @@ Registered register_explain(CLI::App& app) {
             base.dtype = parse_dtype(o->common.dtype);
             base.layout = parse_layout(o->common.layout);
             const GemmProblem p = parse_shape(o->shape, base);
-            const Hardware hw = load_hardware(o->common.hw);
+            const Hardware hw = load_profile(o->common.hw);
             require_dtype(hw, p.dtype);
             TileConfig c;
             std::string chosen = "given";
@@ -48,7 +48,7 @@ Registered register_explain(CLI::App& app) {
               std::vector<TileConfig> cands;
               triton_candidates(p, hw, cands);
               std::vector<RankedConfig> ranked;
-              rank_configs(p, hw, cands, ranked);
+              rank_configs(p, hw, cands, ranked, 1);
               if (ranked.empty()) throw InputError("no feasible config for " + p.shape_text() + " on " + hw.name);
               c = ranked.front().config;
               chosen = "the advisor's top config";

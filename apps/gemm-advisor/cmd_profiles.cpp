@@ -37,7 +37,7 @@ Registered register_profiles(CLI::App& app) {
                   return kExitOk;
                 }
               }
-              const Hardware hw = load_hardware(o->show_name);  // a path, or an error listing names
+              const Hardware hw = load_profile(o->show_name);  // a path, or an error listing names
               std::cout << read_text_file(o->show_name);
               (void)hw;
               return kExitOk;

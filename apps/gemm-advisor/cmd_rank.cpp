@@ -42,7 +42,7 @@ Registered register_rank(CLI::App& app) {
               triton_candidates(p, hw, candidates);
             }
             std::vector<RankedConfig> ranked;
-            rank_configs(p, hw, candidates, ranked);
+            rank_configs(p, hw, candidates, ranked, o->common.top);
             std::size_t feasible = 0, infeasible = 0;
             for (const auto& r : ranked) (r.estimate.feasible ? feasible : infeasible)++;
             for (const auto& r : ranked) {

@@ -2,7 +2,16 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <iostream>
+#include <string>
 #include <vector>
 
 #include "cli.hpp"
@@ -25,10 +34,20 @@ void add_common_options(CLI::App* cmd, CommonOptions& o, bool with_top) {
   cmd->add_option("--candidates", o.candidates,
                   "CSV of configs to rank instead of the target's space "
                   "(block_m,block_n,block_k,num_warps,num_stages[,group_m,split_k])");
-  if (with_top) cmd->add_option("--top", o.top, "Configs to print per shape (0 = all)")->capture_default_str();
+  if (with_top)
+    cmd->add_option("--top", o.top, "Configs to print per shape (0 = all)")
+        ->capture_default_str()
+        ->check(CLI::Range(0, 1000000));  // size_t alone would take -1 as 2^64 - 1
 }
 
-gemm_advisor::Hardware load_checked_hardware(const CommonOptions& o) { return gemm_advisor::load_hardware(o.hw); }
+gemm_advisor::Hardware load_profile(const std::string& name_or_path) {
+  gemm_advisor::ProfileDiagnostics diagnostics;
+  gemm_advisor::Hardware hw = gemm_advisor::load_hardware(name_or_path, &diagnostics);
+  for (const auto& w : diagnostics.warnings) spdlog::warn("{}", w);
+  return hw;
+}
+
+gemm_advisor::Hardware load_checked_hardware(const CommonOptions& o) { return load_profile(o.hw); }
 
 void require_dtype(const gemm_advisor::Hardware& hw, gemm_advisor::Dtype d) {
   if (hw.rate(d)) return;
@@ -40,6 +59,36 @@ void require_dtype(const gemm_advisor::Hardware& hw, gemm_advisor::Dtype d) {
   throw gemm_advisor::InputError("dtype " + std::string(gemm_advisor::dtype_name(d)) + " is not supported by " +
                                  hw.name + " (it has: " + have + ")");
 }
+
+namespace {
+
+// True when stdout is a pipe or socket whose reading end has been closed (`| head -1`).
+bool stdout_reader_gone() {
+  struct stat st {};
+  if (::fstat(STDOUT_FILENO, &st) != 0 || !(S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))) return false;
+  struct pollfd p {};
+  p.fd = STDOUT_FILENO;
+  return ::poll(&p, 1, 0) == 1 && (p.revents & (POLLERR | POLLHUP)) != 0;
+}
+
+// Flushes stdout and checks that every byte reached it. Returns `code` when it did. When the
+// reader went away (`| head -1` while SIGPIPE is ignored; by default SIGPIPE ends the process
+// first) ends quietly with 141, as SIGPIPE would; any other failure (disk full, closed
+// descriptor) prints one error line and returns 1: a truncated output is never passed off as
+// complete.
+int finish_stdout(int code) {
+  std::cout.flush();
+  const int flush_errno = std::fflush(stdout) != 0 ? errno : 0;
+  if (!std::ferror(stdout) && !std::cout.fail()) return code;
+  if (stdout_reader_gone()) return kExitBrokenPipe;
+  std::string why;
+  if (::fcntl(STDOUT_FILENO, F_GETFD) == -1) why = ": stdout is closed";
+  else if (flush_errno != 0) why = std::string(": ") + std::strerror(flush_errno);
+  std::cerr << "gemm-advisor: error: cannot write the output to stdout" << why << " (the output is incomplete)\n";
+  return kExitBadInput;
+}
+
+}  // namespace
 
 }  // namespace cli
 
@@ -71,11 +120,11 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
+    return cli::finish_stdout(app.exit(e));
   } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
+    return cli::finish_stdout(app.exit(e));
   } catch (const CLI::CallForVersion& e) {
-    return app.exit(e);
+    return cli::finish_stdout(app.exit(e));
   } catch (const CLI::ParseError& e) {
     std::cerr << "gemm-advisor: error: " << e.what() << " (see gemm-advisor --help)\n";
     return cli::kExitUsage;
@@ -85,7 +134,7 @@ int main(int argc, char** argv) {
 
   try {
     for (auto& [cmd, run] : runners) {
-      if (cmd->parsed()) return run();
+      if (cmd->parsed()) return cli::finish_stdout(run());
     }
   } catch (const gemm_advisor::InputError& e) {
     std::cout.flush();

@@ -12,7 +12,11 @@ std::vector<TileConfig> read_candidates_file(const std::string& path) {
   check_readable_file(path);  // uniform messages for missing files, directories, permissions
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path + ": cannot open");
-  CsvReader reader(in, path);
+  return read_candidates(in, path);
+}
+
+std::vector<TileConfig> read_candidates(std::istream& in, const std::string& source) {
+  CsvReader reader(in, source);
   const CsvHeader h = CsvHeader::read(reader, {"block_m", "block_n", "block_k", "num_warps", "num_stages"});
   const int ibm = h.index("block_m"), ibn = h.index("block_n"), ibk = h.index("block_k");
   const int iw = h.index("num_warps"), is = h.index("num_stages"), ig = h.index("group_m"), isk = h.index("split_k");
@@ -31,7 +35,7 @@ std::vector<TileConfig> read_candidates_file(const std::string& path) {
     c.split_k = isk >= 0 && !f[isk].empty() ? static_cast<int>(csv_int(reader, f, isk, "split_k", 1, 65536)) : 1;
     out.push_back(c);
   }
-  if (out.empty()) throw InputError(path + ": no configs (only a header)");
+  if (out.empty()) throw InputError(source + ": no configs (only a header)");
   return out;
 }
 

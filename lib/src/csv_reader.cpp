@@ -11,8 +11,26 @@
 
 namespace gemm_advisor {
 
+LineRead read_line(std::istream& in, std::string& line, std::size_t max_bytes) {
+  line.clear();
+  std::streambuf* sb = in.rdbuf();
+  if (!in.good() || sb == nullptr) {
+    in.setstate(std::ios::failbit);
+    return LineRead::end;
+  }
+  for (;;) {
+    const int ch = sb->sbumpc();
+    if (ch == std::char_traits<char>::eof()) {
+      in.setstate(line.empty() ? std::ios::eofbit | std::ios::failbit : std::ios::eofbit);
+      return line.empty() ? LineRead::end : LineRead::ok;
+    }
+    if (ch == '\n') return LineRead::ok;
+    if (line.size() >= max_bytes) return LineRead::too_long;
+    line.push_back(static_cast<char>(ch));
+  }
+}
+
 namespace {
-constexpr std::size_t kMaxLineBytes = 1 << 20;
 
 std::string trim(std::string s) {
   std::size_t b = 0, e = s.size();
@@ -51,7 +69,12 @@ void CsvReader::fail(const std::string& message) const { throw InputError(locate
 bool CsvReader::next(std::vector<std::string>& fields) {
   std::string text;
   while (impl_->done.empty()) {
-    if (!std::getline(in_, text)) {
+    const LineRead got = read_line(in_, text, kMaxLineBytes);
+    if (got == LineRead::too_long) {
+      ++line_;
+      fail("line longer than 1 MiB: not a CSV file of shapes or configs");
+    }
+    if (got == LineRead::end) {
       if (in_.bad()) fail("read error");
       if (csv_fini(&impl_->parser, Impl::on_field, Impl::on_row, impl_.get()) != 0)
         fail(std::string("malformed CSV: ") + csv_strerror(csv_error(&impl_->parser)));
@@ -63,7 +86,6 @@ bool CsvReader::next(std::vector<std::string>& fields) {
       impl_->first_line = false;
       if (text.size() >= 3 && text.compare(0, 3, "\xEF\xBB\xBF") == 0) text.erase(0, 3);
     }
-    if (text.size() > kMaxLineBytes) fail("line longer than 1 MiB");
     if (text.find('\0') != std::string::npos) fail("contains NUL bytes: not a text CSV file");
     if (!text.empty() && text.back() == '\r') text.pop_back();
     const bool inside_quotes = !impl_->fields.empty() || impl_->parser.pstate != 0;
@@ -83,23 +105,32 @@ bool CsvReader::next(std::vector<std::string>& fields) {
   return true;
 }
 
+namespace {
+std::string fields_text(const std::vector<std::string>& fields) {
+  std::string s;
+  for (const auto& f : fields) s += (s.empty() ? "" : ",") + f;
+  return s;
+}
+}  // namespace
+
 CsvHeader CsvHeader::read(CsvReader& reader, const std::vector<std::string>& required) {
   CsvHeader h;
   std::vector<std::string> fields;
   if (!reader.next(fields)) reader.fail("empty file: expected a header row");
+  h.field_count_ = fields.size();
   for (std::size_t i = 0; i < fields.size(); ++i) {
     std::string name = fields[i];
     for (auto& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
     if (name.empty()) continue;
-    if (h.columns_.count(name)) reader.fail("duplicated column '" + name + "' in the header");
+    if (h.columns_.count(name)) reader.fail("duplicated column '" + printable(name) + "' in the header");
     h.columns_[name] = static_cast<int>(i);
-    h.names_.push_back(name);
   }
   for (const auto& r : required) {
     if (!h.columns_.count(r)) {
       std::string need;
       for (const auto& x : required) need += (need.empty() ? "" : ",") + x;
-      reader.fail("header lacks column '" + r + "' (required: " + need + ")");
+      reader.fail("header lacks column '" + r + "' (required: " + need + "; got: " + printable(fields_text(fields)) +
+                  ")");
     }
   }
   return h;
@@ -135,12 +166,14 @@ std::int64_t csv_int(const CsvReader& r, const std::vector<std::string>& fields,
     negative = s[0] == '-';
     i = 1;
   }
-  if (i == s.size()) r.fail(std::string("column '") + name + "': '" + s + "' is not a whole number");
+  if (i == s.size()) r.fail(std::string("column '") + name + "': '" + printable(s) + "' is not a whole number");
   std::int64_t v = 0;
   for (; i < s.size(); ++i) {
-    if (s[i] < '0' || s[i] > '9') r.fail(std::string("column '") + name + "': '" + s + "' is not a whole number");
-    if (v > (INT64_MAX - 9) / 10) r.fail(std::string("column '") + name + "': '" + s + "' is too large (at most " +
-                                         std::to_string(max_value) + ")");
+    if (s[i] < '0' || s[i] > '9')
+      r.fail(std::string("column '") + name + "': '" + printable(s) + "' is not a whole number");
+    if (v > (INT64_MAX - 9) / 10)
+      r.fail(std::string("column '") + name + "': " + printable(s) + " is outside " + std::to_string(min_value) +
+             ".." + std::to_string(max_value));
     v = v * 10 + (s[i] - '0');
   }
   if (negative) v = -v;
@@ -155,7 +188,7 @@ double csv_double(const CsvReader& r, const std::vector<std::string>& fields, in
   char* end = nullptr;
   const double v = std::strtod(s.c_str(), &end);
   if (end != s.c_str() + s.size() || !std::isfinite(v))
-    r.fail(std::string("column '") + name + "': '" + s + "' is not a finite number");
+    r.fail(std::string("column '") + name + "': '" + printable(s) + "' is not a finite number");
   return v;
 }
 

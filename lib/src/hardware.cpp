@@ -7,9 +7,8 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
-#include <regex>
+#include <map>
 #include <set>
-#include <sstream>
 #include <sys/stat.h>
 
 #include "gemm_advisor/error.hpp"
@@ -34,17 +33,25 @@ void check_readable_file(const std::string& path) {
   if (!in) throw InputError(path + ": cannot open: " + std::strerror(errno));
 }
 
-std::string read_text_file(const std::string& path) {
+std::string read_text_file(const std::string& path, std::size_t max_bytes) {
   check_readable_file(path);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path + ": cannot open: " + std::strerror(errno));
-  std::ostringstream ss;
-  ss << in.rdbuf();
+  std::string text;
+  char buffer[1 << 16];
+  while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
+    text.append(buffer, static_cast<std::size_t>(in.gcount()));
+    if (text.size() > max_bytes)
+      throw InputError(path + ": larger than " + std::to_string(max_bytes >> 20) + " MiB: not a text file to read whole");
+  }
   if (in.bad()) throw InputError(path + ": read error");
-  return ss.str();
+  return text;
 }
 
 namespace {
+
+// Largest whole number a profile key may hold (see ProfileReader::integer).
+constexpr int kMaxProfileInteger = 1 << 30;
 
 // Walks the YAML tree, collecting errors and warnings with file:line, and remembering every
 // numeric key read so the `sources:` map can be checked against it.
@@ -58,15 +65,44 @@ class ProfileReader {
   void error(const YAML::Node& n, const std::string& msg) { diag_.errors.push_back(where(n) + ": " + msg); }
   void warn(const YAML::Node& n, const std::string& msg) { diag_.warnings.push_back(where(n) + ": " + msg); }
 
-  // Checks a mapping for duplicate and unknown keys.
+  // Checks a mapping for duplicate and unknown keys; remembers the unknown ones for hints.
   void check_keys(const YAML::Node& map, const std::string& path, const std::set<std::string>& known) {
     std::set<std::string> seen;
     for (const auto& kv : map) {
-      const std::string key = kv.first.Scalar();
-      const std::string full = path.empty() ? key : path + "." + key;
+      const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : "";
+      const std::string full = printable(path.empty() ? key : path + "." + key);
       if (!seen.insert(key).second) error(kv.first, "duplicate key '" + full + "'");
-      if (!known.empty() && !known.count(key)) warn(kv.first, "unknown key '" + full + "' (ignored)");
+      if (!known.empty() && !known.count(key)) {
+        warn(kv.first, "unknown key '" + full + "' (ignored)");
+        unknown_keys_[path].push_back(key);
+      }
     }
+  }
+
+  // " (found 'compute.clock_ghz': ...)" when the map has an unknown key with the same stem as a
+  // missing one (units are part of key names), else "".
+  std::string unit_hint(const std::string& path) const {
+    static const char* const kUnits[] = {"_bytes_per_s", "_bytes_per_cycle", "_per_cu", "_bytes", "_cycles",
+                                         "_mhz", "_ns", "_s"};
+    const std::size_t dot = path.rfind('.');
+    const std::string parent = dot == std::string::npos ? "" : path.substr(0, dot);
+    const std::string key = dot == std::string::npos ? path : path.substr(dot + 1);
+    std::string stem = key;
+    for (const char* unit : kUnits) {
+      const std::string u(unit);
+      if (key.size() > u.size() && key.compare(key.size() - u.size(), u.size(), u) == 0) {
+        stem = key.substr(0, key.size() - u.size());
+        break;
+      }
+    }
+    const auto it = unknown_keys_.find(parent);
+    if (it == unknown_keys_.end()) return "";
+    for (const auto& k : it->second) {
+      if (k.compare(0, stem.size(), stem) == 0)
+        return " (found '" + printable((parent.empty() ? "" : parent + ".") + k) +
+               "': units are part of the key name, see profiles/SCHEMA.md)";
+    }
+    return "";
   }
 
   YAML::Node section(const YAML::Node& root, const std::string& key) {
@@ -92,6 +128,12 @@ class ProfileReader {
       error(n, "'" + path + "' must be a string");
       return "";
     }
+    for (const char ch : n.Scalar()) {
+      if (static_cast<unsigned char>(ch) < 0x20) {
+        error(n, "'" + path + "' must be one line of text, got '" + printable(n.Scalar()) + "'");
+        return "";
+      }
+    }
     return n.Scalar();
   }
 
@@ -101,7 +143,7 @@ class ProfileReader {
     if (!map || !map.IsMap()) return 0;
     YAML::Node n = map[key];
     if (!n) {
-      if (required) error(map, "missing key '" + path + "'");
+      if (required) error(map, "missing key '" + path + "'" + unit_hint(path));
       return 0;
     }
     numeric_keys_.insert(path);
@@ -115,33 +157,42 @@ class ProfileReader {
     errno = 0;
     v = std::strtod(s.c_str(), &end);
     if (s.empty() || end != s.c_str() + s.size()) {
-      error(n, "'" + path + "' must be a number, got '" + s + "'");
+      error(n, "'" + path + "' must be a number, got '" + printable(s) + "'");
       return 0;
     }
     if (!std::isfinite(v) || errno == ERANGE) {
-      error(n, "'" + path + "' must be finite, got '" + s + "'");
+      error(n, "'" + path + "' must be finite, got '" + printable(s) + "'");
       return 0;
     }
     if (v < 0 || (v == 0 && !allow_zero)) {
-      error(n, "'" + path + "' must be " + (allow_zero ? "zero or positive" : "positive") + ", got " + s);
+      error(n, "'" + path + "' must be " + (allow_zero ? "zero or positive" : "positive") + ", got " + printable(s));
       return 0;
     }
     return v;
   }
 
+  // A whole number in [0 or 1, max_value]: the upper bounds keep the model's int arithmetic
+  // (and its loops over stages) far from overflow; they are far above any real GPU.
   int integer(const YAML::Node& map, const std::string& key, const std::string& path,
-              bool allow_zero = false) {
+              bool allow_zero = false, int max_value = kMaxProfileInteger) {
     const double v = number(map, key, path, allow_zero);
-    if (v != std::floor(v) || v > 2147483647.0) {
-      error(map[key], "'" + path + "' must be a whole number, got " + map[key].Scalar());
+    if (v != std::floor(v)) {
+      error(map[key], "'" + path + "' must be a whole number, got " + printable(map[key].Scalar()));
+      return 0;
+    }
+    if (v > max_value) {
+      error(map[key], "'" + path + "' = " + printable(map[key].Scalar()) + " is larger than the most plausible " +
+                          std::to_string(max_value));
       return 0;
     }
     return static_cast<int>(v);
   }
 
-  double fraction(const YAML::Node& map, const std::string& key, const std::string& path) {
-    const double v = number(map, key, path);
-    if (v > 1.0) error(map[key], "'" + path + "' is a fraction and must be at most 1, got " + map[key].Scalar());
+  double fraction(const YAML::Node& map, const std::string& key, const std::string& path,
+                  bool allow_zero = false) {
+    const double v = number(map, key, path, allow_zero);
+    if (v > 1.0)
+      error(map[key], "'" + path + "' is a fraction and must be at most 1, got " + printable(map[key].Scalar()));
     return v;
   }
 
@@ -151,6 +202,7 @@ class ProfileReader {
   std::string source_;
   ProfileDiagnostics& diag_;
   std::set<std::string> numeric_keys_;
+  std::map<std::string, std::vector<std::string>> unknown_keys_;  // parent path -> unknown keys
 };
 
 }  // namespace
@@ -163,7 +215,7 @@ Hardware parse_profile(std::string_view yaml_text, const std::string& source,
   try {
     root = YAML::Load(std::string(yaml_text));
   } catch (const YAML::Exception& e) {
-    const std::string msg = located(source, e.mark.line + 1, "not valid YAML: " + e.msg);
+    const std::string msg = located(source, e.mark.line + 1, "not valid YAML: " + printable(e.msg, 200));
     diag.errors.push_back(msg);
     throw InputError(msg);
   }
@@ -183,25 +235,33 @@ Hardware parse_profile(std::string_view yaml_text, const std::string& source,
   hw.vendor = r.text(root, "vendor", "vendor");
   hw.arch = r.text(root, "arch", "arch");
   hw.isa = r.text(root, "isa", "isa");
-  if (!hw.name.empty() && !std::regex_match(hw.name, std::regex("[a-z0-9_-]+")))
-    r.error(root["name"], "'name' must use only lowercase letters, digits, '-' and '_', got '" + hw.name + "'");
+  // A plain loop, not std::regex: libstdc++'s regex recurses per character and overflows the
+  // stack on a long enough name.
+  const bool name_ok = std::all_of(hw.name.begin(), hw.name.end(), [](char ch) {
+    return (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_' || ch == '-';
+  });
+  if (!hw.name.empty() && !name_ok)
+    r.error(root["name"], "'name' must use only lowercase letters, digits, '-' and '_', got '" + printable(hw.name) + "'");
   if (!hw.vendor.empty() && hw.vendor != "nvidia" && hw.vendor != "amd")
-    r.error(root["vendor"], "'vendor' must be nvidia or amd, got '" + hw.vendor + "'");
+    r.error(root["vendor"], "'vendor' must be nvidia or amd, got '" + printable(hw.vendor) + "'");
 
   if (YAML::Node c = r.section(root, "compute")) {
     r.check_keys(c, "compute", {"cu_count", "clock_mhz", "warp_size", "matrix_units_per_cu",
-                                "warps_to_feed_matrix_units", "max_warps_per_cu", "max_blocks_per_cu",
+                                "warps_to_feed_matrix_units", "matrix_instruction_warps", "max_warps_per_cu", "max_blocks_per_cu",
                                 "registers_per_cu", "max_registers_per_thread", "smem_per_cu_bytes",
                                 "smem_per_block_bytes"});
     hw.cu_count = r.integer(c, "cu_count", "compute.cu_count");
     hw.clock_hz = r.number(c, "clock_mhz", "compute.clock_mhz") * 1e6;
-    hw.warp_size = r.integer(c, "warp_size", "compute.warp_size");
+    hw.warp_size = r.integer(c, "warp_size", "compute.warp_size", false, 1024);
     hw.matrix_units_per_cu = r.integer(c, "matrix_units_per_cu", "compute.matrix_units_per_cu");
     hw.warps_to_feed_matrix_units = r.integer(c, "warps_to_feed_matrix_units", "compute.warps_to_feed_matrix_units");
+    if (c["matrix_instruction_warps"])
+      hw.matrix_instruction_warps = r.integer(c, "matrix_instruction_warps", "compute.matrix_instruction_warps");
     hw.max_warps_per_cu = r.integer(c, "max_warps_per_cu", "compute.max_warps_per_cu");
     hw.max_blocks_per_cu = r.integer(c, "max_blocks_per_cu", "compute.max_blocks_per_cu");
     hw.registers_per_cu = r.integer(c, "registers_per_cu", "compute.registers_per_cu");
-    hw.max_registers_per_thread = r.integer(c, "max_registers_per_thread", "compute.max_registers_per_thread");
+    hw.max_registers_per_thread =
+        r.integer(c, "max_registers_per_thread", "compute.max_registers_per_thread", false, 65536);
     hw.smem_per_cu_bytes = r.integer(c, "smem_per_cu_bytes", "compute.smem_per_cu_bytes");
     hw.smem_per_block_bytes = r.integer(c, "smem_per_block_bytes", "compute.smem_per_block_bytes");
     if (hw.smem_per_block_bytes > hw.smem_per_cu_bytes && hw.smem_per_cu_bytes > 0)
@@ -274,8 +334,8 @@ Hardware parse_profile(std::string_view yaml_text, const std::string& source,
   }
   if (YAML::Node t = r.section(root, "triton")) {
     r.check_keys(t, "triton", {"max_num_stages", "smem_stage_offset"});
-    hw.triton_max_num_stages = r.integer(t, "max_num_stages", "triton.max_num_stages");
-    hw.triton_smem_stage_offset = r.integer(t, "smem_stage_offset", "triton.smem_stage_offset", true);
+    hw.triton_max_num_stages = r.integer(t, "max_num_stages", "triton.max_num_stages", false, 64);
+    hw.triton_smem_stage_offset = r.integer(t, "smem_stage_offset", "triton.smem_stage_offset", true, 64);
   }
   if (YAML::Node mp = root["model_parameters"]) {
     if (!mp.IsMap()) {
@@ -283,11 +343,13 @@ Hardware parse_profile(std::string_view yaml_text, const std::string& source,
     } else {
       r.check_keys(mp, "model_parameters", {"k_step_overhead_cycles", "launch_overhead_s", "l2_reuse_fraction",
                                             "narrow_tile_matrix_efficiency", "register_overhead_per_thread",
+                                            "loaded_latency_multiplier", "staged_registers_per_element",
+                                            "dram_active_cu_headroom",
                                             "near_tie_tolerance"});
       ModelParams& p = hw.model;
       auto opt = [&](const char* key, double& field, bool is_fraction) {
         if (!mp[key]) return;
-        field = is_fraction ? r.fraction(mp, key, std::string("model_parameters.") + key)
+        field = is_fraction ? r.fraction(mp, key, std::string("model_parameters.") + key, true)
                             : r.number(mp, key, std::string("model_parameters.") + key, true);
       };
       opt("k_step_overhead_cycles", p.k_step_overhead_cycles, false);
@@ -295,6 +357,9 @@ Hardware parse_profile(std::string_view yaml_text, const std::string& source,
       opt("l2_reuse_fraction", p.l2_reuse_fraction, true);
       opt("narrow_tile_matrix_efficiency", p.narrow_tile_matrix_efficiency, true);
       opt("register_overhead_per_thread", p.register_overhead_per_thread, false);
+      opt("loaded_latency_multiplier", p.loaded_latency_multiplier, false);
+      opt("staged_registers_per_element", p.staged_registers_per_element, false);
+      opt("dram_active_cu_headroom", p.dram_active_cu_headroom, false);
       opt("near_tie_tolerance", p.near_tie_tolerance, true);
     }
   }
@@ -314,17 +379,17 @@ Hardware parse_profile(std::string_view yaml_text, const std::string& source,
   return hw;
 }
 
-Hardware load_hardware(const std::string& name_or_path) {
+Hardware load_hardware(const std::string& name_or_path, ProfileDiagnostics* diagnostics) {
   const bool looks_like_path = name_or_path.find('/') != std::string::npos ||
                                (name_or_path.size() > 5 && (name_or_path.rfind(".yaml") == name_or_path.size() - 5)) ||
                                (name_or_path.size() > 4 && (name_or_path.rfind(".yml") == name_or_path.size() - 4));
-  if (looks_like_path) return parse_profile(read_text_file(name_or_path), name_or_path);
+  if (looks_like_path) return parse_profile(read_text_file(name_or_path), name_or_path, diagnostics);
   std::string known;
   for (const auto& e : embedded_profiles()) {
-    if (e.name == name_or_path) return parse_profile(e.yaml, "embedded:" + std::string(e.name));
+    if (e.name == name_or_path) return parse_profile(e.yaml, "embedded:" + std::string(e.name), diagnostics);
     known += (known.empty() ? "" : ", ") + std::string(e.name);
   }
-  throw InputError("unknown hardware profile '" + name_or_path + "' (known: " + known +
+  throw InputError("unknown hardware profile '" + printable(name_or_path) + "' (known: " + known +
                    "; or give a path to a .yaml file)");
 }
 

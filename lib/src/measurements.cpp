@@ -13,7 +13,12 @@ namespace gemm_advisor {
 std::vector<MeasuredShape> read_measurements(const std::string& path, const std::string& target) {
   check_readable_file(path);
   std::ifstream in(path, std::ios::binary);
-  CsvReader r(in, path);
+  if (!in) throw InputError(path + ": cannot open");
+  return read_measurements(in, path, target);
+}
+
+std::vector<MeasuredShape> read_measurements(std::istream& in, const std::string& source, const std::string& target) {
+  CsvReader r(in, source);
   const CsvHeader h =
       CsvHeader::read(r, {"m", "n", "k", "block_m", "block_n", "block_k", "num_warps", "num_stages", "ms"});
   const int im = h.index("m"), in_ = h.index("n"), ik = h.index("k"), ib = h.index("batch");
@@ -75,7 +80,7 @@ std::vector<MeasuredShape> read_measurements(const std::string& path, const std:
     mc.line = r.line();
     shape.configs.push_back(mc);
   }
-  if (rows == 0) throw InputError(path + ": no measurement rows (only a header)");
+  if (rows == 0) throw InputError(source + ": no measurement rows (only a header)");
   return shapes;
 }
 

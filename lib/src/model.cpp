@@ -12,8 +12,25 @@ const char* bound_name(Bound b) { return b == Bound::compute ? "compute" : "memo
 
 namespace {
 
-double ceil_div(double a, double b) { return std::ceil(a / b); }
-double round_up(double v, double to) { return std::ceil(v / to) * to; }
+// Triton vectorises a load only when the contiguous dimension is divisible by 16 elements, and then
+// moves 16 bytes per thread per instruction.
+constexpr std::int64_t kVectorDivisibility = 16;
+constexpr double kVectorBytes = 16.0;
+
+// ceil and floor of non-negative values without a libm call (baseline x86-64 has no rounding
+// instruction): this loop runs millions of times a second. Values from 2^52 up are integers already.
+constexpr double kIntegralFrom = 4503599627370496.0;  // 2^52
+double ceil_pos(double v) {
+  if (!(v < kIntegralFrom)) return v;
+  const double t = static_cast<double>(static_cast<std::int64_t>(v));
+  return t < v ? t + 1.0 : t;
+}
+double floor_pos(double v) {
+  if (!(v < kIntegralFrom)) return v;
+  return static_cast<double>(static_cast<std::int64_t>(v));
+}
+double ceil_div(double a, double b) { return ceil_pos(a / b); }
+double round_up(double v, double to) { return ceil_pos(v / to) * to; }
 
 // Per-problem, per-config quantities the wave evaluation needs; computed once per estimate.
 struct TileGeometry {
@@ -21,6 +38,7 @@ struct TileGeometry {
   double m_eff, n_eff, k_eff;      // average rows, columns, K-depth actually loaded per tile-step
   double bytes_in, bytes_out;      // element sizes in bytes
   double tile_step_bytes;          // operand bytes one tile loads per K-step
+  double tile_step_load_s;         // the CU's time to issue those loads at its fill rate
   double tile_step_flops;          // matrix work of one tile-step, padded to the instruction
   double group_m;
 };
@@ -31,9 +49,9 @@ void raster_footprint(double tiles, const TileGeometry& g, double* rows, double*
   const double group = std::min(g.group_m, g.tiles_m);
   if (tiles <= group * g.tiles_n) {
     *rows = std::min(group, tiles);
-    *cols = std::ceil(tiles / group);
+    *cols = ceil_pos(tiles / group);
   } else {
-    *rows = std::min(g.tiles_m, std::ceil(tiles / g.tiles_n));
+    *rows = std::min(g.tiles_m, ceil_pos(tiles / g.tiles_n));
     *cols = g.tiles_n;
   }
 }
@@ -60,18 +78,36 @@ Estimate estimate(const GemmProblem& p, const Hardware& hw, const TileConfig& c)
   const double split_k = c.split_k;
   const double clock = hw.clock_hz;
 
+  // Alignment: an operand whose contiguous dimension is not a multiple of 16 elements cannot be
+  // loaded with 16-byte vectors (Triton specialises integer arguments on divisibility by 16,
+  // triton/runtime/jit.py) nor copied asynchronously: it goes element by element through
+  // registers, at elem_bytes/16 of the CU's fill rate, and the software pipeline is lost.
+  const std::int64_t a_contiguous = p.layout.a_transposed ? p.m : p.k;
+  const std::int64_t b_contiguous = p.layout.b_transposed ? p.k : p.n;
+  e.a_aligned = a_contiguous % kVectorDivisibility == 0;
+  e.b_aligned = b_contiguous % kVectorDivisibility == 0;
+
   // Resources and occupancy (thread blocks resident per CU at once).
   e.smem_bytes = triton_smem_bytes(c, p.dtype, hw);
+  const double threads = static_cast<double>(c.num_warps) * hw.warp_size;
   const double acc_regs = accumulator_registers_per_thread(c, hw);
-  e.registers_per_thread = std::min<double>(hw.max_registers_per_thread, acc_regs + mp.register_overhead_per_thread);
+  // Unaligned operands are staged through registers, each element with its own scalar load.
+  const double staged_regs = mp.staged_registers_per_element *
+                             ((e.a_aligned ? 0.0 : bm * bk) + (e.b_aligned ? 0.0 : bk * bn)) / threads;
+  const double regs_needed = acc_regs + staged_regs + mp.register_overhead_per_thread;
+  // The compiler caps registers so that one block fits on a CU; beyond the cap they spill to local
+  // memory, stored and reloaded every K-step.
+  const double regs_cap = std::min<double>(hw.max_registers_per_thread,
+                                           floor_pos(static_cast<double>(hw.registers_per_cu) / threads));
+  e.registers_per_thread = std::min(regs_cap, regs_needed);
+  const double spill_bytes_per_step = std::max(0.0, regs_needed - regs_cap) * threads * 4.0 * 2.0;
   if (e.smem_bytes > hw.smem_per_block_bytes || acc_regs > (hw.max_registers_per_thread + 1) / 2 ||
       c.num_stages < 1 || c.num_stages > hw.triton_max_num_stages || c.split_k < 1 || c.group_m < 1)
     return e;
-  const double threads = static_cast<double>(c.num_warps) * hw.warp_size;
   const double occ = std::min({static_cast<double>(hw.max_blocks_per_cu),
-                               std::floor(static_cast<double>(hw.smem_per_cu_bytes) / std::max(1.0, static_cast<double>(e.smem_bytes))),
-                               std::floor(static_cast<double>(hw.max_warps_per_cu) / c.num_warps),
-                               std::floor(static_cast<double>(hw.registers_per_cu) / (e.registers_per_thread * threads))});
+                               floor_pos(static_cast<double>(hw.smem_per_cu_bytes) / std::max(1.0, static_cast<double>(e.smem_bytes))),
+                               floor_pos(static_cast<double>(hw.max_warps_per_cu) / c.num_warps),
+                               floor_pos(static_cast<double>(hw.registers_per_cu) / (e.registers_per_thread * threads))});
   if (occ < 1) return e;
   e.occupancy = static_cast<int>(occ);
 
@@ -89,10 +125,17 @@ Estimate estimate(const GemmProblem& p, const Hardware& hw, const TileConfig& c)
   g.bytes_in = dtype_bits(p.dtype) / 8.0;
   g.bytes_out = dtype_bits(output_dtype(p.dtype)) / 8.0;
   g.tile_step_bytes = (g.m_eff + g.n_eff) * g.k_eff * g.bytes_in;
+  const double scalar_rate = std::min(1.0, g.bytes_in / kVectorBytes);
+  // Spilled registers move through the load/store unit 4 bytes at a time, like scalar loads.
+  g.tile_step_load_s = (g.m_eff * g.k_eff * g.bytes_in / (e.a_aligned ? 1.0 : scalar_rate) +
+                        g.n_eff * g.k_eff * g.bytes_in / (e.b_aligned ? 1.0 : scalar_rate) +
+                        spill_bytes_per_step / std::min(1.0, 4.0 / kVectorBytes)) /
+                       hw.per_cu_load_bytes_per_s;
   // Matrix work per tile-step, padded to the instruction shape. A tile narrower than the
-  // instruction's M runs a narrower instruction at a documented efficiency instead.
-  const double bm_work = bm >= rate->instruction_m ? round_up(bm, rate->instruction_m)
-                                                   : bm / mp.narrow_tile_matrix_efficiency;
+  // instruction's M, or too few warps to issue it (Hopper's wgmma needs a warpgroup of 4), runs a
+  // narrower instruction at a documented efficiency instead.
+  const bool full_instruction = bm >= rate->instruction_m && c.num_warps >= hw.matrix_instruction_warps;
+  const double bm_work = full_instruction ? round_up(bm, rate->instruction_m) : bm / mp.narrow_tile_matrix_efficiency;
   g.tile_step_flops = 2.0 * bm_work * round_up(bn, rate->instruction_n) * round_up(bk, rate->instruction_k);
 
   e.output_tiles = g.output_tiles;
@@ -111,21 +154,25 @@ Estimate estimate(const GemmProblem& p, const Hardware& hw, const TileConfig& c)
 
   const double cu_rate = rate->flops_per_cycle_per_cu * clock * hw.matrix_peak_fraction;
   const double dram_bw = hw.dram_bandwidth_bytes_per_s * hw.dram_bandwidth_fraction;
-  const double in_flight_steps = c.num_stages - hw.triton_smem_stage_offset - 1;  // loads issued ahead
+  // Loads issued ahead of the math: num_stages - 1 buffers' worth, none when an operand is unaligned.
+  const double in_flight_steps =
+      e.a_aligned && e.b_aligned ? c.num_stages - hw.triton_smem_stage_offset - 1 : 0.0;
 
   auto wave = [&](double tiles) {
     WaveTerms w{};
     const double active_cus = std::min(tiles, static_cast<double>(hw.cu_count));
-    const double per_cu = std::ceil(tiles / hw.cu_count);  // tiles the busiest CU runs at once
+    const double per_cu = ceil_pos(tiles / hw.cu_count);  // tiles the busiest CU runs at once
     // Compute: the busiest CU advances each of its tiles one K-step.
     w.utilization = std::min(1.0, c.num_warps * per_cu / hw.warps_to_feed_matrix_units);
     const double tile_compute_s = g.tile_step_flops / (cu_rate * w.utilization);
+    // The warps' per-step bookkeeping (barriers, waits, address arithmetic) adds to the matrix
+    // work: the fit found no overlap between them (README, "Accuracy").
     w.step_overhead_s = per_cu * mp.k_step_overhead_cycles / clock;
     w.compute_step_s = per_cu * tile_compute_s + w.step_overhead_s;
     // Memory: which distinct operand bytes the wave's tiles touch per K-step.
-    const double splits_in_flight = std::min(split_k, std::ceil(tiles / g.output_tiles));
+    const double splits_in_flight = std::min(split_k, ceil_pos(tiles / g.output_tiles));
     const double tiles_per_split = std::min(tiles, g.output_tiles);
-    const double batches_in_flight = std::ceil(tiles_per_split / g.tiles_per_batch);
+    const double batches_in_flight = ceil_pos(tiles_per_split / g.tiles_per_batch);
     const double tiles_per_batch = std::min(tiles_per_split, g.tiles_per_batch);
     double rows, cols;
     raster_footprint(tiles_per_batch, g, &rows, &cols);
@@ -137,17 +184,22 @@ Estimate estimate(const GemmProblem& p, const Hardware& hw, const TileConfig& c)
     double l2_miss = unique;
     if (hw.xcd_count > 1 && tiles > 1) {
       const double x = std::min<double>(hw.xcd_count, tiles);
-      const double rows_x = std::max(1.0, std::ceil(rows / x));
-      const double cols_x = std::min(cols, std::ceil(std::ceil(tiles_per_batch / x) / rows_x));
+      const double rows_x = std::max(1.0, ceil_pos(rows / x));
+      const double cols_x = std::min(cols, ceil_pos(ceil_pos(tiles_per_batch / x) / rows_x));
       l2_miss = std::min(requested, x * panels * (rows_x * g.m_eff + cols_x * g.n_eff) * g.k_eff * g.bytes_in);
       l2_miss = std::max(l2_miss, unique);
     }
     const double compulsory_step = operand_bytes / (e.waves * e.k_steps);
     const double dram_step_bytes = (1.0 - reuse) * unique + reuse * std::min(unique, compulsory_step);
     w.l2_hit_rate = 1.0 - l2_miss / requested;
-    const double l2_bw = std::min(hw.l2_bandwidth_bytes_per_s, active_cus * hw.per_cu_load_bytes_per_s);
+    // Likewise a CU draws about its share of the L2 bandwidth (times the same headroom), and never
+    // more than its own fill rate.
+    const double l2_bw = std::min({hw.l2_bandwidth_bytes_per_s, active_cus * hw.per_cu_load_bytes_per_s,
+                                   hw.l2_bandwidth_bytes_per_s * mp.dram_active_cu_headroom * active_cus / hw.cu_count});
     w.l2_step_s = requested / l2_bw;
-    w.cu_load_step_s = per_cu * g.tile_step_bytes / hw.per_cu_load_bytes_per_s;
+    // Loads are issued by the resident warps, one scheduler per warp's sub-partition: too few warps
+    // leave part of the CU's load issue idle, as they do its matrix units.
+    w.cu_load_step_s = per_cu * g.tile_step_load_s / w.utilization;
     double miss_latency_s = hw.dram_latency_s;
     if (hw.llc_bytes > 0) {
       w.llc_step_s = l2_miss / hw.llc_bandwidth_bytes_per_s;
@@ -155,13 +207,20 @@ Estimate estimate(const GemmProblem& p, const Hardware& hw, const TileConfig& c)
       miss_latency_s = w.llc_hit_rate * (hw.l2_latency_s + hw.dram_latency_s) / 2 +
                        (1.0 - w.llc_hit_rate) * hw.dram_latency_s;
     }
-    w.dram_step_s = dram_step_bytes / dram_bw;
+    // Few active CUs cannot keep enough misses in flight to saturate DRAM: each sustains about
+    // its share of the bandwidth (times a fitted headroom).
+    const double dram_bw_active = std::min(dram_bw, dram_bw * mp.dram_active_cu_headroom * active_cus / hw.cu_count);
+    w.dram_step_s = dram_step_bytes / dram_bw_active;
     w.dram_bytes = dram_step_bytes * e.k_steps;
-    const double latency_s = w.l2_hit_rate * hw.l2_latency_s + (1.0 - w.l2_hit_rate) * miss_latency_s;
-    // Latency: with s operand buffers, s-1 K-steps of loads are in flight ahead of the math;
-    // with one buffer each step waits for its own loads.
-    w.latency_step_s = in_flight_steps >= 1 ? latency_s / in_flight_steps : latency_s + tile_compute_s;
+    const double latency_s = (w.l2_hit_rate * hw.l2_latency_s + (1.0 - w.l2_hit_rate) * miss_latency_s) *
+                             mp.loaded_latency_multiplier;
     const double bandwidth_s = std::max({w.l2_step_s, w.llc_step_s, w.dram_step_s, w.cu_load_step_s});
+    // Latency (Little's law): one K-step's loads take the loaded latency plus their transfer at the
+    // CU's share of bandwidth; with s operand buffers, s-1 such loads are in flight ahead of the
+    // math, so a step can go no faster than a load over s-1. With one buffer each step waits for
+    // its own loads, then computes.
+    const double load_s = latency_s + bandwidth_s;
+    w.latency_step_s = in_flight_steps >= 1 ? load_s / in_flight_steps : load_s + tile_compute_s;
     w.memory_step_s = std::max(bandwidth_s, w.latency_step_s);
     w.compute_bound = w.compute_step_s >= w.memory_step_s;
     const double step_s = std::max(w.compute_step_s, w.memory_step_s);
@@ -175,18 +234,22 @@ Estimate estimate(const GemmProblem& p, const Hardware& hw, const TileConfig& c)
   };
 
   const double full_waves = e.waves - 1;
-  // fmod is exact, where work_tiles - full_waves * concurrent loses everything at 1e20 tiles.
-  double last_tiles = std::fmod(e.work_tiles, concurrent);
+  // Below 2^53 the subtraction is exact; above it (up to 1e22 tiles at the limits) only fmod is.
+  double last_tiles = e.work_tiles < 9.0e15 ? e.work_tiles - full_waves * concurrent : std::fmod(e.work_tiles, concurrent);
   if (last_tiles <= 0) last_tiles = concurrent;
   const WaveTerms first = wave(std::min(e.work_tiles, concurrent));
-  const WaveTerms last = full_waves > 0 ? wave(last_tiles) : first;
+  const WaveTerms last = full_waves > 0 && last_tiles < concurrent ? wave(last_tiles) : first;
   double total_s = mp.launch_overhead_s + (full_waves > 0 ? full_waves * first.time_s : 0.0) + last.time_s;
   e.dram_bytes = full_waves * first.dram_bytes + last.dram_bytes;
   if (c.split_k > 1) {
-    // Second kernel: read split_k fp32 partials, write the output once.
+    // Second kernel: read split_k fp32 partials, write the output once. Its loop over the splits
+    // has a run-time trip count, so each iteration waits about one loaded L2 latency (the partials
+    // were just written and sit in L2), unless the bytes themselves take longer.
     const double partial_bytes = split_k * m * n * batch * 4.0;
     const double out_bytes = m * n * batch * g.bytes_out;
-    e.split_k_reduce_s = mp.launch_overhead_s + (partial_bytes + out_bytes) / dram_bw;
+    e.split_k_reduce_s = mp.launch_overhead_s +
+                         std::max((partial_bytes + out_bytes) / dram_bw,
+                                  split_k * hw.l2_latency_s * mp.loaded_latency_multiplier);
     e.dram_bytes += partial_bytes * 2 + out_bytes;
     total_s += e.split_k_reduce_s;
   } else {

@@ -14,6 +14,25 @@ std::string located(const std::string& source, long line, const std::string& mes
   return source + ": " + message;
 }
 
+std::string printable(std::string_view text, std::size_t max_chars) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  const std::size_t n = text.size() > max_chars ? max_chars : text.size();
+  out.reserve(n + 8);
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto ch = static_cast<unsigned char>(text[i]);
+    if (ch >= 0x20 && ch < 0x7f) {
+      out += static_cast<char>(ch);
+    } else {
+      out += "\\x";
+      out += kHex[ch >> 4];
+      out += kHex[ch & 15];
+    }
+  }
+  if (text.size() > max_chars) out += "...";
+  return out;
+}
+
 std::string_view dtype_name(Dtype d) {
   switch (d) {
     case Dtype::fp32: return "fp32";
@@ -43,7 +62,7 @@ Dtype parse_dtype(std::string_view text) {
     return Dtype::fp8;
   if (t == "fp6" || t == "e2m3" || t == "e3m2") return Dtype::fp6;
   if (t == "fp4" || t == "e2m1" || t == "mxfp4") return Dtype::fp4;
-  throw InputError("unknown dtype '" + std::string(text) +
+  throw InputError("unknown dtype '" + printable(text) +
                    "' (expected fp32, fp16, bf16, fp8, fp6 or fp4)");
 }
 
@@ -74,7 +93,7 @@ Layout parse_layout(std::string_view text) {
   if (t.size() == 2 && (t[0] == 'n' || t[0] == 't') && (t[1] == 'n' || t[1] == 't')) {
     return Layout{t[0] == 't', t[1] == 't'};
   }
-  throw InputError("unknown layout '" + std::string(text) + "' (expected NN, NT, TN or TT)");
+  throw InputError("unknown layout '" + printable(text) + "' (expected NN, NT, TN or TT)");
 }
 
 double GemmProblem::flops() const {
@@ -112,7 +131,7 @@ void validate_problem(const GemmProblem& p) {
 }
 
 GemmProblem parse_shape(std::string_view text, const GemmProblem& base) {
-  const std::string quoted = "shape '" + std::string(text) + "'";
+  const std::string quoted = "shape '" + printable(text) + "'";
   std::vector<std::string_view> parts;
   std::size_t start = 0;
   for (std::size_t i = 0; i <= text.size(); ++i) {
@@ -130,17 +149,17 @@ GemmProblem parse_shape(std::string_view text, const GemmProblem& base) {
     if (part.empty()) throw InputError(quoted + ": " + names[i] + " is empty");
     for (char ch : part) {
       if (ch < '0' || ch > '9')
-        throw InputError(quoted + ": " + names[i] + " '" + std::string(part) +
+        throw InputError(quoted + ": " + names[i] + " '" + printable(part) +
                          "' is not a positive whole number");
     }
     std::int64_t v = 0;
     auto [ptr, ec] = std::from_chars(part.data(), part.data() + part.size(), v);
     const std::int64_t limit = i == 3 ? kMaxBatch : kMaxDim;
     if (ec == std::errc::result_out_of_range || v > limit)
-      throw InputError(quoted + ": " + names[i] + " '" + std::string(part) + "' exceeds the limit " +
+      throw InputError(quoted + ": " + names[i] + " '" + printable(part) + "' exceeds the limit " +
                        std::to_string(limit));
     if (ec != std::errc() || ptr != part.data() + part.size())
-      throw InputError(quoted + ": " + names[i] + " '" + std::string(part) + "' is not a number");
+      throw InputError(quoted + ": " + names[i] + " '" + printable(part) + "' is not a number");
     if (v < 1) throw InputError(quoted + ": " + names[i] + " must be at least 1, got 0");
     values[i] = v;
   }

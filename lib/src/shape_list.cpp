@@ -4,7 +4,9 @@
 #include <yaml-cpp/yaml.h>
 
 #include <cctype>
-#include <sstream>
+#include <charconv>
+#include <limits>
+#include <set>
 
 #include "gemm_advisor/csv_reader.hpp"
 #include "gemm_advisor/error.hpp"
@@ -17,10 +19,47 @@ ShapeFormat parse_shape_format(const std::string& text) {
   if (text == "yaml" || text == "yml") return ShapeFormat::yaml;
   if (text == "json") return ShapeFormat::json;
   if (text == "text" || text == "txt") return ShapeFormat::text;
-  throw InputError("unknown input format '" + text + "' (expected auto, csv, yaml, json or text)");
+  throw InputError("unknown input format '" + printable(text) + "' (expected auto, csv, yaml, json or text)");
 }
 
 namespace {
+
+// YAML and JSON lists are parsed whole; past this size, CSV or text (which stream) are the formats.
+constexpr std::size_t kMaxWholeInputBytes = std::size_t{256} << 20;
+
+std::string read_whole(std::istream& in, const std::string& source) {
+  std::string text;
+  char buffer[1 << 16];
+  while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
+    text.append(buffer, static_cast<std::size_t>(in.gcount()));
+    if (text.size() > kMaxWholeInputBytes)
+      throw InputError(source + ": larger than 256 MiB: YAML and JSON lists are read whole; use CSV or text, which "
+                                "stream");
+  }
+  if (in.bad()) throw InputError(source + ": read error");
+  return text;
+}
+
+// Wraps a reader so that an input holding no shape at all is an error, not an empty success.
+class NonEmptyReader : public ShapeReader {
+ public:
+  NonEmptyReader(std::unique_ptr<ShapeReader> inner, std::string source)
+      : inner_(std::move(inner)), source_(std::move(source)) {}
+  bool next(ShapeEntry& e) override {
+    if (inner_->next(e)) {
+      ++entries_;
+      return true;
+    }
+    if (entries_ == 0)
+      throw InputError(source_ + ": no shapes (the input is empty, or holds only a header, comments or an empty list)");
+    return false;
+  }
+
+ private:
+  std::unique_ptr<ShapeReader> inner_;
+  std::string source_;
+  std::size_t entries_ = 0;
+};
 
 bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
@@ -84,8 +123,14 @@ class TextShapeReader : public ShapeReader {
       : in_(in), source_(source), defaults_(defaults), line_(first_line) {}
   bool next(ShapeEntry& e) override {
     std::string text;
-    while (std::getline(in_, text)) {
+    for (;;) {
+      const LineRead got = read_line(in_, text, kMaxLineBytes);
+      if (got == LineRead::end) break;
       ++line_;
+      if (got == LineRead::too_long)
+        throw InputError(located(source_, line_, "line longer than 1 MiB: not a text shape list"));
+      if (text.find('\0') != std::string::npos)
+        throw InputError(located(source_, line_, "contains NUL bytes: not a text shape list"));
       if (!bom_checked_ && text.size() >= 3 && text.compare(0, 3, "\xEF\xBB\xBF") == 0) text.erase(0, 3);
       bom_checked_ = true;
       if (!text.empty() && text.back() == '\r') text.pop_back();
@@ -98,7 +143,6 @@ class TextShapeReader : public ShapeReader {
       e = ShapeEntry{};
       e.line = line_;
       try {
-        if (text.find('\0') != std::string::npos) throw InputError("contains NUL bytes: not a text shape list");
         e.problem = parse_shape(std::string_view(text).substr(b, end - b), defaults_);
       } catch (const InputError& err) {
         e.error = located(source_, line_, err.what());
@@ -123,24 +167,22 @@ class YamlShapeReader : public ShapeReader {
   YamlShapeReader(std::istream& in, const std::string& source, const GemmProblem& defaults, bool json,
                   long first_line)
       : source_(source), defaults_(defaults), first_line_(first_line) {
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    const std::string text = ss.str();
+    const std::string text = read_whole(in, source);
     if (text.find('\0') != std::string::npos) throw InputError(source + ": contains NUL bytes: not a text file");
     if (json) {
       // Strict JSON first, for exact JSON error messages; then walk it with yaml-cpp for lines.
       try {
         const auto parsed = nlohmann::json::parse(text);
         (void)parsed;
-      } catch (const nlohmann::json::parse_error& err) {
-        throw InputError(source + ": not valid JSON: " + err.what());
+      } catch (const nlohmann::json::exception& err) {  // parse_error, and out_of_range for 1e999
+        throw InputError(source + ": not valid JSON: " + printable(err.what(), 300));
       }
     }
     try {
       root_ = YAML::Load(text);
     } catch (const YAML::Exception& err) {
       throw InputError(located(source, err.mark.line + 1 + first_line, std::string("not valid ") + (json ? "JSON" : "YAML") +
-                                                          ": " + err.msg));
+                                                          ": " + printable(err.msg, 200)));
     }
     if (root_.IsMap() && root_["shapes"]) root_ = root_["shapes"];
     if (!root_.IsSequence())
@@ -158,11 +200,13 @@ class YamlShapeReader : public ShapeReader {
       } else if (!item.IsMap()) {
         throw InputError("expected a mapping with m, n, k or a \"MxNxK\" string");
       } else {
+        std::set<std::string> seen;
         for (const auto& kv : item) {
-          const std::string key = kv.first.Scalar();
+          const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : "";
           if (key != "m" && key != "n" && key != "k" && key != "batch" && key != "dtype" && key != "layout" &&
               key != "name")
-            throw InputError("unknown key '" + key + "' (expected m, n, k, batch, dtype, layout, name)");
+            throw InputError("unknown key '" + printable(key) + "' (expected m, n, k, batch, dtype, layout, name)");
+          if (!seen.insert(key).second) throw InputError("duplicate key '" + key + "'");
         }
         e.problem.m = integer(item, "m", true, kMaxDim);
         e.problem.n = integer(item, "n", true, kMaxDim);
@@ -182,6 +226,8 @@ class YamlShapeReader : public ShapeReader {
     const YAML::Node v = item[key];
     if (!v) return "";
     if (!v.IsScalar()) throw InputError(std::string("'") + key + "' must be a string");
+    if (v.Scalar().find_first_of("\r\n") != std::string::npos)
+      throw InputError(std::string("'") + key + "' must be one line, got '" + printable(v.Scalar()) + "'");
     return v.Scalar();
   }
   static std::int64_t integer(const YAML::Node& item, const char* key, bool required, std::int64_t max) {
@@ -190,14 +236,18 @@ class YamlShapeReader : public ShapeReader {
       if (required) throw InputError(std::string("missing '") + key + "'");
       return 1;
     }
-    const std::string s = v.IsScalar() ? v.Scalar() : "";
+    if (!v.IsScalar())
+      throw InputError(std::string("'") + key + "' must be a positive whole number, got a YAML " +
+                       (v.IsSequence() ? "list" : v.IsMap() ? "mapping" : "null"));
+    const std::string& s = v.Scalar();
+    bool digits = !s.empty();
+    for (char ch : s) digits = digits && ch >= '0' && ch <= '9';
+    if (!digits)
+      throw InputError(std::string("'") + key + "' must be a positive whole number, got '" + printable(s) + "'");
     std::int64_t out = 0;
-    bool ok = !s.empty() && s.size() <= 19;
-    for (char ch : s) ok = ok && ch >= '0' && ch <= '9';
-    if (ok) out = std::stoll(s);
-    if (!ok) throw InputError(std::string("'") + key + "' must be a positive whole number, got '" + s + "'");
-    if (out < 1 || out > max)
-      throw InputError(std::string("'") + key + "' = " + s + " is outside 1.." + std::to_string(max));
+    const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+    if (ec != std::errc() || ptr != s.data() + s.size() || out < 1 || out > max)
+      throw InputError(std::string("'") + key + "' = " + printable(s) + " is outside 1.." + std::to_string(max));
     return out;
   }
 
@@ -224,8 +274,7 @@ std::unique_ptr<ShapeReader> open_shape_reader(std::istream& in, const std::stri
     int ch;
     while ((ch = in.peek()) != EOF) {
       if (ch == '#') {
-        std::string skip;
-        std::getline(in, skip);
+        in.ignore(std::numeric_limits<std::streamsize>::max(), '\n');
         ++skipped_lines;
         continue;
       }
@@ -237,12 +286,18 @@ std::unique_ptr<ShapeReader> open_shape_reader(std::istream& in, const std::stri
     else if (std::isdigit(ch)) format = ShapeFormat::text;
     else format = ShapeFormat::csv;
   }
+  std::unique_ptr<ShapeReader> reader;
   switch (format) {
-    case ShapeFormat::csv: return std::make_unique<CsvShapeReader>(in, source, defaults, skipped_lines);
-    case ShapeFormat::yaml: return std::make_unique<YamlShapeReader>(in, source, defaults, false, skipped_lines);
-    case ShapeFormat::json: return std::make_unique<YamlShapeReader>(in, source, defaults, true, skipped_lines);
-    default: return std::make_unique<TextShapeReader>(in, source, defaults, skipped_lines);
+    case ShapeFormat::csv: reader = std::make_unique<CsvShapeReader>(in, source, defaults, skipped_lines); break;
+    case ShapeFormat::yaml:
+      reader = std::make_unique<YamlShapeReader>(in, source, defaults, false, skipped_lines);
+      break;
+    case ShapeFormat::json:
+      reader = std::make_unique<YamlShapeReader>(in, source, defaults, true, skipped_lines);
+      break;
+    default: reader = std::make_unique<TextShapeReader>(in, source, defaults, skipped_lines); break;
   }
+  return std::make_unique<NonEmptyReader>(std::move(reader), source);
 }
 
 }  // namespace gemm_advisor

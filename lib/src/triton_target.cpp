@@ -32,7 +32,7 @@ bool TileConfig::operator==(const TileConfig& o) const { return key(*this) == ke
 bool TileConfig::operator<(const TileConfig& o) const { return key(*this) < key(o); }
 
 TileConfig parse_tile_config(std::string_view text) {
-  const std::string quoted = "config '" + std::string(text) + "'";
+  const std::string quoted = "config '" + printable(text) + "'";
   const std::string help = " (expected BMxBNxBK:WARPS:STAGES[:SPLITK], e.g. 128x128x64:8:3)";
   std::vector<std::string_view> fields;
   std::size_t start = 0;
@@ -48,7 +48,11 @@ TileConfig parse_tile_config(std::string_view text) {
     int v = 0;
     auto [ptr, ec] = std::from_chars(fields[i].data(), fields[i].data() + fields[i].size(), v);
     if (fields[i].empty() || ec != std::errc() || ptr != fields[i].data() + fields[i].size() || v < 1)
-      throw InputError(quoted + ": '" + std::string(fields[i]) + "' is not a positive whole number" + help);
+      throw InputError(quoted + ": '" + printable(fields[i]) + "' is not a positive whole number" + help);
+    // The bounds of a --candidates file: far above any real kernel, far below int64 overflow.
+    const int limit = i < 3 ? 65536 : i == 3 ? 1024 : i == 4 ? 64 : 65536;
+    if (v > limit)
+      throw InputError(quoted + ": '" + printable(fields[i]) + "' is larger than " + std::to_string(limit) + help);
     values[i] = v;
   }
   TileConfig c;
@@ -73,6 +77,20 @@ double accumulator_registers_per_thread(const TileConfig& c, const Hardware& hw)
   return static_cast<double>(c.block_m) * c.block_n / (static_cast<double>(c.num_warps) * hw.warp_size);
 }
 
+namespace {
+enum class ResourceCheck { ok, smem, too_many_accumulators, too_few_accumulators, too_many_threads };
+
+// The resource limits a config must meet, without building a message (the candidate loop's check).
+ResourceCheck check_resources(const TileConfig& c, Dtype dtype, const Hardware& hw) {
+  if (triton_smem_bytes(c, dtype, hw) > hw.smem_per_block_bytes) return ResourceCheck::smem;
+  const double acc = accumulator_registers_per_thread(c, hw);
+  if (acc > (hw.max_registers_per_thread + 1) / 2) return ResourceCheck::too_many_accumulators;
+  if (acc < 4) return ResourceCheck::too_few_accumulators;
+  if (static_cast<std::int64_t>(c.num_warps) * hw.warp_size > 1024) return ResourceCheck::too_many_threads;
+  return ResourceCheck::ok;
+}
+}  // namespace
+
 std::string triton_infeasibility(const TileConfig& c, const GemmProblem& p, const Hardware& hw) {
   auto pow2 = [](const char* what, int v) -> std::string {
     if (v < 16 || v > 1024 || !is_pow2(v))
@@ -95,21 +113,23 @@ std::string triton_infeasibility(const TileConfig& c, const GemmProblem& p, cons
   if (static_cast<std::int64_t>(c.block_k) * dtype_bits(p.dtype) < 256)
     return "block_k = " + std::to_string(c.block_k) + " loads fewer than 32 bytes per row for " +
            std::string(dtype_name(p.dtype));
-  const std::int64_t smem = triton_smem_bytes(c, p.dtype, hw);
-  if (smem > hw.smem_per_block_bytes)
-    return "needs " + std::to_string(smem) + " bytes of shared memory, more than the " +
-           std::to_string(hw.smem_per_block_bytes) + " a block may use on " + hw.name;
-  const double acc = accumulator_registers_per_thread(c, hw);
-  const double acc_limit = (hw.max_registers_per_thread + 1) / 2;
-  if (acc > acc_limit)
-    return "needs " + std::to_string(static_cast<long long>(acc)) +
-           " accumulator registers per thread, more than half of the " +
-           std::to_string(hw.max_registers_per_thread) + " a thread may use";
-  if (acc < 4)
-    return "gives each thread fewer than 4 accumulators (block_m * block_n < 4 * num_warps * warp_size): "
-           "a warp must own at least one MMA fragment";
-  if (static_cast<std::int64_t>(c.num_warps) * hw.warp_size > 1024)
-    return "num_warps = " + std::to_string(c.num_warps) + " exceeds 1024 threads per block";
+  switch (check_resources(c, p.dtype, hw)) {
+    case ResourceCheck::smem:
+      return "needs " + std::to_string(triton_smem_bytes(c, p.dtype, hw)) +
+             " bytes of shared memory, more than the " + std::to_string(hw.smem_per_block_bytes) +
+             " a block may use on " + hw.name;
+    case ResourceCheck::too_many_accumulators:
+      return "needs " + std::to_string(static_cast<long long>(accumulator_registers_per_thread(c, hw))) +
+             " accumulator registers per thread, more than half of the " +
+             std::to_string(hw.max_registers_per_thread) + " a thread may use";
+    case ResourceCheck::too_few_accumulators:
+      return "gives each thread fewer than 4 accumulators (block_m * block_n < 4 * num_warps * warp_size): "
+             "a warp must own at least one MMA fragment";
+    case ResourceCheck::too_many_threads:
+      return "num_warps = " + std::to_string(c.num_warps) + " exceeds 1024 threads per block";
+    case ResourceCheck::ok:
+      break;
+  }
   return "";
 }
 
@@ -129,7 +149,9 @@ void triton_candidates(const GemmProblem& p, const Hardware& hw, std::vector<Til
     if (bm > max_m) break;
     for (int bn : kBlocks) {
       if (bn > max_n) break;
-      const std::int64_t tiles = ((p.m + bm - 1) / bm) * ((p.n + bn - 1) / bn) * p.batch;
+      // In double: at the limits (M, N = 2^31-1, batch = 2^24) the product needs 78 bits.
+      const double tiles = static_cast<double>((p.m + bm - 1) / bm) * static_cast<double>((p.n + bn - 1) / bn) *
+                           static_cast<double>(p.batch);
       for (int bk : kBlocks) {
         if (bk > max_k) break;
         if (static_cast<std::int64_t>(bk) * bits < 256) continue;
@@ -141,9 +163,10 @@ void triton_candidates(const GemmProblem& p, const Hardware& hw, std::vector<Til
             c.num_warps = w;
             c.num_stages = s;
             c.split_k = 1;
-            if (!triton_infeasibility(c, p, hw).empty()) continue;
+            // Sizes, warps and stages are legal by construction; only the resources can fail.
+            if (check_resources(c, p.dtype, hw) != ResourceCheck::ok) continue;
             for (int sk : kSplits) {
-              if (sk > 1 && !(tiles * sk <= 2 * static_cast<std::int64_t>(hw.cu_count) &&
+              if (sk > 1 && !(tiles * sk <= 2.0 * hw.cu_count &&
                               p.k >= static_cast<std::int64_t>(sk) * std::max(bk, 256)))
                 continue;
               c.split_k = sk;

@@ -1,6 +1,7 @@
 #pragma once
 /// A user's fixed config list (`--candidates FILE`): CSV with columns
 /// block_m,block_n,block_k,num_warps,num_stages and optional group_m (default 8), split_k (1).
+#include <istream>
 #include <string>
 #include <vector>
 
@@ -11,5 +12,8 @@ namespace gemm_advisor {
 /// Reads the file. Throws InputError "path:line: ..." for an unreadable file, a missing column,
 /// a non-numeric or non-positive value, or a file with no configs. Duplicates are kept.
 std::vector<TileConfig> read_candidates_file(const std::string& path);
+
+/// The same, from a stream; `source` names it in messages ("source:line: ...").
+std::vector<TileConfig> read_candidates(std::istream& in, const std::string& source);
 
 }  // namespace gemm_advisor

@@ -44,12 +44,24 @@ class CsvHeader {
   static CsvHeader read(CsvReader& reader, const std::vector<std::string>& required);
   /// Column index, or -1 when absent.
   int index(const std::string& name) const;
-  std::size_t size() const { return names_.size(); }
+  /// Fields in the header row, unnamed (empty) ones included: every data row must have as many.
+  std::size_t size() const { return field_count_; }
 
  private:
   std::map<std::string, int> columns_;
-  std::vector<std::string> names_;
+  std::size_t field_count_ = 0;
 };
+
+/// Outcome of read_line.
+enum class LineRead { ok, end, too_long };
+
+/// Reads one line (without its '\n') into `line`, never holding more than `max_bytes` of it:
+/// a longer line stops the read and returns too_long, so a binary file or a stream without
+/// newlines (/dev/zero) cannot exhaust memory. `end` when no byte was left.
+LineRead read_line(std::istream& in, std::string& line, std::size_t max_bytes);
+
+/// Longest line the CSV and text readers accept (1 MiB).
+constexpr std::size_t kMaxLineBytes = std::size_t{1} << 20;
 
 /// Field helpers: each throws InputError "source:line: column 'NAME': ..." on bad text.
 std::int64_t csv_int(const CsvReader& r, const std::vector<std::string>& fields, int index,

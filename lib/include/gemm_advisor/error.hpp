@@ -1,7 +1,9 @@
 #pragma once
 /// Errors the library reports for bad input.
 #include <stdexcept>
+#include <cstddef>
 #include <string>
+#include <string_view>
 
 namespace gemm_advisor {
 
@@ -15,5 +17,10 @@ class InputError : public std::runtime_error {
 
 /// Formats "source:line: message" (or "source: message" when line is 0).
 std::string located(const std::string& source, long line, const std::string& message);
+
+/// Makes input text safe to quote inside a one-line message: bytes outside printable ASCII
+/// (newlines, escapes, NULs, non-ASCII) become "\xNN", and text longer than `max_chars` is cut
+/// with "..." appended, so a binary or hostile input can never split or flood an error line.
+std::string printable(std::string_view text, std::size_t max_chars = 64);
 
 }  // namespace gemm_advisor

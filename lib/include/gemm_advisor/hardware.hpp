@@ -1,6 +1,7 @@
 #pragma once
 /// A GPU described by a YAML hardware profile (schema: profiles/SCHEMA.md).
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -35,6 +36,7 @@ struct Hardware {
   int warp_size = 0;
   int matrix_units_per_cu = 0;
   int warps_to_feed_matrix_units = 0;
+  int matrix_instruction_warps = 1;  ///< warps that issue one matrix instruction together (Hopper wgmma: 4)
   int max_warps_per_cu = 0;
   int max_blocks_per_cu = 0;
   std::int64_t registers_per_cu = 0;
@@ -84,7 +86,9 @@ Hardware parse_profile(std::string_view yaml_text, const std::string& source,
 
 /// Loads a profile by embedded name ("b200") or by path (anything with '/' or ending in .yaml/.yml).
 /// Throws InputError for an unknown name (listing the known ones), an unreadable file or a bad profile.
-Hardware load_hardware(const std::string& name_or_path);
+/// `diagnostics`, when given, receives the profile's warnings (unknown keys, uncited numbers), which
+/// a caller should show: they do not stop the load.
+Hardware load_hardware(const std::string& name_or_path, ProfileDiagnostics* diagnostics = nullptr);
 
 /// A profile compiled into the binary: its name (file stem) and YAML text.
 struct EmbeddedProfile {
@@ -94,9 +98,9 @@ struct EmbeddedProfile {
 /// Every profile of profiles/*.yaml, sorted by name. Generated at build time.
 const std::vector<EmbeddedProfile>& embedded_profiles();
 
-/// Reads a whole file. Throws InputError naming the path when it is missing, a directory or
-/// unreadable.
-std::string read_text_file(const std::string& path);
+/// Reads a whole file. Throws InputError naming the path when it is missing, a directory,
+/// unreadable, or longer than `max_bytes` (so `--hw /dev/zero` fails instead of eating memory).
+std::string read_text_file(const std::string& path, std::size_t max_bytes = std::size_t{16} << 20);
 
 /// Checks that a path names a readable regular file (not a directory) without reading it.
 /// Throws InputError naming the path and the reason.

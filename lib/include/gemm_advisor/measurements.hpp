@@ -3,6 +3,7 @@
 /// Required columns: m,n,k,block_m,block_n,block_k,num_warps,num_stages,ms. Optional: batch (1),
 /// dtype (bf16), layout (NN), group_m (8), split_k (1), kernel (triton), status (ok).
 /// Rows whose kernel is not the target (e.g. `cublas`) are vendor-library reference timings.
+#include <istream>
 #include <string>
 #include <vector>
 
@@ -30,5 +31,9 @@ struct MeasuredShape {
 /// is neither `target` nor a vendor library are ignored. A row with status "ok" must have ms > 0.
 /// Throws InputError "path:line: ..." on a malformed row or a file without data rows.
 std::vector<MeasuredShape> read_measurements(const std::string& path, const std::string& target = "triton");
+
+/// The same, from a stream; `source` names it in messages ("source:line: ...").
+std::vector<MeasuredShape> read_measurements(std::istream& in, const std::string& source,
+                                             const std::string& target = "triton");
 
 }  // namespace gemm_advisor

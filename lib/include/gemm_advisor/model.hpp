@@ -51,6 +51,8 @@ struct Estimate {
   double dram_bytes = 0;          ///< predicted DRAM traffic of the whole kernel
   double arithmetic_intensity = 0;  ///< 2*BM*BN*BK / ((BM*BK + BK*BN + BM*BN) * bytes)
   double matrix_unit_utilization = 0;  ///< matrix units the resident warps can feed, 0..1
+  bool a_aligned = true;          ///< A's contiguous dimension allows 16-byte vector loads
+  bool b_aligned = true;          ///< B's contiguous dimension allows 16-byte vector loads
   std::int64_t smem_bytes = 0;    ///< shared memory per thread block
   double registers_per_thread = 0;  ///< estimated registers per thread
 };

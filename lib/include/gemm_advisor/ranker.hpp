@@ -16,8 +16,10 @@ struct RankedConfig {
 
 /// Ranks `candidates` for the problem. Feasible configs come first in rank order; infeasible ones
 /// (only possible with user-given candidates) follow, in input order, with their reason.
+/// `top` > 0 keeps only the feasible configs that can reach the first `top` places (at least `top`
+/// of them, in exactly the order a full ranking gives them); 0 keeps all.
 /// `out` is cleared and reused (batch mode keeps one per thread).
 void rank_configs(const GemmProblem& p, const Hardware& hw, const std::vector<TileConfig>& candidates,
-                  std::vector<RankedConfig>& out);
+                  std::vector<RankedConfig>& out, std::size_t top = 0);
 
 }  // namespace gemm_advisor

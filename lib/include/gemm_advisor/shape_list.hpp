@@ -29,7 +29,9 @@ class ShapeReader {
  public:
   virtual ~ShapeReader() = default;
   /// Next entry; false at the end. A bad entry is returned with `error` set, and reading can go on.
-  /// Errors that make the rest unreadable (bad header, malformed YAML) throw InputError.
+  /// Errors that make the rest unreadable (bad header, malformed YAML, NUL bytes, a line over
+  /// 1 MiB, YAML/JSON over 256 MiB) throw InputError, and so does reaching the end of an input
+  /// that held no shape at all (empty, only a header or comments, an empty list).
   virtual bool next(ShapeEntry& entry) = 0;
 };
 

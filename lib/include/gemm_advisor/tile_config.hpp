@@ -23,7 +23,8 @@ struct TileConfig {
 };
 
 /// Parses "BMxBNxBK:WARPS:STAGES[:SPLITK]" (as `explain --config` takes it). Numbers must be
-/// positive integers. Throws InputError quoting the text.
+/// positive integers within the bounds of a --candidates file (block sizes and split_k <= 65536,
+/// warps <= 1024, stages <= 64). Throws InputError quoting the text.
 TileConfig parse_tile_config(std::string_view text);
 
 }  // namespace gemm_advisor

@@ -1,0 +1,132 @@
+// Speed of the library's hot paths, one thread (README, "Speed"):
+//   BM_Estimate         candidate evaluations per second: estimate() over a shape's whole candidate space
+//   BM_Candidates       building a shape's triton candidate space
+//   BM_RankShape        shapes per second: candidate space + rank_configs, as `batch` does per shape
+//   BM_RankShapeCsv     ... plus formatting the top-1 CSV row (the `batch --top 1 --format csv` path)
+// Each runs over a fixed mix of real LLM shapes (decode and prefill, DESIGN.md "Shapes and layouts")
+// on an NVIDIA (h200) and an AMD (mi350x) profile.
+#include <benchmark/benchmark.h>
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "gemm_advisor/hardware.hpp"
+#include "gemm_advisor/model.hpp"
+#include "gemm_advisor/ranker.hpp"
+#include "gemm_advisor/report.hpp"
+#include "gemm_advisor/triton_target.hpp"
+
+namespace {
+
+using namespace gemm_advisor;
+
+// Llama-3-8B/70B and DeepSeek-V3 (N, K) pairs with decode and prefill M (DESIGN.md).
+std::vector<GemmProblem> shape_mix() {
+  const std::int64_t ms[] = {1, 16, 128, 2048, 8192};
+  const std::pair<std::int64_t, std::int64_t> nks[] = {{6144, 4096}, {4096, 14336}, {28672, 4096},
+                                                       {8192, 28672}, {1536, 7168},  {576, 7168}};
+  std::vector<GemmProblem> out;
+  for (auto m : ms) {
+    for (auto [n, k] : nks) {
+      GemmProblem p;
+      p.m = m;
+      p.n = n;
+      p.k = k;
+      out.push_back(p);
+    }
+  }
+  return out;
+}
+
+const Hardware& profile(int index) {
+  static const Hardware h200 = load_hardware("h200");
+  static const Hardware mi350x = load_hardware("mi350x");
+  return index == 0 ? h200 : mi350x;
+}
+
+void set_label(benchmark::State& state) { state.SetLabel(profile(static_cast<int>(state.range(0))).name); }
+
+void BM_Estimate(benchmark::State& state) {
+  const Hardware& hw = profile(static_cast<int>(state.range(0)));
+  const std::vector<GemmProblem> shapes = shape_mix();
+  std::vector<std::vector<TileConfig>> spaces(shapes.size());
+  for (std::size_t i = 0; i < shapes.size(); ++i) triton_candidates(shapes[i], hw, spaces[i]);
+  std::int64_t evaluations = 0;
+  for (auto _ : state) {
+    for (std::size_t i = 0; i < shapes.size(); ++i) {
+      for (const TileConfig& c : spaces[i]) benchmark::DoNotOptimize(estimate(shapes[i], hw, c));
+      evaluations += static_cast<std::int64_t>(spaces[i].size());
+    }
+  }
+  state.counters["evals_per_s"] = benchmark::Counter(static_cast<double>(evaluations), benchmark::Counter::kIsRate);
+  set_label(state);
+}
+
+void BM_Candidates(benchmark::State& state) {
+  const Hardware& hw = profile(static_cast<int>(state.range(0)));
+  const std::vector<GemmProblem> shapes = shape_mix();
+  std::vector<TileConfig> space;
+  std::int64_t done = 0, configs = 0;
+  for (auto _ : state) {
+    for (const GemmProblem& p : shapes) {
+      triton_candidates(p, hw, space);
+      configs += static_cast<std::int64_t>(space.size());
+      benchmark::DoNotOptimize(space.data());
+    }
+    done += static_cast<std::int64_t>(shapes.size());
+  }
+  state.counters["shapes_per_s"] = benchmark::Counter(static_cast<double>(done), benchmark::Counter::kIsRate);
+  state.counters["configs_per_shape"] = static_cast<double>(configs) / static_cast<double>(std::max<std::int64_t>(1, done));
+  set_label(state);
+}
+
+void BM_RankShape(benchmark::State& state) {
+  const Hardware& hw = profile(static_cast<int>(state.range(0)));
+  const std::vector<GemmProblem> shapes = shape_mix();
+  std::vector<TileConfig> space;
+  std::vector<RankedConfig> ranked;
+  std::int64_t done = 0, evaluations = 0;
+  for (auto _ : state) {
+    for (const GemmProblem& p : shapes) {
+      triton_candidates(p, hw, space);
+      rank_configs(p, hw, space, ranked);
+      evaluations += static_cast<std::int64_t>(space.size());
+      benchmark::DoNotOptimize(ranked.data());
+    }
+    done += static_cast<std::int64_t>(shapes.size());
+  }
+  state.counters["shapes_per_s"] = benchmark::Counter(static_cast<double>(done), benchmark::Counter::kIsRate);
+  state.counters["evals_per_s"] = benchmark::Counter(static_cast<double>(evaluations), benchmark::Counter::kIsRate);
+  set_label(state);
+}
+
+void BM_RankShapeCsv(benchmark::State& state) {
+  const Hardware& hw = profile(static_cast<int>(state.range(0)));
+  const std::vector<GemmProblem> shapes = shape_mix();
+  std::vector<TileConfig> space;
+  std::vector<RankedConfig> ranked;
+  std::int64_t done = 0;
+  for (auto _ : state) {
+    for (const GemmProblem& p : shapes) {
+      triton_candidates(p, hw, space);
+      rank_configs(p, hw, space, ranked);
+      std::ostringstream out;
+      write_ranking_csv_rows(out, p, hw, ranked, 1);
+      benchmark::DoNotOptimize(out.str());
+    }
+    done += static_cast<std::int64_t>(shapes.size());
+  }
+  state.counters["shapes_per_s"] = benchmark::Counter(static_cast<double>(done), benchmark::Counter::kIsRate);
+  set_label(state);
+}
+
+// Argument: 0 = h200 (NVIDIA), 1 = mi350x (AMD: XCD-split L2 and MALL terms).
+BENCHMARK(BM_Estimate)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Candidates)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_RankShape)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_RankShapeCsv)->Arg(0)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();

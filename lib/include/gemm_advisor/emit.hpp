@@ -1,0 +1,88 @@
+#pragma once
+/// Config files for kernel libraries, made from rankings (`batch --emit`):
+///  - Triton: a shape's top configs as a JSON list of objects with Triton's parameter names, ready to
+///    turn into an autotune config list;
+///  - vLLM: the tuned-config JSON files its Triton block-scaled FP8 GEMM
+///    (`w8a8_triton_block_scaled_mm`, vllm/model_executor/layers/quantization/utils/fp8_utils.py) reads,
+///    one per (N, K, device), mapping M to a config.
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "gemm_advisor/hardware.hpp"
+#include "gemm_advisor/ranker.hpp"
+
+namespace gemm_advisor {
+
+// --- Triton ---------------------------------------------------------------------------------------
+
+/// One config with Triton's names, in this key order: BLOCK_M, BLOCK_N, BLOCK_K, GROUP_M, SPLIT_K,
+/// num_warps, num_stages.
+nlohmann::ordered_json triton_config_json(const TileConfig& c);
+
+/// The first `top` feasible entries of a ranking (0: all feasible ones), as a JSON list of
+/// triton_config_json objects, best first. Infeasible entries are never emitted.
+nlohmann::ordered_json triton_configs_json(const std::vector<RankedConfig>& ranked, std::size_t top);
+
+/// The `--emit triton` object of one shape: {"name" (when not empty), "m", "n", "k", "batch",
+/// "dtype", "layout", "configs": triton_configs_json(ranked, top)}.
+nlohmann::ordered_json triton_emit_json(const GemmProblem& p, const std::string& name,
+                                        const std::vector<RankedConfig>& ranked, std::size_t top);
+
+// --- vLLM block-scaled FP8 GEMM -------------------------------------------------------------------
+
+/// Quantization block of the weights, [block_n, block_k] = [128, 128]: the block shape of
+/// DeepSeek-V3-style FP8 checkpoints and the only one vLLM ships tuned files for
+/// (`...,block_shape=[128,128].json`).
+constexpr int kVllmQuantBlockN = 128;
+constexpr int kVllmQuantBlockK = 128;
+
+/// The M values vLLM tunes its block FP8 GEMM for, ascending: the default `batch_sizes` of
+/// benchmarks/kernels/benchmark_w8a8_block_fp8.py (1, 2, 4, 8, 16, 24, 32, 48, 64, 96, 128, 256, 512,
+/// 1024, 1536, 2048, 3072, 4096). At run time vLLM takes the entry whose M is nearest the actual M.
+const std::vector<std::int64_t>& vllm_default_m_values();
+
+/// The device name vLLM puts in tuned-config file names for a shipped profile (`hw.name`):
+/// `current_platform.get_device_name()` with spaces replaced by underscores (e.g. "NVIDIA_H200",
+/// "AMD_Instinct_MI300X"). Throws InputError for a profile without a known vLLM name (a user's own
+/// YAML): pass the name explicitly then.
+std::string vllm_device_name(const Hardware& hw);
+
+/// "N={n},K={k},device_name={device},dtype=fp8_w8a8,block_shape=[128,128].json", exactly as
+/// vLLM's get_w8a8_block_fp8_configs() builds the name it looks for.
+std::string vllm_config_file_name(std::int64_t n, std::int64_t k, const std::string& device_name);
+
+/// Throws InputError (naming the profile) when the hardware has no fp8 matrix path, so that vLLM's
+/// FP8 kernel cannot run on it (e.g. a100).
+void require_vllm_block_fp8(const Hardware& hw);
+
+/// The triton candidate space of `p` (whose dtype must be fp8) restricted to what vLLM's kernel
+/// runs: split_k = 1 (the kernel has no split-K) and BLOCK_K dividing the quantization block
+/// kVllmQuantBlockK (one scale per K-step: vLLM's tuner keeps `block_k % BLOCK_SIZE_K == 0`).
+/// `out` is cleared first.
+void vllm_block_fp8_candidates(const GemmProblem& p, const Hardware& hw, std::vector<TileConfig>& out);
+
+/// One vLLM config, keys in vLLM's order: BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K, GROUP_SIZE_M,
+/// num_warps, num_stages.
+nlohmann::ordered_json vllm_config_json(const TileConfig& c);
+
+/// A whole tuned-config file: {"M": config, ...} with M as a decimal string key, ascending by M,
+/// indented by 4 and ending in a newline, as vLLM's tuner writes it (json.dump(indent=4)).
+std::string vllm_config_file_text(const std::map<std::int64_t, TileConfig>& best_by_m);
+
+// --- files ----------------------------------------------------------------------------------------
+
+/// Writes `text` to `path` atomically: into a temporary file in the same directory, then renamed
+/// over `path`, so a reader sees the old file or the whole new one, never a part. Throws InputError
+/// naming the path when the directory is not writable or the disk is full (the temporary file is
+/// removed then).
+void write_file_atomically(const std::string& path, const std::string& text);
+
+/// Creates `dir` (and its parents) when missing. Throws InputError naming it when it exists but is
+/// not a directory, or cannot be created.
+void ensure_directory(const std::string& dir);
+
+}  // namespace gemm_advisor

@@ -1,0 +1,178 @@
+#include "gemm_advisor/emit.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <utility>
+
+#include "gemm_advisor/error.hpp"
+#include "gemm_advisor/triton_target.hpp"
+
+namespace gemm_advisor {
+
+// --- Triton ---------------------------------------------------------------------------------------
+
+nlohmann::ordered_json triton_config_json(const TileConfig& c) {
+  nlohmann::ordered_json j;
+  j["BLOCK_M"] = c.block_m;
+  j["BLOCK_N"] = c.block_n;
+  j["BLOCK_K"] = c.block_k;
+  j["GROUP_M"] = c.group_m;
+  j["SPLIT_K"] = c.split_k;
+  j["num_warps"] = c.num_warps;
+  j["num_stages"] = c.num_stages;
+  return j;
+}
+
+nlohmann::ordered_json triton_configs_json(const std::vector<RankedConfig>& ranked, std::size_t top) {
+  nlohmann::ordered_json configs = nlohmann::ordered_json::array();
+  for (const RankedConfig& r : ranked) {
+    // Feasible entries come first in a ranking (ranker.hpp): the first infeasible one ends them.
+    if (!r.estimate.feasible || (top != 0 && configs.size() >= top)) break;
+    configs.push_back(triton_config_json(r.config));
+  }
+  return configs;
+}
+
+nlohmann::ordered_json triton_emit_json(const GemmProblem& p, const std::string& name,
+                                        const std::vector<RankedConfig>& ranked, std::size_t top) {
+  nlohmann::ordered_json j;
+  if (!name.empty()) j["name"] = name;
+  j["m"] = p.m;
+  j["n"] = p.n;
+  j["k"] = p.k;
+  j["batch"] = p.batch;
+  j["dtype"] = dtype_name(p.dtype);
+  j["layout"] = p.layout.name();
+  j["configs"] = triton_configs_json(ranked, top);
+  return j;
+}
+
+// --- vLLM -----------------------------------------------------------------------------------------
+
+const std::vector<std::int64_t>& vllm_default_m_values() {
+  static const std::vector<std::int64_t> values = {1,   2,   4,   8,    16,   24,   32,   48,   64,
+                                                   96,  128, 256, 512,  1024, 1536, 2048, 3072, 4096};
+  return values;
+}
+
+namespace {
+
+// vLLM's spelling of each shipped profile's device: current_platform.get_device_name() with spaces
+// replaced by underscores (fp8_utils.py, get_w8a8_block_fp8_configs). Checked against the file names
+// vLLM ships under vllm/model_executor/layers/quantization/utils/configs/ and the device-id table of
+// vllm/platforms/rocm.py:
+//  - NVIDIA names are NVML's (torch.cuda.get_device_name()):
+//    "N=2112,K=7168,device_name=NVIDIA_H200,dtype=fp8_w8a8,block_shape=[128,128].json",
+//    "N=12288,K=7168,device_name=NVIDIA_H100_80GB_HBM3,dtype=fp8_w8a8,block_shape=[128,128].json"
+//    (H100 SXM5 80GB), "N=1536,K=1536,device_name=NVIDIA_A100-SXM4-80GB,dtype=int8_w8a8,..." (A100 SXM4
+//    80GB), and NVIDIA_B200 in vLLM's fused-MoE configs ("E=128,N=704,device_name=NVIDIA_B200,
+//    dtype=fp8_w8a8.json"), which take the name from the same call.
+//  - AMD names come from _ROCM_DEVICE_ID_NAME_MAP in vllm/platforms/rocm.py: 0x74a1 -> AMD_Instinct_MI300X,
+//    0x75a0 -> AMD_Instinct_MI350X, 0x75a3 -> AMD_Instinct_MI355X; "N=1536,K=7168,device_name=
+//    AMD_Instinct_MI300X,dtype=fp8_w8a8,block_shape=[128,128].json" is a shipped file.
+struct VllmDeviceName {
+  const char* profile;
+  const char* device_name;
+};
+constexpr VllmDeviceName kVllmDeviceNames[] = {
+    {"a100", "NVIDIA_A100-SXM4-80GB"},  {"h100", "NVIDIA_H100_80GB_HBM3"}, {"h200", "NVIDIA_H200"},
+    {"b200", "NVIDIA_B200"},            {"mi300x", "AMD_Instinct_MI300X"}, {"mi350x", "AMD_Instinct_MI350X"},
+    {"mi355x", "AMD_Instinct_MI355X"},
+};
+
+}  // namespace
+
+std::string vllm_device_name(const Hardware& hw) {
+  for (const VllmDeviceName& d : kVllmDeviceNames) {
+    if (hw.name == d.profile) return d.device_name;
+  }
+  throw InputError("profile '" + hw.name +
+                   "' has no known vLLM device name: give --vllm-device-name (the name in vLLM's "
+                   "'Config file not found at ...' warning, e.g. NVIDIA_H200)");
+}
+
+std::string vllm_config_file_name(std::int64_t n, std::int64_t k, const std::string& device_name) {
+  return "N=" + std::to_string(n) + ",K=" + std::to_string(k) + ",device_name=" + device_name +
+         ",dtype=fp8_w8a8,block_shape=[" + std::to_string(kVllmQuantBlockN) + "," + std::to_string(kVllmQuantBlockK) +
+         "].json";
+}
+
+void require_vllm_block_fp8(const Hardware& hw) {
+  if (hw.rate(Dtype::fp8)) return;
+  throw InputError("--emit vllm: " + hw.name + " (" + hw.display_name +
+                   ") has no fp8 matrix path, so vLLM's block FP8 GEMM cannot run on it");
+}
+
+void vllm_block_fp8_candidates(const GemmProblem& p, const Hardware& hw, std::vector<TileConfig>& out) {
+  triton_candidates(p, hw, out);
+  std::size_t kept = 0;
+  for (const TileConfig& c : out) {
+    if (c.split_k == 1 && c.block_k <= kVllmQuantBlockK && kVllmQuantBlockK % c.block_k == 0) out[kept++] = c;
+  }
+  out.resize(kept);
+}
+
+nlohmann::ordered_json vllm_config_json(const TileConfig& c) {
+  nlohmann::ordered_json j;
+  j["BLOCK_SIZE_M"] = c.block_m;
+  j["BLOCK_SIZE_N"] = c.block_n;
+  j["BLOCK_SIZE_K"] = c.block_k;
+  j["GROUP_SIZE_M"] = c.group_m;
+  j["num_warps"] = c.num_warps;
+  j["num_stages"] = c.num_stages;
+  return j;
+}
+
+std::string vllm_config_file_text(const std::map<std::int64_t, TileConfig>& best_by_m) {
+  constexpr int kIndent = 4;  // vLLM's tuner: json.dump(configs, f, indent=4)
+  nlohmann::ordered_json j = nlohmann::ordered_json::object();
+  for (const auto& [m, config] : best_by_m) j[std::to_string(m)] = vllm_config_json(config);
+  return j.dump(kIndent) + "\n";
+}
+
+// --- files ----------------------------------------------------------------------------------------
+
+void write_file_atomically(const std::string& path, const std::string& text) {
+  // A name no other writer uses: this process's id and a per-process count (O_EXCL checks it).
+  static std::atomic<unsigned> counter{0};
+  const std::string tmp = path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++);
+  constexpr mode_t kFileMode = 0644;  // rw-r--r--, less the umask: an ordinary data file
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, kFileMode);
+  if (fd < 0) throw InputError(path + ": cannot write: " + std::strerror(errno));
+  auto fail = [&](const char* what, bool close_fd) {
+    const std::string reason = std::strerror(errno);
+    if (close_fd) ::close(fd);
+    ::unlink(tmp.c_str());
+    throw InputError(path + ": cannot write (" + what + "): " + reason);
+  };
+  const char* data = text.data();
+  std::size_t left = text.size();
+  while (left > 0) {
+    const ssize_t n = ::write(fd, data, left);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      fail("write", true);
+    }
+    data += n;
+    left -= static_cast<std::size_t>(n);
+  }
+  if (::fsync(fd) != 0) fail("fsync", true);
+  if (::close(fd) != 0) fail("close", false);
+  if (::rename(tmp.c_str(), path.c_str()) != 0) fail("rename", false);
+}
+
+void ensure_directory(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::is_directory(dir, ec)) return;
+  if (fs::exists(dir, ec)) throw InputError(dir + ": exists and is not a directory");
+  fs::create_directories(dir, ec);
+  if (ec) throw InputError(dir + ": cannot create directory: " + ec.message());
+}
+
+}  // namespace gemm_advisor

@@ -1,0 +1,338 @@
+#!/usr/bin/env python3
+"""End-to-end tests of `gemm-advisor batch`: every input format and stdin, identical bytes for any
+--jobs, --keep-going and exit codes, the progress line, `--emit triton` within the hardware limits and
+`--emit vllm` files as vLLM reads them. Usage: batch_test.py PATH/TO/gemm-advisor (run from the repo
+root). No test depends on timing."""
+import json
+import os
+import pty
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+BIN = sys.argv[1]
+TMP = tempfile.mkdtemp(prefix="gemm-advisor-batch-test-")
+results = {"passed": 0, "failed": 0}
+
+# vLLM's tuned M grid (benchmarks/kernels/benchmark_w8a8_block_fp8.py) and file name pattern
+# (fp8_utils.py get_w8a8_block_fp8_configs), device names as vLLM spells them.
+VLLM_M = [1, 2, 4, 8, 16, 24, 32, 48, 64, 96, 128, 256, 512, 1024, 1536, 2048, 3072, 4096]
+VLLM_KEYS = ["BLOCK_SIZE_M", "BLOCK_SIZE_N", "BLOCK_SIZE_K", "GROUP_SIZE_M", "num_warps", "num_stages"]
+VLLM_DEVICES = {"h100": "NVIDIA_H100_80GB_HBM3", "h200": "NVIDIA_H200", "b200": "NVIDIA_B200",
+                "mi300x": "AMD_Instinct_MI300X", "mi350x": "AMD_Instinct_MI350X", "mi355x": "AMD_Instinct_MI355X"}
+TRITON_KEYS = ["BLOCK_M", "BLOCK_N", "BLOCK_K", "GROUP_M", "SPLIT_K", "num_warps", "num_stages"]
+
+
+def run(*args, stdin=None):
+    p = subprocess.run([BIN, *args], input=stdin, capture_output=True, text=True, timeout=300)
+    return p.returncode, p.stdout, p.stderr
+
+
+def check(name, cond, detail=""):
+    if cond:
+        results["passed"] += 1
+    else:
+        results["failed"] += 1
+        print(f"FAIL: {name} {str(detail)[:600]}")
+
+
+def write(name, text):
+    path = os.path.join(TMP, name)
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
+def problems(jsonl):
+    return [(d["problem"]["m"], d["problem"]["n"], d["problem"]["k"], d["problem"]["batch"]) for d in
+            map(json.loads, jsonl.splitlines())]
+
+
+def error_lines(err):
+    return [l for l in err.splitlines() if l.startswith("gemm-advisor: error:")]
+
+
+# --- every input format gives the same results ----------------------------------------------------
+SHAPES = [(16, 6144, 4096, 1), (4096, 4096, 4096, 1), (1, 28672, 4096, 1), (512, 512, 512, 4)]
+WANT = [s for s in SHAPES]
+inputs = {
+    "csv": write("shapes.csv", "# a comment line\nname,m,n,k,batch,dtype,layout\n\n"
+                 + "".join(f"s{i},{m},{n},{k},{b},bf16,NT\n# between rows\n" for i, (m, n, k, b) in enumerate(SHAPES))),
+    "csv (m,n,k only, CRLF)": write("mnk.csv", "m,n,k\r\n" + "".join(f"{m},{n},{k}\r\n" for m, n, k, b in SHAPES[:3])
+                                    + "512,512,512\r\n"),
+    "yaml": write("shapes.yaml", "# YAML list\n" + "".join(f"- {{m: {m}, n: {n}, k: {k}, batch: {b}, name: s{i}}}\n"
+                                                           for i, (m, n, k, b) in enumerate(SHAPES))),
+    "json": write("shapes.json", json.dumps([{"m": m, "n": n, "k": k, "batch": b, "name": f"s{i}"}
+                                             for i, (m, n, k, b) in enumerate(SHAPES)], indent=1)),
+    "text": write("shapes.txt", "# MxNxK[xB] lines\n\n" + "".join(f"{m}x{n}x{k}x{b}   # shape {i}\n\n"
+                                                                 for i, (m, n, k, b) in enumerate(SHAPES))),
+}
+outputs = {}
+for fmt_name, path in inputs.items():
+    rc, out, err = run("batch", path, "--hw", "h200", "--top", "2", "-q")
+    want = WANT if "m,n,k only" not in fmt_name else [s[:3] + (1,) for s in SHAPES[:3]] + [(512, 512, 512, 1)]
+    check(f"{fmt_name}: exit 0", rc == 0, err)
+    check(f"{fmt_name}: one object per shape, in input order", rc == 0 and problems(out) == want, out[:300])
+    check(f"{fmt_name}: --quiet leaves stderr empty", err == "", err)
+    outputs[fmt_name] = out
+check("csv, yaml and json inputs give the same bytes", outputs["csv"] == outputs["yaml"] == outputs["json"])
+check("names come through", all(json.loads(l).get("name") == f"s{i}" for i, l in enumerate(outputs["csv"].splitlines())))
+no_names = outputs["text"]
+check("text input: same rankings, no name", [json.loads(l)["configs"] for l in no_names.splitlines()] ==
+      [json.loads(l)["configs"] for l in outputs["csv"].splitlines()]
+      and all("name" not in json.loads(l) for l in no_names.splitlines()))
+
+rc, out, err = run("-q", "batch", inputs["text"], "--hw", "h200", "--top", "2")
+check("global -q before the subcommand works too", rc == 0 and err == "" and out == outputs["text"], err)
+
+# stdin, for a text list and a CSV list (format sniffed)
+with open(inputs["text"]) as f:
+    rc, out, err = run("batch", "-", "--hw", "h200", "--top", "2", "-q", stdin=f.read())
+check("stdin text: same as the file", rc == 0 and out == outputs["text"], err)
+with open(inputs["csv"]) as f:
+    rc, out, err = run("batch", "-", "--hw", "h200", "--top", "2", "-q", stdin=f.read())
+check("stdin CSV (sniffed): same as the file", rc == 0 and out == outputs["csv"], err)
+
+# jsonl: the same object as `rank --format json`
+rc, out, _ = run("rank", "16x6144x4096", "--hw", "h200", "--top", "2", "--format", "json")
+ranked = json.loads(out)
+check("jsonl line == rank --format json", json.loads(no_names.splitlines()[0]) == ranked)
+check("summary line on stderr without --quiet",
+      re.search(r"^gemm-advisor: batch: 4 shapes ranked, 0 bad in .* s \(", run("batch", inputs["text"], "--hw", "h200")[2],
+                re.M) is not None)
+
+# --- order and bytes do not depend on --jobs ------------------------------------------------------
+rng = random.Random(20261201)
+varied = []
+for i in range(300):
+    m = rng.choice([1, 3, 16, 77, 128, 1000, 2048, 4096, 8192])
+    n = rng.choice([64, 576, 1536, 4096, 6144, 14336, 28672])
+    k = rng.choice([32, 512, 4096, 7168, 14336])
+    b = rng.choice([1, 1, 1, 2, 8])
+    varied.append((m, n, k, b))
+varied_txt = write("varied.txt", "".join(f"{m}x{n}x{k}x{b}\n" for m, n, k, b in varied))
+# The limits check prints every config (--top 0): a third of the list keeps it quick.
+limits_txt = write("limits.txt", "".join(f"{m}x{n}x{k}x{b}\n" for m, n, k, b in varied[:100]))
+for fmt_args in (["--format", "jsonl"], ["--format", "csv"], ["--format", "table"], ["--emit", "triton"]):
+    outs = []
+    for jobs in ("1", "4"):
+        rc, out, err = run("batch", varied_txt, "--hw", "mi350x", "--top", "3", "-j", jobs, "-q", *fmt_args)
+        check(f"{' '.join(fmt_args)} -j {jobs}: exit 0", rc == 0, err)
+        outs.append(out)
+    check(f"{' '.join(fmt_args)}: -j 1 and -j 4 give identical bytes", outs[0] == outs[1] and len(outs[0]) > 1000)
+rc, out, _ = run("batch", varied_txt, "--hw", "mi350x", "-j", "4", "-q")
+check("-j 4: results in input order", problems(out) == varied)
+
+# --- bad lines: file:line, --keep-going, exit codes ----------------------------------------------
+bad_txt = write("bad.txt", "64x64x64\n128x128x128\n12xnope\n# fine\n256x256x256\n0x5x5\n512x512x512\n")
+for jobs in ("1", "4"):
+    rc, out, err = run("batch", bad_txt, "--hw", "h100", "-j", jobs)
+    check(f"stop -j {jobs}: exit 1", rc == 1, err)
+    check(f"stop -j {jobs}: results before the bad line are flushed, none after",
+          problems(out) == [(64, 64, 64, 1), (128, 128, 128, 1)], out)
+    errs = error_lines(err)
+    check(f"stop -j {jobs}: one error, with file:line", len(errs) == 1 and f"{bad_txt}:3: shape '12xnope'" in errs[0], err)
+    check(f"stop -j {jobs}: summary says it stopped", "stopped at the first bad line" in err, err)
+
+    rc, out, err = run("batch", bad_txt, "--hw", "h100", "-j", jobs, "--keep-going")
+    check(f"--keep-going -j {jobs}: exit 1", rc == 1, err)
+    check(f"--keep-going -j {jobs}: every good line ranked, in order",
+          problems(out) == [(64, 64, 64, 1), (128, 128, 128, 1), (256, 256, 256, 1), (512, 512, 512, 1)], out)
+    errs = error_lines(err)
+    check(f"--keep-going -j {jobs}: each bad line reported with file:line",
+          len(errs) == 2 and f"{bad_txt}:3:" in errs[0] and f"{bad_txt}:6:" in errs[1], err)
+    check(f"--keep-going -j {jobs}: summary counts them", "4 shapes ranked, 2 bad" in err, err)
+
+rc, out, err = run("batch", inputs["text"], "--hw", "h100", "--keep-going", "-q")
+check("--keep-going with no bad line: exit 0", rc == 0 and err == "", err)
+
+bad_csv = write("bad.csv", "m,n,k,dtype\n64,64,64,bf16\n64,64,-3,bf16\n64,64,64,int3\n32,32,32,fp16\n")
+rc, out, err = run("batch", bad_csv, "--hw", "h100", "--keep-going", "--format", "csv")
+errs = error_lines(err)
+check("CSV --keep-going: exit 1, two errors at lines 3 and 4",
+      rc == 1 and len(errs) == 2 and f"{bad_csv}:3:" in errs[0] and f"{bad_csv}:4:" in errs[1], err)
+check("CSV --keep-going: header + the two good rows", len(out.splitlines()) == 3 and out.startswith("name,m,n,k"), out)
+
+# A line the reader cannot get past (bad CSV quoting) ends the run even with --keep-going, after
+# the results before it.
+broken_csv = write("broken.csv", "m,n,k\n64,64,64\n128,128,128\n\"256,256,256\n512,512,512\n")
+for extra in ([], ["--keep-going"]):
+    rc, out, err = run("batch", broken_csv, "--hw", "h100", "-j", "4", *extra)
+    check(f"unreadable CSV {extra}: exit 1, earlier results flushed",
+          rc == 1 and problems(out) == [(64, 64, 64, 1), (128, 128, 128, 1)], out + err)
+    check(f"unreadable CSV {extra}: one error with file:line", len(error_lines(err)) == 1 and f"{broken_csv}:" in err, err)
+
+# The Triton list of a stopped run stays open, so that it does not parse as a whole list.
+rc, out, err = run("batch", bad_txt, "--hw", "h100", "--emit", "triton")
+try:
+    json.loads(out)
+    parsed = True
+except ValueError:
+    parsed = False
+check("stopped --emit triton: exit 1 and output is not a complete JSON list", rc == 1 and not parsed and "\"m\":128" in out, out)
+
+# Whole-run errors: one line, nothing on stdout.
+for name, args, code, fragment in [
+    ("missing file", ["batch", "no-such.txt", "--hw", "h100"], 1, "no-such.txt: cannot open"),
+    ("unknown profile", ["batch", inputs["text"], "--hw", "rtx9090"], 1, "unknown hardware profile"),
+    ("bad YAML", ["batch", write("bad.yaml", "- {m: 1, n: [\n"), "--hw", "h100"], 1, "bad.yaml:"),
+    ("CSV without k", ["batch", write("nok.csv", "m,n\n1,2\n"), "--hw", "h100"], 1, "nok.csv:1:"),
+    ("bad --format", ["batch", inputs["text"], "--format", "xml"], 2, "xml"),
+    ("--emit with --format", ["batch", inputs["text"], "--emit", "triton", "--format", "csv"], 2, "excludes"),
+    ("--out without --emit vllm", ["batch", inputs["text"], "--out", TMP], 2, "--emit vllm"),
+]:
+    rc, out, err = run(*args)
+    check(f"{name}: exit {code}", rc == code, f"rc={rc} err={err!r}")
+    check(f"{name}: nothing on stdout", out == "", out[:200])
+    check(f"{name}: one line on stderr naming the problem", len(err.strip().splitlines()) == 1 and fragment in err, err)
+
+# --- progress line: only on a terminal, never with --quiet ---------------------------------------
+rc, out, err = run("batch", varied_txt, "--hw", "h100", "-j", "2")
+check("no progress line when stderr is not a terminal", "\r" not in err and "ETA" not in err, err[:200])
+
+
+def run_with_tty_stderr(*args):
+    master, slave = pty.openpty()
+    p = subprocess.Popen([BIN, *args], stdout=subprocess.DEVNULL, stderr=slave, stdin=subprocess.DEVNULL)
+    os.close(slave)
+    chunks = []
+    while True:
+        try:
+            data = os.read(master, 65536)
+        except OSError:  # EIO: the child closed the terminal
+            break
+        if not data:
+            break
+        chunks.append(data)
+    os.close(master)
+    return p.wait(timeout=300), b"".join(chunks).decode(errors="replace")
+
+
+rc, tty_err = run_with_tty_stderr("batch", varied_txt, "--hw", "h100")
+check("progress line on a terminal: bar with percent, ETA and rate",
+      rc == 0 and "\r[" in tty_err and "% ETA" in tty_err and "shapes/s" in tty_err, repr(tty_err[:300]))
+check("progress line erased, summary at the end", tty_err.rstrip().splitlines()[-1].lstrip("\r\x1b[K").startswith(
+    "gemm-advisor: batch: 300 shapes ranked"), repr(tty_err[-300:]))
+rc, tty_err = run_with_tty_stderr("batch", varied_txt, "--hw", "h100", "--quiet")
+check("--quiet: nothing on the terminal", rc == 0 and tty_err == "", repr(tty_err[:200]))
+
+# --- --emit triton: Triton's names, within the hardware limits ------------------------------------
+
+
+def profile_numbers(name):
+    """The integer `key: value` lines of profiles/NAME.yaml (enough for the Triton limits)."""
+    numbers = {}
+    with open(f"profiles/{name}.yaml") as f:
+        for line in f:
+            m = re.match(r"^\s+(\w+):\s+(-?\d+)\s*$", line)
+            if m:
+                numbers[m.group(1)] = int(m.group(2))
+    return numbers
+
+
+BITS = {"fp32": 32, "fp16": 16, "bf16": 16, "fp8": 8}
+for hw in ("h200", "b200", "a100", "mi300x", "mi350x", "mi355x", "h100"):
+    limits = profile_numbers(hw)
+    for dtype in ("bf16", "fp8"):
+        if dtype == "fp8" and hw == "a100":
+            continue
+        rc, out, err = run("batch", limits_txt, "--hw", hw, "--dtype", dtype, "--top", "0", "--emit", "triton", "-q")
+        doc = json.loads(out) if rc == 0 else []
+        check(f"--emit triton {hw} {dtype}: a JSON list, one entry per shape", rc == 0 and len(doc) == 100, err)
+        problems_seen = []
+        for entry in doc:
+            configs = entry["configs"]
+            if not configs or any(list(c) != TRITON_KEYS for c in configs):
+                problems_seen.append(("keys or empty", entry["m"], entry["n"], entry["k"]))
+                continue
+            for c in configs:
+                bm, bn, bk, gm, sk, w, s = (c[k] for k in TRITON_KEYS)
+                buffers = max(1, s - limits["smem_stage_offset"])
+                smem = buffers * (bm * bk + bk * bn) * BITS[dtype] // 8
+                acc = bm * bn / (w * limits["warp_size"])
+                ok = (smem <= limits["smem_per_block_bytes"] and 1 <= s <= limits["max_num_stages"]
+                      and w * limits["warp_size"] <= 1024 and 4 <= acc <= (limits["max_registers_per_thread"] + 1) // 2
+                      and all(v & (v - 1) == 0 for v in (bm, bn, bk, w)) and bk * BITS[dtype] >= 256
+                      and sk >= 1 and gm >= 1)
+                if not ok:
+                    problems_seen.append((c, smem, acc))
+        check(f"--emit triton {hw} {dtype}: every config within {hw}'s limits", not problems_seen, problems_seen[:3])
+
+# --- --emit vllm ---------------------------------------------------------------------------------
+weights = write("weights.csv", "name,m,n,k\nqkv,16,6144,4096\no,16,4096,4096\nqkv_again,2048,6144,4096\n"
+                               "ds_kv_a,1,576,7168\n")
+for hw, device in VLLM_DEVICES.items():
+    out_dir = os.path.join(TMP, f"vllm-{hw}", "nested")  # created, parents too
+    rc, out, err = run("batch", weights, "--hw", hw, "--emit", "vllm", "--out", out_dir)
+    want_files = sorted(f"N={n},K={k},device_name={device},dtype=fp8_w8a8,block_shape=[128,128].json"
+                        for n, k in [(6144, 4096), (4096, 4096), (576, 7168)])
+    got_files = sorted(os.listdir(out_dir)) if os.path.isdir(out_dir) else []
+    check(f"vllm {hw}: exit 0", rc == 0, err)
+    check(f"vllm {hw}: one file per (N, K), named as vLLM names them, no temporary files left",
+          got_files == want_files, got_files)
+    check(f"vllm {hw}: stdout lists the files", sorted(os.path.basename(l) for l in out.splitlines()) == want_files, out)
+    for name in got_files:
+        with open(os.path.join(out_dir, name)) as f:
+            text = f.read()
+        doc = json.loads(text)
+        check(f"vllm {hw} {name}: M keys are vLLM's grid, as strings, in order", list(doc) == [str(m) for m in VLLM_M],
+              list(doc))
+        check(f"vllm {hw} {name}: exact key names", all(list(c) == VLLM_KEYS for c in doc.values()), text[:300])
+        check(f"vllm {hw} {name}: BLOCK_SIZE_K divides the 128 quantization block",
+              all(c["BLOCK_SIZE_K"] <= 128 and 128 % c["BLOCK_SIZE_K"] == 0 for c in doc.values()))
+        check(f"vllm {hw} {name}: vLLM's loader reads it (int keys, nearest M)",
+              {int(k): v for k, v in doc.items()}[min(map(int, doc), key=lambda x: abs(x - 100))] == doc["96"])
+        check(f"vllm {hw} {name}: indented like vLLM's tuner, newline at the end",
+              text.startswith('{\n    "1": {\n        "BLOCK_SIZE_M": ') and text.endswith("}\n"))
+
+rc, out, err = run("batch", weights, "--hw", "h200", "--emit", "vllm", "--out", os.path.join(TMP, "vm"), "--m-values",
+                   "64,1,16")
+with open(os.path.join(TMP, "vm", "N=576,K=7168,device_name=NVIDIA_H200,dtype=fp8_w8a8,block_shape=[128,128].json")) as f:
+    check("--m-values LIST: those M values, sorted", rc == 0 and list(json.load(f)) == ["1", "16", "64"], err)
+rc, out, err = run("batch", weights, "--hw", "h200", "--emit", "vllm", "--out", os.path.join(TMP, "vi"), "--m-values",
+                   "input")
+with open(os.path.join(TMP, "vi", "N=6144,K=4096,device_name=NVIDIA_H200,dtype=fp8_w8a8,block_shape=[128,128].json")) as f:
+    check("--m-values input: each (N, K) gets the M values of its lines", rc == 0 and list(json.load(f)) == ["16", "2048"],
+          err)
+rc, out, err = run("batch", weights, "--hw", "h200", "--emit", "vllm", "--out", os.path.join(TMP, "vj"), "-j", "1")
+rc4, out4, _ = run("batch", weights, "--hw", "h200", "--emit", "vllm", "--out", os.path.join(TMP, "vj4"), "-j", "4")
+same = all(open(os.path.join(TMP, "vj", f)).read() == open(os.path.join(TMP, "vj4", f)).read()
+           for f in os.listdir(os.path.join(TMP, "vj")))
+check("vllm: -j 1 and -j 4 write identical files", rc == 0 and rc4 == 0 and same)
+
+# A user's own profile: no known vLLM name unless given.
+own = write("my-h200.yaml", open("profiles/h200.yaml").read().replace("name: h200", "name: my-h200", 1))
+rc, out, err = run("batch", weights, "--hw", own, "--emit", "vllm", "--out", os.path.join(TMP, "vo"))
+check("own profile without --vllm-device-name: exit 1, one line", rc == 1 and out == "" and
+      len(err.strip().splitlines()) == 1 and "--vllm-device-name" in err, err)
+rc, out, err = run("batch", weights, "--hw", own, "--emit", "vllm", "--out", os.path.join(TMP, "vo"),
+                   "--vllm-device-name", "NVIDIA_H200_NVL")
+check("own profile with --vllm-device-name: files carry that name",
+      rc == 0 and all("device_name=NVIDIA_H200_NVL," in f for f in os.listdir(os.path.join(TMP, "vo"))), err)
+
+not_dir = write("plain-file", "x")
+for name, args, code, fragment in [
+    ("vllm on a100 (no fp8)", ["--hw", "a100", "--out", os.path.join(TMP, "va")], 1, "a100"),
+    ("vllm without --out", ["--hw", "h200"], 2, "--out"),
+    ("vllm --out is a file", ["--hw", "h200", "--out", not_dir], 1, "not a directory"),
+    ("vllm with --dtype bf16", ["--hw", "h200", "--out", os.path.join(TMP, "vb"), "--dtype", "bf16"], 2, "fp8"),
+    ("vllm bad --m-values", ["--hw", "h200", "--out", os.path.join(TMP, "vb"), "--m-values", "1,x"], 2, "'x'"),
+]:
+    rc, out, err = run("batch", weights, "--emit", "vllm", *args)
+    check(f"{name}: exit {code}, one line, nothing on stdout",
+          rc == code and out == "" and len(err.strip().splitlines()) == 1 and fragment in err, f"rc={rc} err={err!r}")
+check("a100: no directory created", not os.path.exists(os.path.join(TMP, "va")))
+rc, out, err = run("batch", "no-such.txt", "--hw", "h200", "--emit", "vllm", "--out", os.path.join(TMP, "vn"))
+check("vllm with a missing list: exit 1, no directory created",
+      rc == 1 and "no-such.txt" in err and not os.path.exists(os.path.join(TMP, "vn")), err)
+
+batch_in = write("batched.txt", "16x4096x4096\n16x4096x4096x2\n")
+rc, out, err = run("batch", batch_in, "--hw", "h200", "--emit", "vllm", "--out", os.path.join(TMP, "vx"), "--keep-going")
+check("vllm: batch > 1 is a bad line (the kernel is 2-D)", rc == 1 and f"{batch_in}:2:" in err and "batch" in err, err)
+
+shutil.rmtree(TMP, ignore_errors=True)
+print(f"{results['passed']} passed, {results['failed']} failed")
+sys.exit(1 if results["failed"] else 0)

@@ -1,0 +1,174 @@
+#include <catch2/catch.hpp>
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "gemm_advisor/candidates.hpp"
+#include "gemm_advisor/csv_reader.hpp"
+#include "gemm_advisor/error.hpp"
+#include "gemm_advisor/hardware.hpp"
+#include "gemm_advisor/measurements.hpp"
+#include "gemm_advisor/shape_list.hpp"
+#include "test_util.hpp"
+
+// Bad input to the readers: each gets one clear, printable line; nothing crashes, hangs or
+// passes an empty or cut input off as a result. (The CLI's side: tests/bad_inputs/.)
+
+using namespace gemm_advisor;
+
+namespace {
+std::vector<ShapeEntry> read_all(const std::string& text, const std::string& source,
+                                 ShapeFormat format = ShapeFormat::automatic) {
+  std::istringstream in(text);
+  auto reader = open_shape_reader(in, source, format, GemmProblem{});
+  std::vector<ShapeEntry> out;
+  ShapeEntry e;
+  while (reader->next(e)) out.push_back(e);
+  return out;
+}
+bool one_printable_line(const std::string& s) {
+  for (const char ch : s)
+    if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f) return false;
+  return !s.empty();
+}
+std::string toy_text() { return read_text_file(test_util::source_path("tests/data/toy.yaml")); }
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+  const auto pos = text.find(from);
+  REQUIRE(pos != std::string::npos);
+  return text.replace(pos, from.size(), to);
+}
+std::string profile_error(const std::string& yaml) {
+  try {
+    parse_profile(yaml, "p.yaml");
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+}  // namespace
+
+TEST_CASE("printable() escapes control and non-ASCII bytes and cuts long text", "[errors]") {
+  CHECK(printable("64x64") == "64x64");
+  CHECK(printable(std::string("a\nb\0c\x1b", 6)) == "a\\x0ab\\x00c\\x1b");
+  CHECK(printable("\xc3\xa9") == "\\xc3\\xa9");
+  CHECK(printable(std::string(100, 'x'), 10) == "xxxxxxxxxx...");
+}
+
+TEST_CASE("an input without shapes is an error in every format", "[readers][errors]") {
+  CHECK_THROWS_WITH(read_all("m,n,k\n", "h.csv"), Catch::Contains("h.csv: no shapes"));
+  CHECK_THROWS_WITH(read_all("# nothing\nm,n,k\n# still nothing\n", "h.csv"), Catch::Contains("no shapes"));
+  CHECK_THROWS_WITH(read_all("", "e.txt"), Catch::Contains("e.txt: no shapes"));
+  CHECK_THROWS_WITH(read_all("# only a comment\n\n", "c.txt"), Catch::Contains("no shapes"));
+  CHECK_THROWS_WITH(read_all("[]", "e.json"), Catch::Contains("e.json: no shapes"));
+  CHECK_THROWS_WITH(read_all("shapes: []\n", "e.yaml"), Catch::Contains("no shapes"));
+  CHECK_THROWS_WITH(read_all("", "<stdin>"), Catch::Contains("empty file"));
+}
+
+TEST_CASE("a header with unnamed columns counts them: trailing commas are fine", "[readers]") {
+  const auto v = read_all("m,n,k,\n1,2,3,\n", "t.csv");
+  REQUIRE(v.size() == 1);
+  CHECK(v[0].error.empty());
+  // Once, optional columns after an unnamed one were read past the end of the row.
+  const auto w = read_all("m,n,k,,batch\n1,2,3,,4\n5,6,7,\n", "t.csv");
+  REQUIRE(w.size() == 2);
+  CHECK(w[0].problem.batch == 4);
+  CHECK_THAT(w[1].error, Catch::Contains("expected 5 fields as in the header, got 4"));
+  std::istringstream candidates("block_m,block_n,block_k,num_warps,num_stages,,split_k\n128,128,64,8,3,,4\n");
+  CHECK(read_candidates(candidates, "c.csv").at(0).split_k == 4);
+  std::istringstream short_row("block_m,block_n,block_k,num_warps,num_stages,,split_k\n128,128,64,8,3,\n");
+  CHECK_THROWS_WITH(read_candidates(short_row, "c.csv"), Catch::Contains("c.csv:2: expected 7 fields"));
+}
+
+TEST_CASE("binary and endless inputs fail fast with one line", "[readers][errors]") {
+  const std::string binary("m,n,k\n\x01\x02\x00\xff\n", 10);
+  CHECK_THROWS_WITH(read_all(binary, "b.csv"), Catch::Contains("b.csv:2: contains NUL bytes"));
+  CHECK_THROWS_WITH(read_all(std::string("1x2x3\n\0\0\0\n", 10), "b.txt"), Catch::Contains("b.txt:2: contains NUL bytes"));
+  const std::string long_line = "m,n,k\n" + std::string(kMaxLineBytes + 10, '1');
+  CHECK_THROWS_WITH(read_all(long_line, "l.csv"), Catch::Contains("l.csv:2: line longer than 1 MiB"));
+  CHECK_THROWS_WITH(read_all(std::string(kMaxLineBytes + 10, '7'), "l.txt"), Catch::Contains("l.txt:1: line longer"));
+  // A line of exactly the limit is fine.
+  std::istringstream exact(std::string(kMaxLineBytes, 'a') + "\nb");
+  std::string line;
+  CHECK(read_line(exact, line, kMaxLineBytes) == LineRead::ok);
+  CHECK(line.size() == kMaxLineBytes);
+  CHECK(read_line(exact, line, kMaxLineBytes) == LineRead::ok);
+  CHECK(line == "b");
+  CHECK(read_line(exact, line, kMaxLineBytes) == LineRead::end);
+}
+
+TEST_CASE("messages quote bad text printably, on one line", "[readers][errors]") {
+  const auto v = read_all("m,n,k\n\"6\n4\",1,1\n", "q.csv");
+  REQUIRE(v.size() == 1);
+  CHECK_THAT(v[0].error, Catch::Contains("'6\\x0a4' is not a whole number"));
+  CHECK(one_printable_line(v[0].error));
+  const auto t = read_all("64x64x64\x1b[2J\n", "t.txt");
+  CHECK(one_printable_line(t.at(0).error));
+  CHECK_THAT(t[0].error, Catch::Contains("\\x1b[2J"));
+  const auto y = read_all("- {m: 1, n: 1, k: 1, name: \"a\\nb\"}\n", "y.yaml");
+  CHECK_THAT(y.at(0).error, Catch::Contains("'name' must be one line"));
+  CHECK_THROWS_WITH(parse_shape(std::string(500, '9') + "x1x1"), Catch::Contains("..."));
+  try {
+    parse_shape(std::string(500, '9') + "x1x1");
+  } catch (const InputError& e) {
+    CHECK(std::string(e.what()).size() < 300);
+  }
+}
+
+TEST_CASE("YAML and JSON shape lists: wrong types, duplicates, overflow", "[readers][errors]") {
+  CHECK_THAT(read_all("- {m: [1, 2], n: 1, k: 1}\n", "w.yaml").at(0).error,
+             Catch::Contains("'m' must be a positive whole number, got a YAML list"));
+  CHECK_THAT(read_all("- {m: ~, n: 1, k: 1}\n", "w.yaml").at(0).error, Catch::Contains("got a YAML null"));
+  CHECK_THAT(read_all("- {m: 1, n: 1, k: 1, m: 2}\n", "d.yaml").at(0).error, Catch::Contains("duplicate key 'm'"));
+  CHECK_THAT(read_all("[{\"m\": 1, \"n\": 1, \"k\": 1.5}]", "f.json").at(0).error,
+             Catch::Contains("'k' must be a positive whole number, got '1.5'"));
+  // nlohmann throws out_of_range (not parse_error) for a number beyond double.
+  CHECK_THROWS_WITH(read_all("[{\"m\": 1e999, \"n\": 1, \"k\": 1}]", "o.json"), Catch::Contains("o.json: not valid JSON"));
+  CHECK_THROWS_WITH(read_all("1e999", "o.json"), Catch::Contains("not valid JSON"));
+}
+
+TEST_CASE("candidates and measurements read from streams", "[readers]") {
+  std::istringstream c("block_m,block_n,block_k,num_warps,num_stages\r\n64,64,32,4,4\r\n");
+  const auto configs = read_candidates(c, "c.csv");
+  REQUIRE(configs.size() == 1);
+  CHECK(configs[0].num_stages == 4);
+  std::istringstream header_only("block_m,block_n,block_k,num_warps,num_stages\n");
+  CHECK_THROWS_WITH(read_candidates(header_only, "h.csv"), Catch::Contains("h.csv: no configs"));
+  std::istringstream m("m,n,k,block_m,block_n,block_k,num_warps,num_stages,ms,kernel\n"
+                       "64,64,64,16,16,16,2,1,0.5,triton\n64,64,64,,,,,,0.25,cublas\n");
+  const auto shapes = read_measurements(m, "m.csv");
+  REQUIRE(shapes.size() == 1);
+  CHECK(shapes[0].configs.size() == 1);
+  CHECK(shapes[0].vendor_ms == 0.25);
+  std::istringstream nan_time("m,n,k,block_m,block_n,block_k,num_warps,num_stages,ms\n64,64,64,16,16,16,2,1,nan\n");
+  CHECK_THROWS_WITH(read_measurements(nan_time, "n.csv"), Catch::Contains("n.csv:2: column 'ms': 'nan' is not a finite"));
+}
+
+TEST_CASE("profiles: wrong units get a hint, absurd integers are refused", "[hardware][errors]") {
+  CHECK_THAT(profile_error(replaced(toy_text(), "clock_mhz: 1000", "clock_ghz: 1.0")),
+             Catch::Contains("missing key 'compute.clock_mhz' (found 'compute.clock_ghz'"));
+  CHECK_THAT(profile_error(replaced(toy_text(), "dram_latency_ns: 500", "dram_latency_us: 0.5")),
+             Catch::Contains("(found 'memory.dram_latency_us'"));
+  CHECK_THAT(profile_error(replaced(toy_text(), "max_num_stages: 6", "max_num_stages: 2000000000")),
+             Catch::Contains("'triton.max_num_stages' = 2000000000 is larger than the most plausible 64"));
+  CHECK_THAT(profile_error(replaced(toy_text(), "max_registers_per_thread: 255", "max_registers_per_thread: 2147483647")),
+             Catch::Contains("larger than the most plausible"));
+  CHECK_THAT(profile_error(replaced(toy_text(), "name: toy", "name: " + std::string(200000, 'a') + "B")),
+             Catch::Contains("'name' must use only lowercase letters"));
+  CHECK_THAT(profile_error(replaced(toy_text(), "display_name: Toy GPU (round numbers for tests)",
+                                    "display_name: \"two\\nlines\"")),
+             Catch::Contains("'display_name' must be one line of text, got 'two\\x0alines'"));
+  const std::string bad_escape = profile_error(replaced(toy_text(), "name: toy", "name: \"\\\x01\""));
+  CHECK_THAT(bad_escape, Catch::Contains("not valid YAML"));
+  CHECK(one_printable_line(bad_escape));
+}
+
+TEST_CASE("load_hardware hands back the warnings of a profile file", "[hardware]") {
+  ProfileDiagnostics diag;
+  const Hardware hw = load_hardware(test_util::source_path("tests/bad_inputs/profile-unknown-key.yaml"), &diag);
+  CHECK(hw.name == "toy");
+  CHECK(diag.errors.empty());
+  REQUIRE(diag.warnings.size() == 1);
+  CHECK_THAT(diag.warnings[0], Catch::Contains("unknown key 'compute.tensor_core_generation' (ignored)"));
+  CHECK_THROWS_WITH(read_text_file("/dev/zero", 1 << 20), Catch::Contains("/dev/zero: larger than 1 MiB"));
+}
