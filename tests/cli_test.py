@@ -108,7 +108,7 @@ expect_error("two dims", ["rank", "4096x4096"], 1, "expected MxNxK")
 expect_error("unknown profile", ["rank", "64x64x64", "--hw", "rtx9090"], 1, "unknown hardware profile 'rtx9090'")
 expect_error("dtype the hardware lacks", ["rank", "64x64x64", "--hw", "a100", "--dtype", "fp8"], 1,
              "dtype fp8 is not supported by a100")
-expect_error("unknown dtype", ["rank", "64x64x64", "--dtype", "int2"], 1, "unknown dtype 'int2'")
+expect_error("unknown dtype", ["rank", "64x64x64", "--dtype", "int2"], 2, "unknown dtype 'int2'")
 expect_error("unreadable candidates", ["rank", "64x64x64", "--candidates", "no-such.csv"], 1, "no-such.csv: cannot open")
 expect_error("candidates is a directory", ["rank", "64x64x64", "--candidates", "tests"], 1, "tests: is a directory")
 expect_error("missing profile file", ["rank", "64x64x64", "--hw", "nope/x.yaml"], 1, "nope/x.yaml: cannot open")

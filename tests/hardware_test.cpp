@@ -81,6 +81,15 @@ TEST_CASE("broken profiles give file:line errors", "[hardware][errors]") {
                     Catch::Contains("duplicate key 'compute.cu_count'"));
   CHECK_THROWS_WITH(parse_profile("name: [unclosed\n", "bad.yaml"), Catch::Contains("bad.yaml:") && Catch::Contains("not valid YAML"));
   CHECK_THROWS_WITH(parse_profile("- just\n- a list\n", "bad.yaml"), Catch::Contains("expected a YAML mapping"));
+  // Values that parse but no GPU has (a unit slip): 1e-300 bytes/s, a 1e-3 MHz clock, 1000 XCDs on 100 CUs.
+  CHECK_THROWS_WITH(parse_profile(replaced(good, "dram_bandwidth_bytes_per_s: 2.0e12", "dram_bandwidth_bytes_per_s: 1e-300"), "bad.yaml"),
+                    Catch::Contains("outside the plausible range"));
+  CHECK_THROWS_WITH(parse_profile(replaced(good, "clock_mhz: 1000", "clock_mhz: 0.001"), "bad.yaml"),
+                    Catch::Contains("'compute.clock_mhz' = 0.001 is outside the plausible range"));
+  CHECK_THROWS_WITH(parse_profile(replaced(good, "xcd_count: 1", "xcd_count: 1000"), "bad.yaml"),
+                    Catch::Contains("'memory.xcd_count' = 1000 is outside the plausible range [1, 100]"));
+  CHECK_THROWS_WITH(parse_profile(replaced(good, "name: toy", "name: \"\""), "bad.yaml"),
+                    Catch::Contains("'name' must not be empty"));
   CHECK_THROWS_WITH(parse_profile(replaced(good, "matrix_peak_fraction: 1.0", "matrix_peak_fraction: 80"), "bad.yaml"),
                     Catch::Contains("is a fraction and must be at most 1"));
 }

@@ -26,6 +26,11 @@ struct CommonOptions {
   std::size_t top = 5;
 };
 
+/// Validators of option values (a bad value is a usage error, exit 2).
+CLI::Validator dtype_validator();
+CLI::Validator layout_validator();
+CLI::Validator non_empty_validator();
+
 /// Adds --hw, --dtype, --layout, --target, --candidates to a subcommand.
 void add_common_options(CLI::App* cmd, CommonOptions& o, bool with_top);
 

@@ -307,6 +307,13 @@ int run_batch(const BatchOptions& o) {
                 }
                 if (fixed.empty()) triton_candidates(e.problem, hw, s.candidates);
                 rank_configs(e.problem, hw, fixed.empty() ? s.candidates : fixed, s.ranked, top);
+                if (s.ranked.empty() || !s.ranked.front().estimate.feasible) {
+                  // Nothing to advise is a bad line, never a silently missing row.
+                  e.error = located(source, e.line,
+                                    "no feasible config for " + e.problem.shape_text() + " on " + hw.name +
+                                        (fixed.empty() ? "" : " among the given candidates"));
+                  return item;
+                }
                 std::ostringstream out;
                 switch (output) {
                   case Output::triton: out << triton_emit_json(e.problem, e.name, s.ranked, top).dump(); break;
@@ -417,7 +424,8 @@ Registered register_batch(CLI::App& app) {
                   "(default: vLLM's 1,2,4,...,4096)");
   cmd->add_option("--vllm-device-name", o->vllm_device_name,
                   "--emit vllm: device name in the file names (default: vLLM's name for the shipped profile)");
-  cmd->add_option("-j,--jobs", o->jobs, "Threads (default: all cores); output is identical for any value");
+  cmd->add_option("-j,--jobs", o->jobs, "Threads, 1..1024 (default 0: all cores); output is identical for any value")
+      ->check(CLI::Range(0u, 1024u));
   cmd->add_flag("--keep-going", o->keep_going, "Report each bad line and go on (exit 1 at the end if any)");
   // Also after the subcommand (`batch FILE --quiet`), where a CI script tends to put it.
   cmd->add_flag("-q,--quiet", g_quiet, "Only errors on stderr: no progress line, no summary");

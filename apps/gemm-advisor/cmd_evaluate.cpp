@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "cli.hpp"
+#include "gemm_advisor/error.hpp"
 #include "gemm_advisor/evaluate.hpp"
 #include "gemm_advisor/triton_target.hpp"
 
@@ -30,15 +31,20 @@ void write_table(std::ostream& out, const gemm_advisor::Evaluation& e, const gem
       out << fmt::format("    ran but the model calls it infeasible: {} ({:.4f} ms, line {})\n", mc.config.text(),
                          mc.ms, mc.line);
   }
+  const bool extra_k = e.top_k != 1 && e.top_k != 5 && e.top_k != 10;
   out << fmt::format("\nadvisor:  geomean {:.1f}% of oracle, worst {:.1f}%; measured best in top-1 {:.0f}%, top-5 {:.0f}%, "
-                     "top-10 {:.0f}%, top-{} {:.0f}%\n",
+                     "top-10 {:.0f}%{}\n",
                      e.geomean_pct_of_oracle, e.worst_pct_of_oracle, 100 * e.top1_hit_rate, 100 * e.top5_hit_rate,
-                     100 * e.top10_hit_rate, e.top_k, 100 * e.top_k_hit_rate);
+                     100 * e.top10_hit_rate,
+                     extra_k ? fmt::format(", top-{} {:.0f}%", e.top_k, 100 * e.top_k_hit_rate) : std::string());
   out << fmt::format("          Spearman (mean) {:.3f}; top-1 time error median {:.1f}%, p90 {:.1f}%\n", e.spearman,
                      e.median_abs_err_pct, e.p90_abs_err_pct);
-  out << fmt::format("default:  {} geomean {:.1f}% of oracle, worst {:.1f}% ({} shapes where it was measured)\n",
-                     gemm_advisor::triton_default_config().text(), e.default_geomean_pct_of_oracle,
-                     e.default_worst_pct_of_oracle, e.default_measured_shapes);
+  if (e.default_measured_shapes)
+    out << fmt::format("default:  {} geomean {:.1f}% of oracle, worst {:.1f}% ({} shapes where it was measured)\n",
+                       gemm_advisor::triton_default_config().text(), e.default_geomean_pct_of_oracle,
+                       e.default_worst_pct_of_oracle, e.default_measured_shapes);
+  else
+    out << fmt::format("default:  {} was not measured on any shape\n", gemm_advisor::triton_default_config().text());
   if (e.vendor_measured_shapes)
     out << fmt::format("vendor:   the vendor library runs at {:.1f}% of oracle (best Triton time / its time), geomean ({} shapes)\n",
                        e.vendor_geomean_pct_of_oracle, e.vendor_measured_shapes);
@@ -66,7 +72,17 @@ Registered register_evaluate(CLI::App& app) {
             using namespace gemm_advisor;
             const Hardware hw = load_profile(o->hw);
             const auto shapes = read_measurements(o->measurements);
+            for (const auto& shape : shapes) {
+              if (!hw.rate(shape.problem.dtype) && !shape.configs.empty())
+                throw InputError(located(o->measurements, shape.configs.front().line,
+                                         "dtype " + std::string(dtype_name(shape.problem.dtype)) +
+                                             " is not supported by " + hw.name));
+            }
             const Evaluation e = evaluate(shapes, hw, o->top_k);
+            if (e.shapes.empty())
+              throw InputError(o->measurements +
+                               ": no shape has a timed config of the triton kernel (rows need kernel=triton, "
+                               "status=ok and ms > 0)");
             std::ostringstream out;
             if (o->format == "json") out << evaluation_json(e, hw).dump(2) << "\n";
             else write_table(out, e, hw);

@@ -24,8 +24,8 @@ Registered register_explain(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("explain", "Show every term of the estimate for the top config or a given one");
   cmd->add_option("shape", o->shape, "MxNxK or MxNxKxB")->required();
   cmd->add_option("--hw", o->common.hw, "Hardware profile name or YAML file")->capture_default_str();
-  cmd->add_option("--dtype", o->common.dtype, "Input dtype")->capture_default_str();
-  cmd->add_option("--layout", o->common.layout, "NN, NT, TN or TT")->capture_default_str();
+  cmd->add_option("--dtype", o->common.dtype, "Input dtype")->capture_default_str()->check(dtype_validator());
+  cmd->add_option("--layout", o->common.layout, "NN, NT, TN or TT")->capture_default_str()->check(layout_validator());
   cmd->add_option("--config", o->config, "BMxBNxBK:WARPS:STAGES[:SPLITK] (default: the advisor's top config)");
   cmd->add_option("--format", o->format, "table or json")
       ->capture_default_str()

@@ -22,18 +22,53 @@ namespace cli {
 
 bool g_quiet = false;
 
+// Option values checked at parse time, so a bad value is a usage error (exit 2) like any other.
+CLI::Validator dtype_validator() {
+  return CLI::Validator(
+      [](std::string& v) -> std::string {
+        try {
+          (void)gemm_advisor::parse_dtype(v);
+          return "";
+        } catch (const gemm_advisor::InputError& e) {
+          return e.what();
+        }
+      },
+      "DTYPE");
+}
+CLI::Validator layout_validator() {
+  return CLI::Validator(
+      [](std::string& v) -> std::string {
+        try {
+          (void)gemm_advisor::parse_layout(v);
+          return "";
+        } catch (const gemm_advisor::InputError& e) {
+          return e.what();
+        }
+      },
+      "LAYOUT");
+}
+CLI::Validator non_empty_validator() {
+  return CLI::Validator([](std::string& v) -> std::string { return v.empty() ? "must not be empty" : ""; },
+                        "TEXT");
+}
+
 void add_common_options(CLI::App* cmd, CommonOptions& o, bool with_top) {
   cmd->add_option("--hw", o.hw, "Hardware profile: a shipped name (see `gemm-advisor profiles`) or a YAML file")
-      ->capture_default_str();
-  cmd->add_option("--dtype", o.dtype, "Input dtype: fp32, fp16, bf16, fp8, fp6, fp4")->capture_default_str();
+      ->capture_default_str()
+      ->check(non_empty_validator());
+  cmd->add_option("--dtype", o.dtype, "Input dtype: fp32, fp16, bf16, fp8, fp6, fp4")
+      ->capture_default_str()
+      ->check(dtype_validator());
   cmd->add_option("--layout", o.layout, "Storage of A and B: NN, NT, TN, TT (NT = PyTorch Linear)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(layout_validator());
   cmd->add_option("--target", o.target, "Kernel family whose configs are ranked")
       ->capture_default_str()
       ->check(CLI::IsMember({"triton"}));
   cmd->add_option("--candidates", o.candidates,
                   "CSV of configs to rank instead of the target's space "
-                  "(block_m,block_n,block_k,num_warps,num_stages[,group_m,split_k])");
+                  "(block_m,block_n,block_k,num_warps,num_stages[,group_m,split_k])")
+      ->check(non_empty_validator());
   if (with_top)
     cmd->add_option("--top", o.top, "Configs to print per shape (0 = all)")
         ->capture_default_str()

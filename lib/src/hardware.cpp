@@ -173,6 +173,26 @@ class ProfileReader {
 
   // A whole number in [0 or 1, max_value]: the upper bounds keep the model's int arithmetic
   // (and its loops over stages) far from overflow; they are far above any real GPU.
+  // A value that parsed but lies outside what any GPU has (a unit slip, a typo): an error naming
+  // the plausible range, so the model never computes with 1e-300 bytes/s.
+  void plausible(const YAML::Node& map, const std::string& key, const std::string& path, double lo, double hi,
+                 bool zero_allowed = false) {
+    if (!map || !map.IsMap() || !map[key] || !map[key].IsScalar()) return;
+    char* end = nullptr;
+    const std::string& text = map[key].Scalar();
+    const double v = std::strtod(text.c_str(), &end);
+    if (end != text.c_str() + text.size() || !std::isfinite(v)) return;  // reported by number()
+    if (zero_allowed && v == 0) return;
+    if (v < lo || v > hi)
+      error(map[key], "'" + path + "' = " + printable(text) + " is outside the plausible range [" + fmt_num(lo) +
+                          ", " + fmt_num(hi) + "] (check its unit)");
+  }
+  static std::string fmt_num(double v) {
+    std::ostringstream ss;
+    ss << v;
+    return ss.str();
+  }
+
   int integer(const YAML::Node& map, const std::string& key, const std::string& path,
               bool allow_zero = false, int max_value = kMaxProfileInteger) {
     const double v = number(map, key, path, allow_zero);
@@ -240,6 +260,7 @@ Hardware parse_profile(std::string_view yaml_text, const std::string& source,
   const bool name_ok = std::all_of(hw.name.begin(), hw.name.end(), [](char ch) {
     return (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_' || ch == '-';
   });
+  if (root["name"] && root["name"].IsScalar() && hw.name.empty()) r.error(root["name"], "'name' must not be empty");
   if (!hw.name.empty() && !name_ok)
     r.error(root["name"], "'name' must use only lowercase letters, digits, '-' and '_', got '" + printable(hw.name) + "'");
   if (!hw.vendor.empty() && hw.vendor != "nvidia" && hw.vendor != "amd")
@@ -264,6 +285,12 @@ Hardware parse_profile(std::string_view yaml_text, const std::string& source,
         r.integer(c, "max_registers_per_thread", "compute.max_registers_per_thread", false, 65536);
     hw.smem_per_cu_bytes = r.integer(c, "smem_per_cu_bytes", "compute.smem_per_cu_bytes");
     hw.smem_per_block_bytes = r.integer(c, "smem_per_block_bytes", "compute.smem_per_block_bytes");
+    r.plausible(c, "clock_mhz", "compute.clock_mhz", 100, 10000);
+    r.plausible(c, "warp_size", "compute.warp_size", 16, 128);
+    r.plausible(c, "max_warps_per_cu", "compute.max_warps_per_cu", 8, 1024);
+    r.plausible(c, "registers_per_cu", "compute.registers_per_cu", 1024, 1 << 24);
+    r.plausible(c, "max_registers_per_thread", "compute.max_registers_per_thread", 32, 4096);
+    r.plausible(c, "smem_per_block_bytes", "compute.smem_per_block_bytes", 1024, 1 << 24);
     if (hw.smem_per_block_bytes > hw.smem_per_cu_bytes && hw.smem_per_cu_bytes > 0)
       r.error(c["smem_per_block_bytes"], "'compute.smem_per_block_bytes' (" +
               std::to_string(hw.smem_per_block_bytes) + ") exceeds 'compute.smem_per_cu_bytes' (" +
@@ -283,6 +310,14 @@ Hardware parse_profile(std::string_view yaml_text, const std::string& source,
     hw.dram_latency_s = r.number(m, "dram_latency_ns", "memory.dram_latency_ns") * 1e-9;
     const double per_cu_bytes_per_cycle = r.number(m, "per_cu_load_bytes_per_cycle", "memory.per_cu_load_bytes_per_cycle");
     hw.xcd_count = r.integer(m, "xcd_count", "memory.xcd_count");
+    for (const char* key : {"l2_bandwidth_bytes_per_s", "dram_bandwidth_bytes_per_s"})
+      r.plausible(m, key, std::string("memory.") + key, 1e9, 1e16);
+    r.plausible(m, "llc_bandwidth_bytes_per_s", "memory.llc_bandwidth_bytes_per_s", 1e9, 1e16, true);
+    r.plausible(m, "l2_latency_cycles", "memory.l2_latency_cycles", 1, 1e5);
+    r.plausible(m, "dram_latency_ns", "memory.dram_latency_ns", 1, 1e5);
+    r.plausible(m, "per_cu_load_bytes_per_cycle", "memory.per_cu_load_bytes_per_cycle", 1, 1e5);
+    r.plausible(m, "l2_bytes", "memory.l2_bytes", 1 << 16, 1e11);
+    if (hw.cu_count > 0) r.plausible(m, "xcd_count", "memory.xcd_count", 1, hw.cu_count);
     if (hw.clock_hz > 0) {
       hw.l2_latency_s = l2_latency_cycles / hw.clock_hz;
       hw.per_cu_load_bytes_per_s = per_cu_bytes_per_cycle * hw.clock_hz;
@@ -294,6 +329,8 @@ Hardware parse_profile(std::string_view yaml_text, const std::string& source,
     r.check_keys(e, "efficiency", {"matrix_peak_fraction", "dram_bandwidth_fraction"});
     hw.matrix_peak_fraction = r.fraction(e, "matrix_peak_fraction", "efficiency.matrix_peak_fraction");
     hw.dram_bandwidth_fraction = r.fraction(e, "dram_bandwidth_fraction", "efficiency.dram_bandwidth_fraction");
+    r.plausible(e, "matrix_peak_fraction", "efficiency.matrix_peak_fraction", 0.01, 1);
+    r.plausible(e, "dram_bandwidth_fraction", "efficiency.dram_bandwidth_fraction", 0.01, 1);
   }
   if (YAML::Node mx = r.section(root, "matrix")) {
     r.check_keys(mx, "matrix", {"fp32", "fp16", "bf16", "fp8", "fp6", "fp4"});
@@ -321,6 +358,9 @@ Hardware parse_profile(std::string_view yaml_text, const std::string& source,
       rate.instruction_k = r.integer(v, "instruction_k", base + ".instruction_k");
       rate.flops_per_cycle_per_cu = r.number(v, "flops_per_cycle_per_cu", base + ".flops_per_cycle_per_cu");
       r.number(v, "instruction_cycles", base + ".instruction_cycles", false, false);
+      for (const char* key : {"instruction_m", "instruction_n", "instruction_k"})
+        r.plausible(v, key, base + "." + key, 1, 1024);
+      r.plausible(v, "flops_per_cycle_per_cu", base + ".flops_per_cycle_per_cu", 1, 1e7);
       if (v["tf32"]) {
         if (!v["tf32"].IsScalar() || (v["tf32"].Scalar() != "true" && v["tf32"].Scalar() != "false"))
           r.error(v["tf32"], "'" + base + ".tf32' must be true or false");

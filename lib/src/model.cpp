@@ -101,9 +101,7 @@ Estimate estimate(const GemmProblem& p, const Hardware& hw, const TileConfig& c)
                                            floor_pos(static_cast<double>(hw.registers_per_cu) / threads));
   e.registers_per_thread = std::min(regs_cap, regs_needed);
   const double spill_bytes_per_step = std::max(0.0, regs_needed - regs_cap) * threads * 4.0 * 2.0;
-  if (e.smem_bytes > hw.smem_per_block_bytes || acc_regs > (hw.max_registers_per_thread + 1) / 2 ||
-      c.num_stages < 1 || c.num_stages > hw.triton_max_num_stages || c.split_k < 1 || c.group_m < 1)
-    return e;
+  if (!triton_config_fits(c, p, hw)) return e;
   const double occ = std::min({static_cast<double>(hw.max_blocks_per_cu),
                                floor_pos(static_cast<double>(hw.smem_per_cu_bytes) / std::max(1.0, static_cast<double>(e.smem_bytes))),
                                floor_pos(static_cast<double>(hw.max_warps_per_cu) / c.num_warps),

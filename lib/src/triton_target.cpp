@@ -91,6 +91,15 @@ ResourceCheck check_resources(const TileConfig& c, Dtype dtype, const Hardware& 
 }
 }  // namespace
 
+bool triton_config_fits(const TileConfig& c, const GemmProblem& p, const Hardware& hw) {
+  auto block_ok = [](int v) { return v >= 16 && v <= 1024 && is_pow2(v); };
+  return block_ok(c.block_m) && block_ok(c.block_n) && block_ok(c.block_k) && is_pow2(c.num_warps) &&
+         c.num_warps <= 32 && c.num_stages >= 1 && c.num_stages <= hw.triton_max_num_stages && c.split_k >= 1 &&
+         c.split_k <= 256 && c.group_m >= 1 && hw.rate(p.dtype) != nullptr &&
+         static_cast<std::int64_t>(c.block_k) * dtype_bits(p.dtype) >= 256 &&
+         check_resources(c, p.dtype, hw) == ResourceCheck::ok;
+}
+
 std::string triton_infeasibility(const TileConfig& c, const GemmProblem& p, const Hardware& hw) {
   auto pow2 = [](const char* what, int v) -> std::string {
     if (v < 16 || v > 1024 || !is_pow2(v))
@@ -138,6 +147,9 @@ void triton_candidates(const GemmProblem& p, const Hardware& hw, std::vector<Til
   if (!hw.rate(p.dtype)) return;
   static constexpr int kBlocks[] = {16, 32, 64, 128, 256};
   static constexpr int kWarps[] = {2, 4, 8};
+  // Only when no config of kWarps fits (tiny shapes on 64-wide AMD wavefronts: a 16x16 tile gives
+  // fewer than 4 accumulators per lane with 2 waves), a single warp keeps the shape answerable.
+  static constexpr int kFallbackWarps[] = {1};
   static constexpr int kSplits[] = {1, 2, 4, 8, 16};
   const std::int64_t max_m = std::max<std::int64_t>(16, next_pow2(p.m));
   const std::int64_t max_n = std::max<std::int64_t>(16, next_pow2(p.n));
@@ -145,6 +157,7 @@ void triton_candidates(const GemmProblem& p, const Hardware& hw, std::vector<Til
   const int bits = dtype_bits(p.dtype);
   TileConfig c;
   c.group_m = 8;
+  auto enumerate = [&](auto& warp_counts) {
   for (int bm : kBlocks) {
     if (bm > max_m) break;
     for (int bn : kBlocks) {
@@ -155,7 +168,7 @@ void triton_candidates(const GemmProblem& p, const Hardware& hw, std::vector<Til
       for (int bk : kBlocks) {
         if (bk > max_k) break;
         if (static_cast<std::int64_t>(bk) * bits < 256) continue;
-        for (int w : kWarps) {
+        for (int w : warp_counts) {
           for (int s = 1; s <= hw.triton_max_num_stages; ++s) {
             c.block_m = bm;
             c.block_n = bn;
@@ -177,6 +190,9 @@ void triton_candidates(const GemmProblem& p, const Hardware& hw, std::vector<Til
       }
     }
   }
+  };
+  enumerate(kWarps);
+  if (out.empty()) enumerate(kFallbackWarps);
 }
 
 TileConfig triton_default_config() {

@@ -26,6 +26,9 @@ double accumulator_registers_per_thread(const TileConfig& c, const Hardware& hw)
 /// one 4-accumulator MMA fragment per thread; dtype supported by the hardware's matrix units.
 std::string triton_infeasibility(const TileConfig& c, const GemmProblem& p, const Hardware& hw);
 
+/// The same checks as triton_infeasibility, without building a message (the model's hot path).
+bool triton_config_fits(const TileConfig& c, const GemmProblem& p, const Hardware& hw);
+
 /// The candidate space for a problem (the same rules as tools/measure/sweep.py):
 /// block_m, block_n, block_k in {16..256} (powers of two), block_m <= max(16, next_pow2(M)),
 /// block_n <= max(16, next_pow2(N)), block_k <= max(16, next_pow2(K)); num_warps in {2, 4, 8};
