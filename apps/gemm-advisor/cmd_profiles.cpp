@@ -3,6 +3,8 @@
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
+#include <sys/stat.h>
+
 #include <iostream>
 #include <memory>
 #include <sstream>
@@ -44,10 +46,19 @@ Registered register_profiles(CLI::App& app) {
             }
             if (validate->parsed()) {
               ProfileDiagnostics diag;
-              const std::string text = read_text_file(o->validate_path);
+              // A shipped name that is not also a file validates the embedded profile.
+              std::string text, source = o->validate_path;
+              struct stat st {};
+              for (const auto& e : embedded_profiles()) {
+                if (e.name == o->validate_path && ::stat(o->validate_path.c_str(), &st) != 0) {
+                  text = std::string(e.yaml);
+                  source = "embedded:" + std::string(e.name);
+                }
+              }
+              if (source == o->validate_path) text = read_text_file(o->validate_path);
               Hardware hw;
               try {
-                hw = parse_profile(text, o->validate_path, &diag);
+                hw = parse_profile(text, source, &diag);
               } catch (const InputError&) {
                 for (const auto& w : diag.warnings) std::cerr << "gemm-advisor: warning: " << w << "\n";
                 for (const auto& e : diag.errors) std::cerr << "gemm-advisor: error: " << e << "\n";

@@ -429,6 +429,10 @@ Hardware load_hardware(const std::string& name_or_path, ProfileDiagnostics* diag
     if (e.name == name_or_path) return parse_profile(e.yaml, "embedded:" + std::string(e.name), diagnostics);
     known += (known.empty() ? "" : ", ") + std::string(e.name);
   }
+  // Not a shipped name: an existing file or directory of that name is what the user meant.
+  struct stat st {};
+  if (!name_or_path.empty() && ::stat(name_or_path.c_str(), &st) == 0)
+    return parse_profile(read_text_file(name_or_path), name_or_path, diagnostics);
   throw InputError("unknown hardware profile '" + printable(name_or_path) + "' (known: " + known +
                    "; or give a path to a .yaml file)");
 }
