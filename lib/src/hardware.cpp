@@ -358,8 +358,8 @@ Hardware parse_profile(std::string_view yaml_text, const std::string& source,
       rate.instruction_k = r.integer(v, "instruction_k", base + ".instruction_k");
       rate.flops_per_cycle_per_cu = r.number(v, "flops_per_cycle_per_cu", base + ".flops_per_cycle_per_cu");
       r.number(v, "instruction_cycles", base + ".instruction_cycles", false, false);
-      for (const char* key : {"instruction_m", "instruction_n", "instruction_k"})
-        r.plausible(v, key, base + "." + key, 1, 1024);
+      for (const char* dim : {"instruction_m", "instruction_n", "instruction_k"})
+        r.plausible(v, dim, base + "." + dim, 1, 1024);
       r.plausible(v, "flops_per_cycle_per_cu", base + ".flops_per_cycle_per_cu", 1, 1e7);
       if (v["tf32"]) {
         if (!v["tf32"].IsScalar() || (v["tf32"].Scalar() != "true" && v["tf32"].Scalar() != "false"))
