@@ -31,6 +31,9 @@ CLI::Validator dtype_validator();
 CLI::Validator layout_validator();
 CLI::Validator non_empty_validator();
 
+/// The shape text with the options' dtype and layout; throws gemm_advisor::InputError.
+gemm_advisor::GemmProblem parse_problem(const std::string& shape, const CommonOptions& o);
+
 /// Adds --hw, --dtype, --layout, --target, --candidates to a subcommand.
 void add_common_options(CLI::App* cmd, CommonOptions& o, bool with_top);
 

@@ -32,10 +32,7 @@ Registered register_explain(CLI::App& app) {
       ->check(CLI::IsMember({"table", "json"}));
   return {cmd, [o]() {
             using namespace gemm_advisor;
-            GemmProblem base;
-            base.dtype = parse_dtype(o->common.dtype);
-            base.layout = parse_layout(o->common.layout);
-            const GemmProblem p = parse_shape(o->shape, base);
+            const GemmProblem p = parse_problem(o->shape, o->common);
             const Hardware hw = load_profile(o->common.hw);
             require_dtype(hw, p.dtype);
             TileConfig c;

@@ -29,10 +29,7 @@ Registered register_rank(CLI::App& app) {
       ->check(CLI::IsMember({"table", "json", "csv"}));
   return {cmd, [o]() {
             using namespace gemm_advisor;
-            GemmProblem base;
-            base.dtype = parse_dtype(o->common.dtype);
-            base.layout = parse_layout(o->common.layout);
-            const GemmProblem p = parse_shape(o->shape, base);
+            const GemmProblem p = parse_problem(o->shape, o->common);
             const Hardware hw = load_checked_hardware(o->common);
             require_dtype(hw, p.dtype);
             std::vector<TileConfig> candidates;

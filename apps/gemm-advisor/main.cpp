@@ -23,29 +23,34 @@ namespace cli {
 bool g_quiet = false;
 
 // Option values checked at parse time, so a bad value is a usage error (exit 2) like any other.
-CLI::Validator dtype_validator() {
+namespace {
+// A validator that accepts what `parse` accepts and reports its message otherwise.
+template <typename Parse>
+CLI::Validator parsing_validator(Parse parse, const char* name) {
   return CLI::Validator(
-      [](std::string& v) -> std::string {
+      [parse](std::string& v) -> std::string {
         try {
-          (void)gemm_advisor::parse_dtype(v);
+          (void)parse(v);
           return "";
         } catch (const gemm_advisor::InputError& e) {
           return e.what();
         }
       },
-      "DTYPE");
+      name);
+}
+}  // namespace
+
+CLI::Validator dtype_validator() {
+  return parsing_validator([](const std::string& v) { return gemm_advisor::parse_dtype(v); }, "DTYPE");
 }
 CLI::Validator layout_validator() {
-  return CLI::Validator(
-      [](std::string& v) -> std::string {
-        try {
-          (void)gemm_advisor::parse_layout(v);
-          return "";
-        } catch (const gemm_advisor::InputError& e) {
-          return e.what();
-        }
-      },
-      "LAYOUT");
+  return parsing_validator([](const std::string& v) { return gemm_advisor::parse_layout(v); }, "LAYOUT");
+}
+gemm_advisor::GemmProblem parse_problem(const std::string& shape, const CommonOptions& o) {
+  gemm_advisor::GemmProblem base;
+  base.dtype = gemm_advisor::parse_dtype(o.dtype);
+  base.layout = gemm_advisor::parse_layout(o.layout);
+  return gemm_advisor::parse_shape(shape, base);
 }
 CLI::Validator non_empty_validator() {
   return CLI::Validator([](std::string& v) -> std::string { return v.empty() ? "must not be empty" : ""; },
