@@ -15,10 +15,6 @@
 
 namespace gemm_advisor {
 
-const MatrixRate* Hardware::rate(Dtype d) const {
-  const auto& r = matrix[static_cast<std::size_t>(d)];
-  return r ? &*r : nullptr;
-}
 
 double Hardware::peak_flops_per_s(Dtype d) const {
   const MatrixRate* r = rate(d);

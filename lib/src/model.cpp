@@ -101,7 +101,7 @@ Estimate estimate(const GemmProblem& p, const Hardware& hw, const TileConfig& c)
                                            floor_pos(static_cast<double>(hw.registers_per_cu) / threads));
   e.registers_per_thread = std::min(regs_cap, regs_needed);
   const double spill_bytes_per_step = std::max(0.0, regs_needed - regs_cap) * threads * 4.0 * 2.0;
-  if (!triton_config_fits(c, p, hw)) return e;
+  if (!triton_config_rules_ok(c, p, hw) || !triton_resources_fit(e.smem_bytes, acc_regs, c.num_warps, hw)) return e;
   const double occ = std::min({static_cast<double>(hw.max_blocks_per_cu),
                                floor_pos(static_cast<double>(hw.smem_per_cu_bytes) / std::max(1.0, static_cast<double>(e.smem_bytes))),
                                floor_pos(static_cast<double>(hw.max_warps_per_cu) / c.num_warps),

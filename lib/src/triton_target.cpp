@@ -81,23 +81,32 @@ namespace {
 enum class ResourceCheck { ok, smem, too_many_accumulators, too_few_accumulators, too_many_threads };
 
 // The resource limits a config must meet, without building a message (the candidate loop's check).
-ResourceCheck check_resources(const TileConfig& c, Dtype dtype, const Hardware& hw) {
-  if (triton_smem_bytes(c, dtype, hw) > hw.smem_per_block_bytes) return ResourceCheck::smem;
-  const double acc = accumulator_registers_per_thread(c, hw);
+ResourceCheck check_resources(std::int64_t smem_bytes, double acc, int num_warps, const Hardware& hw) {
+  if (smem_bytes > hw.smem_per_block_bytes) return ResourceCheck::smem;
   if (acc > (hw.max_registers_per_thread + 1) / 2) return ResourceCheck::too_many_accumulators;
   if (acc < 4) return ResourceCheck::too_few_accumulators;
-  if (static_cast<std::int64_t>(c.num_warps) * hw.warp_size > 1024) return ResourceCheck::too_many_threads;
+  if (static_cast<std::int64_t>(num_warps) * hw.warp_size > 1024) return ResourceCheck::too_many_threads;
   return ResourceCheck::ok;
+}
+ResourceCheck check_resources(const TileConfig& c, Dtype dtype, const Hardware& hw) {
+  return check_resources(triton_smem_bytes(c, dtype, hw), accumulator_registers_per_thread(c, hw), c.num_warps, hw);
 }
 }  // namespace
 
-bool triton_config_fits(const TileConfig& c, const GemmProblem& p, const Hardware& hw) {
+bool triton_config_rules_ok(const TileConfig& c, const GemmProblem& p, const Hardware& hw) {
   auto block_ok = [](int v) { return v >= 16 && v <= 1024 && is_pow2(v); };
   return block_ok(c.block_m) && block_ok(c.block_n) && block_ok(c.block_k) && is_pow2(c.num_warps) &&
          c.num_warps <= 32 && c.num_stages >= 1 && c.num_stages <= hw.triton_max_num_stages && c.split_k >= 1 &&
          c.split_k <= 256 && c.group_m >= 1 && hw.rate(p.dtype) != nullptr &&
-         static_cast<std::int64_t>(c.block_k) * dtype_bits(p.dtype) >= 256 &&
-         check_resources(c, p.dtype, hw) == ResourceCheck::ok;
+         static_cast<std::int64_t>(c.block_k) * dtype_bits(p.dtype) >= 256;
+}
+
+bool triton_resources_fit(std::int64_t smem_bytes, double accumulator_registers, int num_warps, const Hardware& hw) {
+  return check_resources(smem_bytes, accumulator_registers, num_warps, hw) == ResourceCheck::ok;
+}
+
+bool triton_config_fits(const TileConfig& c, const GemmProblem& p, const Hardware& hw) {
+  return triton_config_rules_ok(c, p, hw) && check_resources(c, p.dtype, hw) == ResourceCheck::ok;
 }
 
 std::string triton_infeasibility(const TileConfig& c, const GemmProblem& p, const Hardware& hw) {

@@ -66,7 +66,10 @@ struct Hardware {
   ModelParams model;
 
   /// The matrix rate for a dtype, or nullptr when the hardware has no matrix path for it.
-  const MatrixRate* rate(Dtype d) const;
+  const MatrixRate* rate(Dtype d) const {
+    const auto& r = matrix[static_cast<std::size_t>(d)];
+    return r ? &*r : nullptr;
+  }
   /// Datasheet dense peak for a dtype in FLOP/s: cu_count * flops_per_cycle_per_cu * clock_hz.
   /// 0 when the dtype is unsupported.
   double peak_flops_per_s(Dtype d) const;

@@ -26,8 +26,13 @@ double accumulator_registers_per_thread(const TileConfig& c, const Hardware& hw)
 /// one 4-accumulator MMA fragment per thread; dtype supported by the hardware's matrix units.
 std::string triton_infeasibility(const TileConfig& c, const GemmProblem& p, const Hardware& hw);
 
-/// The same checks as triton_infeasibility, without building a message (the model's hot path).
+/// The same checks as triton_infeasibility, without building a message.
 bool triton_config_fits(const TileConfig& c, const GemmProblem& p, const Hardware& hw);
+/// ... split for the model's hot path, which has the shared memory and accumulators at hand:
+/// the rules on sizes, warps, stages, split_k, group_m and dtype ...
+bool triton_config_rules_ok(const TileConfig& c, const GemmProblem& p, const Hardware& hw);
+/// ... and the resource limits (shared memory per block, accumulators per thread, threads per block).
+bool triton_resources_fit(std::int64_t smem_bytes, double accumulator_registers, int num_warps, const Hardware& hw);
 
 /// The candidate space for a problem (the same rules as tools/measure/sweep.py):
 /// block_m, block_n, block_k in {16..256} (powers of two), block_m <= max(16, next_pow2(M)),
