@@ -16,17 +16,9 @@
 // passes an empty or cut input off as a result. (The CLI's side: tests/bad_inputs/.)
 
 using namespace gemm_advisor;
+using test_util::read_all;
 
 namespace {
-std::vector<ShapeEntry> read_all(const std::string& text, const std::string& source,
-                                 ShapeFormat format = ShapeFormat::automatic) {
-  std::istringstream in(text);
-  auto reader = open_shape_reader(in, source, format, GemmProblem{});
-  std::vector<ShapeEntry> out;
-  ShapeEntry e;
-  while (reader->next(e)) out.push_back(e);
-  return out;
-}
 bool one_printable_line(const std::string& s) {
   for (const char ch : s)
     if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f) return false;

@@ -9,18 +9,8 @@
 #include "test_util.hpp"
 
 using namespace gemm_advisor;
+using test_util::read_all;
 
-namespace {
-std::vector<ShapeEntry> read_all(const std::string& text, const std::string& source,
-                                 ShapeFormat format = ShapeFormat::automatic) {
-  std::istringstream in(text);
-  auto reader = open_shape_reader(in, source, format, GemmProblem{});
-  std::vector<ShapeEntry> out;
-  ShapeEntry e;
-  while (reader->next(e)) out.push_back(e);
-  return out;
-}
-}  // namespace
 
 TEST_CASE("CSV shape lists: header, optional columns, comments, CRLF, BOM", "[readers]") {
   const auto v = read_all("\xEF\xBB\xBFname,m,n,k,batch,dtype,layout\r\n# comment\r\n\r\nqkv,16,6144,4096,1,bf16,NT\r\n"

@@ -1,8 +1,11 @@
 #pragma once
 // Helpers shared by the unit tests.
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "gemm_advisor/hardware.hpp"
+#include "gemm_advisor/shape_list.hpp"
 
 namespace test_util {
 
@@ -12,5 +15,17 @@ inline std::string source_path(const std::string& rel) { return std::string(GEMM
 /// tests/data/toy.yaml: a GPU with round numbers (100 SMs, 1 GHz, 1024 FLOP/cycle/SM = 102.4 TFLOP/s,
 /// 2 TB/s DRAM, 10 TB/s L2, 128 B/cycle per SM) for hand-computed expectations.
 inline gemm_advisor::Hardware toy() { return gemm_advisor::load_hardware(source_path("tests/data/toy.yaml")); }
+
+/// Every entry a shape reader yields for `text` (named `source` in messages).
+inline std::vector<gemm_advisor::ShapeEntry> read_all(
+    const std::string& text, const std::string& source,
+    gemm_advisor::ShapeFormat format = gemm_advisor::ShapeFormat::automatic) {
+  std::istringstream in(text);
+  auto reader = gemm_advisor::open_shape_reader(in, source, format, gemm_advisor::GemmProblem{});
+  std::vector<gemm_advisor::ShapeEntry> out;
+  gemm_advisor::ShapeEntry e;
+  while (reader->next(e)) out.push_back(e);
+  return out;
+}
 
 }  // namespace test_util
