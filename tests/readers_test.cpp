@@ -77,3 +77,15 @@ TEST_CASE("candidates files", "[readers]") {
   CHECK_THROWS_WITH(read_candidates_file(dir + "nope.csv"), Catch::Contains("nope.csv: cannot open"));
   CHECK_THROWS_WITH(read_candidates_file(dir), Catch::Contains("is a directory"));
 }
+
+TEST_CASE("unknown CSV columns are reported as warnings, with the header's line", "[readers]") {
+  std::istringstream in("# shapes\nm,n,k,bacth\n16,4096,4096,8\n");
+  auto reader = open_shape_reader(in, "typo.csv", ShapeFormat::csv, GemmProblem{});
+  REQUIRE(reader->warnings().size() == 1);
+  CHECK_THAT(reader->warnings()[0], Catch::Contains("typo.csv:2:") && Catch::Contains("unknown column 'bacth'"));
+  ShapeEntry e;
+  REQUIRE(reader->next(e));
+  CHECK(e.problem.batch == 1);  // the misspelled column is not read as batch
+  std::istringstream known("name,m,n,k,batch,dtype,layout\nx,1,2,3,1,bf16,NT\n");
+  CHECK(open_shape_reader(known, "ok.csv", ShapeFormat::csv, GemmProblem{})->warnings().empty());
+}

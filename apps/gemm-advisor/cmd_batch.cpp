@@ -211,6 +211,7 @@ int run_batch(const BatchOptions& o) {
     source = o.input;
   }
   auto reader = open_shape_reader(*in, source, parse_shape_format(o.input_format), defaults);
+  for (const std::string& w : reader->warnings()) spdlog::warn("{}", w);
   if (vllm) ensure_directory(o.out_dir);  // once the input is known to open: an error leaves no directory
   // YAML and JSON lists are parsed whole when opened: their byte position says nothing then.
   const bool position_tells = file && in->peek() != std::char_traits<char>::eof();

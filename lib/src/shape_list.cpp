@@ -54,6 +54,7 @@ class NonEmptyReader : public ShapeReader {
       throw InputError(source_ + ": no shapes (the input is empty, or holds only a header, comments or an empty list)");
     return false;
   }
+  std::vector<std::string> warnings() const override { return inner_->warnings(); }
 
  private:
   std::unique_ptr<ShapeReader> inner_;
@@ -83,7 +84,15 @@ class CsvShapeReader : public ShapeReader {
     id_ = header_.index("dtype");
     il_ = header_.index("layout");
     iname_ = header_.index("name");
+    for (const std::string& column : header_.names()) {
+      if (column != "m" && column != "n" && column != "k" && column != "batch" && column != "dtype" &&
+          column != "layout" && column != "name")
+        warnings_.push_back(located(reader_.source(), reader_.line(),
+                                    "unknown column '" + printable(column) +
+                                        "' ignored (known: m, n, k, batch, dtype, layout, name)"));
+    }
   }
+  std::vector<std::string> warnings() const override { return warnings_; }
   bool next(ShapeEntry& e) override {
     if (!reader_.next(fields_)) return false;
     e = ShapeEntry{};
@@ -112,6 +121,7 @@ class CsvShapeReader : public ShapeReader {
  private:
   CsvReader reader_;
   CsvHeader header_;
+  std::vector<std::string> warnings_;
   GemmProblem defaults_;
   std::vector<std::string> fields_;
   int im_, in_, ik_, ib_, id_, il_, iname_;

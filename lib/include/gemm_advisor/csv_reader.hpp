@@ -46,6 +46,12 @@ class CsvHeader {
   int index(const std::string& name) const;
   /// Fields in the header row, unnamed (empty) ones included: every data row must have as many.
   std::size_t size() const { return field_count_; }
+  /// The named columns, lower-cased, in no particular order.
+  std::vector<std::string> names() const {
+    std::vector<std::string> out;
+    for (const auto& kv : columns_) out.push_back(kv.first);
+    return out;
+  }
 
  private:
   std::map<std::string, int> columns_;

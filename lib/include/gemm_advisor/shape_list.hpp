@@ -7,6 +7,7 @@
 #include <istream>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "gemm_advisor/problem.hpp"
 
@@ -33,6 +34,9 @@ class ShapeReader {
   /// 1 MiB, YAML/JSON over 256 MiB) throw InputError, and so does reaching the end of an input
   /// that held no shape at all (empty, only a header or comments, an empty list).
   virtual bool next(ShapeEntry& entry) = 0;
+  /// What the input has that the reader ignores (e.g. a CSV column it does not know, such as a
+  /// misspelled `bacth`), each "source:line: message"; empty for most inputs.
+  virtual std::vector<std::string> warnings() const { return {}; }
 };
 
 /// Opens a reader over `in` (which must outlive it). `source` names the input in messages
