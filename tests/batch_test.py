@@ -11,11 +11,12 @@ import re
 import shutil
 import subprocess
 import sys
+
+import cli_harness
 import tempfile
 
 BIN = sys.argv[1]
 TMP = tempfile.mkdtemp(prefix="gemm-advisor-batch-test-")
-results = {"passed": 0, "failed": 0}
 
 # vLLM's tuned M grid (benchmarks/kernels/benchmark_w8a8_block_fp8.py) and file name pattern
 # (fp8_utils.py get_w8a8_block_fp8_configs), device names as vLLM spells them.
@@ -27,16 +28,10 @@ TRITON_KEYS = ["BLOCK_M", "BLOCK_N", "BLOCK_K", "GROUP_M", "SPLIT_K", "num_warps
 
 
 def run(*args, stdin=None):
-    p = subprocess.run([BIN, *args], input=stdin, capture_output=True, text=True, timeout=300)
-    return p.returncode, p.stdout, p.stderr
+    return cli_harness.run(BIN, *args, stdin=stdin, timeout=300)
 
 
-def check(name, cond, detail=""):
-    if cond:
-        results["passed"] += 1
-    else:
-        results["failed"] += 1
-        print(f"FAIL: {name} {str(detail)[:600]}")
+check = cli_harness.check
 
 
 def write(name, text):
@@ -334,5 +329,4 @@ rc, out, err = run("batch", batch_in, "--hw", "h200", "--emit", "vllm", "--out",
 check("vllm: batch > 1 is a bad line (the kernel is 2-D)", rc == 1 and f"{batch_in}:2:" in err and "batch" in err, err)
 
 shutil.rmtree(TMP, ignore_errors=True)
-print(f"{results['passed']} passed, {results['failed']} failed")
-sys.exit(1 if results["failed"] else 0)
+cli_harness.finish()

@@ -6,25 +6,20 @@ import io
 import json
 import subprocess
 import sys
+
+import cli_harness
 import tempfile
 import os
 
 BIN = sys.argv[1]
 TMP = tempfile.mkdtemp(prefix="gemm-advisor-cli-test-")
-results = {"passed": 0, "failed": 0}
 
 
 def run(*args, stdin=None):
-    p = subprocess.run([BIN, *args], input=stdin, capture_output=True, text=True, timeout=120)
-    return p.returncode, p.stdout, p.stderr
+    return cli_harness.run(BIN, *args, stdin=stdin, timeout=120)
 
 
-def check(name, cond, detail=""):
-    if cond:
-        results["passed"] += 1
-    else:
-        results["failed"] += 1
-        print(f"FAIL: {name} {detail}")
+check = cli_harness.check
 
 
 def expect_error(name, args, code, fragment, stdin=None):
@@ -124,5 +119,4 @@ expect_error("non-positive profile field", ["rank", "64x64x64", "--hw", BAD_PROF
 rc, out, err = run("profiles", "validate", BAD_PROFILE)
 check("validate names the problem", rc == 1 and "compute.cu_count" in err and out == "", err)
 
-print(f"{results['passed']} passed, {results['failed']} failed")
-sys.exit(1 if results["failed"] else 0)
+cli_harness.finish()

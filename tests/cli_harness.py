@@ -1,0 +1,27 @@
+"""Shared pieces of the end-to-end test scripts (cli_test.py, batch_test.py): running the binary,
+counting checks, and the closing 'N passed, N failed' line that CI reads."""
+import subprocess
+import sys
+
+results = {"passed": 0, "failed": 0}
+
+
+def run(binary, *args, stdin=None, timeout=300):
+    """Runs the binary; returns (exit code, stdout, stderr) as text."""
+    p = subprocess.run([binary, *args], input=stdin, capture_output=True, text=True, timeout=timeout)
+    return p.returncode, p.stdout, p.stderr
+
+
+def check(name, cond, detail=""):
+    """Counts one assertion; prints the failing ones with (up to 600 characters of) detail."""
+    if cond:
+        results["passed"] += 1
+    else:
+        results["failed"] += 1
+        print(f"FAIL: {name} {str(detail)[:600]}")
+
+
+def finish():
+    """Prints the summary line and exits non-zero when any check failed."""
+    print(f"{results['passed']} passed, {results['failed']} failed")
+    sys.exit(1 if results["failed"] else 0)
