@@ -1,5 +1,9 @@
 // Speed of the library's hot paths, one thread (README, "Speed"):
-//   BM_Estimate         candidate evaluations per second: estimate() over a shape's whole candidate space
+//   BM_Estimate         candidate evaluations per second, as rank_configs performs them: per shape, one
+//                       EstimateContext, then estimate_latency() over the shape's whole candidate space
+//                       (the context is built inside the timed loop, so its cost is counted)
+//   BM_EstimateRecord   ... the same with estimate(context, config), which fills the whole Estimate
+//                       record (what rank_configs computes when every record is kept: --top 0)
 //   BM_Candidates       building a shape's triton candidate space
 //   BM_RankShape        shapes per second: candidate space + rank_configs, as `batch` does per shape
 //   BM_RankShapeCsv     ... plus formatting the top-1 CSV row (the `batch --top 1 --format csv` path)
@@ -47,7 +51,9 @@ const Hardware& profile(int index) {
 
 void set_label(benchmark::State& state) { state.SetLabel(profile(static_cast<int>(state.range(0))).name); }
 
-void BM_Estimate(benchmark::State& state) {
+// Evaluates every shape's candidate space with `evaluate(context, config)`, one context a shape.
+template <typename Evaluate>
+void estimate_spaces(benchmark::State& state, Evaluate evaluate) {
   const Hardware& hw = profile(static_cast<int>(state.range(0)));
   const std::vector<GemmProblem> shapes = shape_mix();
   std::vector<std::vector<TileConfig>> spaces(shapes.size());
@@ -55,12 +61,21 @@ void BM_Estimate(benchmark::State& state) {
   std::int64_t evaluations = 0;
   for (auto _ : state) {
     for (std::size_t i = 0; i < shapes.size(); ++i) {
-      for (const TileConfig& c : spaces[i]) benchmark::DoNotOptimize(estimate(shapes[i], hw, c));
+      const EstimateContext context = make_estimate_context(shapes[i], hw);
+      for (const TileConfig& c : spaces[i]) benchmark::DoNotOptimize(evaluate(context, c));
       evaluations += static_cast<std::int64_t>(spaces[i].size());
     }
   }
   state.counters["evals_per_s"] = benchmark::Counter(static_cast<double>(evaluations), benchmark::Counter::kIsRate);
   set_label(state);
+}
+
+void BM_Estimate(benchmark::State& state) {
+  estimate_spaces(state, [](const EstimateContext& ctx, const TileConfig& c) { return estimate_latency(ctx, c); });
+}
+
+void BM_EstimateRecord(benchmark::State& state) {
+  estimate_spaces(state, [](const EstimateContext& ctx, const TileConfig& c) { return estimate(ctx, c); });
 }
 
 void BM_Candidates(benchmark::State& state) {
@@ -123,6 +138,7 @@ void BM_RankShapeCsv(benchmark::State& state) {
 
 // Argument: 0 = h200 (NVIDIA), 1 = mi350x (AMD: XCD-split L2 and MALL terms).
 BENCHMARK(BM_Estimate)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_EstimateRecord)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Candidates)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_RankShape)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_RankShapeCsv)->Arg(0)->Unit(benchmark::kMillisecond);

@@ -10,16 +10,7 @@
 using namespace gemm_advisor;
 
 namespace {
-TileConfig cfg(int bm, int bn, int bk, int warps, int stages, int split_k = 1) {
-  TileConfig c;
-  c.block_m = bm;
-  c.block_n = bn;
-  c.block_k = bk;
-  c.num_warps = warps;
-  c.num_stages = stages;
-  c.split_k = split_k;
-  return c;
-}
+using test_util::cfg;
 // The best estimate over the whole candidate space.
 Estimate best(const GemmProblem& p, const Hardware& hw) {
   std::vector<TileConfig> cands;

@@ -6,6 +6,7 @@
 
 #include "gemm_advisor/hardware.hpp"
 #include "gemm_advisor/shape_list.hpp"
+#include "gemm_advisor/tile_config.hpp"
 
 namespace test_util {
 
@@ -15,6 +16,19 @@ inline std::string source_path(const std::string& rel) { return std::string(GEMM
 /// tests/data/toy.yaml: a GPU with round numbers (100 SMs, 1 GHz, 1024 FLOP/cycle/SM = 102.4 TFLOP/s,
 /// 2 TB/s DRAM, 10 TB/s L2, 128 B/cycle per SM) for hand-computed expectations.
 inline gemm_advisor::Hardware toy() { return gemm_advisor::load_hardware(source_path("tests/data/toy.yaml")); }
+
+/// A tile config from its fields (no checks: tests build infeasible ones on purpose).
+inline gemm_advisor::TileConfig cfg(int bm, int bn, int bk, int warps, int stages, int split_k = 1, int group_m = 8) {
+  gemm_advisor::TileConfig c;
+  c.block_m = bm;
+  c.block_n = bn;
+  c.block_k = bk;
+  c.num_warps = warps;
+  c.num_stages = stages;
+  c.split_k = split_k;
+  c.group_m = group_m;
+  return c;
+}
 
 /// Every entry a shape reader yields for `text` (named `source` in messages).
 inline std::vector<gemm_advisor::ShapeEntry> read_all(

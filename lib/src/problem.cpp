@@ -66,18 +66,6 @@ Dtype parse_dtype(std::string_view text) {
                    "' (expected fp32, fp16, bf16, fp8, fp6 or fp4)");
 }
 
-int dtype_bits(Dtype d) {
-  switch (d) {
-    case Dtype::fp32: return 32;
-    case Dtype::fp16:
-    case Dtype::bf16: return 16;
-    case Dtype::fp8: return 8;
-    case Dtype::fp6: return 6;
-    case Dtype::fp4: return 4;
-  }
-  return 16;
-}
-
 Dtype output_dtype(Dtype d) {
   if (d == Dtype::fp32) return Dtype::fp32;
   if (d == Dtype::fp16) return Dtype::fp16;

@@ -18,24 +18,35 @@ struct SortKey {
 
 void rank_configs(const GemmProblem& p, const Hardware& hw, const std::vector<TileConfig>& candidates,
                   std::vector<RankedConfig>& out, std::size_t top) {
-  // With --top N most estimates are only compared, never printed: keep just their sort keys and
-  // estimate the few that make the cut once more at the end (cheaper than storing 300-byte records).
+  // With --top N most estimates are only compared, never printed: compute just their sort keys
+  // (estimate_latency) and estimate the few that make the cut in full at the end (cheaper than
+  // filling and storing 300-byte records).
   const bool keep_all = top == 0 || top >= candidates.size();
+  const EstimateContext context = make_estimate_context(p, hw);
   thread_local std::vector<RankedConfig> estimated;  // keep_all: every record; else the infeasible
   thread_local std::vector<SortKey> keys;
   estimated.clear();
   keys.clear();
   if (keep_all) estimated.reserve(candidates.size());
+  auto add_infeasible = [&](const TileConfig& c, const Estimate& e) {
+    std::string reason = triton_infeasibility(c, p, hw);
+    if (reason.empty()) reason = "no thread block fits on a CU (occupancy 0)";
+    estimated.push_back(RankedConfig{c, e, std::move(reason)});
+  };
   for (std::size_t i = 0; i < candidates.size(); ++i) {
     const TileConfig& c = candidates[i];
-    const Estimate e = estimate(p, hw, c);
-    if (e.feasible) {
-      keys.push_back({e.latency_s, e.arithmetic_intensity, static_cast<std::uint32_t>(i)});
-      if (keep_all) estimated.push_back(RankedConfig{c, e, ""});
+    if (keep_all) {
+      const Estimate e = estimate(context, c);
+      if (e.feasible) {
+        keys.push_back({e.latency_s, e.arithmetic_intensity, static_cast<std::uint32_t>(i)});
+        estimated.push_back(RankedConfig{c, e, ""});
+      } else {
+        add_infeasible(c, e);
+      }
     } else {
-      std::string reason = triton_infeasibility(c, p, hw);
-      if (reason.empty()) reason = "no thread block fits on a CU (occupancy 0)";
-      estimated.push_back(RankedConfig{c, e, std::move(reason)});
+      const LatencyEstimate e = estimate_latency(context, c);
+      if (e.feasible) keys.push_back({e.latency_s, e.arithmetic_intensity, static_cast<std::uint32_t>(i)});
+      else add_infeasible(c, estimate(context, c));
     }
   }
   if (keep_all) {
@@ -79,7 +90,7 @@ void rank_configs(const GemmProblem& p, const Hardware& hw, const std::vector<Ti
   out.reserve(keys.size() + estimated.size());
   for (const SortKey& k : keys) {
     if (keep_all) out.push_back(std::move(estimated[k.index]));
-    else out.push_back(RankedConfig{candidates[k.index], estimate(p, hw, candidates[k.index]), ""});
+    else out.push_back(RankedConfig{candidates[k.index], estimate(context, candidates[k.index]), ""});
   }
   for (auto& r : estimated) {
     if (!r.estimate.feasible) out.push_back(std::move(r));  // infeasible tail, in input order

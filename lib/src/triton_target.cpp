@@ -20,7 +20,6 @@ namespace {
 auto key(const TileConfig& c) {
   return std::make_tuple(c.block_m, c.block_n, c.block_k, c.num_warps, c.num_stages, c.split_k, c.group_m);
 }
-bool is_pow2(std::int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
 std::int64_t next_pow2(std::int64_t v) {
   std::int64_t p = 1;
   while (p < v) p <<= 1;
@@ -65,48 +64,16 @@ TileConfig parse_tile_config(std::string_view text) {
   return c;
 }
 
-std::int64_t triton_smem_bytes(const TileConfig& c, Dtype dtype, const Hardware& hw) {
-  const std::int64_t buffers = std::max(1, c.num_stages - hw.triton_smem_stage_offset);
-  const std::int64_t bits = dtype_bits(dtype);
-  const std::int64_t per_stage_bits =
-      (static_cast<std::int64_t>(c.block_m) * c.block_k + static_cast<std::int64_t>(c.block_k) * c.block_n) * bits;
-  return buffers * ((per_stage_bits + 7) / 8);
-}
-
-double accumulator_registers_per_thread(const TileConfig& c, const Hardware& hw) {
-  return static_cast<double>(c.block_m) * c.block_n / (static_cast<double>(c.num_warps) * hw.warp_size);
-}
-
 namespace {
-enum class ResourceCheck { ok, smem, too_many_accumulators, too_few_accumulators, too_many_threads };
-
 // The resource limits a config must meet, without building a message (the candidate loop's check).
-ResourceCheck check_resources(std::int64_t smem_bytes, double acc, int num_warps, const Hardware& hw) {
-  if (smem_bytes > hw.smem_per_block_bytes) return ResourceCheck::smem;
-  if (acc > (hw.max_registers_per_thread + 1) / 2) return ResourceCheck::too_many_accumulators;
-  if (acc < 4) return ResourceCheck::too_few_accumulators;
-  if (static_cast<std::int64_t>(num_warps) * hw.warp_size > 1024) return ResourceCheck::too_many_threads;
-  return ResourceCheck::ok;
-}
-ResourceCheck check_resources(const TileConfig& c, Dtype dtype, const Hardware& hw) {
-  return check_resources(triton_smem_bytes(c, dtype, hw), accumulator_registers_per_thread(c, hw), c.num_warps, hw);
+TritonResourceCheck check_resources(const TileConfig& c, Dtype dtype, const Hardware& hw) {
+  return triton_check_resources(triton_smem_bytes(c, dtype, hw), accumulator_registers_per_thread(c, hw), c.num_warps,
+                                hw);
 }
 }  // namespace
 
-bool triton_config_rules_ok(const TileConfig& c, const GemmProblem& p, const Hardware& hw) {
-  auto block_ok = [](int v) { return v >= 16 && v <= 1024 && is_pow2(v); };
-  return block_ok(c.block_m) && block_ok(c.block_n) && block_ok(c.block_k) && is_pow2(c.num_warps) &&
-         c.num_warps <= 32 && c.num_stages >= 1 && c.num_stages <= hw.triton_max_num_stages && c.split_k >= 1 &&
-         c.split_k <= 256 && c.group_m >= 1 && hw.rate(p.dtype) != nullptr &&
-         static_cast<std::int64_t>(c.block_k) * dtype_bits(p.dtype) >= 256;
-}
-
-bool triton_resources_fit(std::int64_t smem_bytes, double accumulator_registers, int num_warps, const Hardware& hw) {
-  return check_resources(smem_bytes, accumulator_registers, num_warps, hw) == ResourceCheck::ok;
-}
-
 bool triton_config_fits(const TileConfig& c, const GemmProblem& p, const Hardware& hw) {
-  return triton_config_rules_ok(c, p, hw) && check_resources(c, p.dtype, hw) == ResourceCheck::ok;
+  return triton_config_rules_ok(c, p, hw) && check_resources(c, p.dtype, hw) == TritonResourceCheck::ok;
 }
 
 std::string triton_infeasibility(const TileConfig& c, const GemmProblem& p, const Hardware& hw) {
@@ -132,20 +99,20 @@ std::string triton_infeasibility(const TileConfig& c, const GemmProblem& p, cons
     return "block_k = " + std::to_string(c.block_k) + " loads fewer than 32 bytes per row for " +
            std::string(dtype_name(p.dtype));
   switch (check_resources(c, p.dtype, hw)) {
-    case ResourceCheck::smem:
+    case TritonResourceCheck::smem:
       return "needs " + std::to_string(triton_smem_bytes(c, p.dtype, hw)) +
              " bytes of shared memory, more than the " + std::to_string(hw.smem_per_block_bytes) +
              " a block may use on " + hw.name;
-    case ResourceCheck::too_many_accumulators:
+    case TritonResourceCheck::too_many_accumulators:
       return "needs " + std::to_string(static_cast<long long>(accumulator_registers_per_thread(c, hw))) +
              " accumulator registers per thread, more than half of the " +
              std::to_string(hw.max_registers_per_thread) + " a thread may use";
-    case ResourceCheck::too_few_accumulators:
+    case TritonResourceCheck::too_few_accumulators:
       return "gives each thread fewer than 4 accumulators (block_m * block_n < 4 * num_warps * warp_size): "
              "a warp must own at least one MMA fragment";
-    case ResourceCheck::too_many_threads:
+    case TritonResourceCheck::too_many_threads:
       return "num_warps = " + std::to_string(c.num_warps) + " exceeds 1024 threads per block";
-    case ResourceCheck::ok:
+    case TritonResourceCheck::ok:
       break;
   }
   return "";
@@ -186,7 +153,7 @@ void triton_candidates(const GemmProblem& p, const Hardware& hw, std::vector<Til
             c.num_stages = s;
             c.split_k = 1;
             // Sizes, warps and stages are legal by construction; only the resources can fail.
-            if (check_resources(c, p.dtype, hw) != ResourceCheck::ok) continue;
+            if (check_resources(c, p.dtype, hw) != TritonResourceCheck::ok) continue;
             for (int sk : kSplits) {
               if (sk > 1 && !(tiles * sk <= 2.0 * hw.cu_count &&
                               p.k >= static_cast<std::int64_t>(sk) * std::max(bk, 256)))

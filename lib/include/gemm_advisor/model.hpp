@@ -6,7 +6,9 @@
 ///
 /// evaluated wave by wave: every wave but the last runs cu_count * occupancy tiles, the last the
 /// rest, and a CU running c tiles at once takes c times a tile's compute per K-step. A pure
-/// function of (problem, hardware, config): no allocation, no I/O.
+/// function of (problem, hardware, config): no allocation, no I/O. To estimate many configs of one
+/// problem, build its EstimateContext once and pass it to each estimate.
+#include <array>
 #include <cstdint>
 
 #include "gemm_advisor/hardware.hpp"
@@ -57,8 +59,61 @@ struct Estimate {
   double registers_per_thread = 0;  ///< estimated registers per thread
 };
 
-/// Estimates one config. The problem must be valid (validate_problem); an infeasible config
-/// returns feasible = false and latency_s = +infinity.
+/// The terms of the model that depend on the problem and the hardware but not on the config,
+/// computed once per problem (make_estimate_context) so that estimating each of a problem's
+/// candidates does not repeat them. It points to the problem and the hardware it was made from,
+/// which must outlive it. Sizes and counts are doubles (see Estimate); other units are in the names.
+struct EstimateContext {
+  const GemmProblem* problem = nullptr;  ///< the problem (not owned)
+  const Hardware* hw = nullptr;          ///< the hardware (not owned)
+  const MatrixRate* rate = nullptr;      ///< the hardware's matrix path for the dtype; nullptr: none
+  double m = 0, n = 0, k = 0, batch = 0;  ///< the problem's sizes, in elements (batch: GEMMs)
+  double flops = 0;                      ///< the problem's useful work, FLOP (GemmProblem::flops)
+  bool a_aligned = true;                 ///< A's contiguous dimension allows 16-byte vector loads
+  bool b_aligned = true;                 ///< B's contiguous dimension allows 16-byte vector loads
+  double bytes_in = 0;                   ///< bytes per element of A and B
+  double bytes_out = 0;                  ///< bytes per element of C
+  double operand_bytes = 0;              ///< A and B of every batch: batch * (M*K + K*N) * bytes_in
+  double operand_reuse = 0;              ///< fraction of operand_bytes that L2's reusable part and the LLC hold, 0..1
+  double cu_flops_per_s = 0;             ///< one CU's matrix rate for the dtype times matrix_peak_fraction, FLOP/s
+  double dram_bytes_per_s = 0;           ///< DRAM bandwidth times dram_bandwidth_fraction, bytes/s
+
+  /// What one tile dimension (M, N or K) gives for a block size: ceil(size / block) blocks, the
+  /// elements a block covers on average (size / blocks), and the block padded to the matrix
+  /// instruction's size in that dimension. All in elements except `blocks`.
+  struct BlockTerms {
+    double blocks = 0;
+    double extent = 0;
+    double padded = 0;
+  };
+  /// BlockTerms for each power-of-two block size 16, 32, ..., 1024 (index log2(block) - 4), the
+  /// sizes triton_config_rules_ok allows: [0] M by block_m, [1] N by block_n, [2] K by block_k.
+  std::array<std::array<BlockTerms, 7>, 3> block_terms{};
+};
+
+/// Builds the context of a problem on a hardware. The problem must be valid (validate_problem).
+EstimateContext make_estimate_context(const GemmProblem& p, const Hardware& hw);
+/// Not from temporaries: the context would point to a destroyed problem or hardware.
+EstimateContext make_estimate_context(GemmProblem&& p, const Hardware& hw) = delete;
+EstimateContext make_estimate_context(const GemmProblem& p, Hardware&& hw) = delete;
+
+/// Estimates one config of the context's problem. An infeasible config returns feasible = false
+/// and latency_s = +infinity.
+Estimate estimate(const EstimateContext& ctx, const TileConfig& c);
+
+/// Estimates one config: make_estimate_context(p, hw), then estimate(context, c). The problem must
+/// be valid (validate_problem); an infeasible config returns feasible = false and latency_s = +infinity.
 Estimate estimate(const GemmProblem& p, const Hardware& hw, const TileConfig& c);
+
+/// What ranking compares of an estimate: the same values as the Estimate's fields of these names.
+struct LatencyEstimate {
+  bool feasible = false;            ///< false: the config cannot run
+  double latency_s = 0;             ///< predicted kernel time, seconds (+infinity if infeasible)
+  double arithmetic_intensity = 0;  ///< FLOP per operand byte of a tile-step (0 if infeasible)
+};
+
+/// estimate(ctx, c) without the terms only a report shows (the ranker's per-candidate call):
+/// feasible, latency_s and arithmetic_intensity equal those of estimate(ctx, c), bit for bit.
+LatencyEstimate estimate_latency(const EstimateContext& ctx, const TileConfig& c);
 
 }  // namespace gemm_advisor

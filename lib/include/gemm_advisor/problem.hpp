@@ -15,8 +15,18 @@ std::string_view dtype_name(Dtype d);
 /// Parses a dtype name (also accepts "f32", "float32", "half", "float16", "bfloat16", "e4m3").
 /// Throws InputError naming the text when it is none of them.
 Dtype parse_dtype(std::string_view text);
-/// Bits per element of A and B (32, 16, 16, 8, 6, 4).
-int dtype_bits(Dtype d);
+/// Bits per element of A and B (32, 16, 16, 8, 6, 4). Inline: the model's per-config checks use it.
+constexpr int dtype_bits(Dtype d) {
+  switch (d) {
+    case Dtype::fp32: return 32;
+    case Dtype::fp16:
+    case Dtype::bf16: return 16;
+    case Dtype::fp8: return 8;
+    case Dtype::fp6: return 6;
+    case Dtype::fp4: return 4;
+  }
+  return 16;
+}
 /// Element type written to C: fp32 for fp32 inputs, fp16 for fp16, bf16 otherwise.
 Dtype output_dtype(Dtype d);
 
