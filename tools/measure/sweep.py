@@ -12,7 +12,7 @@ compile uses the real problem's integer values, so the specialisation key matche
 timing runs in the main process, in the order compiles were queued, overlapping the two.
 
 Usage:
-    python3 tools/measure/sweep.py --shapes FILE --out CSV [--resume CSV] [--configs CSV]
+    python3 tools/measure/sweep.py --shapes FILE --out CSV [--resume CSV] [--configs CSV] [--only CSV]
                                    [--dtype bf16] [--jobs 16] [--max-minutes N] [--log FILE]
 See tools/measure/README.md.
 """
@@ -77,6 +77,21 @@ def read_fixed_configs(path):
     return cfgs
 
 
+def read_only_rows(path):
+    """{shape key: [config, ...]} from the triton rows of a measurement CSV, in file order."""
+    out = {}
+    with open(path) as f:
+        for r in csv.DictReader(f):
+            if r.get("kernel", "triton") != "triton":
+                continue
+            key = shape_key(r["m"], r["n"], r["k"], r.get("batch") or 1, r.get("dtype") or "bf16", r.get("layout") or "NN")
+            out.setdefault(key, []).append(dict(
+                block_m=int(r["block_m"]), block_n=int(r["block_n"]), block_k=int(r["block_k"]),
+                group_m=int(r.get("group_m") or 8), num_warps=int(r["num_warps"]), num_stages=int(r["num_stages"]),
+                split_k=int(r.get("split_k") or 1)))
+    return out
+
+
 def operand_strides(m, n, k, layout):
     """Strides (batch, row, col) of the logical A (MxK), B (KxN), C (MxN) for row-major storage."""
     la, lb = layout[0], layout[1]
@@ -132,10 +147,12 @@ def estimate_shape_s(m, n, k, batch, ncfg):
 def main():
     global _log_file
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--shapes", required=True)
+    ap.add_argument("--shapes", default=None)
     ap.add_argument("--out", required=True)
     ap.add_argument("--resume", default=None, help="CSV of an earlier run: its complete shapes are copied, not re-run")
     ap.add_argument("--configs", default=None, help="fixed config list instead of the candidate space")
+    ap.add_argument("--only", default=None,
+                    help="measurement CSV: re-measure exactly its (shape, config) rows (--shapes is then ignored)")
     ap.add_argument("--dtype", default="bf16", help="default dtype for shapes without one")
     ap.add_argument("--jobs", type=int, default=16)
     ap.add_argument("--max-minutes", type=float, default=None)
@@ -166,7 +183,10 @@ def main():
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.backends.cudnn.allow_tf32 = False
 
-    shapes = read_shapes(args.shapes, args.dtype)
+    only = read_only_rows(args.only) if args.only else None
+    if only is None and not args.shapes:
+        sys.exit("sweep.py: give --shapes or --only")
+    shapes = [dict(name=f"{k[0]}x{k[1]}x{k[2]}", key=k) for k in only] if only else read_shapes(args.shapes, args.dtype)
     fixed = read_fixed_configs(args.configs) if args.configs else None
 
     # ---- resume
@@ -194,7 +214,10 @@ def main():
     plan = []
     for s in todo:
         m, n, k, batch, dtype, layout = s["key"]
-        cfgs = fixed if fixed is not None else candidate_space(m, n, k, batch, dtype)
+        if only is not None:
+            cfgs = only[s["key"]]
+        else:
+            cfgs = fixed if fixed is not None else candidate_space(m, n, k, batch, dtype)
         if args.limit_configs and len(cfgs) > args.limit_configs:
             cfgs = rng.sample(cfgs, args.limit_configs)
         plan.append((s, timing_order(cfgs, m, n, k)))
@@ -347,6 +370,8 @@ def main():
                         kern[grid](*kargs, **kkw)
                         gk.splitk_reduce_kernel[rgrid](ws, c, mn, total, sk, BLOCK=gk.REDUCE_BLOCK)
                 try:
+                    launch()                                   # untimed: the first launch of a kernel can pay
+                    torch.cuda.synchronize()                   # a one-off cost (seen: ~80 us on 10 us kernels)
                     c.fill_(float("nan"))                      # poison: unwritten elements fail the check
                     t_first = time_fn(launch, 1, events)[0]  # flushed, timed; also the correctness run
                     e = rel_err(c)
