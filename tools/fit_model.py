@@ -8,7 +8,8 @@ fold, a grid search picks the parameters that maximise the advisor's geomean % o
 gives both held-out scores; the parameters finally shipped are fitted on all shapes.
 
 Usage: tools/fit_model.py --bin build/apps/gemm-advisor/gemm-advisor --hw profiles/h200.yaml \
-           --measurements data/measurements/h200-triton-bf16.csv [--out data/fit/h200-cv.json]
+           --measurements data/measurements/h200-triton-bf16.csv data/measurements/h200-triton-more.csv \
+           [--out data/fit/h200-cv.json]
 Needs only Python 3 and the built binary.
 """
 import argparse
@@ -24,26 +25,36 @@ import tempfile
 # Values tried for each free parameter (model_params.hpp). The search is coordinate descent:
 # starting from START, each parameter in turn takes its best grid value, for PASSES passes.
 GRID = {
-    "loaded_latency_multiplier": [2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 10.0],
-    "k_step_overhead_cycles": [0, 160, 320, 480, 640, 800, 1000, 1200, 1600],
-    "narrow_tile_matrix_efficiency": [0.3, 0.4, 0.5, 0.6, 0.8],
-    "dram_active_cu_headroom": [1.0, 1.25, 1.5, 2.0],
-    "staged_registers_per_element": [1.0, 2.0, 3.0, 4.0],
-    "l2_reuse_fraction": [0.25, 0.5, 0.75, 1.0],
-    "launch_overhead_s": [1e-6, 2e-6, 4e-6, 6e-6],
+    "loaded_latency_multiplier": [3.0, 4.0, 5.0, 6.0, 7.0, 8.0],
+    "k_step_overhead_cycles": [160, 320, 480, 640, 800, 1000],
+    "k_step_overhead_overlap": [0.5, 0.75, 1.0],
+    "async_copy_fill_fraction": [0.25, 0.35, 0.45, 0.6, 1.0],
+    "narrow_tile_matrix_efficiency": [0.3, 0.4, 0.5],
+    "dram_active_cu_headroom": [1.0, 1.5, 2.0],
+    "staged_registers_per_element": [2.0, 3.0, 4.0],
+    "l2_reuse_fraction": [0.25, 0.5, 1.0],
+    "launch_overhead_s": [3e-6, 4e-6, 6e-6, 8e-6],
     "near_tie_tolerance": [0.0, 0.005, 0.01, 0.02, 0.04],
 }
-START = {"loaded_latency_multiplier": 4.0, "k_step_overhead_cycles": 640, "narrow_tile_matrix_efficiency": 0.5,
-         "dram_active_cu_headroom": 1.0, "staged_registers_per_element": 3.0, "l2_reuse_fraction": 0.5,
-         "launch_overhead_s": 4e-6, "near_tie_tolerance": 0.01}
+START = {"loaded_latency_multiplier": 6.0, "k_step_overhead_cycles": 480, "k_step_overhead_overlap": 1.0,
+         "async_copy_fill_fraction": 0.35, "narrow_tile_matrix_efficiency": 0.3, "dram_active_cu_headroom": 1.0,
+         "staged_registers_per_element": 3.0, "l2_reuse_fraction": 0.25, "launch_overhead_s": 4e-6,
+         "near_tie_tolerance": 0.02}
 PASSES = 2
 
 
-def split_shapes(path):
-    """Returns (header_and_comment_lines, [rows of shape 0], [rows of shape 1], ...) in file order."""
-    with open(path, newline="") as f:
-        lines = [l for l in f if l.strip() and not l.lstrip().startswith("#")]
-    header = lines[0]
+def split_shapes(paths):
+    """Returns (header, [rows of shape 0], [rows of shape 1], ...) over the files, in file order.
+    The files must share one header."""
+    lines, header = [], None
+    for path in paths:
+        with open(path, newline="") as f:
+            own = [l for l in f if l.strip() and not l.lstrip().startswith("#")]
+        if header is not None and own[0] != header:
+            sys.exit(f"{path}: header differs from {paths[0]}'s")
+        header = own[0]
+        lines += own[1:]
+    lines = [header] + lines
     cols = next(csv.reader([header]))
     key_idx = [cols.index(c) for c in ("m", "n", "k", "batch", "dtype", "layout") if c in cols]
     order, groups = [], {}
@@ -109,7 +120,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--bin", required=True)
     ap.add_argument("--hw", required=True, help="profile YAML without a model_parameters section")
-    ap.add_argument("--measurements", required=True)
+    ap.add_argument("--measurements", required=True, nargs="+", help="one or more measurement CSVs")
     ap.add_argument("--out", help="write the report as JSON here")
     a = ap.parse_args()
     base_text = open(a.hw).read()

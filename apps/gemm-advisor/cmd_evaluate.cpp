@@ -1,9 +1,11 @@
 // `gemm-advisor evaluate`: the advisor's picks against configs measured on real hardware.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <iostream>
 #include <memory>
 #include <sstream>
+#include <vector>
 
 #include "cli.hpp"
 #include "gemm_advisor/error.hpp"
@@ -56,14 +58,17 @@ void write_table(std::ostream& out, const gemm_advisor::Evaluation& e, const gem
 Registered register_evaluate(CLI::App& app) {
   struct Options {
     std::string hw = "h200";
-    std::string measurements;
+    std::vector<std::string> measurements;
     std::size_t top_k = 5;
     std::string format = "table";
   };
   auto o = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand("evaluate", "Score the advisor against measured configs (a measurement CSV)");
   cmd->add_option("--hw", o->hw, "Hardware profile the measurements were taken on")->capture_default_str();
-  cmd->add_option("--measurements", o->measurements, "Measurement CSV (data/measurements/)")->required();
+  cmd->add_option("--measurements", o->measurements,
+                  "Measurement CSV(s) (data/measurements/); several files are scored as one set")
+      ->required()
+      ->expected(1, CLI::detail::expected_max_vector_size);
   cmd->add_option("--top-k", o->top_k, "Extra top-k hit-rate cut-off")->capture_default_str()->check(CLI::PositiveNumber);
   cmd->add_option("--format", o->format, "table or json")
       ->capture_default_str()
@@ -71,16 +76,21 @@ Registered register_evaluate(CLI::App& app) {
   return {cmd, [o]() {
             using namespace gemm_advisor;
             const Hardware hw = load_profile(o->hw);
-            const auto shapes = read_measurements(o->measurements);
-            for (const auto& shape : shapes) {
-              if (!hw.rate(shape.problem.dtype) && !shape.configs.empty())
-                throw InputError(located(o->measurements, shape.configs.front().line,
-                                         "dtype " + std::string(dtype_name(shape.problem.dtype)) +
-                                             " is not supported by " + hw.name));
+            std::vector<MeasuredShape> shapes;
+            for (const std::string& path : o->measurements) {
+              auto file_shapes = read_measurements(path);
+              for (const auto& shape : file_shapes) {
+                if (!hw.rate(shape.problem.dtype) && !shape.configs.empty())
+                  throw InputError(located(path, shape.configs.front().line,
+                                           "dtype " + std::string(dtype_name(shape.problem.dtype)) +
+                                               " is not supported by " + hw.name));
+              }
+              shapes.insert(shapes.end(), std::make_move_iterator(file_shapes.begin()),
+                            std::make_move_iterator(file_shapes.end()));
             }
             const Evaluation e = evaluate(shapes, hw, o->top_k);
             if (e.shapes.empty())
-              throw InputError(o->measurements +
+              throw InputError(fmt::format("{}", fmt::join(o->measurements, ", ")) +
                                ": no shape has a timed config of the triton kernel (rows need kernel=triton, "
                                "status=ok and ms > 0)");
             std::ostringstream out;

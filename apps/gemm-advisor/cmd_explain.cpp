@@ -79,9 +79,10 @@ Registered register_explain(CLI::App& app) {
               out << "per tile (first wave)\n";
               line("prefetch", us(e.prefetch_s));
               line("K-steps", fmt::format("{:.0f}", e.k_steps));
-              line("compute per K-step", fmt::format("{} (matrix units fed {:.0f}%, issue overhead {})",
+              line("compute per K-step", fmt::format("{} (matrix units fed {:.0f}%, issue overhead {}){}",
                                                      us(e.compute_step_s), 100 * e.matrix_unit_utilization,
-                                                     us(e.step_overhead_s)));
+                                                     us(e.step_overhead_s),
+                                                     e.bound == Bound::memory ? "" : "  <- bounds"));
               line("memory per K-step", us(e.memory_step_s) + (e.bound == Bound::memory ? "  <- bounds" : ""));
               line("  L2 bandwidth", us(e.l2_step_s));
               if (hw.llc_bytes > 0) line("  LLC (MALL) bandwidth", us(e.llc_step_s));

@@ -380,7 +380,8 @@ Hardware parse_profile(std::string_view yaml_text, const std::string& source,
       r.check_keys(mp, "model_parameters", {"k_step_overhead_cycles", "launch_overhead_s", "l2_reuse_fraction",
                                             "narrow_tile_matrix_efficiency", "register_overhead_per_thread",
                                             "loaded_latency_multiplier", "staged_registers_per_element",
-                                            "dram_active_cu_headroom",
+                                            "dram_active_cu_headroom", "k_step_overhead_overlap",
+                                            "async_copy_fill_fraction", "split_k_reduce_launch_s",
                                             "near_tie_tolerance"});
       ModelParams& p = hw.model;
       auto opt = [&](const char* key, double& field, bool is_fraction) {
@@ -396,6 +397,9 @@ Hardware parse_profile(std::string_view yaml_text, const std::string& source,
       opt("loaded_latency_multiplier", p.loaded_latency_multiplier, false);
       opt("staged_registers_per_element", p.staged_registers_per_element, false);
       opt("dram_active_cu_headroom", p.dram_active_cu_headroom, false);
+      opt("k_step_overhead_overlap", p.k_step_overhead_overlap, true);
+      opt("async_copy_fill_fraction", p.async_copy_fill_fraction, true);
+      opt("split_k_reduce_launch_s", p.split_k_reduce_launch_s, false);
       opt("near_tie_tolerance", p.near_tie_tolerance, true);
     }
   }

@@ -8,7 +8,14 @@
 
 namespace gemm_advisor {
 
-const char* bound_name(Bound b) { return b == Bound::compute ? "compute" : "memory"; }
+const char* bound_name(Bound b) {
+  switch (b) {
+    case Bound::compute: return "compute";
+    case Bound::memory: return "memory";
+    case Bound::issue: return "issue";
+  }
+  return "?";
+}
 
 namespace {
 
@@ -16,6 +23,10 @@ namespace {
 // moves 16 bytes per thread per instruction.
 constexpr std::int64_t kVectorDivisibility = 16;
 constexpr double kVectorBytes = 16.0;
+// The cache line both vendors' L1/L2 move and tag: 128 bytes (NVIDIA: CUDA C++ Best Practices Guide,
+// "Coalesced Access to Global Memory", 128-byte lines of four 32-byte sectors; AMD CDNA 3: 128-byte
+// L2 cache lines, CDNA 3 ISA guide / white paper).
+constexpr double kLineBytes = 128.0;
 
 // ceil and floor of non-negative values without a libm call (baseline x86-64 has no rounding
 // instruction): this loop runs millions of times a second. Values from 2^52 up are integers already.
@@ -66,7 +77,7 @@ struct WaveTerms {
   double time_s = 0, prefetch_s = 0, compute_step_s = 0, memory_step_s = 0, l2_step_s = 0, llc_step_s = 0,
          dram_step_s = 0, cu_load_step_s = 0, latency_step_s = 0, step_overhead_s = 0, store_s = 0,
          l2_hit_rate = 0, llc_hit_rate = 0, dram_bytes = 0, utilization = 0;
-  bool compute_bound = false;
+  Bound bound = Bound::compute;
 };
 
 // The index of a power-of-two block size in [16, 1024] in EstimateContext::block_terms.
@@ -110,6 +121,7 @@ EstimateContext make_estimate_context(const GemmProblem& p, const Hardware& hw) 
       t.blocks = ceil_div(sizes[d], block);
       t.extent = sizes[d] / t.blocks;
       t.padded = round_up(block, instruction[d]);
+      t.row_line_bytes = round_up(t.extent * ctx.bytes_in, kLineBytes);
     }
   }
 
@@ -191,9 +203,16 @@ LatencyEstimate estimate_terms(const EstimateContext& ctx, const TileConfig& c, 
   g.bytes_out = ctx.bytes_out;
   g.tile_step_bytes = (g.m_eff + g.n_eff) * g.k_eff * g.bytes_in;
   const double scalar_rate = std::min(1.0, g.bytes_in / kVectorBytes);
+  // An aligned operand is copied asynchronously in whole cache lines: a tile row shorter than a line
+  // (a K-contiguous operand with BLOCK_K * elem < 128 bytes) still costs a line's request slot.
+  // An unaligned one goes element by element through registers, at elem_bytes/16 of the fill rate.
+  // (Rows times the row's bytes rounded up to lines; the rounding is per block size, in the context.)
+  const double a_lines = p.layout.a_transposed ? tk.extent * tm.row_line_bytes : tm.extent * tk.row_line_bytes;
+  const double b_lines = p.layout.b_transposed ? tn.extent * tk.row_line_bytes : tk.extent * tn.row_line_bytes;
+  const double async_rate = mp.async_copy_fill_fraction;
   // Spilled registers move through the load/store unit 4 bytes at a time, like scalar loads.
-  g.tile_step_load_s = (g.m_eff * g.k_eff * g.bytes_in / (ctx.a_aligned ? 1.0 : scalar_rate) +
-                        g.n_eff * g.k_eff * g.bytes_in / (ctx.b_aligned ? 1.0 : scalar_rate) +
+  g.tile_step_load_s = ((ctx.a_aligned ? a_lines / async_rate : g.m_eff * g.k_eff * g.bytes_in / scalar_rate) +
+                        (ctx.b_aligned ? b_lines / async_rate : g.n_eff * g.k_eff * g.bytes_in / scalar_rate) +
                         spill_bytes_per_step / std::min(1.0, 4.0 / kVectorBytes)) /
                        hw.per_cu_load_bytes_per_s;
   // Matrix work per tile-step, padded to the instruction shape. A tile narrower than the
@@ -201,6 +220,9 @@ LatencyEstimate estimate_terms(const EstimateContext& ctx, const TileConfig& c, 
   // narrower instruction at a documented efficiency instead.
   const bool full_instruction = bm >= rate->instruction_m && c.num_warps >= hw.matrix_instruction_warps;
   const double bm_work = full_instruction ? tm.padded : bm / mp.narrow_tile_matrix_efficiency;
+  // Only an asynchronous matrix instruction (wgmma) lets the warps do their bookkeeping while it
+  // runs; the narrower synchronous fallback (mma.sync) does not.
+  const double overlap = full_instruction ? mp.k_step_overhead_overlap : 0.0;
   g.tile_step_flops = 2.0 * bm_work * tn.padded * tk.padded;
 
   const double work_tiles = g.output_tiles * split_k;
@@ -228,10 +250,13 @@ LatencyEstimate estimate_terms(const EstimateContext& ctx, const TileConfig& c, 
     // Compute: the busiest CU advances each of its tiles one K-step.
     w.utilization = min_1_ratio(c.num_warps * per_cu, hw.warps_to_feed_matrix_units);
     const double tile_compute_s = g.tile_step_flops / (cu_rate * w.utilization);
-    // The warps' per-step bookkeeping (barriers, waits, address arithmetic) adds to the matrix
-    // work: the fit found no overlap between them (README, "Accuracy").
+    // The warps' per-step bookkeeping (barriers, waits, address arithmetic) partly hides under
+    // asynchronous matrix work (k_step_overhead_overlap, model_params.hpp); CTAs sharing a CU each
+    // pay their own.
     w.step_overhead_s = per_cu * mp.k_step_overhead_cycles / clock;
-    w.compute_step_s = per_cu * tile_compute_s + w.step_overhead_s;
+    const double math_s = per_cu * tile_compute_s;
+    w.compute_step_s = std::max(math_s, w.step_overhead_s) +
+                       (1.0 - overlap) * std::min(math_s, w.step_overhead_s);
     // Memory: which distinct operand bytes the wave's tiles touch per K-step.
     const double splits_in_flight = std::min(split_k, ceil_div(tiles, g.output_tiles));
     const double tiles_per_split = std::min(tiles, g.output_tiles);
@@ -284,7 +309,9 @@ LatencyEstimate estimate_terms(const EstimateContext& ctx, const TileConfig& c, 
     const double load_s = latency_s + bandwidth_s;
     w.latency_step_s = in_flight_steps >= 1 ? load_s / in_flight_steps : load_s + tile_compute_s;
     w.memory_step_s = std::max(bandwidth_s, w.latency_step_s);
-    w.compute_bound = w.compute_step_s >= w.memory_step_s;
+    w.bound = w.compute_step_s < w.memory_step_s ? Bound::memory
+              : math_s >= w.step_overhead_s      ? Bound::compute
+                                                 : Bound::issue;
     const double step_s = std::max(w.compute_step_s, w.memory_step_s);
     // Prefetch: the first K-step's loads, latency plus transfer. Store: the output tiles.
     w.prefetch_s = latency_s + bandwidth_s;
@@ -309,7 +336,7 @@ LatencyEstimate estimate_terms(const EstimateContext& ctx, const TileConfig& c, 
     // were just written and sit in L2), unless the bytes themselves take longer.
     const double partial_bytes = split_k * m * n * batch * 4.0;
     const double out_bytes = m * n * batch * g.bytes_out;
-    split_k_reduce_s = mp.launch_overhead_s +
+    split_k_reduce_s = mp.split_k_reduce_launch_s +
                        std::max((partial_bytes + out_bytes) / dram_bw,
                                 split_k * hw.l2_latency_s * mp.loaded_latency_multiplier);
     if constexpr (kRecord) record->dram_bytes += partial_bytes * 2 + out_bytes;
@@ -336,7 +363,7 @@ LatencyEstimate estimate_terms(const EstimateContext& ctx, const TileConfig& c, 
   e.feasible = true;
   e.latency_s = total_s;
   e.flops_per_s = ctx.flops / total_s;
-  e.bound = first.compute_bound ? Bound::compute : Bound::memory;
+  e.bound = first.bound;
   e.prefetch_s = first.prefetch_s;
   e.compute_step_s = first.compute_step_s;
   e.memory_step_s = first.memory_step_s;

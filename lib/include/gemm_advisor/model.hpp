@@ -17,7 +17,9 @@
 
 namespace gemm_advisor {
 
-enum class Bound { compute, memory };
+/// What limits the K-loop of a full wave: the matrix work (compute), the operand traffic (memory),
+/// or the per-K-step issue and synchronisation overhead (issue: more work per K-step helps).
+enum class Bound { compute, memory, issue };
 const char* bound_name(Bound b);
 
 /// Every term of one estimate, in SI units. Per-K-step terms are for one whole wave of the
@@ -44,7 +46,7 @@ struct Estimate {
   double dram_step_s = 0;         ///< ... bytes missing L2 over DRAM bandwidth
   double cu_load_step_s = 0;      ///< ... the busiest CU's bytes over its L2->CU fill rate
   double latency_step_s = 0;      ///< ... load latency not hidden by the pipeline
-  double step_overhead_s = 0;     ///< ... issue overhead included in compute_step_s
+  double step_overhead_s = 0;     ///< per-K-step issue overhead, part of compute_step_s (model_params.hpp)
   double store_s = 0;             ///< writing the output tile(s) of a wave
   double split_k_reduce_s = 0;    ///< the split-K partial-sum reduction kernel (0 if split_k = 1)
   double llc_step_s = 0;          ///< ... L2 misses over the last-level cache (AMD MALL), if any
@@ -85,6 +87,7 @@ struct EstimateContext {
     double blocks = 0;
     double extent = 0;
     double padded = 0;
+    double row_line_bytes = 0;  ///< extent * element bytes rounded up to whole 128-byte cache lines
   };
   /// BlockTerms for each power-of-two block size 16, 32, ..., 1024 (index log2(block) - 4), the
   /// sizes triton_config_rules_ok allows: [0] M by block_m, [1] N by block_n, [2] K by block_k.

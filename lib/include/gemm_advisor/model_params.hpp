@@ -2,36 +2,56 @@
 /// The model's free parameters: every constant of the latency model that is not physics.
 ///
 /// The defaults marked "Fitted" were set by tools/fit_model.py on the H200 measurements
-/// (data/measurements/h200-triton-bf16.csv, 45 shapes), by coordinate descent over the grid in that
-/// script. Two-fold cross-validation over shapes (fit on one half, score on the other) is recorded in
-/// data/fit/h200-cv.json and README, "Accuracy"; the values below are the fit on all shapes, which
-/// chose the same values as both folds except near_tie_tolerance. No other GPU was measured: the
-/// same values serve every profile unless its optional `model_parameters:` section overrides them
-/// (same key names).
+/// (data/measurements/h200-triton-bf16.csv and h200-triton-more.csv, 61 shapes), by coordinate
+/// descent over the grid in that script. Two-fold cross-validation over shapes (fit on one half,
+/// score on the other) is recorded in data/fit/h200-cv.json and README, "Accuracy"; the values
+/// below are the fit on all shapes. "Measured" values come from a dedicated measurement, not the
+/// fit. No other GPU was measured: the same values serve every profile unless its optional
+/// `model_parameters:` section overrides them (same key names; the AMD profiles override
+/// async_copy_fill_fraction, and say why).
 
 namespace gemm_advisor {
 
+/// Free parameters of the latency model (estimate(), model.hpp). Units in each name or comment.
 struct ModelParams {
   /// Issue and synchronisation cost of one K-step of one tile (barrier, async-copy and
-  /// matrix-instruction waits, address arithmetic), in core cycles. Fitted: 640.
-  double k_step_overhead_cycles = 640.0;
-  /// Fixed cost of one kernel launch as seen by a timed kernel (launch + ramp-up), in seconds.
-  /// A split-K run pays it twice (the GEMM and the reduction kernel). Fitted: 4 us.
-  double launch_overhead_s = 4.0e-6;
+  /// matrix-instruction waits, address arithmetic), in core cycles. Fitted: 480.
+  double k_step_overhead_cycles = 480.0;
+  /// Fraction of that overhead that hides under the matrix work of the same K-step when the matrix
+  /// instruction is asynchronous (Hopper's wgmma: the warps go on with their bookkeeping while it
+  /// runs): a step costs max(math, overhead) + (1 - overlap) * min(math, overhead). The narrow
+  /// synchronous fallback (mma.sync, MFMA) never overlaps. Fitted: 0.75. The per-K-step
+  /// microbenchmark (data/measurements/h200-kstep.csv) shows why it is not 0: a 128x256x32 tile
+  /// takes 650 cycles per K-step at 512 cycles of matrix work, not 512 + 480.
+  double k_step_overhead_overlap = 0.75;
+  /// Rate of the asynchronous global->shared copy (cp.async) as a fraction of the CU's measured
+  /// register-load fill rate (per_cu_load_bytes_per_cycle); the copy is charged whole 128-byte lines
+  /// (a 64-byte tile row costs a line). Fitted: 0.35 (the microbenchmark suggests 0.4-0.5: B stored
+  /// N x K with BLOCK_K = 32 runs 1.4x slower than stored K x N, h200-kstep.csv, NT vs NN rows).
+  double async_copy_fill_fraction = 0.35;
+  /// Fixed cost of one kernel launch as seen by a timed kernel (launch + ramp-up + drain), in s.
+  /// Fitted: 6 us (an empty kernel measures 3.1 us the same way, data/measurements/h200-launch.csv).
+  double launch_overhead_s = 6.0e-6;
+  /// Fixed cost of the split-K reduction kernel, launched right behind the GEMM in the same stream:
+  /// its launch overlaps the GEMM's run, so only the dependency gap and its ramp-up remain, in s.
+  /// Measured, not fitted (data/measurements/h200-launch.csv, tools/measure/launch.py): a tiny
+  /// GEMM followed by a tiny reduction takes 3.43 us more than the GEMM alone; less the reduction's
+  /// own modelled work (2 splits x one loaded L2 latency, ~1.7 us) leaves 1.7 us.
+  double split_k_reduce_launch_s = 1.7e-6;
   /// Fraction of the L2 that keeps operand panels between waves (the rest holds the working set of
-  /// the wave itself and the output). Fitted: 0.25.
-  double l2_reuse_fraction = 0.25;
+  /// the wave itself and the output). Fitted: 1.0.
+  double l2_reuse_fraction = 1.0;
   /// Matrix-unit efficiency of a tile whose rows fall short of the instruction's M, or of too few
   /// warps to issue it (the kernel falls back to a narrower instruction instead of padding).
   /// Fitted: 0.3.
   double narrow_tile_matrix_efficiency = 0.3;
   /// Load-to-use latency of a GEMM's operand loads while the memory system is busy, as a multiple
-  /// of the profile's idle (pointer-chase) L2/DRAM latencies. Fitted: 7 (about 1.1 us for an L2
-  /// hit and 1.9 us for a DRAM access on the H200, whose idle figures are 157 ns and 276 ns).
-  double loaded_latency_multiplier = 7.0;
+  /// of the profile's idle (pointer-chase) L2/DRAM latencies. Fitted: 5 (about 0.8 us for an L2
+  /// hit and 1.4 us for a DRAM access on the H200, whose idle figures are 157 ns and 276 ns).
+  double loaded_latency_multiplier = 5.0;
   /// Registers one element of an unaligned operand costs while it is staged through registers:
-  /// the value and its own 64-bit address (2 registers). Fitted: 3, as that reasoning predicts.
-  double staged_registers_per_element = 3.0;
+  /// the value and its own 64-bit address (2 registers), plus the mask. Fitted: 4.
+  double staged_registers_per_element = 4.0;
   /// L2 and DRAM bandwidth a CU can draw, as a multiple of its even share (bandwidth / cu_count):
   /// few active CUs cannot keep enough misses in flight to saturate either. Fitted: 1.
   double dram_active_cu_headroom = 1.0;
@@ -39,8 +59,8 @@ struct ModelParams {
   /// (addresses, loop counters, masks). Assumed, not measured; it only matters near the limits.
   double register_overhead_per_thread = 32.0;
   /// Predicted times within this relative distance are a near-tie, broken by tile arithmetic
-  /// intensity (Origami's tie-breaker). Fitted: 0.04.
-  double near_tie_tolerance = 0.04;
+  /// intensity (Origami's tie-breaker). Fitted: 0.02.
+  double near_tie_tolerance = 0.02;
 };
 
 }  // namespace gemm_advisor
