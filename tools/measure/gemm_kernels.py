@@ -114,6 +114,14 @@ def worker_init(nice=10):
     import torch  # noqa: F401  (CUDA context is created lazily by Triton's driver)
 
 
+def torch_dtypes(dt):
+    """(operand dtype, output dtype) of a dtype name: fp8 is e4m3 with a bf16 output (the advisor's
+    output_dtype), the 16-bit types output themselves."""
+    import torch
+    return {"bf16": (torch.bfloat16, torch.bfloat16), "fp16": (torch.float16, torch.float16),
+            "fp8": (torch.float8_e4m3fn, torch.bfloat16)}[dt]
+
+
 def compile_task(task):
     """task = (variant, dtype_name, ints, constexprs, num_warps, num_stages).
     ints = (M, N, K, stride_ab, stride_am, stride_ak, stride_bb, stride_bk, stride_bn,
@@ -121,10 +129,10 @@ def compile_task(task):
     specialisation key equals the one of the real launch. Returns (ok, error, shared_bytes, seconds)."""
     import torch
     variant, dt, ints, consts, w, s = task
-    tdt = {"bf16": torch.bfloat16, "fp16": torch.float16}[dt]
+    tdt, odt = torch_dtypes(dt)
     t0 = time.time()
     try:
-        k = KERNELS[variant].warmup(tdt, tdt, tdt, torch.float32, *ints, grid=(1,),
+        k = KERNELS[variant].warmup(tdt, tdt, odt, torch.float32, *ints, grid=(1,),
                                     num_warps=w, num_stages=s, **consts)
         shared = int(getattr(k.metadata, "shared", 0))
         return (True, "", shared, time.time() - t0)
