@@ -119,4 +119,77 @@ expect_error("non-positive profile field", ["rank", "64x64x64", "--hw", BAD_PROF
 rc, out, err = run("profiles", "validate", BAD_PROFILE)
 check("validate names the problem", rc == 1 and "compute.cu_count" in err and out == "", err)
 
+# --- non-UTF-8 text: rejected where it is read, and JSON output never fails on it ---------------
+UTF8_PROFILE = os.path.join(TMP, "not-utf8.yaml")
+with open("profiles/h200.yaml", "rb") as f:
+    lines = f.read().split(b"\n")
+with open(UTF8_PROFILE, "wb") as f:
+    f.write(b"\n".join(b'display_name: "NVIDIA \xff\xfe H200"' if l.startswith(b"display_name:") else l for l in lines))
+p = subprocess.run([BIN, "rank", "64x64x64", "--hw", UTF8_PROFILE, "--format", "json", "--top", "1"],
+                   capture_output=True)
+check("profile with non-UTF-8 display_name: rank json exits 0, not 3", p.returncode == 0, p.stderr)
+check("... and writes valid JSON, the bad bytes as U+FFFD",
+      p.returncode == 0 and json.loads(p.stdout)["hardware"]["display_name"] == "NVIDIA \ufffd\ufffd H200", p.stdout[:300])
+
+NOT_UTF8_CSV = os.path.join(TMP, "not-utf8.csv")
+with open(NOT_UTF8_CSV, "wb") as f:
+    f.write(b"name,m,n,k\nbad\xffname,64,64,64\n")
+expect_error("shape-list name not UTF-8", ["batch", NOT_UTF8_CSV, "--hw", "h200", "--format", "jsonl", "--quiet"], 1,
+             "not-utf8.csv:2: column 'name' must be valid UTF-8 text, got 'bad\\xffname'")
+NOT_UTF8_YAML = os.path.join(TMP, "not-utf8.yaml-list.yaml")
+with open(NOT_UTF8_YAML, "wb") as f:
+    f.write(b'# one shape\n- {m: 64, n: 64, k: 64, name: "a\xffb"}\n')
+expect_error("YAML shape-list name not UTF-8", ["batch", NOT_UTF8_YAML, "--hw", "h200", "--quiet"], 1,
+             "not-utf8.yaml-list.yaml:2: 'name' must be valid UTF-8 text")
+
+
+# --- unreadable and empty inputs of batch: the real reason, never 'empty file' ---------------------
+def run_with_stdin(args, stdin=None, close_stdin=False):
+    """Runs the binary with stdin from a file descriptor (a directory, say), or closed."""
+    p = subprocess.run([BIN, *args], stdin=stdin, capture_output=True, text=True, timeout=120,
+                       preexec_fn=(lambda: os.close(0)) if close_stdin else None)
+    return p.returncode, p.stdout, p.stderr
+
+
+def expect_stdin_error(name, fragment, **kwargs):
+    rc, out, err = run_with_stdin(["batch", "-", "--hw", "h200", "--quiet"], **kwargs)
+    lines = [l for l in err.splitlines() if l.strip()]
+    check(name + ": exit code 1", rc == 1, f"got {rc}, stderr={err!r}")
+    check(name + ": one line, the reason", len(lines) == 1 and fragment in err and "empty" not in err,
+          f"wanted {fragment!r} in {err!r}")
+    check(name + ": nothing on stdout", out == "", out[:200])
+
+
+directory_fd = os.open(TMP, os.O_RDONLY)
+expect_stdin_error("stdin is a directory", "gemm-advisor: error: <stdin>: is a directory, expected a file",
+                   stdin=directory_fd)
+os.close(directory_fd)
+expect_error("a directory by name: the same words", ["batch", TMP, "--hw", "h200"], 1, ": is a directory, expected a file")
+expect_stdin_error("stdin closed", "gemm-advisor: error: <stdin>: cannot read: Bad file descriptor", close_stdin=True)
+if os.path.exists("/proc/self/mem"):  # reading offset 0 of it fails with EIO
+    expect_error("a file that cannot be read", ["batch", "/proc/self/mem", "--hw", "h200", "--input-format", "csv"], 1,
+                 "/proc/self/mem: cannot read: Input/output error")
+for text in ("", "\n\n"):
+    expect_error(f"empty stdin {text!r}: no header expected", ["batch", "-", "--hw", "h200"], 1,
+                 "<stdin>: empty input: no shapes", stdin=text)
+    check(f"empty stdin {text!r}: no header mentioned", "header" not in run("batch", "-", "--hw", "h200", stdin=text)[2])
+# A pipe given by name (`batch <(generator)`, /dev/stdin) has no size: it is read, not taken for empty.
+rc, out, err = run("batch", "/dev/stdin", "--hw", "h200", "--format", "csv", "--quiet", stdin="64x64x64\n")
+check("a pipe by name is read", rc == 0 and len(out.strip().splitlines()) == 2, f"rc={rc} out={out!r} err={err!r}")
+
+# --- --candidates: unknown columns warn, as in shape lists ---------------------------------------
+TYPO_CANDIDATES = os.path.join(TMP, "typo-candidates.csv")
+with open(TYPO_CANDIDATES, "w") as f:
+    f.write("block_m,block_n,block_k,num_warps,num_stages,splitk\n64,64,32,4,3,2\n")
+WARNING = "typo-candidates.csv:1: unknown column 'splitk' ignored (known: block_m, block_n, block_k, num_warps, num_stages, group_m, split_k)"
+for cmd in (["rank", "64x64x64"], ["batch", "-"]):
+    rc, out, err = run(*cmd, "--hw", "h200", "--candidates", TYPO_CANDIDATES, "--format", "csv", stdin="64x64x64\n")
+    warnings = [l for l in err.splitlines() if "warning" in l]
+    check(f"{cmd[0]} --candidates unknown column: exit 0 and output", rc == 0 and out.count("\n") == 2, err)
+    check(f"{cmd[0]} --candidates unknown column: one warning line",
+          warnings == ["gemm-advisor: warning: " + os.path.join(TMP, WARNING)], err)
+    rc, out, err = run("--quiet", *cmd, "--hw", "h200", "--candidates", TYPO_CANDIDATES, "--format", "csv",
+                       stdin="64x64x64\n")
+    check(f"{cmd[0]} --candidates unknown column: --quiet hides the warning", rc == 0 and err == "", err)
+
 cli_harness.finish()

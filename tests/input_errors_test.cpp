@@ -9,6 +9,7 @@
 #include "gemm_advisor/error.hpp"
 #include "gemm_advisor/hardware.hpp"
 #include "gemm_advisor/measurements.hpp"
+#include "gemm_advisor/report.hpp"
 #include "gemm_advisor/shape_list.hpp"
 #include "test_util.hpp"
 
@@ -54,7 +55,59 @@ TEST_CASE("an input without shapes is an error in every format", "[readers][erro
   CHECK_THROWS_WITH(read_all("# only a comment\n\n", "c.txt"), Catch::Contains("no shapes"));
   CHECK_THROWS_WITH(read_all("[]", "e.json"), Catch::Contains("e.json: no shapes"));
   CHECK_THROWS_WITH(read_all("shapes: []\n", "e.yaml"), Catch::Contains("no shapes"));
-  CHECK_THROWS_WITH(read_all("", "<stdin>"), Catch::Contains("empty file"));
+  // A sniffed input (stdin) with nothing to tell its format by needs no header: text lists have none.
+  CHECK_THROWS_WITH(read_all("", "<stdin>"), Catch::Equals("<stdin>: empty input: no shapes"));
+  CHECK_THROWS_WITH(read_all("\n  \n", "<stdin>"), Catch::Equals("<stdin>: empty input: no shapes"));
+  CHECK_THROWS_WITH(read_all("# nothing\n", "<stdin>"), Catch::Equals("<stdin>: no shapes (only comments and blank lines)"));
+  // Where the format says CSV, the header is what is missing.
+  CHECK_THROWS_WITH(read_all("", "<stdin>", ShapeFormat::csv), Catch::Contains("expected a header row"));
+}
+
+TEST_CASE("an input that cannot be read is a read error, not an empty input", "[readers][errors]") {
+  // What std::ifstream's buffer does on a failed read(2): it throws, and istream calls set badbit.
+  struct FailingBuffer : std::streambuf {
+    int_type underflow() override { throw std::ios_base::failure("read(2) failed"); }
+  } buffer;
+  std::istream in(&buffer);
+  CHECK_THROWS_WITH(open_shape_reader(in, "<stdin>", ShapeFormat::automatic, GemmProblem{}),
+                    Catch::Equals("<stdin>: read error"));
+}
+
+TEST_CASE("is_valid_utf8 takes well-formed UTF-8 only", "[errors]") {
+  CHECK(is_valid_utf8(""));
+  CHECK(is_valid_utf8("NVIDIA H200"));
+  CHECK(is_valid_utf8("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 \xf4\x8f\xbf\xbf"));  // e-acute, euro, emoji, U+10FFFF
+  CHECK_FALSE(is_valid_utf8("NVIDIA \xff\xfe H200"));
+  CHECK_FALSE(is_valid_utf8("\x80"));              // a continuation byte without a lead
+  CHECK_FALSE(is_valid_utf8("\xc0\x80"));          // overlong NUL
+  CHECK_FALSE(is_valid_utf8("\xe0\x80\xaf"));      // overlong '/'
+  CHECK_FALSE(is_valid_utf8("\xed\xa0\x80"));      // a UTF-16 surrogate
+  CHECK_FALSE(is_valid_utf8("\xf4\x90\x80\x80"));  // past U+10FFFF
+  CHECK_FALSE(is_valid_utf8("\xe2\x82"));          // cut short
+  CHECK_FALSE(is_valid_utf8("\xe2\x82x"));
+  CHECK_THROWS_WITH(require_utf8("a\xff" "b", "'name'"), Catch::Equals("'name' must be valid UTF-8 text, got 'a\\xffb'"));
+  CHECK_NOTHROW(require_utf8("caf\xc3\xa9", "'name'"));
+}
+
+TEST_CASE("names in shape lists must be valid UTF-8: they go into JSON as they are", "[readers][errors]") {
+  const auto c = read_all("name,m,n,k\nbad\xffname,64,64,64\ngood,1,2,3\n", "b.csv");
+  REQUIRE(c.size() == 2);
+  CHECK(c[0].error == "b.csv:2: column 'name' must be valid UTF-8 text, got 'bad\\xffname'");
+  CHECK(c[1].error.empty());
+  const auto y = read_all("- {m: 1, n: 1, k: 1, name: \"a\xff" "b\"}\n", "b.yaml");
+  CHECK(y.at(0).error == "b.yaml:1: 'name' must be valid UTF-8 text, got 'a\\xffb'");
+  CHECK(read_all("name,m,n,k\ncaf\xc3\xa9,1,2,3\n", "ok.csv").at(0).name == "caf\xc3\xa9");
+}
+
+TEST_CASE("JSON output never throws on invalid UTF-8", "[report][errors]") {
+  const nlohmann::json j = {{"display_name", "NVIDIA \xff\xfe H200"}};
+  CHECK(json_text(j) == "{\"display_name\":\"NVIDIA \xef\xbf\xbd\xef\xbf\xbd H200\"}");
+  CHECK(json_text(j, 2) == "{\n  \"display_name\": \"NVIDIA \xef\xbf\xbd\xef\xbf\xbd H200\"\n}");
+  CHECK(json_text(nlohmann::json{{"ok", "caf\xc3\xa9"}}) == nlohmann::json{{"ok", "caf\xc3\xa9"}}.dump());
+  nlohmann::ordered_json ordered;  // key order kept
+  ordered["z"] = 1;
+  ordered["a"] = "\xff";
+  CHECK(json_text(ordered) == "{\"z\":1,\"a\":\"\xef\xbf\xbd\"}");
 }
 
 TEST_CASE("a header with unnamed columns counts them: trailing commas are fine", "[readers]") {

@@ -89,3 +89,17 @@ TEST_CASE("unknown CSV columns are reported as warnings, with the header's line"
   std::istringstream known("name,m,n,k,batch,dtype,layout\nx,1,2,3,1,bf16,NT\n");
   CHECK(open_shape_reader(known, "ok.csv", ShapeFormat::csv, GemmProblem{})->warnings().empty());
 }
+
+TEST_CASE("unknown columns of a candidates CSV are warnings too, not silently dropped", "[readers]") {
+  std::istringstream in("# my kernels\nblock_m,block_n,block_k,num_warps,num_stages,splitk\n64,64,32,4,3,4\n");
+  std::vector<std::string> warnings;
+  const auto configs = read_candidates(in, "c.csv", &warnings);
+  REQUIRE(warnings.size() == 1);
+  CHECK(warnings[0] == "c.csv:2: unknown column 'splitk' ignored (known: block_m, block_n, block_k, num_warps, "
+                       "num_stages, group_m, split_k)");
+  CHECK(configs.at(0).split_k == 1);  // the misspelled column is not read as split_k
+  std::istringstream known("block_m,block_n,block_k,num_warps,num_stages,group_m,split_k,,\n64,64,32,4,3,8,2,,\n");
+  warnings = {"stale"};
+  read_candidates(known, "ok.csv", &warnings);
+  CHECK(warnings.empty());
+}

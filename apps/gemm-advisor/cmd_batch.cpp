@@ -8,15 +8,18 @@
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/global_control.h>
 #include <tbb/parallel_pipeline.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <charconv>
 #include <chrono>
 #include <cstdint>
+#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -24,6 +27,7 @@
 #include <sstream>
 #include <thread>
 #include <tuple>
+#include <vector>
 
 #include "cli.hpp"
 #include "gemm_advisor/candidates.hpp"
@@ -129,6 +133,54 @@ class Progress {
   bool drawn_ = false;
 };
 
+// The shape list, read straight from its file descriptor (standard input, or the file named).
+// The standard streams would take a failed read for the end of the input (std::cin), or fail at
+// measuring a pipe's size (std::ifstream, for `batch <(generator)`), so an unreadable input would
+// pass for an empty one. This buffer throws InputError with the reason instead; the readers'
+// istream calls (peek, read) rethrow it when the stream has badbit in its exception mask.
+class InputBuffer : public std::streambuf {
+ public:
+  /// Reads `fd`, and closes it at the end when `owned`. `source` names the input in messages.
+  InputBuffer(int fd, bool owned, std::string source)
+      : fd_(fd), owned_(owned), source_(std::move(source)), buffer_(std::size_t{1} << 16) {}
+  ~InputBuffer() override {
+    if (owned_) ::close(fd_);
+  }
+  InputBuffer(const InputBuffer&) = delete;
+  InputBuffer& operator=(const InputBuffer&) = delete;
+
+ protected:
+  int_type underflow() override {
+    if (gptr() < egptr()) return traits_type::to_int_type(*gptr());
+    ssize_t got = 0;
+    do {
+      got = ::read(fd_, buffer_.data(), buffer_.size());
+    } while (got < 0 && errno == EINTR);
+    if (got < 0) {
+      const int error = errno;
+      // The same words as for a directory given by name (check_readable_file).
+      throw gemm_advisor::InputError(error == EISDIR ? source_ + ": is a directory, expected a file"
+                                                     : source_ + ": cannot read: " + std::strerror(error));
+    }
+    if (got == 0) return traits_type::eof();
+    consumed_ += got;
+    setg(buffer_.data(), buffer_.data(), buffer_.data() + got);
+    return traits_type::to_int_type(*gptr());
+  }
+  // Only tellg() (the progress bar): the bytes taken so far.
+  pos_type seekoff(off_type off, std::ios_base::seekdir dir, std::ios_base::openmode) override {
+    if (off != 0 || dir != std::ios_base::cur) return pos_type(off_type(-1));
+    return pos_type(consumed_ - (egptr() - gptr()));
+  }
+
+ private:
+  int fd_;
+  bool owned_;
+  std::string source_;
+  std::vector<char> buffer_;
+  off_type consumed_ = 0;
+};
+
 // --m-values: "" -> vLLM's list; "input" -> each line's own M; else a comma-separated list.
 bool parse_m_values(const std::string& text, std::vector<std::int64_t>& out) {
   if (text.empty()) {
@@ -194,22 +246,29 @@ int run_batch(const BatchOptions& o) {
       throw InputError("--vllm-device-name '" + device_name + "': vLLM's names have no '/' or space (e.g. NVIDIA_H200)");
   }
   std::vector<TileConfig> fixed;
-  if (!o.common.candidates.empty()) fixed = read_candidates_file(o.common.candidates);
-
-  std::unique_ptr<std::ifstream> file;
-  std::istream* in = &std::cin;
-  std::string source = "<stdin>";
-  double total_bytes = 0;
-  if (o.input != "-") {
-    check_readable_file(o.input);
-    file = std::make_unique<std::ifstream>(o.input, std::ios::binary);
-    if (!*file) throw InputError(o.input + ": cannot open");
-    file->seekg(0, std::ios::end);
-    total_bytes = static_cast<double>(file->tellg());
-    file->seekg(0, std::ios::beg);
-    in = file.get();
-    source = o.input;
+  if (!o.common.candidates.empty()) {
+    std::vector<std::string> warnings;
+    fixed = read_candidates_file(o.common.candidates, &warnings);
+    for (const std::string& w : warnings) spdlog::warn("{}", w);
   }
+
+  const bool file = o.input != "-";
+  const std::string source = file ? o.input : "<stdin>";
+  double total_bytes = 0;  // a regular file's size, for the progress bar; 0: unknown
+  std::unique_ptr<InputBuffer> buffer;
+  if (file) {
+    check_readable_file(o.input);
+    const int fd = ::open(o.input.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw InputError(o.input + ": cannot open: " + std::strerror(errno));
+    buffer = std::make_unique<InputBuffer>(fd, true, source);
+    struct stat st {};
+    if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) total_bytes = static_cast<double>(st.st_size);
+  } else {
+    buffer = std::make_unique<InputBuffer>(STDIN_FILENO, false, source);
+  }
+  std::istream input(buffer.get());
+  input.exceptions(std::ios::badbit);  // a read error is the buffer's InputError, not an end
+  std::istream* in = &input;
   auto reader = open_shape_reader(*in, source, parse_shape_format(o.input_format), defaults);
   for (const std::string& w : reader->warnings()) spdlog::warn("{}", w);
   if (vllm) ensure_directory(o.out_dir);  // once the input is known to open: an error leaves no directory
@@ -317,9 +376,9 @@ int run_batch(const BatchOptions& o) {
                 }
                 std::ostringstream out;
                 switch (output) {
-                  case Output::triton: out << triton_emit_json(e.problem, e.name, s.ranked, top).dump(); break;
+                  case Output::triton: out << json_text(triton_emit_json(e.problem, e.name, s.ranked, top)); break;
                   case Output::jsonl:
-                    out << ranking_json(e.problem, hw, o.common.target, s.ranked, top, e.name).dump() << "\n";
+                    out << json_text(ranking_json(e.problem, hw, o.common.target, s.ranked, top, e.name)) << "\n";
                     break;
                   case Output::csv: write_ranking_csv_rows(out, e.problem, hw, s.ranked, top, e.name); break;
                   default:

@@ -11,6 +11,7 @@
 
 #include "cli.hpp"
 #include "gemm_advisor/error.hpp"
+#include "gemm_advisor/report.hpp"
 
 namespace cli {
 
@@ -93,7 +94,7 @@ Registered register_profiles(CLI::App& app) {
                                    hw.vendor, hw.cu_count, bf16, dram, hw.l2_bytes / 1e6);
               }
             }
-            if (o->format == "json") out << list.dump(2) << "\n";
+            if (o->format == "json") out << gemm_advisor::json_text(list, 2) << "\n";
             std::cout << out.str();
             return kExitOk;
           }};

@@ -34,7 +34,9 @@ Registered register_rank(CLI::App& app) {
             require_dtype(hw, p.dtype);
             std::vector<TileConfig> candidates;
             if (!o->common.candidates.empty()) {
-              candidates = read_candidates_file(o->common.candidates);
+              std::vector<std::string> warnings;
+              candidates = read_candidates_file(o->common.candidates, &warnings);
+              for (const std::string& w : warnings) spdlog::warn("{}", w);
             } else {
               triton_candidates(p, hw, candidates);
             }
@@ -52,7 +54,7 @@ Registered register_rank(CLI::App& app) {
                                            : ""));
             std::ostringstream out;
             if (o->format == "json") {
-              out << ranking_json(p, hw, o->common.target, ranked, o->common.top).dump(2) << "\n";
+              out << json_text(ranking_json(p, hw, o->common.target, ranked, o->common.top), 2) << "\n";
             } else if (o->format == "csv") {
               write_ranking_csv_header(out);
               write_ranking_csv_rows(out, p, hw, ranked, o->common.top);

@@ -8,16 +8,23 @@
 
 namespace gemm_advisor {
 
-std::vector<TileConfig> read_candidates_file(const std::string& path) {
+std::vector<TileConfig> read_candidates_file(const std::string& path, std::vector<std::string>* warnings) {
   check_readable_file(path);  // uniform messages for missing files, directories, permissions
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path + ": cannot open");
-  return read_candidates(in, path);
+  return read_candidates(in, path, warnings);
 }
 
-std::vector<TileConfig> read_candidates(std::istream& in, const std::string& source) {
+std::vector<TileConfig> read_candidates(std::istream& in, const std::string& source,
+                                        std::vector<std::string>* warnings) {
   CsvReader reader(in, source);
-  const CsvHeader h = CsvHeader::read(reader, {"block_m", "block_n", "block_k", "num_warps", "num_stages"});
+  const std::vector<std::string> required = {"block_m", "block_n", "block_k", "num_warps", "num_stages"};
+  const CsvHeader h = CsvHeader::read(reader, required);
+  if (warnings) {
+    std::vector<std::string> known = required;
+    known.insert(known.end(), {"group_m", "split_k"});
+    *warnings = h.unknown_column_warnings(known);
+  }
   const int ibm = h.index("block_m"), ibn = h.index("block_n"), ibk = h.index("block_k");
   const int iw = h.index("num_warps"), is = h.index("num_stages"), ig = h.index("group_m"), isk = h.index("split_k");
   std::vector<TileConfig> out;

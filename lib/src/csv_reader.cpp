@@ -2,6 +2,7 @@
 
 #include <csv.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
@@ -106,9 +107,9 @@ bool CsvReader::next(std::vector<std::string>& fields) {
 }
 
 namespace {
-std::string fields_text(const std::vector<std::string>& fields) {
+std::string joined(const std::vector<std::string>& items, const char* separator) {
   std::string s;
-  for (const auto& f : fields) s += (s.empty() ? "" : ",") + f;
+  for (const auto& item : items) s += (s.empty() ? "" : separator) + item;
   return s;
 }
 }  // namespace
@@ -118,6 +119,8 @@ CsvHeader CsvHeader::read(CsvReader& reader, const std::vector<std::string>& req
   std::vector<std::string> fields;
   if (!reader.next(fields)) reader.fail("empty file: expected a header row");
   h.field_count_ = fields.size();
+  h.source_ = reader.source();
+  h.line_ = reader.line();
   for (std::size_t i = 0; i < fields.size(); ++i) {
     std::string name = fields[i];
     for (auto& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
@@ -127,10 +130,8 @@ CsvHeader CsvHeader::read(CsvReader& reader, const std::vector<std::string>& req
   }
   for (const auto& r : required) {
     if (!h.columns_.count(r)) {
-      std::string need;
-      for (const auto& x : required) need += (need.empty() ? "" : ",") + x;
-      reader.fail("header lacks column '" + r + "' (required: " + need + "; got: " + printable(fields_text(fields)) +
-                  ")");
+      reader.fail("header lacks column '" + r + "' (required: " + joined(required, ",") +
+                  "; got: " + printable(joined(fields, ",")) + ")");
     }
   }
   return h;
@@ -139,6 +140,16 @@ CsvHeader CsvHeader::read(CsvReader& reader, const std::vector<std::string>& req
 int CsvHeader::index(const std::string& name) const {
   auto it = columns_.find(name);
   return it == columns_.end() ? -1 : it->second;
+}
+
+std::vector<std::string> CsvHeader::unknown_column_warnings(const std::vector<std::string>& known) const {
+  std::vector<std::string> out;
+  for (const auto& kv : columns_) {
+    if (std::find(known.begin(), known.end(), kv.first) == known.end())
+      out.push_back(located(source_, line_,
+                            "unknown column '" + printable(kv.first) + "' ignored (known: " + joined(known, ", ") + ")"));
+  }
+  return out;
 }
 
 std::string csv_text(const std::vector<std::string>& fields, int index, const std::string& fallback) {

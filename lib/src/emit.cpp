@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "gemm_advisor/error.hpp"
+#include "gemm_advisor/report.hpp"
 #include "gemm_advisor/triton_target.hpp"
 
 namespace gemm_advisor {
@@ -132,7 +133,7 @@ std::string vllm_config_file_text(const std::map<std::int64_t, TileConfig>& best
   constexpr int kIndent = 4;  // vLLM's tuner: json.dump(configs, f, indent=4)
   nlohmann::ordered_json j = nlohmann::ordered_json::object();
   for (const auto& [m, config] : best_by_m) j[std::to_string(m)] = vllm_config_json(config);
-  return j.dump(kIndent) + "\n";
+  return json_text(j, kIndent) + "\n";
 }
 
 // --- files ----------------------------------------------------------------------------------------

@@ -33,6 +33,46 @@ std::string printable(std::string_view text, std::size_t max_chars) {
   return out;
 }
 
+bool is_valid_utf8(std::string_view text) {
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const auto lead = static_cast<unsigned char>(text[i]);
+    if (lead < 0x80) {
+      ++i;
+      continue;
+    }
+    // The length of the sequence, and the range of its second byte, which rules out overlong
+    // forms (after E0, F0), surrogates (after ED) and code points past U+10FFFF (after F4).
+    std::size_t length = 0;
+    unsigned char low = 0x80, high = 0xbf;
+    if (lead >= 0xc2 && lead <= 0xdf) {
+      length = 2;
+    } else if (lead >= 0xe0 && lead <= 0xef) {
+      length = 3;
+      if (lead == 0xe0) low = 0xa0;
+      if (lead == 0xed) high = 0x9f;
+    } else if (lead >= 0xf0 && lead <= 0xf4) {
+      length = 4;
+      if (lead == 0xf0) low = 0x90;
+      if (lead == 0xf4) high = 0x8f;
+    } else {
+      return false;  // a continuation byte without a lead, C0, C1 or F5..FF
+    }
+    if (text.size() - i < length) return false;
+    const auto second = static_cast<unsigned char>(text[i + 1]);
+    if (second < low || second > high) return false;
+    for (std::size_t j = 2; j < length; ++j) {
+      if ((static_cast<unsigned char>(text[i + j]) & 0xc0) != 0x80) return false;
+    }
+    i += length;
+  }
+  return true;
+}
+
+void require_utf8(std::string_view text, const std::string& what) {
+  if (!is_valid_utf8(text)) throw InputError(what + " must be valid UTF-8 text, got '" + printable(text) + "'");
+}
+
 std::string_view dtype_name(Dtype d) {
   switch (d) {
     case Dtype::fp32: return "fp32";

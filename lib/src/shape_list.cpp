@@ -77,6 +77,7 @@ class CsvShapeReader : public ShapeReader {
   CsvShapeReader(std::istream& in, const std::string& source, const GemmProblem& defaults, long first_line)
       : reader_(in, source, first_line), defaults_(defaults) {
     header_ = CsvHeader::read(reader_, {"m", "n", "k"});
+    warnings_ = header_.unknown_column_warnings({"m", "n", "k", "batch", "dtype", "layout", "name"});
     im_ = header_.index("m");
     in_ = header_.index("n");
     ik_ = header_.index("k");
@@ -84,13 +85,6 @@ class CsvShapeReader : public ShapeReader {
     id_ = header_.index("dtype");
     il_ = header_.index("layout");
     iname_ = header_.index("name");
-    for (const std::string& column : header_.names()) {
-      if (column != "m" && column != "n" && column != "k" && column != "batch" && column != "dtype" &&
-          column != "layout" && column != "name")
-        warnings_.push_back(located(reader_.source(), reader_.line(),
-                                    "unknown column '" + printable(column) +
-                                        "' ignored (known: m, n, k, batch, dtype, layout, name)"));
-    }
   }
   std::vector<std::string> warnings() const override { return warnings_; }
   bool next(ShapeEntry& e) override {
@@ -108,10 +102,11 @@ class CsvShapeReader : public ShapeReader {
       e.problem.batch = ib_ >= 0 && !fields_[ib_].empty() ? csv_int(reader_, fields_, ib_, "batch", 1, kMaxBatch) : 1;
       try {
         apply_dtype_layout(e.problem, csv_text(fields_, id_, ""), csv_text(fields_, il_, ""));
+        e.name = csv_text(fields_, iname_, "");
+        require_utf8(e.name, "column 'name'");  // it goes into JSON output as it is
       } catch (const InputError& err) {
         reader_.fail(err.what());
       }
-      e.name = csv_text(fields_, iname_, "");
     } catch (const InputError& err) {
       e.error = err.what();
     }
@@ -224,6 +219,7 @@ class YamlShapeReader : public ShapeReader {
         e.problem.batch = integer(item, "batch", false, kMaxBatch);
         apply_dtype_layout(e.problem, scalar(item, "dtype"), scalar(item, "layout"));
         e.name = scalar(item, "name");
+        require_utf8(e.name, "'name'");  // it goes into JSON output as it is
       }
     } catch (const InputError& err) {
       e.error = located(source_, e.line, err.what());
@@ -282,15 +278,21 @@ std::unique_ptr<ShapeReader> open_shape_reader(std::istream& in, const std::stri
   if (format == ShapeFormat::automatic) {
     // Sniff the first significant character without consuming it.
     int ch;
+    bool comments = false;
     while ((ch = in.peek()) != EOF) {
       if (ch == '#') {
         in.ignore(std::numeric_limits<std::streamsize>::max(), '\n');
         ++skipped_lines;
+        comments = true;
         continue;
       }
       if (!std::isspace(ch) && ch != 0xEF && ch != 0xBB && ch != 0xBF) break;
       if (in.get() == '\n') ++skipped_lines;
     }
+    // Nothing to tell the format by: say so, not what one of the formats would have expected.
+    if (in.bad()) throw InputError(source + ": read error");
+    if (ch == EOF)
+      throw InputError(source + (comments ? ": no shapes (only comments and blank lines)" : ": empty input: no shapes"));
     if (ch == '[' || ch == '{') format = ShapeFormat::json;
     else if (ch == '-') format = ShapeFormat::yaml;
     else if (std::isdigit(ch)) format = ShapeFormat::text;

@@ -11,9 +11,13 @@ namespace gemm_advisor {
 
 /// Reads the file. Throws InputError "path:line: ..." for an unreadable file, a missing column,
 /// a non-numeric or non-positive value, or a file with no configs. Duplicates are kept.
-std::vector<TileConfig> read_candidates_file(const std::string& path);
+/// `warnings`, when given, receives what the file has that the reader ignores, each
+/// "path:line: message" (a column it does not know, such as a misspelled `splitk`), which a
+/// caller should show: they do not stop the read.
+std::vector<TileConfig> read_candidates_file(const std::string& path, std::vector<std::string>* warnings = nullptr);
 
 /// The same, from a stream; `source` names it in messages ("source:line: ...").
-std::vector<TileConfig> read_candidates(std::istream& in, const std::string& source);
+std::vector<TileConfig> read_candidates(std::istream& in, const std::string& source,
+                                        std::vector<std::string>* warnings = nullptr);
 
 }  // namespace gemm_advisor

@@ -46,16 +46,16 @@ class CsvHeader {
   int index(const std::string& name) const;
   /// Fields in the header row, unnamed (empty) ones included: every data row must have as many.
   std::size_t size() const { return field_count_; }
-  /// The named columns, lower-cased, in no particular order.
-  std::vector<std::string> names() const {
-    std::vector<std::string> out;
-    for (const auto& kv : columns_) out.push_back(kv.first);
-    return out;
-  }
+  /// One warning "source:line: unknown column 'NAME' ignored (known: ...)" per named column that is
+  /// not in `known` (e.g. a misspelled `bacth` or `splitk`), located at the header row, in the
+  /// order of the names; empty when every column is known. For the caller to show, not to stop on.
+  std::vector<std::string> unknown_column_warnings(const std::vector<std::string>& known) const;
 
  private:
   std::map<std::string, int> columns_;
   std::size_t field_count_ = 0;
+  std::string source_;  // where the header row is, for the warnings
+  long line_ = 0;
 };
 
 /// Outcome of read_line.

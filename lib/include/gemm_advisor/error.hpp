@@ -23,4 +23,13 @@ std::string located(const std::string& source, long line, const std::string& mes
 /// with "..." appended, so a binary or hostile input can never split or flood an error line.
 std::string printable(std::string_view text, std::size_t max_chars = 64);
 
+/// True when `text` is well-formed UTF-8: no stray continuation bytes, overlong forms, surrogates
+/// or code points past U+10FFFF (Unicode, Table 3-7). What is not can never be written into JSON.
+bool is_valid_utf8(std::string_view text);
+
+/// Throws InputError "WHAT must be valid UTF-8 text, got 'TEXT'" (TEXT through printable()) when
+/// `text` is not well-formed UTF-8; `what` names the field, e.g. "column 'name'". Unlocated: the
+/// caller adds the place.
+void require_utf8(std::string_view text, const std::string& what);
+
 }  // namespace gemm_advisor

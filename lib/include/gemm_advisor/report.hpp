@@ -34,4 +34,14 @@ void write_ranking_csv_rows(std::ostream& out, const GemmProblem& p, const Hardw
 /// Quotes a CSV field when it holds a comma, quote or newline (RFC 4180).
 std::string csv_field(const std::string& s);
 
+/// JSON text of `j` (nlohmann::json, or ordered_json, whose key order it keeps) for output: one
+/// line when `indent` is -1, else indented by `indent` spaces (as nlohmann's dump). Every JSON
+/// output goes through it: bytes that are not valid UTF-8, should any reach a string unchecked,
+/// are written as U+FFFD instead of throwing (dump's default), so a stray byte can never end a run
+/// in an internal error.
+template <typename Json>
+std::string json_text(const Json& j, int indent = -1) {
+  return j.dump(indent, ' ', false, Json::error_handler_t::replace);
+}
+
 }  // namespace gemm_advisor
