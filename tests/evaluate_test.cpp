@@ -15,7 +15,9 @@ TEST_CASE("spearman, geomean and percentile by hand", "[evaluate]") {
   CHECK(spearman({1, 2, 3, 4}, {4, 3, 2, 1}) == Approx(-1.0));
   // Ties take average ranks: (1, 2.5, 2.5, 4) vs (1,2,3,4): Pearson of ranks = 0.9486833.
   CHECK(spearman({1, 2, 2, 3}, {1, 2, 3, 4}) == Approx(0.9486833));
-  CHECK(spearman({1}, {2}) == 0);
+  // Undefined for one point or a constant sample: NaN, left out of the mean and printed "-".
+  CHECK(std::isnan(spearman({1}, {2})));
+  CHECK(std::isnan(spearman({1, 2, 3}, {5, 5, 5})));
   CHECK(geomean({50, 200}) == Approx(100.0));  // sqrt(50*200)
   CHECK(percentile({1, 2, 3, 4}, 0.5) == Approx(2.5));
   CHECK(percentile({10, 0, 5}, 0.9) == Approx(9.0));  // sorted 0,5,10: pos 1.8 -> 5 + 0.8*5

@@ -112,3 +112,48 @@ TEST_CASE("units are converted once at the boundary", "[hardware]") {
   CHECK(hw.per_cu_load_bytes_per_s == Approx(128e9));       // 128 B/cycle at 1 GHz
   CHECK(hw.peak_flops_per_s(Dtype::bf16) == Approx(102.4e12));  // 100 * 1024 * 1e9
 }
+
+TEST_CASE("model_parameters outside the range the model stays finite in are errors", "[hardware][errors]") {
+  // A fresh user's finds: these loaded, and every prediction became infinite (a zero fill rate or
+  // headroom divides by zero, a 1e308 s launch overflows the sum).
+  const std::string good = toy_text() + "model_parameters:\n";
+  auto with = [&](const std::string& line) { return parse_profile(good + "  " + line + "\n", "mp.yaml"); };
+  CHECK_THROWS_WITH(with("async_copy_fill_fraction: 0"),
+                    Catch::Contains("'model_parameters.async_copy_fill_fraction' = 0 is outside the plausible range"));
+  CHECK_THROWS_WITH(with("dram_active_cu_headroom: 0"), Catch::Contains("outside the plausible range"));
+  CHECK_THROWS_WITH(with("launch_overhead_s: 1e308"), Catch::Contains("outside the plausible range [0, 0.01]"));
+  CHECK_THROWS_WITH(with("k_step_overhead_overlap: 1.5"), Catch::Contains("outside the plausible range [0, 1]"));
+  CHECK_THROWS_WITH(with("narrow_tile_matrix_efficiency: 0"), Catch::Contains("outside the plausible range"));
+  // One message per bad value, not a second "plausible range" line.
+  try {
+    with("loaded_latency_multiplier: -1");
+    FAIL("no error");
+  } catch (const InputError& e) {
+    CHECK_THAT(e.what(), Catch::Contains("must be zero or positive, got -1"));
+  }
+  ProfileDiagnostics diag;
+  CHECK_THROWS(parse_profile(good + "  loaded_latency_multiplier: -1\n", "mp.yaml", &diag));
+  CHECK(diag.errors.size() == 1);
+  // Underflow is out of range, not "not finite".
+  CHECK_THROWS_WITH(with("near_tie_tolerance: 1e-320"), Catch::Contains("is out of the range of a double"));
+  // In range: taken.
+  CHECK(with("k_step_overhead_cycles: 0").model.k_step_overhead_cycles == 0.0);
+  CHECK(with("k_step_overhead_overlap: 0.5").model.k_step_overhead_overlap == 0.5);
+}
+
+TEST_CASE("a bad name or an empty matrix section gives one true message", "[hardware][errors]") {
+  const std::string good = toy_text();
+  ProfileDiagnostics diag;
+  CHECK_THROWS(parse_profile(replaced(good, "name: toy", "name: \"toy\\e[31m\""), "bad.yaml", &diag));
+  REQUIRE(diag.errors.size() == 1);  // not also "'name' must not be empty"
+  CHECK_THAT(diag.errors[0], Catch::Contains("'name' must be one line of text"));
+  // `matrix:` with no entries: "must be a mapping", and no second message at line 0.
+  const auto at = good.find("matrix:\n");
+  REQUIRE(at != std::string::npos);
+  const std::string no_matrix = good.substr(0, at) + "matrix:\n" + good.substr(good.find("triton:"));
+  ProfileDiagnostics diag2;
+  CHECK_THROWS(parse_profile(no_matrix, "bad.yaml", &diag2));
+  REQUIRE(!diag2.errors.empty());
+  CHECK_THAT(diag2.errors[0], Catch::Contains("'matrix' must be a mapping"));
+  for (const auto& error : diag2.errors) CHECK_THAT(error, !Catch::Contains("bad.yaml:0:"));
+}

@@ -481,7 +481,8 @@ Registered register_batch(CLI::App& app) {
   cmd->add_option("--out", o->out_dir, "--emit vllm: directory for the config files (created if missing)");
   cmd->add_option("--m-values", o->m_values,
                   "--emit vllm: M values per (N, K): a list (1,16,128), or 'input' for each line's own M "
-                  "(default: vLLM's 1,2,4,...,4096)");
+                  "(default: vLLM's 1,2,4,...,4096)")
+      ->check(non_empty_validator());
   cmd->add_option("--vllm-device-name", o->vllm_device_name,
                   "--emit vllm: device name in the file names (default: vLLM's name for the shipped profile)");
   cmd->add_option("-j,--jobs", o->jobs, "Threads, 1..1024 (default 0: all cores); output is identical for any value")

@@ -2,7 +2,9 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <cmath>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <sstream>
 #include <vector>
@@ -10,12 +12,16 @@
 #include "cli.hpp"
 #include "gemm_advisor/error.hpp"
 #include "gemm_advisor/evaluate.hpp"
+#include "gemm_advisor/report.hpp"
 #include "gemm_advisor/triton_target.hpp"
 
 namespace cli {
 
 namespace {
 std::string opt_pct(const std::optional<double>& v) { return v ? fmt::format("{:.1f}", *v) : "-"; }
+
+// A rank correlation, or "-" where it is undefined (one config, or all times equal).
+std::string rho_text(double rho) { return std::isnan(rho) ? "-" : fmt::format("{:.3f}", rho); }
 
 void write_table(std::ostream& out, const gemm_advisor::Evaluation& e, const gemm_advisor::Hardware& hw) {
   out << fmt::format("evaluate on {}: {} shapes; % of oracle = measured best / measured time of the pick\n", hw.name,
@@ -24,10 +30,10 @@ void write_table(std::ostream& out, const gemm_advisor::Evaluation& e, const gem
                      "measured best", "ms", "advisor top-1", "ms", "%oracle", "rank", "rho", "err%", "%default",
                      "%vendor");
   for (const auto& s : e.shapes) {
-    out << fmt::format("{:<22} {:>4} {:<18} {:>9.4f} {:<18} {:>9.4f} {:>7.1f} {:>5} {:>6.3f} {:>6.1f} {:>8} {:>7}\n",
+    out << fmt::format("{:<22} {:>4} {:<18} {:>9.4f} {:<18} {:>9.4f} {:>7.1f} {:>5} {:>6} {:>6.1f} {:>8} {:>7}\n",
                        s.problem.shape_text() + " " + s.problem.layout.name(), s.measured, s.measured_best.text(),
                        s.measured_best_ms, s.advisor_top1.text(), s.advisor_top1_ms, s.pct_of_oracle,
-                       s.best_rank ? std::to_string(*s.best_rank) : "-", s.spearman, s.top1_abs_err_pct,
+                       s.best_rank ? std::to_string(*s.best_rank) : "-", rho_text(s.spearman), s.top1_abs_err_pct,
                        opt_pct(s.default_pct_of_oracle), opt_pct(s.vendor_pct_of_oracle));
     for (const auto& mc : s.infeasible_but_ran)
       out << fmt::format("    ran but the model calls it infeasible: {} ({:.4f} ms, line {})\n", mc.config.text(),
@@ -39,7 +45,7 @@ void write_table(std::ostream& out, const gemm_advisor::Evaluation& e, const gem
                      e.geomean_pct_of_oracle, e.worst_pct_of_oracle, 100 * e.top1_hit_rate, 100 * e.top5_hit_rate,
                      100 * e.top10_hit_rate,
                      extra_k ? fmt::format(", top-{} {:.0f}%", e.top_k, 100 * e.top_k_hit_rate) : std::string());
-  out << fmt::format("          Spearman (mean) {:.3f}; top-1 time error median {:.1f}%, p90 {:.1f}%\n", e.spearman,
+  out << fmt::format("          Spearman (mean) {}; top-1 time error median {:.1f}%, p90 {:.1f}%\n", rho_text(e.spearman),
                      e.median_abs_err_pct, e.p90_abs_err_pct);
   if (e.default_measured_shapes)
     out << fmt::format("default:  {} geomean {:.1f}% of oracle, worst {:.1f}% ({} shapes where it was measured)\n",
@@ -77,9 +83,18 @@ Registered register_evaluate(CLI::App& app) {
             using namespace gemm_advisor;
             const Hardware hw = load_profile(o->hw);
             std::vector<MeasuredShape> shapes;
+            std::map<std::string, std::string> measured_in;  // shape key -> the file that measured it
             for (const std::string& path : o->measurements) {
               auto file_shapes = read_measurements(path);
               for (const auto& shape : file_shapes) {
+                const std::string key = shape.problem.shape_text() + " " + std::string(dtype_name(shape.problem.dtype)) + " " +
+                                        shape.problem.layout.name();
+                const long line = shape.configs.empty() ? 0 : shape.configs.front().line;
+                const auto [it, fresh] = measured_in.emplace(key, path);
+                if (!fresh)
+                  throw InputError(located(path, line, "shape " + key + " is measured in " + it->second +
+                                                           " too: give each shape in one file (a file given "
+                                                           "twice counts every shape twice)"));
                 if (!hw.rate(shape.problem.dtype) && !shape.configs.empty())
                   throw InputError(located(path, shape.configs.front().line,
                                            "dtype " + std::string(dtype_name(shape.problem.dtype)) +
@@ -94,7 +109,7 @@ Registered register_evaluate(CLI::App& app) {
                                ": no shape has a timed config of the triton kernel (rows need kernel=triton, "
                                "status=ok and ms > 0)");
             std::ostringstream out;
-            if (o->format == "json") out << evaluation_json(e, hw).dump(2) << "\n";
+            if (o->format == "json") out << json_text(evaluation_json(e, hw), 2) << "\n";
             else write_table(out, e, hw);
             std::cout << out.str();
             return kExitOk;

@@ -26,7 +26,8 @@ Registered register_explain(CLI::App& app) {
   cmd->add_option("--hw", o->common.hw, "Hardware profile name or YAML file")->capture_default_str();
   cmd->add_option("--dtype", o->common.dtype, "Input dtype")->capture_default_str()->check(dtype_validator());
   cmd->add_option("--layout", o->common.layout, "NN, NT, TN or TT")->capture_default_str()->check(layout_validator());
-  cmd->add_option("--config", o->config, "BMxBNxBK:WARPS:STAGES[:SPLITK] (default: the advisor's top config)");
+  cmd->add_option("--config", o->config, "BMxBNxBK:WARPS:STAGES[:SPLITK] (default: the advisor's top config)")
+      ->check(non_empty_validator());
   cmd->add_option("--format", o->format, "table or json")
       ->capture_default_str()
       ->check(CLI::IsMember({"table", "json"}));
@@ -57,7 +58,7 @@ Registered register_explain(CLI::App& app) {
               RankedConfig r{c, e, ""};
               nlohmann::json j = ranking_json(p, hw, "triton", {r}, 1);
               j["chosen"] = chosen;
-              out << j.dump(2) << "\n";
+              out << json_text(j, 2) << "\n";
             } else {
               const double peak = hw.peak_flops_per_s(p.dtype);
               auto us = [](double s) { return fmt::format("{:.3f} us", s * 1e6); };
@@ -72,7 +73,11 @@ Registered register_explain(CLI::App& app) {
               line("thread blocks (x split_k)", fmt::format("{:.0f}", e.work_tiles));
               line("occupancy", fmt::format("{} blocks per CU ({} bytes smem, ~{:.0f} registers/thread)", e.occupancy,
                                             e.smem_bytes, e.registers_per_thread));
-              line("waves", fmt::format("{:.0f} over {} CUs; last wave {:.1f}% full", e.waves, hw.cu_count,
+              // Every wave but the last runs cu_count * occupancy blocks; the last runs the rest.
+              const double slots = static_cast<double>(hw.cu_count) * e.occupancy;
+              const double last_wave_blocks = e.work_tiles - (e.waves - 1) * slots;
+              line("waves", fmt::format("{:.0f} over {} CUs; the last wave {:.1f}% full, {:.1f}% of all block slots busy",
+                                        e.waves, hw.cu_count, 100 * last_wave_blocks / slots,
                                         100 * e.last_wave_efficiency));
               line("padding waste", fmt::format("{:.2f}% of the matrix work", 100 * e.padding_waste));
               line("arithmetic intensity", fmt::format("{:.1f} FLOP/byte per tile-step", e.arithmetic_intensity));

@@ -153,6 +153,9 @@ int main(int argc, char** argv) {
       "  gemm-advisor batch examples/llama3-8b.csv --hw a100 --format csv\n"
       "  gemm-advisor profiles");
 
+  // --quiet and --verbose also after the subcommand (`rank SHAPE --quiet`): a subcommand's unknown
+  // options fall through to the top-level ones; subcommands inherit this setting.
+  app.fallthrough();
   std::vector<cli::Registered> runners;
   for (auto reg : {cli::register_rank, cli::register_explain, cli::register_batch, cli::register_evaluate,
                    cli::register_profiles}) runners.push_back(reg(app));

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 
 #include "gemm_advisor/ranker.hpp"
@@ -28,7 +29,8 @@ std::vector<double> average_ranks(const std::vector<double>& v) {
 
 double spearman(const std::vector<double>& a, const std::vector<double>& b) {
   const std::size_t n = std::min(a.size(), b.size());
-  if (n < 2) return 0;
+  const double undefined = std::numeric_limits<double>::quiet_NaN();
+  if (n < 2) return undefined;
   const std::vector<double> ra = average_ranks(a), rb = average_ranks(b);
   const double mean = (static_cast<double>(n) + 1.0) / 2.0;
   double cov = 0, va = 0, vb = 0;
@@ -37,7 +39,7 @@ double spearman(const std::vector<double>& a, const std::vector<double>& b) {
     va += (ra[i] - mean) * (ra[i] - mean);
     vb += (rb[i] - mean) * (rb[i] - mean);
   }
-  if (va == 0 || vb == 0) return 0;
+  if (va == 0 || vb == 0) return undefined;
   return cov / std::sqrt(va * vb);
 }
 
@@ -126,7 +128,7 @@ Evaluation evaluate(const std::vector<MeasuredShape>& shapes, const Hardware& hw
     }
     pcts.push_back(std::max(se.pct_of_oracle, 1e-9));
     errs.push_back(se.top1_abs_err_pct);
-    rhos.push_back(se.spearman);
+    if (!std::isnan(se.spearman)) rhos.push_back(se.spearman);
     if (se.default_pct_of_oracle) default_pcts.push_back(*se.default_pct_of_oracle);
     if (se.vendor_pct_of_oracle) vendor_pcts.push_back(*se.vendor_pct_of_oracle);
     if (se.best_rank) {
@@ -146,7 +148,8 @@ Evaluation evaluate(const std::vector<MeasuredShape>& shapes, const Hardware& hw
   out.top5_hit_rate = static_cast<double>(hit5) / n;
   out.top10_hit_rate = static_cast<double>(hit10) / n;
   out.top_k_hit_rate = static_cast<double>(hitk) / n;
-  out.spearman = std::accumulate(rhos.begin(), rhos.end(), 0.0) / n;
+  out.spearman = rhos.empty() ? std::numeric_limits<double>::quiet_NaN()
+                              : std::accumulate(rhos.begin(), rhos.end(), 0.0) / static_cast<double>(rhos.size());
   out.median_abs_err_pct = percentile(errs, 0.5);
   out.p90_abs_err_pct = percentile(errs, 0.9);
   out.default_measured_shapes = default_pcts.size();

@@ -130,6 +130,10 @@ class ProfileReader {
         return "";
       }
     }
+    if (!is_valid_utf8(n.Scalar())) {
+      error(n, "'" + path + "' must be valid UTF-8 text, got '" + printable(n.Scalar()) + "'");
+      return "";
+    }
     return n.Scalar();
   }
 
@@ -156,8 +160,12 @@ class ProfileReader {
       error(n, "'" + path + "' must be a number, got '" + printable(s) + "'");
       return 0;
     }
-    if (!std::isfinite(v) || errno == ERANGE) {
+    if (!std::isfinite(v)) {
       error(n, "'" + path + "' must be finite, got '" + printable(s) + "'");
+      return 0;
+    }
+    if (errno == ERANGE) {  // finite but beyond what a double holds, too large or too close to zero
+      error(n, "'" + path + "' is out of the range of a double, got '" + printable(s) + "'");
       return 0;
     }
     if (v < 0 || (v == 0 && !allow_zero)) {
@@ -256,7 +264,8 @@ Hardware parse_profile(std::string_view yaml_text, const std::string& source,
   const bool name_ok = std::all_of(hw.name.begin(), hw.name.end(), [](char ch) {
     return (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_' || ch == '-';
   });
-  if (root["name"] && root["name"].IsScalar() && hw.name.empty()) r.error(root["name"], "'name' must not be empty");
+  if (root["name"] && root["name"].IsScalar() && root["name"].Scalar().empty())
+    r.error(root["name"], "'name' must not be empty");
   if (!hw.name.empty() && !name_ok)
     r.error(root["name"], "'name' must use only lowercase letters, digits, '-' and '_', got '" + printable(hw.name) + "'");
   if (!hw.vendor.empty() && hw.vendor != "nvidia" && hw.vendor != "amd")
@@ -366,7 +375,7 @@ Hardware parse_profile(std::string_view yaml_text, const std::string& source,
       hw.matrix[static_cast<std::size_t>(d)] = rate;
       ++count;
     }
-    if (count == 0) r.error(mx, "'matrix' lists no supported dtype (fp32, fp16, bf16, fp8, fp6, fp4)");
+    if (count == 0 && mx.IsMap()) r.error(mx, "'matrix' lists no supported dtype (fp32, fp16, bf16, fp8, fp6, fp4)");
   }
   if (YAML::Node t = r.section(root, "triton")) {
     r.check_keys(t, "triton", {"max_num_stages", "smem_stage_offset"});
@@ -377,30 +386,40 @@ Hardware parse_profile(std::string_view yaml_text, const std::string& source,
     if (!mp.IsMap()) {
       r.error(mp, "'model_parameters' must be a mapping");
     } else {
-      r.check_keys(mp, "model_parameters", {"k_step_overhead_cycles", "launch_overhead_s", "l2_reuse_fraction",
-                                            "narrow_tile_matrix_efficiency", "register_overhead_per_thread",
-                                            "loaded_latency_multiplier", "staged_registers_per_element",
-                                            "dram_active_cu_headroom", "k_step_overhead_overlap",
-                                            "async_copy_fill_fraction", "split_k_reduce_launch_s",
-                                            "near_tie_tolerance"});
+      // Each parameter with the range the model stays finite and meaningful in; zero where the
+      // model divides by it is outside. The bounds are far beyond any fitted value.
       ModelParams& p = hw.model;
-      auto opt = [&](const char* key, double& field, bool is_fraction) {
-        if (!mp[key]) return;
-        field = is_fraction ? r.fraction(mp, key, std::string("model_parameters.") + key, true)
-                            : r.number(mp, key, std::string("model_parameters.") + key, true);
+      struct Range {
+        const char* key;
+        double* field;
+        double lo, hi;
       };
-      opt("k_step_overhead_cycles", p.k_step_overhead_cycles, false);
-      opt("launch_overhead_s", p.launch_overhead_s, false);
-      opt("l2_reuse_fraction", p.l2_reuse_fraction, true);
-      opt("narrow_tile_matrix_efficiency", p.narrow_tile_matrix_efficiency, true);
-      opt("register_overhead_per_thread", p.register_overhead_per_thread, false);
-      opt("loaded_latency_multiplier", p.loaded_latency_multiplier, false);
-      opt("staged_registers_per_element", p.staged_registers_per_element, false);
-      opt("dram_active_cu_headroom", p.dram_active_cu_headroom, false);
-      opt("k_step_overhead_overlap", p.k_step_overhead_overlap, true);
-      opt("async_copy_fill_fraction", p.async_copy_fill_fraction, true);
-      opt("split_k_reduce_launch_s", p.split_k_reduce_launch_s, false);
-      opt("near_tie_tolerance", p.near_tie_tolerance, true);
+      const Range ranges[] = {
+          {"k_step_overhead_cycles", &p.k_step_overhead_cycles, 0, 1e5},
+          {"k_step_overhead_overlap", &p.k_step_overhead_overlap, 0, 1},
+          {"async_copy_fill_fraction", &p.async_copy_fill_fraction, 1e-3, 1},
+          {"launch_overhead_s", &p.launch_overhead_s, 0, 1e-2},
+          {"split_k_reduce_launch_s", &p.split_k_reduce_launch_s, 0, 1e-2},
+          {"l2_reuse_fraction", &p.l2_reuse_fraction, 0, 1},
+          {"narrow_tile_matrix_efficiency", &p.narrow_tile_matrix_efficiency, 1e-3, 1},
+          {"loaded_latency_multiplier", &p.loaded_latency_multiplier, 0, 1e3},
+          {"staged_registers_per_element", &p.staged_registers_per_element, 0, 1e3},
+          {"dram_active_cu_headroom", &p.dram_active_cu_headroom, 1e-3, 1e3},
+          {"register_overhead_per_thread", &p.register_overhead_per_thread, 0, 1024},
+          {"near_tie_tolerance", &p.near_tie_tolerance, 0, 1},
+      };
+      std::set<std::string> keys;
+      for (const Range& range : ranges) keys.insert(range.key);
+      r.check_keys(mp, "model_parameters", keys);
+      for (const Range& range : ranges) {
+        if (!mp[range.key]) continue;
+        const std::string path = std::string("model_parameters.") + range.key;
+        const std::size_t errors_before = diag.errors.size();
+        const double v = r.number(mp, range.key, path, true);
+        if (diag.errors.size() != errors_before) continue;  // not a number: reported once
+        if (v < range.lo || v > range.hi) r.plausible(mp, range.key, path, range.lo, range.hi);
+        else *range.field = v;
+      }
     }
   }
   // Every number should say where it came from.

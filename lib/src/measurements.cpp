@@ -47,6 +47,12 @@ std::vector<MeasuredShape> read_measurements(std::istream& in, const std::string
     }
     const std::string kernel = csv_text(f, ikern, "triton");
     const std::string status = csv_text(f, ist, "ok");
+    // A present but empty status is a cut-off row (a sweep stopped mid-write), not an ok one; a
+    // differently spelt "ok" would silently drop a timed row.
+    if (ist >= 0 && static_cast<std::size_t>(ist) < f.size() && f[ist].empty())
+      r.fail("column 'status' is empty (a truncated row?): expected ok, wrong, compile_error or launch_error");
+    if (status != "ok" && status.size() == 2 && (status[0] | 0x20) == 'o' && (status[1] | 0x20) == 'k')
+      r.fail("column 'status': '" + status + "' must be written 'ok'");
     const auto key = std::make_tuple(p.m, p.n, p.k, p.batch, static_cast<int>(p.dtype), p.layout.name());
     auto it = index.find(key);
     if (it == index.end()) {

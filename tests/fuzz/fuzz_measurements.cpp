@@ -38,7 +38,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (shapes.size() <= 3 && configs <= 64) {
     try {
       const Evaluation e = evaluate(shapes, fuzz_util::nvidia(), 5);
-      fuzz_util::require(!std::isnan(e.geomean_pct_of_oracle) && !std::isnan(e.spearman), "NaN in the evaluation");
+      // Spearman is NaN by design where it is undefined (one config, equal times): it must stay
+      // within [-1, 1] otherwise, and the mean must be NaN only when no shape defines it.
+      fuzz_util::require(!std::isnan(e.geomean_pct_of_oracle), "NaN in the evaluation");
+      bool any_rho = false;
+      for (const auto& s : e.shapes) {
+        fuzz_util::require(std::isnan(s.spearman) || (s.spearman >= -1.0 - 1e-9 && s.spearman <= 1.0 + 1e-9),
+                           "Spearman outside [-1, 1]");
+        any_rho = any_rho || !std::isnan(s.spearman);
+      }
+      fuzz_util::require(std::isnan(e.spearman) != any_rho, "mean Spearman NaN although a shape defines it");
     } catch (const InputError& e) {
       fuzz_util::require_one_line(e.what());
     }

@@ -11,8 +11,8 @@
 
 namespace gemm_advisor {
 
-/// Spearman rank correlation of two equally long samples (average ranks for ties). Returns 0 for
-/// fewer than 2 points or a constant sample.
+/// Spearman rank correlation of two equally long samples (average ranks for ties). Returns NaN
+/// (undefined) for fewer than 2 points or a constant sample.
 double spearman(const std::vector<double>& a, const std::vector<double>& b);
 /// Geometric mean of positive values (0 for an empty list).
 double geomean(const std::vector<double>& v);
@@ -31,7 +31,7 @@ struct ShapeEvaluation {
   double measured_best_ms = 0;
   double pct_of_oracle = 0;          ///< measured_best_ms / advisor_top1_ms * 100
   std::optional<std::size_t> best_rank;  ///< measured best's 1-based rank in the advisor's order
-  double spearman = 0;               ///< predicted vs measured times of the feasible configs
+  double spearman = 0;               ///< predicted vs measured times of the feasible configs; NaN if undefined
   double top1_abs_err_pct = 0;       ///< |predicted - measured| / measured of the advisor's top-1
   std::optional<double> default_pct_of_oracle;  ///< the fixed default config, if it was measured
   std::optional<double> vendor_pct_of_oracle;   ///< measured best / vendor library time * 100
@@ -47,7 +47,7 @@ struct Evaluation {
   // Aggregates over shapes.
   double geomean_pct_of_oracle = 0, worst_pct_of_oracle = 0;
   double top1_hit_rate = 0, top5_hit_rate = 0, top10_hit_rate = 0, top_k_hit_rate = 0;
-  double spearman = 0;               ///< mean over shapes
+  double spearman = 0;               ///< mean over the shapes where it is defined (NaN if none)
   double median_abs_err_pct = 0, p90_abs_err_pct = 0;
   double default_geomean_pct_of_oracle = 0, default_worst_pct_of_oracle = 0;
   std::size_t default_measured_shapes = 0;
