@@ -1,6 +1,7 @@
 // `gemm-advisor evaluate`: the advisor's picks against configs measured on real hardware.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <spdlog/spdlog.h>
 
 #include <cmath>
 #include <iostream>
@@ -85,7 +86,9 @@ Registered register_evaluate(CLI::App& app) {
             std::vector<MeasuredShape> shapes;
             std::map<std::string, std::string> measured_in;  // shape key -> the file that measured it
             for (const std::string& path : o->measurements) {
-              auto file_shapes = read_measurements(path);
+              std::vector<std::string> warnings;
+              auto file_shapes = read_measurements(path, "triton", &warnings);
+              for (const std::string& w : warnings) spdlog::warn("{}", w);
               for (const auto& shape : file_shapes) {
                 const std::string key = shape.problem.shape_text() + " " + std::string(dtype_name(shape.problem.dtype)) + " " +
                                         shape.problem.layout.name();

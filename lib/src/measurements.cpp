@@ -10,17 +10,25 @@
 
 namespace gemm_advisor {
 
-std::vector<MeasuredShape> read_measurements(const std::string& path, const std::string& target) {
+std::vector<MeasuredShape> read_measurements(const std::string& path, const std::string& target,
+                                             std::vector<std::string>* warnings) {
   check_readable_file(path);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path + ": cannot open");
-  return read_measurements(in, path, target);
+  return read_measurements(in, path, target, warnings);
 }
 
-std::vector<MeasuredShape> read_measurements(std::istream& in, const std::string& source, const std::string& target) {
+std::vector<MeasuredShape> read_measurements(std::istream& in, const std::string& source, const std::string& target,
+                                             std::vector<std::string>* warnings) {
   CsvReader r(in, source);
   const CsvHeader h =
       CsvHeader::read(r, {"m", "n", "k", "block_m", "block_n", "block_k", "num_warps", "num_stages", "ms"});
+  if (warnings) {
+    for (std::string& w : h.unknown_column_warnings({"m", "n", "k", "batch", "dtype", "layout", "kernel", "block_m",
+                                                     "block_n", "block_k", "group_m", "num_warps", "num_stages",
+                                                     "split_k", "ms", "reps", "rel_err", "status"}))
+      warnings->push_back(std::move(w));
+  }
   const int im = h.index("m"), in_ = h.index("n"), ik = h.index("k"), ib = h.index("batch");
   const int idt = h.index("dtype"), il = h.index("layout"), ikern = h.index("kernel"), ist = h.index("status");
   const int ibm = h.index("block_m"), ibn = h.index("block_n"), ibk = h.index("block_k");

@@ -28,12 +28,17 @@ struct MeasuredShape {
 };
 
 /// Reads a measurement CSV and groups rows by problem (first-appearance order). Rows whose kernel
-/// is neither `target` nor a vendor library are ignored. A row with status "ok" must have ms > 0.
-/// Throws InputError "path:line: ..." on a malformed row or a file without data rows.
-std::vector<MeasuredShape> read_measurements(const std::string& path, const std::string& target = "triton");
+/// is neither `target` nor a vendor library are ignored. A row with status "ok" must have ms > 0;
+/// an empty status field is an error (a cut-off row). `warnings`, when given, receives one
+/// "path:line: unknown column ..." line per column the reader does not know (a misspelt `split_k`
+/// would otherwise read as 1). Throws InputError "path:line: ..." on a malformed row or a file
+/// without data rows.
+std::vector<MeasuredShape> read_measurements(const std::string& path, const std::string& target = "triton",
+                                             std::vector<std::string>* warnings = nullptr);
 
 /// The same, from a stream; `source` names it in messages ("source:line: ...").
 std::vector<MeasuredShape> read_measurements(std::istream& in, const std::string& source,
-                                             const std::string& target = "triton");
+                                             const std::string& target = "triton",
+                                             std::vector<std::string>* warnings = nullptr);
 
 }  // namespace gemm_advisor
