@@ -14,8 +14,7 @@
 
 #include "gemm_advisor/hardware.hpp"
 #include "gemm_advisor/problem.hpp"
-#include "gemm_advisor/ranker.hpp"
-#include "gemm_advisor/triton_target.hpp"
+#include "test_util.hpp"
 
 namespace {
 
@@ -102,10 +101,7 @@ struct Prediction {
 Prediction best_prediction(const Hardware& hw, const std::string& shape, const std::string& layout) {
   GemmProblem p = parse_shape(shape);
   p.layout = parse_layout(layout);
-  std::vector<TileConfig> cands;
-  triton_candidates(p, hw, cands);
-  std::vector<RankedConfig> ranked;
-  rank_configs(p, hw, cands, ranked, 1);
+  const std::vector<RankedConfig> ranked = test_util::rank_space(p, hw, 1);
   REQUIRE(!ranked.empty());
   REQUIRE(ranked.front().estimate.feasible);
   return {ranked.front().estimate.flops_per_s / 1e12, ranked.front().config.text()};

@@ -35,10 +35,7 @@ TEST_CASE("every candidate at the limits gets a finite estimate above the floors
         INFO(ep.name << " " << shape << " " << dtype_name(d));
         CHECK(std::isfinite(p.flops()));
         CHECK(std::isfinite(p.compulsory_bytes()));
-        std::vector<TileConfig> candidates;
-        triton_candidates(p, hw, candidates);
-        std::vector<RankedConfig> ranked;
-        rank_configs(p, hw, candidates, ranked);
+        const std::vector<RankedConfig> ranked = test_util::rank_space(p, hw);
         const double floor_s = std::max(p.flops() / hw.peak_flops_per_s(d), p.compulsory_bytes() /
                                                                                hw.dram_bandwidth_bytes_per_s);
         for (const auto& r : ranked) {

@@ -14,10 +14,7 @@ namespace {
 using test_util::cfg;
 // The best estimate over the whole candidate space.
 Estimate best(const GemmProblem& p, const Hardware& hw) {
-  std::vector<TileConfig> cands;
-  triton_candidates(p, hw, cands);
-  std::vector<RankedConfig> ranked;
-  rank_configs(p, hw, cands, ranked);
+  const std::vector<RankedConfig> ranked = test_util::rank_space(p, hw, 1);
   REQUIRE(!ranked.empty());
   return ranked.front().estimate;
 }
@@ -141,10 +138,7 @@ TEST_CASE("physical floors hold on every shipped profile", "[model][profiles]") 
     for (const char* s : shapes) {
       INFO(ep.name << " " << s);
       const GemmProblem p = parse_shape(s);
-      std::vector<TileConfig> cands;
-      triton_candidates(p, hw, cands);
-      std::vector<RankedConfig> ranked;
-      rank_configs(p, hw, cands, ranked);
+      const std::vector<RankedConfig> ranked = test_util::rank_space(p, hw);
       const double floor_s = std::max(p.flops() / hw.peak_flops_per_s(p.dtype),
                                       p.compulsory_bytes() / hw.dram_bandwidth_bytes_per_s);
       for (const auto& r : ranked) {

@@ -5,8 +5,10 @@
 #include <vector>
 
 #include "gemm_advisor/hardware.hpp"
+#include "gemm_advisor/ranker.hpp"
 #include "gemm_advisor/shape_list.hpp"
 #include "gemm_advisor/tile_config.hpp"
+#include "gemm_advisor/triton_target.hpp"
 
 namespace test_util {
 
@@ -28,6 +30,16 @@ inline gemm_advisor::TileConfig cfg(int bm, int bn, int bk, int warps, int stage
   c.split_k = split_k;
   c.group_m = group_m;
   return c;
+}
+
+/// The problem's whole `triton` candidate space, ranked (rank_configs; `top` as there: 0 = all).
+inline std::vector<gemm_advisor::RankedConfig> rank_space(const gemm_advisor::GemmProblem& p,
+                                                          const gemm_advisor::Hardware& hw, std::size_t top = 0) {
+  std::vector<gemm_advisor::TileConfig> cands;
+  gemm_advisor::triton_candidates(p, hw, cands);
+  std::vector<gemm_advisor::RankedConfig> ranked;
+  gemm_advisor::rank_configs(p, hw, cands, ranked, top);
+  return ranked;
 }
 
 /// Every entry a shape reader yields for `text` (named `source` in messages).
