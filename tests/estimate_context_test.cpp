@@ -31,6 +31,7 @@ std::vector<std::uint64_t> fields(const Estimate& e) {
           static_cast<std::uint64_t>(e.occupancy),
           bits(e.waves),
           bits(e.last_wave_efficiency),
+          bits(e.last_wave_blocks),
           bits(e.padding_waste),
           bits(e.prefetch_s),
           bits(e.compute_step_s),

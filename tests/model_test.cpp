@@ -53,6 +53,9 @@ TEST_CASE("N_CU + 1 output tiles take two waves", "[model]") {
   CHECK(one.waves == 1);
   CHECK(two.waves == 2);
   CHECK(two.last_wave_efficiency == Approx(101.0 / 200.0));
+  // 101 tiles on 100 one-block slots: the second wave runs 1 block; a single wave runs all 100.
+  CHECK(two.last_wave_blocks == 1);
+  CHECK(one.last_wave_blocks == 100);
   // Compute-bound tiles: the second wave costs about as much as the first, for 1% more work.
   CHECK(one.bound == Bound::compute);
   CHECK(two.latency_s >= 1.9 * one.latency_s);

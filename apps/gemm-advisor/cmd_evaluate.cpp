@@ -99,7 +99,7 @@ Registered register_evaluate(CLI::App& app) {
                                                            " too: give each shape in one file (a file given "
                                                            "twice counts every shape twice)"));
                 if (!hw.rate(shape.problem.dtype) && !shape.configs.empty())
-                  throw InputError(located(path, shape.configs.front().line,
+                  throw InputError(located(path, line,
                                            "dtype " + std::string(dtype_name(shape.problem.dtype)) +
                                                " is not supported by " + hw.name));
               }

@@ -75,9 +75,8 @@ Registered register_explain(CLI::App& app) {
                                             e.smem_bytes, e.registers_per_thread));
               // Every wave but the last runs cu_count * occupancy blocks; the last runs the rest.
               const double slots = static_cast<double>(hw.cu_count) * e.occupancy;
-              const double last_wave_blocks = e.work_tiles - (e.waves - 1) * slots;
               line("waves", fmt::format("{:.0f} over {} CUs; the last wave {:.1f}% full, {:.1f}% of all block slots busy",
-                                        e.waves, hw.cu_count, 100 * last_wave_blocks / slots,
+                                        e.waves, hw.cu_count, 100 * e.last_wave_blocks / slots,
                                         100 * e.last_wave_efficiency));
               line("padding waste", fmt::format("{:.2f}% of the matrix work", 100 * e.padding_waste));
               line("arithmetic intensity", fmt::format("{:.1f} FLOP/byte per tile-step", e.arithmetic_intensity));

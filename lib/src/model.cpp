@@ -357,6 +357,7 @@ LatencyEstimate estimate_terms(const EstimateContext& ctx, const TileConfig& c, 
   e.occupancy = static_cast<int>(occ);
   e.waves = waves;
   e.last_wave_efficiency = work_tiles / (waves * concurrent);
+  e.last_wave_blocks = last_tiles;
   e.padding_waste = 1.0 - (m * n * k) / (g.tiles_m * bm * g.tiles_n * bn * k_blocks * bk);
   e.arithmetic_intensity = arithmetic_intensity;
   e.split_k_reduce_s = split_k_reduce_s;

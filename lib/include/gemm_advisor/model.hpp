@@ -36,7 +36,8 @@ struct Estimate {
   double k_steps = 0;             ///< K-steps per thread block: ceil(ceil(K/BK) / split_k)
   int occupancy = 0;              ///< thread blocks resident per CU/SM at once
   double waves = 0;               ///< ceil(work_tiles / (cu_count * occupancy))
-  double last_wave_efficiency = 0;  ///< work_tiles / (waves * cu_count * occupancy)
+  double last_wave_efficiency = 0;  ///< work_tiles / (waves * cu_count * occupancy): the average fill
+  double last_wave_blocks = 0;    ///< thread blocks the last wave runs (all of them in a single wave)
   double padding_waste = 0;       ///< fraction of the matrix work spent on tile overhang
 
   double prefetch_s = 0;          ///< pipeline fill before the first K-step of a wave
