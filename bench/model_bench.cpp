@@ -1,8 +1,8 @@
 // Speed of the library's hot paths, one thread (README, "Speed"):
 //   BM_Estimate         candidate evaluations per second, as rank_configs performs them: per shape, one
-//                       EstimateContext, then estimate_latency() over the shape's whole candidate space
+//                       EstimateContext, then triton_target().estimate_latency() over the shape's whole candidate space
 //                       (the context is built inside the timed loop, so its cost is counted)
-//   BM_EstimateRecord   ... the same with estimate(context, config), which fills the whole Estimate
+//   BM_EstimateRecord   ... the same with triton_target().estimate(context, config), which fills the whole Estimate
 //                       record (what rank_configs computes when every record is kept: --top 0)
 //   BM_Candidates       building a shape's triton candidate space
 //   BM_RankShape        shapes per second: candidate space + rank_configs, as `batch` does per shape
@@ -15,11 +15,11 @@
 #include <string>
 #include <vector>
 
-#include "gemm_advisor/hardware.hpp"
+#include "gemm_advisor/profile.hpp"
 #include "gemm_advisor/model.hpp"
 #include "gemm_advisor/ranker.hpp"
 #include "gemm_advisor/report.hpp"
-#include "gemm_advisor/triton_target.hpp"
+#include "gemm_advisor/targets/triton.hpp"
 
 namespace {
 
@@ -43,26 +43,35 @@ std::vector<GemmProblem> shape_mix() {
   return out;
 }
 
-const Hardware& profile(int index) {
-  static const Hardware h200 = load_hardware("h200");
-  static const Hardware mi350x = load_hardware("mi350x");
+const Profile& profile(int index) {
+  static const Profile h200 = load_profile("h200");
+  static const Profile mi350x = load_profile("mi350x");
   return index == 0 ? h200 : mi350x;
 }
 
-void set_label(benchmark::State& state) { state.SetLabel(profile(static_cast<int>(state.range(0))).name); }
+void set_label(benchmark::State& state) { state.SetLabel(profile(static_cast<int>(state.range(0))).hw.name); }
 
-// Evaluates every shape's candidate space with `evaluate(context, config)`, one context a shape.
-template <typename Evaluate>
+// Evaluates every shape's candidate space with one `evaluate(target, context, configs, count, out)`
+// call, one context a shape, as rank_configs does.
+template <typename Result, typename Evaluate>
 void estimate_spaces(benchmark::State& state, Evaluate evaluate) {
-  const Hardware& hw = profile(static_cast<int>(state.range(0)));
+  const Profile& hw = profile(static_cast<int>(state.range(0)));
+  const Target& target = triton_target();
   const std::vector<GemmProblem> shapes = shape_mix();
   std::vector<std::vector<TileConfig>> spaces(shapes.size());
-  for (std::size_t i = 0; i < shapes.size(); ++i) triton_candidates(shapes[i], hw, spaces[i]);
+  std::size_t largest = 0;
+  for (std::size_t i = 0; i < shapes.size(); ++i) {
+    target.candidates(shapes[i], hw, spaces[i]);
+    largest = std::max(largest, spaces[i].size());
+  }
+  std::vector<Result> out(largest);
   std::int64_t evaluations = 0;
   for (auto _ : state) {
     for (std::size_t i = 0; i < shapes.size(); ++i) {
-      const EstimateContext context = make_estimate_context(shapes[i], hw);
-      for (const TileConfig& c : spaces[i]) benchmark::DoNotOptimize(evaluate(context, c));
+      const EstimateContext context = target.context(shapes[i], hw);
+      evaluate(target, context, spaces[i].data(), spaces[i].size(), out.data());
+      benchmark::DoNotOptimize(out.data());
+      benchmark::ClobberMemory();
       evaluations += static_cast<std::int64_t>(spaces[i].size());
     }
   }
@@ -71,15 +80,19 @@ void estimate_spaces(benchmark::State& state, Evaluate evaluate) {
 }
 
 void BM_Estimate(benchmark::State& state) {
-  estimate_spaces(state, [](const EstimateContext& ctx, const TileConfig& c) { return estimate_latency(ctx, c); });
+  estimate_spaces<LatencyEstimate>(state, [](const Target& t, const EstimateContext& ctx, const TileConfig* c,
+                                             std::size_t n, LatencyEstimate* out) { t.estimate_latencies(ctx, c, n, out); });
 }
 
 void BM_EstimateRecord(benchmark::State& state) {
-  estimate_spaces(state, [](const EstimateContext& ctx, const TileConfig& c) { return estimate(ctx, c); });
+  estimate_spaces<Estimate>(state, [](const Target& t, const EstimateContext& ctx, const TileConfig* c, std::size_t n,
+                                      Estimate*) {
+    for (std::size_t i = 0; i < n; ++i) benchmark::DoNotOptimize(t.estimate(ctx, c[i]));
+  });
 }
 
 void BM_Candidates(benchmark::State& state) {
-  const Hardware& hw = profile(static_cast<int>(state.range(0)));
+  const Profile& hw = profile(static_cast<int>(state.range(0)));
   const std::vector<GemmProblem> shapes = shape_mix();
   std::vector<TileConfig> space;
   std::int64_t done = 0, configs = 0;
@@ -97,7 +110,7 @@ void BM_Candidates(benchmark::State& state) {
 }
 
 void BM_RankShape(benchmark::State& state) {
-  const Hardware& hw = profile(static_cast<int>(state.range(0)));
+  const Profile& hw = profile(static_cast<int>(state.range(0)));
   const std::vector<GemmProblem> shapes = shape_mix();
   std::vector<TileConfig> space;
   std::vector<RankedConfig> ranked;
@@ -105,7 +118,7 @@ void BM_RankShape(benchmark::State& state) {
   for (auto _ : state) {
     for (const GemmProblem& p : shapes) {
       triton_candidates(p, hw, space);
-      rank_configs(p, hw, space, ranked);
+      rank_configs(triton_target(), p, hw, space, ranked);
       evaluations += static_cast<std::int64_t>(space.size());
       benchmark::DoNotOptimize(ranked.data());
     }
@@ -117,7 +130,7 @@ void BM_RankShape(benchmark::State& state) {
 }
 
 void BM_RankShapeCsv(benchmark::State& state) {
-  const Hardware& hw = profile(static_cast<int>(state.range(0)));
+  const Profile& hw = profile(static_cast<int>(state.range(0)));
   const std::vector<GemmProblem> shapes = shape_mix();
   std::vector<TileConfig> space;
   std::vector<RankedConfig> ranked;
@@ -125,9 +138,9 @@ void BM_RankShapeCsv(benchmark::State& state) {
   for (auto _ : state) {
     for (const GemmProblem& p : shapes) {
       triton_candidates(p, hw, space);
-      rank_configs(p, hw, space, ranked);
+      rank_configs(triton_target(), p, hw, space, ranked);
       std::ostringstream out;
-      write_ranking_csv_rows(out, p, hw, ranked, 1);
+      write_ranking_csv_rows(out, p, hw.hw, ranked, 1);
       benchmark::DoNotOptimize(out.str());
     }
     done += static_cast<std::int64_t>(shapes.size());

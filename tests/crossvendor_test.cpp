@@ -98,7 +98,7 @@ struct Prediction {
   std::string config;
 };
 
-Prediction best_prediction(const Hardware& hw, const std::string& shape, const std::string& layout) {
+Prediction best_prediction(const Profile& hw, const std::string& shape, const std::string& layout) {
   GemmProblem p = parse_shape(shape);
   p.layout = parse_layout(layout);
   const std::vector<RankedConfig> ranked = test_util::rank_space(p, hw, 1);
@@ -118,7 +118,7 @@ int compare(const PublicTable& t) {
       profile = layout.substr(3);
       layout = layout.substr(0, 2);
     }
-    const Hardware hw = load_hardware(profile);
+    const Profile hw = load_profile(profile);
     const Prediction pred = best_prediction(hw, pt.shape, layout);
     const double ratio = pred.tflops / pt.measured_tflops;
     const bool ok = ratio >= 0.75 && ratio <= 1.25;
@@ -126,7 +126,7 @@ int compare(const PublicTable& t) {
     std::printf("  %-7s %-16s %s measured %7.1f TFLOP/s, predicted %7.1f (%.2fx) %s%s\n", profile.c_str(), pt.shape,
                 layout.c_str(), pt.measured_tflops, pred.tflops, ratio, pred.config.c_str(), ok ? "" : "  <- outside");
     // Physics, whatever the comparison: no prediction beats the profile's peak.
-    CHECK(pred.tflops * 1e12 <= hw.peak_flops_per_s(Dtype::bf16));
+    CHECK(pred.tflops * 1e12 <= hw.hw.peak_flops_per_s(Dtype::bf16));
   }
   std::printf("  %d of %zu within +-25%%\n", within, t.points.size());
   return within;
@@ -157,11 +157,11 @@ TEST_CASE("cross-vendor: within +-25% on 80% of the shapes (issue target, not me
 namespace {
 // Best predicted fraction of the profile's bf16 dense peak for 8192^3 (NN, as the H200 measurement).
 double best_8192_cubed_fraction(const std::string& profile) {
-  const Hardware hw = load_hardware(profile);
+  const Profile hw = load_profile(profile);
   const Prediction pred = best_prediction(hw, "8192x8192x8192", "NN");
   std::printf("8192^3 bf16 on %-7s best %s predicted %.1f TFLOP/s = %.1f%% of peak\n", profile.c_str(),
-              pred.config.c_str(), pred.tflops, 100 * pred.tflops * 1e12 / hw.peak_flops_per_s(Dtype::bf16));
-  return pred.tflops * 1e12 / hw.peak_flops_per_s(Dtype::bf16);
+              pred.config.c_str(), pred.tflops, 100 * pred.tflops * 1e12 / hw.hw.peak_flops_per_s(Dtype::bf16));
+  return pred.tflops * 1e12 / hw.hw.peak_flops_per_s(Dtype::bf16);
 }
 }  // namespace
 

@@ -8,7 +8,7 @@
 
 #include "gemm_advisor/emit.hpp"
 #include "gemm_advisor/error.hpp"
-#include "gemm_advisor/triton_target.hpp"
+#include "gemm_advisor/targets/triton.hpp"
 #include "test_util.hpp"
 
 using namespace gemm_advisor;
@@ -70,8 +70,8 @@ TEST_CASE("vLLM file names and device names are spelled as vLLM spells them", "[
       {"h100", "NVIDIA_H100_80GB_HBM3"}, {"h200", "NVIDIA_H200"},          {"b200", "NVIDIA_B200"},
       {"a100", "NVIDIA_A100-SXM4-80GB"}, {"mi300x", "AMD_Instinct_MI300X"}, {"mi350x", "AMD_Instinct_MI350X"},
       {"mi355x", "AMD_Instinct_MI355X"}};
-  for (const auto& [profile, name] : expected) CHECK(vllm_device_name(load_hardware(profile)) == name);
-  CHECK_THROWS_AS(vllm_device_name(test_util::toy()), InputError);
+  for (const auto& [profile, name] : expected) CHECK(vllm_device_name(load_profile(profile).hw) == name);
+  CHECK_THROWS_AS(vllm_device_name(test_util::toy().hw), InputError);
 }
 
 TEST_CASE("vLLM's M grid is the tuner's", "[emit][vllm]") {
@@ -80,7 +80,7 @@ TEST_CASE("vLLM's M grid is the tuner's", "[emit][vllm]") {
 }
 
 TEST_CASE("vLLM's block FP8 space: no split-K, BLOCK_K divides the quantization block", "[emit][vllm]") {
-  const Hardware hw = load_hardware("h200");
+  const Profile hw = load_profile("h200");
   GemmProblem p = parse_shape("4096x7168x16384");
   p.dtype = Dtype::fp8;
   std::vector<TileConfig> space;
@@ -102,8 +102,8 @@ TEST_CASE("vLLM's block FP8 space: no split-K, BLOCK_K divides the quantization 
 }
 
 TEST_CASE("a profile without fp8 cannot run vLLM's FP8 kernel", "[emit][vllm]") {
-  CHECK_THROWS_WITH(require_vllm_block_fp8(load_hardware("a100")), Catch::Contains("no fp8"));
-  CHECK_NOTHROW(require_vllm_block_fp8(load_hardware("mi300x")));
+  CHECK_THROWS_WITH(require_vllm_block_fp8(load_profile("a100").hw), Catch::Contains("no fp8"));
+  CHECK_NOTHROW(require_vllm_block_fp8(load_profile("mi300x").hw));
 }
 
 TEST_CASE("a vLLM config file maps M strings, ascending, to configs with vLLM's keys", "[emit][vllm]") {

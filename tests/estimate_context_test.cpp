@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "gemm_advisor/model.hpp"
-#include "gemm_advisor/triton_target.hpp"
+#include "gemm_advisor/targets/triton.hpp"
 #include "test_util.hpp"
 
 using namespace gemm_advisor;
@@ -79,7 +79,7 @@ std::vector<TileConfig> infeasible_configs() {
 }
 }  // namespace
 
-TEST_CASE("a context built once per problem gives the same estimates as estimate(p, hw, c), bit for bit",
+TEST_CASE("a context built once per problem gives the same estimates as test_util::estimate(p, hw, c), bit for bit",
           "[model][context]") {
   // Aligned and unaligned operands, decode and prefill, split-K candidates (small M, long K),
   // batch > 1, fp8, every layout, and a dtype the profile has no matrix path for (fp4 on H200).
@@ -94,10 +94,10 @@ TEST_CASE("a context built once per problem gives the same estimates as estimate
                                              problem("255x4097x1023", Dtype::fp32),
                                              problem("64x64x64", Dtype::fp4)};
   for (const char* name : {"h200", "mi350x"}) {
-    const Hardware hw = load_hardware(name);
+    const Profile hw = load_profile(name);
     // All contexts first: each must stay bound to its own problem.
     std::vector<EstimateContext> contexts;
-    for (const GemmProblem& p : problems) contexts.push_back(make_estimate_context(p, hw));
+    for (const GemmProblem& p : problems) contexts.push_back(triton_target().context(p, hw));
     std::size_t feasible = 0, infeasible = 0;
     for (std::size_t i = 0; i < problems.size(); ++i) {
       std::vector<TileConfig> configs;
@@ -106,11 +106,11 @@ TEST_CASE("a context built once per problem gives the same estimates as estimate
       for (const TileConfig& c : configs) {
         INFO(name << " " << problems[i].shape_text() << " " << dtype_name(problems[i].dtype) << " "
                   << problems[i].layout.name() << " " << c.text());
-        const Estimate wrapped = estimate(problems[i], hw, c);
-        const Estimate from_context = estimate(contexts[i], c);
+        const Estimate wrapped = test_util::estimate(problems[i], hw, c);
+        const Estimate from_context = triton_target().estimate(contexts[i], c);
         CHECK(fields(from_context) == fields(wrapped));
         // The lean path ranking uses: the same feasibility, latency and intensity.
-        const LatencyEstimate lean = estimate_latency(contexts[i], c);
+        const LatencyEstimate lean = triton_target().estimate_latency(contexts[i], c);
         CHECK(lean.feasible == wrapped.feasible);
         CHECK(bits(lean.latency_s) == bits(wrapped.latency_s));
         CHECK(bits(lean.arithmetic_intensity) == bits(wrapped.arithmetic_intensity));

@@ -24,7 +24,7 @@ TEST_CASE("spearman, geomean and percentile by hand", "[evaluate]") {
 }
 
 TEST_CASE("evaluate on a hand-made measurement file", "[evaluate]") {
-  const Hardware hw = test_util::toy();
+  const Profile hw = test_util::toy();
   const auto shapes = read_measurements(test_util::source_path("tests/data/tiny-measurements.csv"));
   REQUIRE(shapes.size() == 2);
   CHECK(shapes[0].configs.size() == 4);
@@ -34,11 +34,11 @@ TEST_CASE("evaluate on a hand-made measurement file", "[evaluate]") {
   // Precondition the hand calculation rests on: the model orders shape 1's valid configs
   // 128x128x64 < 64x64x32 < 16x16x16 (big tiles first on a compute-bound square).
   std::vector<RankedConfig> ranked;
-  rank_configs(shapes[0].problem, hw, {shapes[0].configs[0].config, shapes[0].configs[1].config, shapes[0].configs[2].config}, ranked);
+  rank_configs(triton_target(), shapes[0].problem, hw, {shapes[0].configs[0].config, shapes[0].configs[1].config, shapes[0].configs[2].config}, ranked);
   REQUIRE(ranked[0].config == shapes[0].configs[0].config);
   REQUIRE(ranked[1].config == shapes[0].configs[1].config);
 
-  const Evaluation e = evaluate(shapes, hw, 5);
+  const Evaluation e = evaluate(shapes, hw, triton_target(), 5);
   REQUIRE(e.shapes.size() == 2);
   const ShapeEvaluation& s1 = e.shapes[0];
   CHECK(s1.measured == 3);                         // the compile_error row has no time

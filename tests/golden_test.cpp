@@ -18,7 +18,7 @@
 
 #include "gemm_advisor/hardware.hpp"
 #include "gemm_advisor/ranker.hpp"
-#include "gemm_advisor/triton_target.hpp"
+#include "gemm_advisor/targets/triton.hpp"
 #include "test_util.hpp"
 
 using namespace gemm_advisor;
@@ -90,10 +90,10 @@ std::map<std::string, std::uint64_t> compute_hashes() {
   std::map<std::string, std::uint64_t> out;
   const std::vector<TileConfig> odd = odd_configs();
   for (const EmbeddedProfile& prof : embedded_profiles()) {
-    const Hardware hw = load_hardware(std::string(prof.name));
+    const Profile hw = load_profile(std::string(prof.name));
     for (int d = 0; d < kDtypeCount; ++d) {
       const Dtype dtype = static_cast<Dtype>(d);
-      if (!hw.rate(dtype)) continue;
+      if (!hw.hw.rate(dtype)) continue;
       for (const char* layout : kLayouts) {
         for (const char* shape : kShapes) {
           GemmProblem base;
@@ -104,11 +104,11 @@ std::map<std::string, std::uint64_t> compute_hashes() {
           std::vector<TileConfig> cands;
           triton_candidates(p, hw, cands);
           std::vector<RankedConfig> ranked;
-          rank_configs(p, hw, cands, ranked, 0);  // --top 0: every record
+          rank_configs(triton_target(), p, hw, cands, ranked, 0);  // --top 0: every record
           hash_ranking(f, ranked);
-          rank_configs(p, hw, cands, ranked, 5);  // --top 5: the lean path, then the few in full
+          rank_configs(triton_target(), p, hw, cands, ranked, 5);  // --top 5: the lean path, then the few in full
           hash_ranking(f, ranked);
-          rank_configs(p, hw, odd, ranked, 0);  // --candidates: infeasible ones with reasons
+          rank_configs(triton_target(), p, hw, odd, ranked, 0);  // --candidates: infeasible ones with reasons
           hash_ranking(f, ranked);
           out[std::string(prof.name) + " " + std::string(dtype_name(dtype)) + " " + layout + " " + shape] = f.h;
         }

@@ -23,12 +23,12 @@ TEST_CASE("every shipped profile loads with no error and no warning", "[hardware
   for (const auto& e : embedded_profiles()) {
     INFO("profile " << e.name);
     ProfileDiagnostics diag;
-    const Hardware hw = parse_profile(e.yaml, "embedded:" + std::string(e.name), &diag);
+    const Profile hw = parse_profile(e.yaml, "embedded:" + std::string(e.name), &diag);
     CHECK(diag.errors.empty());
     for (const auto& w : diag.warnings) FAIL_CHECK(w);  // every number cites a source
-    CHECK(hw.name == e.name);
-    CHECK(hw.rate(Dtype::bf16) != nullptr);
-    CHECK(hw.smem_per_block_bytes <= hw.smem_per_cu_bytes);
+    CHECK(hw.hw.name == e.name);
+    CHECK(hw.hw.rate(Dtype::bf16) != nullptr);
+    CHECK(hw.hw.smem_per_block_bytes <= hw.hw.smem_per_cu_bytes);
   }
 }
 
@@ -39,24 +39,24 @@ TEST_CASE("shipped profiles reproduce the vendors' dense bf16 peaks", "[hardware
                                                 {"a100", 312.0}};
   for (const auto& [name, peak] : tflops) {
     INFO(name);
-    const Hardware hw = load_hardware(name);
-    CHECK(hw.peak_flops_per_s(Dtype::bf16) / 1e12 == Approx(peak).epsilon(0.01));
+    const Profile hw = load_profile(name);
+    CHECK(hw.hw.peak_flops_per_s(Dtype::bf16) / 1e12 == Approx(peak).epsilon(0.01));
   }
 }
 
 TEST_CASE("dtype support follows the hardware", "[hardware]") {
-  CHECK(load_hardware("a100").rate(Dtype::fp8) == nullptr);      // Ampere has no fp8 tensor cores
-  CHECK(load_hardware("h200").rate(Dtype::fp8) != nullptr);
-  CHECK(load_hardware("mi350x").rate(Dtype::fp4) != nullptr);    // CDNA4 MX fp4
-  CHECK(load_hardware("b200").rate(Dtype::fp4) != nullptr);
-  CHECK(load_hardware("mi300x").rate(Dtype::fp4) == nullptr);
+  CHECK(load_profile("a100").hw.rate(Dtype::fp8) == nullptr);      // Ampere has no fp8 tensor cores
+  CHECK(load_profile("h200").hw.rate(Dtype::fp8) != nullptr);
+  CHECK(load_profile("mi350x").hw.rate(Dtype::fp4) != nullptr);    // CDNA4 MX fp4
+  CHECK(load_profile("b200").hw.rate(Dtype::fp4) != nullptr);
+  CHECK(load_profile("mi300x").hw.rate(Dtype::fp4) == nullptr);
 }
 
 TEST_CASE("unknown profile names list the known ones", "[hardware][errors]") {
-  CHECK_THROWS_WITH(load_hardware("rtx9090"), Catch::Contains("unknown hardware profile 'rtx9090'") &&
+  CHECK_THROWS_WITH(load_profile("rtx9090"), Catch::Contains("unknown hardware profile 'rtx9090'") &&
                                                   Catch::Contains("b200"));
-  CHECK_THROWS_WITH(load_hardware("/no/such/file.yaml"), Catch::Contains("/no/such/file.yaml: cannot open"));
-  CHECK_THROWS_WITH(load_hardware(test_util::source_path("tests")), Catch::Contains("is a directory"));
+  CHECK_THROWS_WITH(load_profile("/no/such/file.yaml"), Catch::Contains("/no/such/file.yaml: cannot open"));
+  CHECK_THROWS_WITH(load_profile(test_util::source_path("tests")), Catch::Contains("is a directory"));
 }
 
 TEST_CASE("broken profiles give file:line errors", "[hardware][errors]") {
@@ -105,12 +105,12 @@ TEST_CASE("unknown keys and unsourced numbers are warnings, not errors", "[hardw
 }
 
 TEST_CASE("units are converted once at the boundary", "[hardware]") {
-  const Hardware hw = test_util::toy();
-  CHECK(hw.clock_hz == Approx(1e9));
-  CHECK(hw.dram_latency_s == Approx(500e-9));
-  CHECK(hw.l2_latency_s == Approx(200e-9));                  // 200 cycles at 1 GHz
-  CHECK(hw.per_cu_load_bytes_per_s == Approx(128e9));       // 128 B/cycle at 1 GHz
-  CHECK(hw.peak_flops_per_s(Dtype::bf16) == Approx(102.4e12));  // 100 * 1024 * 1e9
+  const Profile hw = test_util::toy();
+  CHECK(hw.hw.clock_hz == Approx(1e9));
+  CHECK(hw.hw.dram_latency_s == Approx(500e-9));
+  CHECK(hw.hw.l2_latency_s == Approx(200e-9));                  // 200 cycles at 1 GHz
+  CHECK(hw.hw.per_cu_load_bytes_per_s == Approx(128e9));       // 128 B/cycle at 1 GHz
+  CHECK(hw.hw.peak_flops_per_s(Dtype::bf16) == Approx(102.4e12));  // 100 * 1024 * 1e9
 }
 
 TEST_CASE("model_parameters outside the range the model stays finite in are errors", "[hardware][errors]") {
@@ -137,8 +137,8 @@ TEST_CASE("model_parameters outside the range the model stays finite in are erro
   // Underflow is out of range, not "not finite".
   CHECK_THROWS_WITH(with("near_tie_tolerance: 1e-320"), Catch::Contains("is out of the range of a double"));
   // In range: taken.
-  CHECK(with("k_step_overhead_cycles: 0").model.k_step_overhead_cycles == 0.0);
-  CHECK(with("k_step_overhead_overlap: 0.5").model.k_step_overhead_overlap == 0.5);
+  CHECK(test_util::params(with("k_step_overhead_cycles: 0")).k_step_overhead_cycles == 0.0);
+  CHECK(test_util::params(with("k_step_overhead_overlap: 0.5")).k_step_overhead_overlap == 0.5);
 }
 
 TEST_CASE("a bad name or an empty matrix section gives one true message", "[hardware][errors]") {

@@ -210,8 +210,8 @@ TEST_CASE("profiles: wrong units get a hint, absurd integers are refused", "[har
 
 TEST_CASE("load_hardware hands back the warnings of a profile file", "[hardware]") {
   ProfileDiagnostics diag;
-  const Hardware hw = load_hardware(test_util::source_path("tests/bad_inputs/profile-unknown-key.yaml"), &diag);
-  CHECK(hw.name == "toy");
+  const Profile hw = load_profile(test_util::source_path("tests/bad_inputs/profile-unknown-key.yaml"), &diag);
+  CHECK(hw.hw.name == "toy");
   CHECK(diag.errors.empty());
   REQUIRE(diag.warnings.size() == 1);
   CHECK_THAT(diag.warnings[0], Catch::Contains("unknown key 'compute.tensor_core_generation' (ignored)"));

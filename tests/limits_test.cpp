@@ -7,7 +7,7 @@
 #include "gemm_advisor/error.hpp"
 #include "gemm_advisor/ranker.hpp"
 #include "gemm_advisor/shape_list.hpp"
-#include "gemm_advisor/triton_target.hpp"
+#include "gemm_advisor/targets/triton.hpp"
 #include "test_util.hpp"
 
 // Arithmetic at the limits (M, N, K up to 2^31 - 1, batch up to 2^24): counts, bytes and FLOPs
@@ -26,18 +26,18 @@ const char* const kLimitShapes[] = {
 TEST_CASE("every candidate at the limits gets a finite estimate above the floors, on every profile",
           "[limits]") {
   for (const auto& ep : embedded_profiles()) {
-    const Hardware hw = load_hardware(std::string(ep.name));
+    const Profile hw = load_profile(std::string(ep.name));
     for (const char* shape : kLimitShapes) {
       for (const Dtype d : {Dtype::bf16, Dtype::fp8, Dtype::fp32}) {
-        if (!hw.rate(d)) continue;
+        if (!hw.hw.rate(d)) continue;
         GemmProblem p = parse_shape(shape);
         p.dtype = d;
         INFO(ep.name << " " << shape << " " << dtype_name(d));
         CHECK(std::isfinite(p.flops()));
         CHECK(std::isfinite(p.compulsory_bytes()));
         const std::vector<RankedConfig> ranked = test_util::rank_space(p, hw);
-        const double floor_s = std::max(p.flops() / hw.peak_flops_per_s(d), p.compulsory_bytes() /
-                                                                               hw.dram_bandwidth_bytes_per_s);
+        const double floor_s = std::max(p.flops() / hw.hw.peak_flops_per_s(d), p.compulsory_bytes() /
+                                                                               hw.hw.dram_bandwidth_bytes_per_s);
         for (const auto& r : ranked) {
           if (!r.estimate.feasible) continue;
           REQUIRE(std::isfinite(r.estimate.latency_s));
@@ -53,9 +53,9 @@ TEST_CASE("every candidate at the limits gets a finite estimate above the floors
 }
 
 TEST_CASE("tile counts at the limits are exact where they fit and never wrap", "[limits]") {
-  const Hardware hw = load_hardware("h200");
+  const Profile hw = load_profile("h200");
   TileConfig c = triton_default_config();  // 128x128x64
-  const Estimate e = estimate(parse_shape("2147483647x2147483647x2147483647x16777216"), hw, c);
+  const Estimate e = test_util::estimate(parse_shape("2147483647x2147483647x2147483647x16777216"), hw, c);
   REQUIRE(e.feasible);
   // ceil((2^31-1)/128)^2 * 2^24 = 2^24 * 2^24 * 2^24 = 2^72: beyond int64, exact in double.
   CHECK(e.output_tiles == std::ldexp(1.0, 72));
@@ -118,7 +118,7 @@ TEST_CASE("the limits themselves are accepted by every reader", "[limits]") {
 }
 
 TEST_CASE("configs at the reader's bounds do not overflow shared-memory or register arithmetic", "[limits]") {
-  const Hardware hw = load_hardware("mi350x");
+  const Profile hw = load_profile("mi350x");
   TileConfig c;
   c.block_m = c.block_n = c.block_k = 65536;
   c.num_warps = 1024;
@@ -126,9 +126,9 @@ TEST_CASE("configs at the reader's bounds do not overflow shared-memory or regis
   c.split_k = 65536;
   c.group_m = 65536;
   const GemmProblem p = parse_shape("2147483647x2147483647x2147483647x16777216");
-  CHECK(triton_smem_bytes(c, Dtype::fp32, hw) == 63LL * 2 * 65536 * 65536 * 4);
+  CHECK(triton_smem_bytes(c, Dtype::fp32, hw.triton) == 63LL * 2 * 65536 * 65536 * 4);
   CHECK_FALSE(triton_infeasibility(c, p, hw).empty());
-  const Estimate e = estimate(p, hw, c);
+  const Estimate e = test_util::estimate(p, hw, c);
   CHECK_FALSE(e.feasible);
   CHECK_THROWS_WITH(parse_tile_config("65537x16x16:4:3"), Catch::Contains("is larger than 65536"));
   CHECK_THROWS_WITH(parse_tile_config("2147483647x2147:4444496:344496:37872417"), Catch::Contains("larger than"));

@@ -5,7 +5,7 @@
 
 #include "gemm_advisor/model.hpp"
 #include "gemm_advisor/ranker.hpp"
-#include "gemm_advisor/triton_target.hpp"
+#include "gemm_advisor/targets/triton.hpp"
 #include "test_util.hpp"
 
 using namespace gemm_advisor;
@@ -13,7 +13,7 @@ using namespace gemm_advisor;
 namespace {
 using test_util::cfg;
 // The best estimate over the whole candidate space.
-Estimate best(const GemmProblem& p, const Hardware& hw) {
+Estimate best(const GemmProblem& p, const Profile& hw) {
   const std::vector<RankedConfig> ranked = test_util::rank_space(p, hw, 1);
   REQUIRE(!ranked.empty());
   return ranked.front().estimate;
@@ -22,7 +22,7 @@ Estimate best(const GemmProblem& p, const Hardware& hw) {
 
 TEST_CASE("a large square GEMM is compute-bound and never beats 2MNK / peak", "[model]") {
   // 8192^3 bf16 on the toy GPU: 2 * 8192^3 = 1.0995e12 FLOP at 102.4e12 FLOP/s = 10.737 ms at the least.
-  const Hardware hw = test_util::toy();
+  const Profile hw = test_util::toy();
   const GemmProblem p = parse_shape("8192x8192x8192");
   const Estimate e = best(p, hw);
   CHECK(e.bound == Bound::compute);
@@ -32,7 +32,7 @@ TEST_CASE("a large square GEMM is compute-bound and never beats 2MNK / peak", "[
 
 TEST_CASE("an M=1 GEMV-like shape is memory-bound and never beats bytes / DRAM bandwidth", "[model]") {
   // 1x4096x4096 bf16: B alone is 4096*4096*2 = 33.55 MB; at 2 TB/s that takes 16.8 us at the least.
-  const Hardware hw = test_util::toy();
+  const Profile hw = test_util::toy();
   const GemmProblem p = parse_shape("1x4096x4096");
   const Estimate e = best(p, hw);
   CHECK(e.bound == Bound::memory);
@@ -43,10 +43,10 @@ TEST_CASE("N_CU + 1 output tiles take two waves", "[model]") {
   // 256x128x64, 8 warps, 3 stages: (256*64 + 64*128) * 2 * 3 = 147456 bytes of shared memory, so one
   // block per SM (233472 / 147456 = 1.58). M = 256 * 100 and N = 128 give 100 tiles = one wave on the
   // toy's 100 SMs; M = 256 * 101 gives 101 tiles = two waves, the second running one tile.
-  const Hardware hw = test_util::toy();
+  const Profile hw = test_util::toy();
   const TileConfig c = cfg(256, 128, 64, 8, 3);
-  const Estimate one = estimate(parse_shape("25600x128x4096"), hw, c);
-  const Estimate two = estimate(parse_shape("25856x128x4096"), hw, c);
+  const Estimate one = test_util::estimate(parse_shape("25600x128x4096"), hw, c);
+  const Estimate two = test_util::estimate(parse_shape("25856x128x4096"), hw, c);
   REQUIRE(one.feasible);
   REQUIRE(two.feasible);
   CHECK(one.occupancy == 1);
@@ -66,10 +66,10 @@ TEST_CASE("compute term matches the hand calculation", "[model]") {
   // 1024 FLOP/cycle * 1e9 = 2.048 us. The per-step overhead (k_step_overhead_cycles / 1 GHz) partly
   // hides under that asynchronous matrix work: step = max(math, o) + (1 - overlap) * min(math, o)
   // (model_params.hpp, k_step_overhead_overlap).
-  const Hardware hw = test_util::toy();
-  const double o = hw.model.k_step_overhead_cycles / 1e9, visible = 1.0 - hw.model.k_step_overhead_overlap;
+  const Profile hw = test_util::toy();
+  const double o = test_util::params(hw).k_step_overhead_cycles / 1e9, visible = 1.0 - test_util::params(hw).k_step_overhead_overlap;
   auto step = [&](double math) { return std::max(math, o) + visible * std::min(math, o); };
-  const Estimate e = estimate(parse_shape("128x128x4096"), hw, cfg(128, 128, 64, 4, 3));
+  const Estimate e = test_util::estimate(parse_shape("128x128x4096"), hw, cfg(128, 128, 64, 4, 3));
   REQUIRE(e.feasible);
   CHECK(e.k_steps == 64);  // 4096 / 64
   CHECK(e.output_tiles == 1);
@@ -77,25 +77,25 @@ TEST_CASE("compute term matches the hand calculation", "[model]") {
   CHECK(e.compute_step_s == Approx(step(2.048e-6)));
   // A 64x64 tile: 2*64*64*64 = 524,288 FLOP = 0.512 us with 4 warps; with 2 warps only half the
   // matrix units are fed and the math takes twice as long, 1.024 us.
-  const Estimate four = estimate(parse_shape("64x64x4096"), hw, cfg(64, 64, 64, 4, 3));
-  const Estimate half = estimate(parse_shape("64x64x4096"), hw, cfg(64, 64, 64, 2, 3));
+  const Estimate four = test_util::estimate(parse_shape("64x64x4096"), hw, cfg(64, 64, 64, 4, 3));
+  const Estimate half = test_util::estimate(parse_shape("64x64x4096"), hw, cfg(64, 64, 64, 2, 3));
   CHECK(four.compute_step_s == Approx(step(0.512e-6)));
   CHECK(half.matrix_unit_utilization == 0.5);
   CHECK(half.compute_step_s == Approx(step(1.024e-6)));
   // On the H200 (wgmma: instruction M 64, a warpgroup of 4 warps) a 16-row tile runs the narrower
   // synchronous mma at the documented efficiency, and nothing hides under it: the whole overhead adds.
-  const Hardware h200 = load_hardware("h200");
-  const Estimate narrow = estimate(parse_shape("16x64x4096"), h200, cfg(16, 64, 64, 4, 3));
+  const Profile h200 = load_profile("h200");
+  const Estimate narrow = test_util::estimate(parse_shape("16x64x4096"), h200, cfg(16, 64, 64, 4, 3));
   REQUIRE(narrow.feasible);
-  const double cu_rate = h200.rate(Dtype::bf16)->flops_per_cycle_per_cu * h200.clock_hz * h200.matrix_peak_fraction;
-  CHECK(narrow.compute_step_s == Approx(2.0 * 16 * 64 * 64 / h200.model.narrow_tile_matrix_efficiency / cu_rate +
-                                        h200.model.k_step_overhead_cycles / h200.clock_hz));
+  const double cu_rate = h200.hw.rate(Dtype::bf16)->flops_per_cycle_per_cu * h200.hw.clock_hz * h200.hw.matrix_peak_fraction;
+  CHECK(narrow.compute_step_s == Approx(2.0 * 16 * 64 * 64 / test_util::params(h200).narrow_tile_matrix_efficiency / cu_rate +
+                                        test_util::params(h200).k_step_overhead_cycles / h200.hw.clock_hz));
 }
 
 TEST_CASE("padding waste counts tile overhang", "[model]") {
   // M = 100 in a 128-row tile: 28/128 = 21.875% of the work is padding.
-  const Hardware hw = test_util::toy();
-  const Estimate e = estimate(parse_shape("100x128x64"), hw, cfg(128, 128, 64, 4, 1));
+  const Profile hw = test_util::toy();
+  const Estimate e = test_util::estimate(parse_shape("100x128x64"), hw, cfg(128, 128, 64, 4, 1));
   CHECK(e.padding_waste == Approx(0.21875));
   // Arithmetic intensity: 2*128*128*64 / ((128*64 + 64*128 + 128*128) * 2 bytes) = 32 FLOP/byte.
   CHECK(e.arithmetic_intensity == Approx(32.0));
@@ -103,10 +103,10 @@ TEST_CASE("padding waste counts tile overhang", "[model]") {
 
 TEST_CASE("split-K pays for its partial sums", "[model]") {
   // 128x128x65536: one output tile; splitting K over 16 blocks spreads the K-loop over 16 SMs.
-  const Hardware hw = test_util::toy();
+  const Profile hw = test_util::toy();
   const GemmProblem p = parse_shape("128x128x65536");
-  const Estimate whole = estimate(p, hw, cfg(128, 128, 64, 4, 3));
-  const Estimate split = estimate(p, hw, cfg(128, 128, 64, 4, 3, 16));
+  const Estimate whole = test_util::estimate(p, hw, cfg(128, 128, 64, 4, 3));
+  const Estimate split = test_util::estimate(p, hw, cfg(128, 128, 64, 4, 3, 16));
   CHECK(split.work_tiles == 16);
   CHECK(split.k_steps == 64);  // 65536 / 64 / 16
   // Reduction: read 16 fp32 partials of 128x128 and write bf16 once, (16*4 + 2) * 16384 bytes at
@@ -114,20 +114,20 @@ TEST_CASE("split-K pays for its partial sums", "[model]") {
   // loaded-latency multiplier), whichever is longer; plus the reduction kernel's launch behind the
   // GEMM (split_k_reduce_launch_s, measured: model_params.hpp).
   const double bytes_s = (16 * 4 + 2) * 16384.0 / 2e12;
-  const double loop_s = 16 * 200e-9 * hw.model.loaded_latency_multiplier;
-  CHECK(split.split_k_reduce_s == Approx(hw.model.split_k_reduce_launch_s + std::max(bytes_s, loop_s)));
+  const double loop_s = 16 * 200e-9 * test_util::params(hw).loaded_latency_multiplier;
+  CHECK(split.split_k_reduce_s == Approx(test_util::params(hw).split_k_reduce_launch_s + std::max(bytes_s, loop_s)));
   CHECK(split.latency_s < whole.latency_s / 4);
 }
 
 TEST_CASE("estimates stay finite and sane at the dimension limits", "[model][limits]") {
-  const Hardware hw = load_hardware("b200");
+  const Profile hw = load_profile("b200");
   const GemmProblem p = parse_shape("2147483647x2147483647x2147483647x16777216");
-  const Estimate e = estimate(p, hw, cfg(128, 128, 64, 8, 3));
+  const Estimate e = test_util::estimate(p, hw, cfg(128, 128, 64, 8, 3));
   REQUIRE(e.feasible);
   CHECK(std::isfinite(e.latency_s));
-  CHECK(e.latency_s >= p.flops() / hw.peak_flops_per_s(Dtype::bf16));
+  CHECK(e.latency_s >= p.flops() / hw.hw.peak_flops_per_s(Dtype::bf16));
   CHECK(e.waves > 1e19);  // (2^31/128)^2 * 2^24 tiles / (148 SMs * 2 blocks) = 1.6e19 waves
-  const Estimate tiny = estimate(parse_shape("1x1x1"), hw, cfg(16, 16, 16, 2, 1));
+  const Estimate tiny = test_util::estimate(parse_shape("1x1x1"), hw, cfg(16, 16, 16, 2, 1));
   REQUIRE(tiny.feasible);
   CHECK(std::isfinite(tiny.latency_s));
   CHECK(tiny.latency_s > 0);
@@ -137,13 +137,13 @@ TEST_CASE("physical floors hold on every shipped profile", "[model][profiles]") 
   const char* shapes[] = {"8192x8192x8192", "1x4096x4096", "16x57344x8192", "127x4095x1023", "65536x512x1536",
                           "128x128x65536", "4096x4096x4096x8"};
   for (const auto& ep : embedded_profiles()) {
-    const Hardware hw = load_hardware(std::string(ep.name));
+    const Profile hw = load_profile(std::string(ep.name));
     for (const char* s : shapes) {
       INFO(ep.name << " " << s);
       const GemmProblem p = parse_shape(s);
       const std::vector<RankedConfig> ranked = test_util::rank_space(p, hw);
-      const double floor_s = std::max(p.flops() / hw.peak_flops_per_s(p.dtype),
-                                      p.compulsory_bytes() / hw.dram_bandwidth_bytes_per_s);
+      const double floor_s = std::max(p.flops() / hw.hw.peak_flops_per_s(p.dtype),
+                                      p.compulsory_bytes() / hw.hw.dram_bandwidth_bytes_per_s);
       for (const auto& r : ranked) {
         REQUIRE(r.estimate.feasible);
         CHECK(r.estimate.latency_s >= floor_s);
@@ -157,6 +157,6 @@ TEST_CASE("physical floors hold on every shipped profile", "[model][profiles]") 
     const GemmProblem gemv = parse_shape("1x8192x8192");
     const Estimate g = best(gemv, hw);
     CHECK(g.bound != Bound::compute);
-    CHECK(g.latency_s <= 2.5 * gemv.compulsory_bytes() / hw.dram_bandwidth_bytes_per_s);
+    CHECK(g.latency_s <= 2.5 * gemv.compulsory_bytes() / hw.hw.dram_bandwidth_bytes_per_s);
   }
 }

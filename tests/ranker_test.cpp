@@ -3,13 +3,13 @@
 #include <algorithm>
 
 #include "gemm_advisor/ranker.hpp"
-#include "gemm_advisor/triton_target.hpp"
+#include "gemm_advisor/targets/triton.hpp"
 #include "test_util.hpp"
 
 using namespace gemm_advisor;
 
 TEST_CASE("ranking is sorted by predicted latency, infeasible configs last", "[ranker]") {
-  const Hardware hw = test_util::toy();
+  const Profile hw = test_util::toy();
   const GemmProblem p = parse_shape("4096x4096x4096");
   std::vector<TileConfig> cands;
   triton_candidates(p, hw, cands);
@@ -19,11 +19,11 @@ TEST_CASE("ranking is sorted by predicted latency, infeasible configs last", "[r
   bad.block_k = 256;
   cands.insert(cands.begin(), bad);
   std::vector<RankedConfig> ranked;
-  rank_configs(p, hw, cands, ranked);
+  rank_configs(triton_target(), p, hw, cands, ranked);
   REQUIRE(ranked.size() == cands.size());
   CHECK_FALSE(ranked.back().estimate.feasible);
   CHECK_FALSE(ranked.back().infeasible_reason.empty());
-  const double tol = hw.model.near_tie_tolerance;
+  const double tol = test_util::params(hw).near_tie_tolerance;
   for (std::size_t i = 1; i + 1 < ranked.size(); ++i) {
     // Out of order only inside a near-tie.
     CHECK(ranked[i].estimate.latency_s >= ranked[i - 1].estimate.latency_s / (1.0 + tol) * (1 - 1e-12));
@@ -31,21 +31,21 @@ TEST_CASE("ranking is sorted by predicted latency, infeasible configs last", "[r
 }
 
 TEST_CASE("near-ties are broken by arithmetic intensity, then deterministically", "[ranker]") {
-  const Hardware hw = test_util::toy();
+  const Profile hw = test_util::toy();
   const GemmProblem p = parse_shape("4096x4096x4096");
   std::vector<TileConfig> cands;
   triton_candidates(p, hw, cands);
   std::vector<RankedConfig> a, b;
-  rank_configs(p, hw, cands, a);
+  rank_configs(triton_target(), p, hw, cands, a);
   std::reverse(cands.begin(), cands.end());
-  rank_configs(p, hw, cands, b);
+  rank_configs(triton_target(), p, hw, cands, b);
   REQUIRE(a.size() == b.size());
   for (std::size_t i = 0; i < a.size(); ++i) CHECK(a[i].config == b[i].config);  // order-independent
   // The leading near-tie group is every config within near_tie_tolerance of the fastest; it comes
   // first, ordered by arithmetic intensity (highest first).
   double fastest = a[0].estimate.latency_s;
   for (const auto& r : a) fastest = std::min(fastest, r.estimate.latency_s);
-  const double bound = fastest * (1 + hw.model.near_tie_tolerance);
+  const double bound = fastest * (1 + test_util::params(hw).near_tie_tolerance);
   std::size_t group = 0;
   for (const auto& r : a) group += r.estimate.latency_s <= bound;
   REQUIRE(group >= 1);
@@ -57,16 +57,16 @@ TEST_CASE("near-ties are broken by arithmetic intensity, then deterministically"
 TEST_CASE("a top-N ranking gives exactly the first N places of the full ranking", "[ranker]") {
   const char* shapes[] = {"4096x4096x4096", "1x4096x4096", "127x4095x1023", "128x128x65536", "16x6144x4096"};
   for (const auto& ep : embedded_profiles()) {
-    const Hardware hw = load_hardware(std::string(ep.name));
+    const Profile hw = load_profile(std::string(ep.name));
     for (const char* s : shapes) {
       INFO(ep.name << " " << s);
       const GemmProblem p = parse_shape(s);
       std::vector<TileConfig> cands;
       triton_candidates(p, hw, cands);
       std::vector<RankedConfig> full, top;
-      rank_configs(p, hw, cands, full);
+      rank_configs(triton_target(), p, hw, cands, full);
       for (std::size_t n : {1, 3, 10}) {
-        rank_configs(p, hw, cands, top, n);
+        rank_configs(triton_target(), p, hw, cands, top, n);
         REQUIRE(top.size() >= n);
         REQUIRE(top.size() <= full.size());
         for (std::size_t i = 0; i < n; ++i) CHECK(top[i].config == full[i].config);

@@ -4,11 +4,11 @@
 #include <string>
 #include <vector>
 
-#include "gemm_advisor/hardware.hpp"
+#include "gemm_advisor/profile.hpp"
 #include "gemm_advisor/ranker.hpp"
 #include "gemm_advisor/shape_list.hpp"
 #include "gemm_advisor/tile_config.hpp"
-#include "gemm_advisor/triton_target.hpp"
+#include "gemm_advisor/targets/triton.hpp"
 
 namespace test_util {
 
@@ -17,7 +17,20 @@ inline std::string source_path(const std::string& rel) { return std::string(GEMM
 
 /// tests/data/toy.yaml: a GPU with round numbers (100 SMs, 1 GHz, 1024 FLOP/cycle/SM = 102.4 TFLOP/s,
 /// 2 TB/s DRAM, 10 TB/s L2, 128 B/cycle per SM) for hand-computed expectations.
-inline gemm_advisor::Hardware toy() { return gemm_advisor::load_hardware(source_path("tests/data/toy.yaml")); }
+inline gemm_advisor::Profile toy() { return gemm_advisor::load_profile(source_path("tests/data/toy.yaml")); }
+
+/// The `triton` target's model parameters on a profile (its defaults and the profile's overrides).
+inline gemm_advisor::ModelParams params(const gemm_advisor::Profile& profile) {
+  const gemm_advisor::Target& t = gemm_advisor::triton_target();
+  return profile.params_for(t.name(), t.default_params());
+}
+
+/// One `triton` estimate, building the problem's context (the tests' one-off form).
+inline gemm_advisor::Estimate estimate(const gemm_advisor::GemmProblem& p, const gemm_advisor::Profile& profile,
+                                       const gemm_advisor::TileConfig& c) {
+  const gemm_advisor::Target& t = gemm_advisor::triton_target();
+  return t.estimate(t.context(p, profile), c);
+}
 
 /// A tile config from its fields (no checks: tests build infeasible ones on purpose).
 inline gemm_advisor::TileConfig cfg(int bm, int bn, int bk, int warps, int stages, int split_k = 1, int group_m = 8) {
@@ -34,11 +47,11 @@ inline gemm_advisor::TileConfig cfg(int bm, int bn, int bk, int warps, int stage
 
 /// The problem's whole `triton` candidate space, ranked (rank_configs; `top` as there: 0 = all).
 inline std::vector<gemm_advisor::RankedConfig> rank_space(const gemm_advisor::GemmProblem& p,
-                                                          const gemm_advisor::Hardware& hw, std::size_t top = 0) {
+                                                          const gemm_advisor::Profile& profile, std::size_t top = 0) {
   std::vector<gemm_advisor::TileConfig> cands;
-  gemm_advisor::triton_candidates(p, hw, cands);
+  gemm_advisor::triton_candidates(p, profile, cands);
   std::vector<gemm_advisor::RankedConfig> ranked;
-  gemm_advisor::rank_configs(p, hw, cands, ranked, top);
+  gemm_advisor::rank_configs(gemm_advisor::triton_target(), p, profile, cands, ranked, top);
   return ranked;
 }
 

@@ -3,7 +3,7 @@
 #include <set>
 
 #include "gemm_advisor/hardware.hpp"
-#include "gemm_advisor/triton_target.hpp"
+#include "gemm_advisor/targets/triton.hpp"
 #include "test_util.hpp"
 
 using namespace gemm_advisor;
@@ -15,17 +15,17 @@ TEST_CASE("shared memory follows the vendor's Triton buffering", "[triton]") {
   c.block_k = 64;
   c.num_stages = 3;
   // Hand calculation: one stage = (128*64 + 64*128) * 2 bytes = 32768 bytes.
-  const Hardware nv = load_hardware("h200");  // NVIDIA: num_stages buffers
-  CHECK(triton_smem_bytes(c, Dtype::bf16, nv) == 3 * 32768);
-  const Hardware amd = load_hardware("mi350x");  // AMD: num_stages - 1 buffers
-  CHECK(triton_smem_bytes(c, Dtype::bf16, amd) == 2 * 32768);
-  CHECK(triton_smem_bytes(c, Dtype::fp8, nv) == 3 * 16384);
+  const Profile nv = load_profile("h200");  // NVIDIA: num_stages buffers
+  CHECK(triton_smem_bytes(c, Dtype::bf16, nv.triton) == 3 * 32768);
+  const Profile amd = load_profile("mi350x");  // AMD: num_stages - 1 buffers
+  CHECK(triton_smem_bytes(c, Dtype::bf16, amd.triton) == 2 * 32768);
+  CHECK(triton_smem_bytes(c, Dtype::fp8, nv.triton) == 3 * 16384);
 }
 
 TEST_CASE("no proposed config exceeds the hardware's limits, on every profile", "[triton]") {
   const char* shapes[] = {"8192x8192x8192", "1x4096x4096", "127x4095x1023", "128x128x65536", "65536x256x512"};
   for (const auto& e : embedded_profiles()) {
-    const Hardware hw = load_hardware(std::string(e.name));
+    const Profile hw = load_profile(std::string(e.name));
     for (const char* s : shapes) {
       INFO(e.name << " " << s);
       const GemmProblem p = parse_shape(s);
@@ -33,9 +33,9 @@ TEST_CASE("no proposed config exceeds the hardware's limits, on every profile", 
       triton_candidates(p, hw, cands);
       REQUIRE(!cands.empty());
       for (const TileConfig& c : cands) {
-        CHECK(triton_smem_bytes(c, p.dtype, hw) <= hw.smem_per_block_bytes);
-        CHECK(accumulator_registers_per_thread(c, hw) <= (hw.max_registers_per_thread + 1) / 2);
-        CHECK(c.num_stages <= hw.triton_max_num_stages);
+        CHECK(triton_smem_bytes(c, p.dtype, hw.triton) <= hw.hw.smem_per_block_bytes);
+        CHECK(accumulator_registers_per_thread(c, hw.hw) <= (hw.hw.max_registers_per_thread + 1) / 2);
+        CHECK(c.num_stages <= hw.triton.max_num_stages);
         CHECK(triton_infeasibility(c, p, hw).empty());
       }
     }
@@ -43,7 +43,7 @@ TEST_CASE("no proposed config exceeds the hardware's limits, on every profile", 
 }
 
 TEST_CASE("the candidate space prunes tiles larger than the problem", "[triton]") {
-  const Hardware hw = load_hardware("h200");
+  const Profile hw = load_profile("h200");
   std::vector<TileConfig> cands;
   triton_candidates(parse_shape("1x4096x4096"), hw, cands);
   std::set<int> bms;
@@ -58,7 +58,7 @@ TEST_CASE("the candidate space prunes tiles larger than the problem", "[triton]"
 }
 
 TEST_CASE("infeasible configs say why", "[triton][errors]") {
-  const Hardware hw = load_hardware("h200");
+  const Profile hw = load_profile("h200");
   const GemmProblem p = parse_shape("4096x4096x4096");
   TileConfig c;
   c.block_m = 256;

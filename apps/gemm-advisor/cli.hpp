@@ -4,9 +4,11 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
-#include "gemm_advisor/hardware.hpp"
 #include "gemm_advisor/problem.hpp"
+#include "gemm_advisor/profile.hpp"
+#include "gemm_advisor/target.hpp"
 
 namespace cli {
 
@@ -34,16 +36,19 @@ CLI::Validator non_empty_validator();
 /// The shape text with the options' dtype and layout; throws gemm_advisor::InputError.
 gemm_advisor::GemmProblem parse_problem(const std::string& shape, const CommonOptions& o);
 
-/// Adds --hw, --dtype, --layout, --target, --candidates to a subcommand.
+/// Adds --hw, --dtype, --layout, --target, --candidates (and --top when with_top) to a subcommand.
 void add_common_options(CLI::App* cmd, CommonOptions& o, bool with_top);
 
-/// Loads the hardware and checks the target name; throws gemm_advisor::InputError.
-gemm_advisor::Hardware load_checked_hardware(const CommonOptions& o);
+/// Adds --target (the kernel whose configs are ranked; `gemm-advisor targets` lists them).
+void add_target_option(CLI::App* cmd, std::string& target);
 
-/// Loads a profile by name or path (gemm_advisor::load_hardware) and logs its warnings (unknown
+/// Loads a profile by name or path (gemm_advisor::load_profile) and logs its warnings (unknown
 /// keys, uncited numbers) on stderr as "gemm-advisor: warning: FILE:LINE: ..." (not with --quiet).
 /// Throws gemm_advisor::InputError.
-gemm_advisor::Hardware load_profile(const std::string& name_or_path);
+gemm_advisor::Profile load_profile_logged(const std::string& name_or_path);
+
+/// The given configs of --candidates FILE (warnings logged), or an empty list when none was given.
+std::vector<gemm_advisor::TileConfig> read_given_candidates(const std::string& path);
 
 /// Throws InputError when the hardware has no matrix path for the problem's dtype.
 void require_dtype(const gemm_advisor::Hardware& hw, gemm_advisor::Dtype d);
@@ -56,6 +61,7 @@ Registered register_profiles(CLI::App& app);
 Registered register_batch(CLI::App& app);
 Registered register_evaluate(CLI::App& app);
 Registered register_explain(CLI::App& app);
+Registered register_targets(CLI::App& app);
 
 /// --quiet / --verbose: stderr only.
 extern bool g_quiet;

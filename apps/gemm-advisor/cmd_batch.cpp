@@ -30,13 +30,12 @@
 #include <vector>
 
 #include "cli.hpp"
-#include "gemm_advisor/candidates.hpp"
+#include "gemm_advisor/advise.hpp"
 #include "gemm_advisor/emit.hpp"
 #include "gemm_advisor/error.hpp"
-#include "gemm_advisor/ranker.hpp"
 #include "gemm_advisor/report.hpp"
 #include "gemm_advisor/shape_list.hpp"
-#include "gemm_advisor/triton_target.hpp"
+#include "gemm_advisor/targets/triton.hpp"
 
 namespace cli {
 
@@ -237,7 +236,9 @@ int run_batch(const BatchOptions& o) {
     throw UsageError{"--out, --m-values and --vllm-device-name go with --emit vllm"};
   }
 
-  const Hardware hw = load_checked_hardware(o.common);
+  const Profile profile = load_profile_logged(o.common.hw);
+  const Hardware& hw = profile.hw;
+  const Target& target = find_target(o.common.target);
   std::string device_name;
   if (vllm) {
     require_vllm_block_fp8(hw);
@@ -245,12 +246,7 @@ int run_batch(const BatchOptions& o) {
     if (device_name.find_first_of("/ ") != std::string::npos)
       throw InputError("--vllm-device-name '" + device_name + "': vLLM's names have no '/' or space (e.g. NVIDIA_H200)");
   }
-  std::vector<TileConfig> fixed;
-  if (!o.common.candidates.empty()) {
-    std::vector<std::string> warnings;
-    fixed = read_candidates_file(o.common.candidates, &warnings);
-    for (const std::string& w : warnings) spdlog::warn("{}", w);
-  }
+  const std::vector<TileConfig> fixed = read_given_candidates(o.common.candidates);
 
   const bool file = o.input != "-";
   const std::string source = file ? o.input : "<stdin>";
@@ -354,8 +350,8 @@ int run_batch(const BatchOptions& o) {
                   const std::vector<std::int64_t> own_m = {e.problem.m};
                   for (std::int64_t m : m_from_input ? own_m : m_grid) {
                     q.m = m;
-                    vllm_block_fp8_candidates(q, hw, s.candidates);
-                    rank_configs(q, hw, s.candidates, s.ranked, 1);
+                    vllm_block_fp8_candidates(q, profile, s.candidates);
+                    rank_configs(triton_target(), q, profile, s.candidates, s.ranked, 1);
                     if (s.ranked.empty() || !s.ranked.front().estimate.feasible) {
                       e.error = located(source, e.line,
                                         "no config of vLLM's block FP8 kernel fits " + q.shape_text() + " on " + hw.name);
@@ -365,8 +361,12 @@ int run_batch(const BatchOptions& o) {
                   }
                   return item;
                 }
-                if (fixed.empty()) triton_candidates(e.problem, hw, s.candidates);
-                rank_configs(e.problem, hw, fixed.empty() ? s.candidates : fixed, s.ranked, top);
+                try {
+                  advise(target, e.problem, profile, fixed.empty() ? nullptr : &fixed, top, s.candidates, s.ranked);
+                } catch (const InputError& err) {
+                  e.error = located(source, e.line, err.what());
+                  return item;
+                }
                 if (s.ranked.empty() || !s.ranked.front().estimate.feasible) {
                   // Nothing to advise is a bad line, never a silently missing row.
                   e.error = located(source, e.line,

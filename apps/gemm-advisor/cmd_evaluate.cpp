@@ -14,7 +14,6 @@
 #include "gemm_advisor/error.hpp"
 #include "gemm_advisor/evaluate.hpp"
 #include "gemm_advisor/report.hpp"
-#include "gemm_advisor/triton_target.hpp"
 
 namespace cli {
 
@@ -24,9 +23,11 @@ std::string opt_pct(const std::optional<double>& v) { return v ? fmt::format("{:
 // A rank correlation, or "-" where it is undefined (one config, or all times equal).
 std::string rho_text(double rho) { return std::isnan(rho) ? "-" : fmt::format("{:.3f}", rho); }
 
-void write_table(std::ostream& out, const gemm_advisor::Evaluation& e, const gemm_advisor::Hardware& hw) {
-  out << fmt::format("evaluate on {}: {} shapes; % of oracle = measured best / measured time of the pick\n", hw.name,
-                     e.shapes.size());
+void write_table(std::ostream& out, const gemm_advisor::Evaluation& e, const gemm_advisor::Hardware& hw,
+                 const gemm_advisor::Target& target) {
+  const std::string default_text = target.default_config(gemm_advisor::GemmProblem{}).text();
+  out << fmt::format("evaluate {} on {}: {} shapes; % of oracle = measured best / measured time of the pick\n",
+                     target.name(), hw.name, e.shapes.size());
   out << fmt::format("{:<22} {:>4} {:<18} {:>9} {:<18} {:>9} {:>7} {:>5} {:>6} {:>6} {:>8} {:>7}\n", "shape", "cfgs",
                      "measured best", "ms", "advisor top-1", "ms", "%oracle", "rank", "rho", "err%", "%default",
                      "%vendor");
@@ -50,10 +51,10 @@ void write_table(std::ostream& out, const gemm_advisor::Evaluation& e, const gem
                      e.median_abs_err_pct, e.p90_abs_err_pct);
   if (e.default_measured_shapes)
     out << fmt::format("default:  {} geomean {:.1f}% of oracle, worst {:.1f}% ({} shapes where it was measured)\n",
-                       gemm_advisor::triton_default_config().text(), e.default_geomean_pct_of_oracle,
+                       default_text, e.default_geomean_pct_of_oracle,
                        e.default_worst_pct_of_oracle, e.default_measured_shapes);
   else
-    out << fmt::format("default:  {} was not measured on any shape\n", gemm_advisor::triton_default_config().text());
+    out << fmt::format("default:  {} was not measured on any shape\n", default_text);
   if (e.vendor_measured_shapes)
     out << fmt::format("vendor:   the vendor library runs at {:.1f}% of oracle (best Triton time / its time), geomean ({} shapes)\n",
                        e.vendor_geomean_pct_of_oracle, e.vendor_measured_shapes);
@@ -65,6 +66,7 @@ void write_table(std::ostream& out, const gemm_advisor::Evaluation& e, const gem
 Registered register_evaluate(CLI::App& app) {
   struct Options {
     std::string hw = "h200";
+    std::string target = "triton";
     std::vector<std::string> measurements;
     std::size_t top_k = 5;
     std::string format = "table";
@@ -72,6 +74,7 @@ Registered register_evaluate(CLI::App& app) {
   auto o = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand("evaluate", "Score the advisor against measured configs (a measurement CSV)");
   cmd->add_option("--hw", o->hw, "Hardware profile the measurements were taken on")->capture_default_str();
+  add_target_option(cmd, o->target);
   cmd->add_option("--measurements", o->measurements,
                   "Measurement CSV(s) (data/measurements/); several files are scored as one set")
       ->required()
@@ -82,12 +85,14 @@ Registered register_evaluate(CLI::App& app) {
       ->check(CLI::IsMember({"table", "json"}));
   return {cmd, [o]() {
             using namespace gemm_advisor;
-            const Hardware hw = load_profile(o->hw);
+            const Profile profile = load_profile_logged(o->hw);
+            const Hardware& hw = profile.hw;
+            const Target& target = find_target(o->target);
             std::vector<MeasuredShape> shapes;
             std::map<std::string, std::string> measured_in;  // shape key -> the file that measured it
             for (const std::string& path : o->measurements) {
               std::vector<std::string> warnings;
-              auto file_shapes = read_measurements(path, "triton", &warnings);
+              auto file_shapes = read_measurements(path, std::string(target.name()), &warnings);
               for (const std::string& w : warnings) spdlog::warn("{}", w);
               for (const auto& shape : file_shapes) {
                 const std::string key = shape.problem.shape_text() + " " + std::string(dtype_name(shape.problem.dtype)) + " " +
@@ -106,14 +111,15 @@ Registered register_evaluate(CLI::App& app) {
               shapes.insert(shapes.end(), std::make_move_iterator(file_shapes.begin()),
                             std::make_move_iterator(file_shapes.end()));
             }
-            const Evaluation e = evaluate(shapes, hw, o->top_k);
+            const Evaluation e = evaluate(shapes, profile, target, o->top_k);
             if (e.shapes.empty())
               throw InputError(fmt::format("{}", fmt::join(o->measurements, ", ")) +
-                               ": no shape has a timed config of the triton kernel (rows need kernel=triton, "
+                               ": no shape has a timed config of the " + std::string(target.name()) +
+                               " kernel (rows need kernel=" + std::string(target.name()) + ", "
                                "status=ok and ms > 0)");
             std::ostringstream out;
-            if (o->format == "json") out << json_text(evaluation_json(e, hw), 2) << "\n";
-            else write_table(out, e, hw);
+            if (o->format == "json") out << json_text(evaluation_json(e, profile, target), 2) << "\n";
+            else write_table(out, e, hw, target);
             std::cout << out.str();
             return kExitOk;
           }};

@@ -6,10 +6,9 @@
 #include <sstream>
 
 #include "cli.hpp"
+#include "gemm_advisor/advise.hpp"
 #include "gemm_advisor/error.hpp"
-#include "gemm_advisor/ranker.hpp"
 #include "gemm_advisor/report.hpp"
-#include "gemm_advisor/triton_target.hpp"
 
 namespace cli {
 
@@ -26,6 +25,7 @@ Registered register_explain(CLI::App& app) {
   cmd->add_option("--hw", o->common.hw, "Hardware profile name or YAML file")->capture_default_str();
   cmd->add_option("--dtype", o->common.dtype, "Input dtype")->capture_default_str()->check(dtype_validator());
   cmd->add_option("--layout", o->common.layout, "NN, NT, TN or TT")->capture_default_str()->check(layout_validator());
+  add_target_option(cmd, o->common.target);
   cmd->add_option("--config", o->config, "BMxBNxBK:WARPS:STAGES[:SPLITK] (default: the advisor's top config)")
       ->check(non_empty_validator());
   cmd->add_option("--format", o->format, "table or json")
@@ -34,29 +34,31 @@ Registered register_explain(CLI::App& app) {
   return {cmd, [o]() {
             using namespace gemm_advisor;
             const GemmProblem p = parse_problem(o->shape, o->common);
-            const Hardware hw = load_profile(o->common.hw);
+            const Profile profile = load_profile_logged(o->common.hw);
+            const Hardware& hw = profile.hw;
+            const Target& target = find_target(o->common.target);
             require_dtype(hw, p.dtype);
-            TileConfig c;
-            std::string chosen = "given";
+            std::vector<TileConfig> given, space;
+            std::string chosen = "the advisor's top config";
             if (!o->config.empty()) {
-              c = parse_tile_config(o->config);
-              const std::string why = triton_infeasibility(c, p, hw);
-              if (!why.empty()) throw InputError("config " + c.text() + " is infeasible on " + hw.name + ": " + why);
-            } else {
-              std::vector<TileConfig> cands;
-              triton_candidates(p, hw, cands);
-              std::vector<RankedConfig> ranked;
-              rank_configs(p, hw, cands, ranked, 1);
-              if (ranked.empty()) throw InputError("no feasible config for " + p.shape_text() + " on " + hw.name);
-              c = ranked.front().config;
-              chosen = "the advisor's top config";
+              given.push_back(parse_tile_config(o->config));
+              chosen = "given";
             }
-            const Estimate e = estimate(p, hw, c);
-            if (!e.feasible) throw InputError("config " + c.text() + " does not fit on a CU of " + hw.name);
+            std::vector<RankedConfig> ranked;
+            advise(target, p, profile, given.empty() ? nullptr : &given, 1, space, ranked);
+            if (ranked.empty()) throw InputError("no feasible config for " + p.shape_text() + " on " + hw.name);
+            const RankedConfig& r = ranked.front();
+            const TileConfig& c = r.config;
+            const Estimate& e = r.estimate;
+            if (!e.feasible) {
+              // The target's own rules refuse it, or it passes them but no block fits on a CU.
+              const std::string why = target.infeasibility(c, p, profile);
+              throw InputError("config " + c.text() + (why.empty() ? " does not fit on a CU of " + hw.name
+                                                                   : " is infeasible on " + hw.name + ": " + why));
+            }
             std::ostringstream out;
             if (o->format == "json") {
-              RankedConfig r{c, e, ""};
-              nlohmann::json j = ranking_json(p, hw, "triton", {r}, 1);
+              nlohmann::json j = ranking_json(p, hw, std::string(target.name()), {r}, 1);
               j["chosen"] = chosen;
               out << json_text(j, 2) << "\n";
             } else {

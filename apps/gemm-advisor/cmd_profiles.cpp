@@ -40,9 +40,8 @@ Registered register_profiles(CLI::App& app) {
                   return kExitOk;
                 }
               }
-              const Hardware hw = load_profile(o->show_name);  // a path, or an error listing names
+              (void)load_profile_logged(o->show_name);  // a path, or an error listing names
               std::cout << read_text_file(o->show_name);
-              (void)hw;
               return kExitOk;
             }
             if (validate->parsed()) {
@@ -59,7 +58,7 @@ Registered register_profiles(CLI::App& app) {
               if (source == o->validate_path) text = read_text_file(o->validate_path);
               Hardware hw;
               try {
-                hw = parse_profile(text, source, &diag);
+                hw = parse_profile(text, source, &diag).hw;
               } catch (const InputError&) {
                 for (const auto& w : diag.warnings) std::cerr << "gemm-advisor: warning: " << w << "\n";
                 for (const auto& e : diag.errors) std::cerr << "gemm-advisor: error: " << e << "\n";
@@ -78,7 +77,7 @@ Registered register_profiles(CLI::App& app) {
               out << fmt::format("{:<8} {:<26} {:<7} {:>7} {:>12} {:>10} {:>9}\n", "name", "display_name", "vendor",
                                  "CUs/SMs", "bf16 TFLOP/s", "DRAM TB/s", "L2 MB");
             for (const auto& e : embedded_profiles()) {
-              const Hardware hw = parse_profile(e.yaml, "embedded:" + std::string(e.name));
+              const Hardware hw = parse_profile(e.yaml, "embedded:" + std::string(e.name)).hw;
               const double bf16 = hw.peak_flops_per_s(Dtype::bf16) / 1e12;
               const double dram = hw.dram_bandwidth_bytes_per_s / 1e12;
               if (o->format == "json") {

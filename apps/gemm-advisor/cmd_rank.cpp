@@ -6,11 +6,9 @@
 #include <sstream>
 
 #include "cli.hpp"
-#include "gemm_advisor/candidates.hpp"
+#include "gemm_advisor/advise.hpp"
 #include "gemm_advisor/error.hpp"
-#include "gemm_advisor/ranker.hpp"
 #include "gemm_advisor/report.hpp"
-#include "gemm_advisor/triton_target.hpp"
 
 namespace cli {
 
@@ -30,18 +28,14 @@ Registered register_rank(CLI::App& app) {
   return {cmd, [o]() {
             using namespace gemm_advisor;
             const GemmProblem p = parse_problem(o->shape, o->common);
-            const Hardware hw = load_checked_hardware(o->common);
+            const Profile profile = load_profile_logged(o->common.hw);
+            const Hardware& hw = profile.hw;
+            const Target& target = find_target(o->common.target);
             require_dtype(hw, p.dtype);
-            std::vector<TileConfig> candidates;
-            if (!o->common.candidates.empty()) {
-              std::vector<std::string> warnings;
-              candidates = read_candidates_file(o->common.candidates, &warnings);
-              for (const std::string& w : warnings) spdlog::warn("{}", w);
-            } else {
-              triton_candidates(p, hw, candidates);
-            }
+            const std::vector<TileConfig> given = read_given_candidates(o->common.candidates);
+            std::vector<TileConfig> space;
             std::vector<RankedConfig> ranked;
-            rank_configs(p, hw, candidates, ranked, o->common.top);
+            advise(target, p, profile, o->common.candidates.empty() ? nullptr : &given, o->common.top, space, ranked);
             std::size_t feasible = 0, infeasible = 0;
             for (const auto& r : ranked) (r.estimate.feasible ? feasible : infeasible)++;
             for (const auto& r : ranked) {

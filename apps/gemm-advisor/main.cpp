@@ -16,7 +16,7 @@
 
 #include "cli.hpp"
 #include "gemm_advisor/error.hpp"
-#include "gemm_advisor/triton_target.hpp"
+#include "gemm_advisor/candidates.hpp"
 
 namespace cli {
 
@@ -67,9 +67,7 @@ void add_common_options(CLI::App* cmd, CommonOptions& o, bool with_top) {
   cmd->add_option("--layout", o.layout, "Storage of A and B: NN, NT, TN, TT (NT = PyTorch Linear)")
       ->capture_default_str()
       ->check(layout_validator());
-  cmd->add_option("--target", o.target, "Kernel family whose configs are ranked")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"triton"}));
+  add_target_option(cmd, o.target);
   cmd->add_option("--candidates", o.candidates,
                   "CSV of configs to rank instead of the target's space "
                   "(block_m,block_n,block_k,num_warps,num_stages[,group_m,split_k])")
@@ -80,14 +78,28 @@ void add_common_options(CLI::App* cmd, CommonOptions& o, bool with_top) {
         ->check(CLI::Range(0, 1000000));  // size_t alone would take -1 as 2^64 - 1
 }
 
-gemm_advisor::Hardware load_profile(const std::string& name_or_path) {
-  gemm_advisor::ProfileDiagnostics diagnostics;
-  gemm_advisor::Hardware hw = gemm_advisor::load_hardware(name_or_path, &diagnostics);
-  for (const auto& w : diagnostics.warnings) spdlog::warn("{}", w);
-  return hw;
+void add_target_option(CLI::App* cmd, std::string& target) {
+  std::vector<std::string> names;
+  for (const gemm_advisor::Target* t : gemm_advisor::all_targets()) names.emplace_back(t->name());
+  cmd->add_option("--target", target, "Kernel whose configs are ranked (see `gemm-advisor targets`)")
+      ->capture_default_str()
+      ->check(CLI::IsMember(names));
 }
 
-gemm_advisor::Hardware load_checked_hardware(const CommonOptions& o) { return load_profile(o.hw); }
+gemm_advisor::Profile load_profile_logged(const std::string& name_or_path) {
+  gemm_advisor::ProfileDiagnostics diagnostics;
+  gemm_advisor::Profile profile = gemm_advisor::load_profile(name_or_path, &diagnostics);
+  for (const auto& w : diagnostics.warnings) spdlog::warn("{}", w);
+  return profile;
+}
+
+std::vector<gemm_advisor::TileConfig> read_given_candidates(const std::string& path) {
+  if (path.empty()) return {};
+  std::vector<std::string> warnings;
+  std::vector<gemm_advisor::TileConfig> given = gemm_advisor::read_candidates_file(path, &warnings);
+  for (const std::string& w : warnings) spdlog::warn("{}", w);
+  return given;
+}
 
 void require_dtype(const gemm_advisor::Hardware& hw, gemm_advisor::Dtype d) {
   if (hw.rate(d)) return;
@@ -158,7 +170,7 @@ int main(int argc, char** argv) {
   app.fallthrough();
   std::vector<cli::Registered> runners;
   for (auto reg : {cli::register_rank, cli::register_explain, cli::register_batch, cli::register_evaluate,
-                   cli::register_profiles}) runners.push_back(reg(app));
+                   cli::register_profiles, cli::register_targets}) runners.push_back(reg(app));
 
   try {
     app.parse(argc, argv);

@@ -11,7 +11,7 @@
 
 #include "gemm_advisor/error.hpp"
 #include "gemm_advisor/report.hpp"
-#include "gemm_advisor/triton_target.hpp"
+#include "gemm_advisor/targets/triton.hpp"
 
 namespace gemm_advisor {
 
@@ -109,8 +109,8 @@ void require_vllm_block_fp8(const Hardware& hw) {
                    ") has no fp8 matrix path, so vLLM's block FP8 GEMM cannot run on it");
 }
 
-void vllm_block_fp8_candidates(const GemmProblem& p, const Hardware& hw, std::vector<TileConfig>& out) {
-  triton_candidates(p, hw, out);
+void vllm_block_fp8_candidates(const GemmProblem& p, const Profile& profile, std::vector<TileConfig>& out) {
+  triton_candidates(p, profile, out);
   std::size_t kept = 0;
   for (const TileConfig& c : out) {
     if (c.split_k == 1 && c.block_k <= kVllmQuantBlockK && kVllmQuantBlockK % c.block_k == 0) out[kept++] = c;

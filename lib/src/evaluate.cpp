@@ -5,8 +5,7 @@
 #include <limits>
 #include <numeric>
 
-#include "gemm_advisor/ranker.hpp"
-#include "gemm_advisor/triton_target.hpp"
+#include "gemm_advisor/advise.hpp"
 
 namespace gemm_advisor {
 
@@ -59,10 +58,10 @@ double percentile(std::vector<double> v, double q) {
   return v[lo] + (v[hi] - v[lo]) * (pos - static_cast<double>(lo));
 }
 
-Evaluation evaluate(const std::vector<MeasuredShape>& shapes, const Hardware& hw, std::size_t top_k) {
+Evaluation evaluate(const std::vector<MeasuredShape>& shapes, const Profile& profile, const Target& target,
+                    std::size_t top_k) {
   Evaluation out;
   out.top_k = top_k;
-  const TileConfig fixed = triton_default_config();
   std::vector<double> pcts, errs, default_pcts, vendor_pcts, rhos;
   std::size_t hit1 = 0, hit5 = 0, hit10 = 0, hitk = 0;
   std::vector<TileConfig> configs;
@@ -70,12 +69,14 @@ Evaluation evaluate(const std::vector<MeasuredShape>& shapes, const Hardware& hw
   for (const MeasuredShape& shape : shapes) {
     ShapeEvaluation se;
     se.problem = shape.problem;
+    const TileConfig fixed = target.default_config(shape.problem);
+    const EstimateContext context = target.context(shape.problem, profile);
     // Valid measurements, one time per config (the fastest if a config was timed twice).
     std::vector<MeasuredConfig> valid;
     for (const MeasuredConfig& mc : shape.configs) {
       if (mc.status != "ok") {
         ++se.failed_rows;
-        if (!estimate(shape.problem, hw, mc.config).feasible || !triton_infeasibility(mc.config, shape.problem, hw).empty())
+        if (!target.estimate(context, mc.config).feasible || !target.infeasibility(mc.config, shape.problem, profile).empty())
           ++se.failed_rows_model_infeasible;
         continue;
       }
@@ -87,7 +88,8 @@ Evaluation evaluate(const std::vector<MeasuredShape>& shapes, const Hardware& hw
     se.measured = valid.size();
     configs.clear();
     for (const auto& v : valid) configs.push_back(v.config);
-    rank_configs(shape.problem, hw, configs, ranked);
+    std::vector<TileConfig> unused_space;
+    advise(target, shape.problem, profile, &configs, 0, unused_space, ranked);
     auto measured_ms = [&](const TileConfig& c) {
       for (const auto& v : valid)
         if (v.config == c) return v.ms;
@@ -162,7 +164,8 @@ Evaluation evaluate(const std::vector<MeasuredShape>& shapes, const Hardware& hw
   return out;
 }
 
-nlohmann::json evaluation_json(const Evaluation& e, const Hardware& hw) {
+nlohmann::json evaluation_json(const Evaluation& e, const Profile& profile, const Target& target) {
+  const Hardware& hw = profile.hw;
   auto cfg = [](const TileConfig& c) { return c.text(); };
   nlohmann::json shapes = nlohmann::json::array();
   for (const auto& s : e.shapes) {
@@ -186,6 +189,7 @@ nlohmann::json evaluation_json(const Evaluation& e, const Hardware& hw) {
   }
   return {
       {"hardware", hw.name},
+      {"target", target.name()},
       {"aggregate",
        {{"shapes", e.shapes.size()},
         {"geomean_pct_of_oracle", e.geomean_pct_of_oracle},
@@ -198,7 +202,7 @@ nlohmann::json evaluation_json(const Evaluation& e, const Hardware& hw) {
         {"spearman", e.spearman},
         {"median_abs_err_pct", e.median_abs_err_pct},
         {"p90_abs_err_pct", e.p90_abs_err_pct},
-        {"default_config", triton_default_config().text()},
+        {"default_config", target.default_config(GemmProblem{}).text()},
         {"default_geomean_pct_of_oracle", e.default_geomean_pct_of_oracle},
         {"default_worst_pct_of_oracle", e.default_worst_pct_of_oracle},
         {"default_measured_shapes", e.default_measured_shapes},

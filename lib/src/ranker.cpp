@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "gemm_advisor/triton_target.hpp"
-
 namespace gemm_advisor {
 
 namespace {
@@ -16,44 +14,44 @@ struct SortKey {
 };
 }  // namespace
 
-void rank_configs(const GemmProblem& p, const Hardware& hw, const std::vector<TileConfig>& candidates,
-                  std::vector<RankedConfig>& out, std::size_t top) {
+void rank_configs(const Target& target, const GemmProblem& p, const Profile& profile,
+                  const std::vector<TileConfig>& candidates, std::vector<RankedConfig>& out, std::size_t top) {
   // With --top N most estimates are only compared, never printed: compute just their sort keys
-  // (estimate_latency) and estimate the few that make the cut in full at the end (cheaper than
+  // (estimate_latencies) and estimate the few that make the cut in full at the end (cheaper than
   // filling and storing 300-byte records).
   const bool keep_all = top == 0 || top >= candidates.size();
-  const EstimateContext context = make_estimate_context(p, hw);
+  const EstimateContext context = target.context(p, profile);
   thread_local std::vector<RankedConfig> estimated;  // keep_all: every record; else the infeasible
   thread_local std::vector<SortKey> keys;
+  thread_local std::vector<LatencyEstimate> latencies;
   estimated.clear();
   keys.clear();
-  if (keep_all) estimated.reserve(candidates.size());
   auto add_infeasible = [&](const TileConfig& c, const Estimate& e) {
-    std::string reason = triton_infeasibility(c, p, hw);
+    std::string reason = target.infeasibility(c, p, profile);
     if (reason.empty()) reason = "no thread block fits on a CU (occupancy 0)";
     estimated.push_back(RankedConfig{c, e, std::move(reason)});
   };
-  for (std::size_t i = 0; i < candidates.size(); ++i) {
-    const TileConfig& c = candidates[i];
-    if (keep_all) {
-      const Estimate e = estimate(context, c);
-      if (e.feasible) {
-        keys.push_back({e.latency_s, e.arithmetic_intensity, static_cast<std::uint32_t>(i)});
-        estimated.push_back(RankedConfig{c, e, ""});
-      } else {
-        add_infeasible(c, e);
-      }
-    } else {
-      const LatencyEstimate e = estimate_latency(context, c);
-      if (e.feasible) keys.push_back({e.latency_s, e.arithmetic_intensity, static_cast<std::uint32_t>(i)});
-      else add_infeasible(c, estimate(context, c));
-    }
-  }
   if (keep_all) {
-    // Keys index the records, not the candidates, when every record is kept.
-    std::uint32_t next = 0;
-    for (std::size_t r = 0; r < estimated.size(); ++r) {
-      if (estimated[r].estimate.feasible) keys[next++].index = static_cast<std::uint32_t>(r);
+    // Every record is kept: estimate each straight into its place (a batch call would fill a
+    // second array of 300-byte records first).
+    estimated.reserve(candidates.size());
+    for (std::size_t i = 0; i < candidates.size(); ++i) {
+      const Estimate e = target.estimate(context, candidates[i]);
+      if (e.feasible) {
+        // Keys index the records (not the candidates) when every record is kept.
+        keys.push_back({e.latency_s, e.arithmetic_intensity, static_cast<std::uint32_t>(estimated.size())});
+        estimated.push_back(RankedConfig{candidates[i], e, ""});
+      } else {
+        add_infeasible(candidates[i], e);
+      }
+    }
+  } else {
+    latencies.resize(candidates.size());
+    target.estimate_latencies(context, candidates.data(), candidates.size(), latencies.data());
+    for (std::size_t i = 0; i < candidates.size(); ++i) {
+      const LatencyEstimate& e = latencies[i];
+      if (e.feasible) keys.push_back({e.latency_s, e.arithmetic_intensity, static_cast<std::uint32_t>(i)});
+      else add_infeasible(candidates[i], target.estimate(context, candidates[i]));
     }
   }
   auto config_of = [&](const SortKey& k) -> const TileConfig& {
@@ -63,7 +61,7 @@ void rank_configs(const GemmProblem& p, const Hardware& hw, const std::vector<Ti
     if (a.latency_s != b.latency_s) return a.latency_s < b.latency_s;
     return config_of(a) < config_of(b);
   };
-  const double tol = hw.model.near_tie_tolerance;
+  const double tol = context.params.near_tie_tolerance;
   // With --top N only the configs that can reach the first N places matter: those no slower than
   // the N-th fastest plus the near-tie band (a near-tie run starts no later than the N-th place).
   if (top > 0 && top < keys.size()) {
@@ -90,7 +88,7 @@ void rank_configs(const GemmProblem& p, const Hardware& hw, const std::vector<Ti
   out.reserve(keys.size() + estimated.size());
   for (const SortKey& k : keys) {
     if (keep_all) out.push_back(std::move(estimated[k.index]));
-    else out.push_back(RankedConfig{candidates[k.index], estimate(context, candidates[k.index]), ""});
+    else out.push_back(RankedConfig{candidates[k.index], target.estimate(context, candidates[k.index]), ""});
   }
   for (auto& r : estimated) {
     if (!r.estimate.feasible) out.push_back(std::move(r));  // infeasible tail, in input order

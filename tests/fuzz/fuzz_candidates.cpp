@@ -32,9 +32,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (configs.size() > 32) configs.resize(32);
   for (const char* shape : {"1x1x1", "4096x4096x4096", "2147483647x2147483647x2147483647x16777216"}) {
     const GemmProblem p = parse_shape(shape);
-    for (const Hardware* hw : {&fuzz_util::nvidia(), &fuzz_util::amd()}) {
+    for (const Profile* hw : {&fuzz_util::nvidia(), &fuzz_util::amd()}) {
       std::vector<RankedConfig> ranked;
-      rank_configs(p, *hw, configs, ranked);
+      rank_configs(triton_target(), p, *hw, configs, ranked);
       fuzz_util::require(ranked.size() == configs.size(), "ranking dropped configs");
       for (const auto& r : ranked) {
         fuzz_util::require_sane(r.estimate, std::string(shape) + " " + r.config.text());

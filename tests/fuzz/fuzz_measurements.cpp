@@ -37,7 +37,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // evaluate ranks each shape's whole candidate space: keep it to small inputs for speed.
   if (shapes.size() <= 3 && configs <= 64) {
     try {
-      const Evaluation e = evaluate(shapes, fuzz_util::nvidia(), 5);
+      const Evaluation e = evaluate(shapes, fuzz_util::nvidia(), triton_target(), 5);
       // Spearman is NaN by design where it is undefined (one config, equal times): it must stay
       // within [-1, 1] otherwise, and the mean must be NaN only when no shape defines it.
       fuzz_util::require(!std::isnan(e.geomean_pct_of_oracle), "NaN in the evaluation");

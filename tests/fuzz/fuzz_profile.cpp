@@ -9,17 +9,17 @@
 #include "fuzz_util.hpp"
 #include "gemm_advisor/error.hpp"
 #include "gemm_advisor/ranker.hpp"
-#include "gemm_advisor/triton_target.hpp"
+#include "gemm_advisor/targets/triton.hpp"
 
 using namespace gemm_advisor;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   ProfileDiagnostics diag;
-  Hardware hw;
+  Profile profile;
   bool loaded = false;
   try {
-    hw = parse_profile(text, "fuzz.yaml", &diag);
+    profile = parse_profile(text, "fuzz.yaml", &diag);
     loaded = true;
   } catch (const InputError& e) {
     fuzz_util::require_one_line(e.what());
@@ -29,9 +29,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (const auto& m : diag.warnings) fuzz_util::require_one_line(m);
   if (!loaded) return 0;
   fuzz_util::require(diag.errors.empty(), "loaded with errors");
+  const Hardware& hw = profile.hw;
   fuzz_util::require(hw.cu_count > 0 && hw.clock_hz > 0 && hw.warp_size > 0 && hw.max_warps_per_cu > 0 &&
                          hw.registers_per_cu > 0 && hw.smem_per_block_bytes > 0 && hw.dram_bandwidth_bytes_per_s > 0 &&
-                         hw.l2_bandwidth_bytes_per_s > 0 && hw.triton_max_num_stages > 0,
+                         hw.l2_bandwidth_bytes_per_s > 0 && profile.triton.max_num_stages > 0,
                      "a loaded profile has a non-positive figure");
   for (const char* shape : {"1x1x1", "127x4095x1023", "4096x4096x4096x2", "2147483647x2147483647x2147483647x16777216"}) {
     for (int d = 0; d < kDtypeCount; ++d) {
@@ -39,12 +40,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       GemmProblem p = parse_shape(shape);
       p.dtype = static_cast<Dtype>(d);
       std::vector<TileConfig> candidates;
-      triton_candidates(p, hw, candidates);
+      triton_candidates(p, profile, candidates);
       fuzz_util::require(candidates.size() <= 100000, "runaway candidate space");
       if (candidates.size() > 64) candidates.resize(64);
       candidates.push_back(triton_default_config());
       std::vector<RankedConfig> ranked;
-      rank_configs(p, hw, candidates, ranked);
+      rank_configs(triton_target(), p, profile, candidates, ranked);
       for (const auto& r : ranked) fuzz_util::require_sane(r.estimate, std::string(shape) + " " + r.config.text());
     }
   }

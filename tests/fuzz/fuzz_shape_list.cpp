@@ -10,7 +10,7 @@
 #include "fuzz_util.hpp"
 #include "gemm_advisor/error.hpp"
 #include "gemm_advisor/shape_list.hpp"
-#include "gemm_advisor/triton_target.hpp"
+#include "gemm_advisor/targets/triton.hpp"
 
 #ifndef FUZZ_SHAPE_FORMAT
 #error "define FUZZ_SHAPE_FORMAT (csv, yaml, json, text or automatic)"
@@ -51,7 +51,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       fuzz_util::require_valid(e.problem);
       validate_problem(e.problem);
       if (estimated++ < 4)
-        fuzz_util::require_sane(estimate(e.problem, fuzz_util::nvidia(), triton_default_config()),
+        fuzz_util::require_sane(fuzz_util::estimate(e.problem, fuzz_util::nvidia(), triton_default_config()),
                                 e.problem.shape_text());
     }
     fuzz_util::require(entries > 0, "an input without shapes ended without an error");

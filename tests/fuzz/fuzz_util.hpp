@@ -8,9 +8,10 @@
 #include <string>
 #include <string_view>
 
-#include "gemm_advisor/hardware.hpp"
 #include "gemm_advisor/model.hpp"
 #include "gemm_advisor/problem.hpp"
+#include "gemm_advisor/profile.hpp"
+#include "gemm_advisor/targets/triton.hpp"
 
 namespace fuzz_util {
 
@@ -47,13 +48,20 @@ inline void require_sane(const gemm_advisor::Estimate& e, const std::string& wha
 }
 
 /// The shipped profiles the targets estimate with: one NVIDIA, one AMD (per-XCD L2, MALL).
-inline const gemm_advisor::Hardware& nvidia() {
-  static const gemm_advisor::Hardware hw = gemm_advisor::load_hardware("h200");
-  return hw;
+inline const gemm_advisor::Profile& nvidia() {
+  static const gemm_advisor::Profile profile = gemm_advisor::load_profile("h200");
+  return profile;
 }
-inline const gemm_advisor::Hardware& amd() {
-  static const gemm_advisor::Hardware hw = gemm_advisor::load_hardware("mi350x");
-  return hw;
+inline const gemm_advisor::Profile& amd() {
+  static const gemm_advisor::Profile profile = gemm_advisor::load_profile("mi350x");
+  return profile;
+}
+
+/// One `triton` estimate, building the problem's context.
+inline gemm_advisor::Estimate estimate(const gemm_advisor::GemmProblem& p, const gemm_advisor::Profile& profile,
+                                       const gemm_advisor::TileConfig& c) {
+  const gemm_advisor::Target& t = gemm_advisor::triton_target();
+  return t.estimate(t.context(p, profile), c);
 }
 
 }  // namespace fuzz_util

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "gemm_advisor/hardware.hpp"
+#include "gemm_advisor/profile.hpp"
 #include "gemm_advisor/ranker.hpp"
 
 namespace gemm_advisor {
@@ -63,7 +63,7 @@ void require_vllm_block_fp8(const Hardware& hw);
 /// runs: split_k = 1 (the kernel has no split-K) and BLOCK_K dividing the quantization block
 /// kVllmQuantBlockK (one scale per K-step: vLLM's tuner keeps `block_k % BLOCK_SIZE_K == 0`).
 /// `out` is cleared first.
-void vllm_block_fp8_candidates(const GemmProblem& p, const Hardware& hw, std::vector<TileConfig>& out);
+void vllm_block_fp8_candidates(const GemmProblem& p, const Profile& profile, std::vector<TileConfig>& out);
 
 /// One vLLM config, keys in vLLM's order: BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K, GROUP_SIZE_M,
 /// num_warps, num_stages.

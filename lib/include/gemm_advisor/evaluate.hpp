@@ -6,8 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "gemm_advisor/hardware.hpp"
 #include "gemm_advisor/measurements.hpp"
+#include "gemm_advisor/profile.hpp"
+#include "gemm_advisor/target.hpp"
 
 namespace gemm_advisor {
 
@@ -56,11 +57,13 @@ struct Evaluation {
   std::size_t infeasible_but_ran = 0;
 };
 
-/// Ranks exactly the measured configs of each shape with the model and compares. Shapes with no
-/// valid measured config are skipped. `top_k` is the extra hit-rate cut-off (1, 5, 10 always).
-Evaluation evaluate(const std::vector<MeasuredShape>& shapes, const Hardware& hw, std::size_t top_k = 5);
+/// Ranks exactly the measured configs of each shape with the target's model on the profile
+/// (advise()) and compares. Shapes with no valid measured config are skipped. `top_k` is the extra
+/// hit-rate cut-off (1, 5, 10 always). The fixed default is the target's default_config.
+Evaluation evaluate(const std::vector<MeasuredShape>& shapes, const Profile& profile, const Target& target,
+                    std::size_t top_k = 5);
 
-/// JSON report: {"aggregate": {...}, "shapes": [...]} (README, "evaluate").
-nlohmann::json evaluation_json(const Evaluation& e, const Hardware& hw);
+/// JSON report: {"hardware", "target", "aggregate": {...}, "shapes": [...]} (README, "evaluate").
+nlohmann::json evaluation_json(const Evaluation& e, const Profile& profile, const Target& target);
 
 }  // namespace gemm_advisor

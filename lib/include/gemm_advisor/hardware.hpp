@@ -1,5 +1,6 @@
 #pragma once
-/// A GPU described by a YAML hardware profile (schema: profiles/SCHEMA.md).
+/// The physics of a GPU, as a YAML hardware profile describes it (schema: profiles/SCHEMA.md; the
+/// profile as a whole, with its Triton section and model parameters, is profile.hpp's Profile).
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -8,7 +9,6 @@
 #include <string_view>
 #include <vector>
 
-#include "gemm_advisor/model_params.hpp"
 #include "gemm_advisor/problem.hpp"
 
 namespace gemm_advisor {
@@ -60,11 +60,6 @@ struct Hardware {
 
   std::array<std::optional<MatrixRate>, kDtypeCount> matrix{};
 
-  int triton_max_num_stages = 0;
-  int triton_smem_stage_offset = 0;
-
-  ModelParams model;
-
   /// The matrix rate for a dtype, or nullptr when the hardware has no matrix path for it.
   const MatrixRate* rate(Dtype d) const {
     const auto& r = matrix[static_cast<std::size_t>(d)];
@@ -74,32 +69,6 @@ struct Hardware {
   /// 0 when the dtype is unsupported.
   double peak_flops_per_s(Dtype d) const;
 };
-
-/// Problems found while validating a profile. Errors make it unusable; warnings do not.
-struct ProfileDiagnostics {
-  std::vector<std::string> errors;    ///< each "source:line: message"
-  std::vector<std::string> warnings;  ///< each "source:line: message"
-};
-
-/// Parses and validates profile YAML text. `source` names it in messages (a path, or
-/// "embedded:NAME"). Returns the hardware, filling `diagnostics`. Throws InputError carrying the
-/// first error (file:line) when the text is not YAML or any error was found.
-Hardware parse_profile(std::string_view yaml_text, const std::string& source,
-                       ProfileDiagnostics* diagnostics = nullptr);
-
-/// Loads a profile by embedded name ("b200") or by path (anything with '/' or ending in .yaml/.yml).
-/// Throws InputError for an unknown name (listing the known ones), an unreadable file or a bad profile.
-/// `diagnostics`, when given, receives the profile's warnings (unknown keys, uncited numbers), which
-/// a caller should show: they do not stop the load.
-Hardware load_hardware(const std::string& name_or_path, ProfileDiagnostics* diagnostics = nullptr);
-
-/// A profile compiled into the binary: its name (file stem) and YAML text.
-struct EmbeddedProfile {
-  std::string_view name;
-  std::string_view yaml;
-};
-/// Every profile of profiles/*.yaml, sorted by name. Generated at build time.
-const std::vector<EmbeddedProfile>& embedded_profiles();
 
 /// Reads a whole file. Throws InputError naming the path when it is missing, a directory,
 /// unreadable, or longer than `max_bytes` (so `--hw /dev/zero` fails instead of eating memory).

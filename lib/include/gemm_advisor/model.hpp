@@ -6,13 +6,17 @@
 ///
 /// evaluated wave by wave: every wave but the last runs cu_count * occupancy tiles, the last the
 /// rest, and a CU running c tiles at once takes c times a tile's compute per K-step. A pure
-/// function of (problem, hardware, config): no allocation, no I/O. To estimate many configs of one
-/// problem, build its EstimateContext once and pass it to each estimate.
+/// function of (problem, profile, target, config): no allocation, no I/O. The core knows no
+/// kernel: a target (target.hpp) maps each config onto a KernelShape (kernel_shape.hpp), and the
+/// core estimates that. To estimate many configs of one problem, build its EstimateContext once
+/// and pass it to each estimate (Target::estimate and friends).
 #include <array>
 #include <cstdint>
 
 #include "gemm_advisor/hardware.hpp"
+#include "gemm_advisor/model_params.hpp"
 #include "gemm_advisor/problem.hpp"
+#include "gemm_advisor/profile.hpp"
 #include "gemm_advisor/tile_config.hpp"
 
 namespace gemm_advisor {
@@ -25,7 +29,7 @@ const char* bound_name(Bound b);
 /// Every term of one estimate, in SI units. Per-K-step terms are for one whole wave of the
 /// busiest CU (all tiles it runs at once advancing one K-step).
 struct Estimate {
-  bool feasible = false;          ///< false: the config cannot run (see triton_infeasibility)
+  bool feasible = false;          ///< false: the config cannot run (see Target::infeasibility)
   double latency_s = 0;           ///< predicted kernel time (split-K reduction included)
   double flops_per_s = 0;         ///< useful 2*M*N*K*batch / latency_s
   Bound bound = Bound::compute;   ///< which term dominates the K-loop of the first wave
@@ -62,13 +66,15 @@ struct Estimate {
   double registers_per_thread = 0;  ///< estimated registers per thread
 };
 
-/// The terms of the model that depend on the problem and the hardware but not on the config,
-/// computed once per problem (make_estimate_context) so that estimating each of a problem's
-/// candidates does not repeat them. It points to the problem and the hardware it was made from,
-/// which must outlive it. Sizes and counts are doubles (see Estimate); other units are in the names.
+/// The terms of the model that depend on the problem, the profile and the target's parameters but
+/// not on the config, computed once per problem (make_estimate_context) so that estimating each of
+/// a problem's candidates does not repeat them. It points to the problem and the profile it was
+/// made from, which must outlive it. Sizes and counts are doubles (see Estimate); other units are
+/// in the names.
 struct EstimateContext {
   const GemmProblem* problem = nullptr;  ///< the problem (not owned)
-  const Hardware* hw = nullptr;          ///< the hardware (not owned)
+  const Profile* profile = nullptr;      ///< the profile (not owned)
+  const Hardware* hw = nullptr;          ///< &profile->hw
   const MatrixRate* rate = nullptr;      ///< the hardware's matrix path for the dtype; nullptr: none
   double m = 0, n = 0, k = 0, batch = 0;  ///< the problem's sizes, in elements (batch: GEMMs)
   double flops = 0;                      ///< the problem's useful work, FLOP (GemmProblem::flops)
@@ -88,26 +94,21 @@ struct EstimateContext {
     double blocks = 0;
     double extent = 0;
     double padded = 0;
-    double row_line_bytes = 0;  ///< extent * element bytes rounded up to whole 128-byte cache lines
+    double row_line_bytes = 0;    ///< extent * element bytes rounded up to whole 128-byte cache lines
   };
   /// BlockTerms for each power-of-two block size 16, 32, ..., 1024 (index log2(block) - 4), the
-  /// sizes triton_config_rules_ok allows: [0] M by block_m, [1] N by block_n, [2] K by block_k.
+  /// sizes the Triton targets allow: [0] M by block_m, [1] N by block_n, [2] K by block_k.
   std::array<std::array<BlockTerms, 7>, 3> block_terms{};
+
+  ModelParams params;  ///< the target's free parameters on this profile (Profile::params_for)
 };
 
-/// Builds the context of a problem on a hardware. The problem must be valid (validate_problem).
-EstimateContext make_estimate_context(const GemmProblem& p, const Hardware& hw);
-/// Not from temporaries: the context would point to a destroyed problem or hardware.
-EstimateContext make_estimate_context(GemmProblem&& p, const Hardware& hw) = delete;
-EstimateContext make_estimate_context(const GemmProblem& p, Hardware&& hw) = delete;
-
-/// Estimates one config of the context's problem. An infeasible config returns feasible = false
-/// and latency_s = +infinity.
-Estimate estimate(const EstimateContext& ctx, const TileConfig& c);
-
-/// Estimates one config: make_estimate_context(p, hw), then estimate(context, c). The problem must
-/// be valid (validate_problem); an infeasible config returns feasible = false and latency_s = +infinity.
-Estimate estimate(const GemmProblem& p, const Hardware& hw, const TileConfig& c);
+/// Builds the context of a problem on a profile, for a target whose parameters on that profile are
+/// `params`. The problem must be valid (validate_problem).
+EstimateContext make_estimate_context(const GemmProblem& p, const Profile& profile, const ModelParams& params);
+/// Not from temporaries: the context would point to a destroyed problem or profile.
+EstimateContext make_estimate_context(GemmProblem&& p, const Profile& profile, const ModelParams& params) = delete;
+EstimateContext make_estimate_context(const GemmProblem& p, Profile&& profile, const ModelParams& params) = delete;
 
 /// What ranking compares of an estimate: the same values as the Estimate's fields of these names.
 struct LatencyEstimate {
@@ -116,8 +117,9 @@ struct LatencyEstimate {
   double arithmetic_intensity = 0;  ///< FLOP per operand byte of a tile-step (0 if infeasible)
 };
 
-/// estimate(ctx, c) without the terms only a report shows (the ranker's per-candidate call):
-/// feasible, latency_s and arithmetic_intensity equal those of estimate(ctx, c), bit for bit.
-LatencyEstimate estimate_latency(const EstimateContext& ctx, const TileConfig& c);
+/// The index of a power-of-two block size in [16, 1024] in EstimateContext::block_terms.
+inline std::size_t block_index(int block) {
+  return static_cast<std::size_t>(__builtin_ctz(static_cast<unsigned>(block)) - 4);
+}
 
 }  // namespace gemm_advisor

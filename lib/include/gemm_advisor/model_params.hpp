@@ -1,14 +1,16 @@
 #pragma once
-/// The model's free parameters: every constant of the latency model that is not physics.
+/// The model's free parameters: every constant of the latency model that is not physics, and the
+/// registry that names them (name, unit, allowed range, meaning), shared by the profile reader
+/// (`model_parameters:`), `gemm-advisor calibrate`, and the documentation.
 ///
-/// The defaults marked "Fitted" were set by tools/fit_model.py on the H200 measurements
-/// (data/measurements/h200-triton-bf16.csv and h200-triton-more.csv, 61 shapes), by coordinate
-/// descent over the grid in that script. Two-fold cross-validation over shapes (fit on one half,
-/// score on the other) is recorded in data/fit/h200-cv.json and README, "Accuracy"; the values
-/// below are the fit on all shapes. "Measured" values come from a dedicated measurement, not the
-/// fit. No other GPU was measured: the same values serve every profile unless its optional
-/// `model_parameters:` section overrides them (same key names; the AMD profiles override
-/// async_copy_fill_fraction, and say why).
+/// Each target has its own defaults (Target::default_params): the `triton` target's are the
+/// values below, fitted on the H200 measurements of that kernel (data/measurements/h200-triton-*.csv)
+/// as README "Accuracy" describes; other targets start from them and change what their own fit
+/// changed (their definitions say which, and on what data). "Measured" values come from a dedicated
+/// measurement, not a fit. A profile may override any of them, for every target
+/// (`model_parameters:`) or for one (`targets: {NAME: {model_parameters: ...}}`).
+#include <cstddef>
+#include <string_view>
 
 namespace gemm_advisor {
 
@@ -62,5 +64,51 @@ struct ModelParams {
   /// intensity (Origami's tie-breaker). Fitted: 0.02.
   double near_tie_tolerance = 0.02;
 };
+
+/// One entry of the registry: a free parameter, its unit and the range in which the model stays
+/// finite and meaningful (a profile value outside it is an error; calibrate searches inside it).
+struct ModelParamInfo {
+  std::string_view name;       ///< the key under `model_parameters:` (the field's name)
+  std::string_view unit;       ///< "cycles", "s", "fraction", "multiple", "registers"
+  double min_value;            ///< smallest allowed value
+  double max_value;            ///< largest allowed value
+  double ModelParams::*field;  ///< where the value lives
+  std::string_view meaning;    ///< one line for `gemm-advisor targets --params` and the docs
+};
+
+/// Every free parameter, in a fixed order (the order of ModelParams' fields).
+constexpr ModelParamInfo kModelParamRegistry[] = {
+    {"k_step_overhead_cycles", "cycles", 0, 1e5, &ModelParams::k_step_overhead_cycles,
+     "issue and synchronisation cost of one K-step of one tile"},
+    {"k_step_overhead_overlap", "fraction", 0, 1, &ModelParams::k_step_overhead_overlap,
+     "share of the per-step overhead hidden under asynchronous matrix work"},
+    {"async_copy_fill_fraction", "fraction", 1e-3, 1, &ModelParams::async_copy_fill_fraction,
+     "asynchronous global->shared copy rate over the CU's register-load fill rate"},
+    {"launch_overhead_s", "s", 0, 1e-2, &ModelParams::launch_overhead_s, "fixed cost of one kernel launch"},
+    {"split_k_reduce_launch_s", "s", 0, 1e-2, &ModelParams::split_k_reduce_launch_s,
+     "fixed cost of the split-K reduction kernel behind the GEMM"},
+    {"l2_reuse_fraction", "fraction", 0, 1, &ModelParams::l2_reuse_fraction,
+     "share of the L2 keeping operand panels between waves"},
+    {"narrow_tile_matrix_efficiency", "fraction", 1e-3, 1, &ModelParams::narrow_tile_matrix_efficiency,
+     "matrix efficiency of tiles or warp counts too small for the full instruction"},
+    {"loaded_latency_multiplier", "multiple", 0, 1e3, &ModelParams::loaded_latency_multiplier,
+     "loaded memory latency over the idle pointer-chase latency"},
+    {"staged_registers_per_element", "registers", 0, 1e3, &ModelParams::staged_registers_per_element,
+     "registers per element of an unaligned operand staged through registers"},
+    {"dram_active_cu_headroom", "multiple", 1e-3, 1e3, &ModelParams::dram_active_cu_headroom,
+     "L2/DRAM bandwidth one CU can draw over its even share"},
+    {"register_overhead_per_thread", "registers", 0, 1024, &ModelParams::register_overhead_per_thread,
+     "registers a thread uses besides accumulators and staged operands"},
+    {"near_tie_tolerance", "fraction", 0, 1, &ModelParams::near_tie_tolerance,
+     "relative distance within which predictions are a near-tie"},
+};
+
+/// The registry entry named `name`, or nullptr.
+constexpr const ModelParamInfo* find_model_param(std::string_view name) {
+  for (const ModelParamInfo& p : kModelParamRegistry) {
+    if (p.name == name) return &p;
+  }
+  return nullptr;
+}
 
 }  // namespace gemm_advisor

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "gemm_advisor/model.hpp"
+#include "gemm_advisor/target.hpp"
 
 namespace gemm_advisor {
 
@@ -14,12 +15,12 @@ struct RankedConfig {
   std::string infeasible_reason;  ///< non-empty for a given config that cannot run
 };
 
-/// Ranks `candidates` for the problem. Feasible configs come first in rank order; infeasible ones
-/// (only possible with user-given candidates) follow, in input order, with their reason.
-/// `top` > 0 keeps only the feasible configs that can reach the first `top` places (at least `top`
-/// of them, in exactly the order a full ranking gives them); 0 keeps all.
+/// Ranks `candidates` of a target for the problem. Feasible configs come first in rank order;
+/// infeasible ones (only possible with user-given candidates) follow, in input order, with their
+/// reason. `top` > 0 keeps only the feasible configs that can reach the first `top` places (at
+/// least `top` of them, in exactly the order a full ranking gives them); 0 keeps all.
 /// `out` is cleared and reused (batch mode keeps one per thread).
-void rank_configs(const GemmProblem& p, const Hardware& hw, const std::vector<TileConfig>& candidates,
-                  std::vector<RankedConfig>& out, std::size_t top = 0);
+void rank_configs(const Target& target, const GemmProblem& p, const Profile& profile,
+                  const std::vector<TileConfig>& candidates, std::vector<RankedConfig>& out, std::size_t top = 0);
 
 }  // namespace gemm_advisor

@@ -1,6 +1,8 @@
 #pragma once
-/// The `triton` target: the standard Triton tiled matmul (BLOCK_M, BLOCK_N, BLOCK_K, GROUP_M,
-/// num_warps, num_stages, SPLIT_K), its candidate space and its feasibility rules.
+/// The Triton family's shared rules (shared memory, accumulators, the limits the compiler checks),
+/// and the `triton` target: the project's own masked Triton matmul (tools/measure/gemm_kernels.py;
+/// BLOCK_M, BLOCK_N, BLOCK_K, GROUP_M, num_warps, num_stages, SPLIT_K), its candidate space and
+/// its feasibility rules.
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -8,6 +10,8 @@
 
 #include "gemm_advisor/hardware.hpp"
 #include "gemm_advisor/problem.hpp"
+#include "gemm_advisor/profile.hpp"
+#include "gemm_advisor/target.hpp"
 #include "gemm_advisor/tile_config.hpp"
 
 namespace gemm_advisor {
@@ -21,8 +25,8 @@ constexpr bool is_pow2(std::int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
 /// Shared memory a Triton kernel allocates for operands, in bytes:
 /// max(1, num_stages - smem_stage_offset) * (block_m*block_k*bits_a + block_k*block_n*bits_b) / 8.
 /// (NVIDIA's Triton keeps num_stages buffers, AMD's num_stages - 1: DESIGN.md.)
-inline std::int64_t triton_smem_bytes(const TileConfig& c, Dtype dtype, const Hardware& hw) {
-  const std::int64_t buffers = std::max(1, c.num_stages - hw.triton_smem_stage_offset);
+inline std::int64_t triton_smem_bytes(const TileConfig& c, Dtype dtype, const TritonSettings& triton) {
+  const std::int64_t buffers = std::max(1, c.num_stages - triton.smem_stage_offset);
   const std::int64_t bits = dtype_bits(dtype);
   const std::int64_t per_stage_bits =
       (static_cast<std::int64_t>(c.block_m) * c.block_k + static_cast<std::int64_t>(c.block_k) * c.block_n) * bits;
@@ -34,7 +38,7 @@ inline double accumulator_registers_per_thread(const TileConfig& c, const Hardwa
   return static_cast<double>(c.block_m) * c.block_n / (static_cast<double>(c.num_warps) * hw.warp_size);
 }
 
-/// The resource limit a config breaks first, if any (see triton_infeasibility for the messages).
+/// The resource limit a config breaks first, if any (see triton_resource_message for the words).
 enum class TritonResourceCheck { ok, smem, too_many_accumulators, too_few_accumulators, too_many_threads };
 
 /// Checks the resource limits, in order: shared memory (bytes) <= the per-block limit;
@@ -49,40 +53,52 @@ inline TritonResourceCheck triton_check_resources(std::int64_t smem_bytes, doubl
   return TritonResourceCheck::ok;
 }
 
-/// Why a config cannot run on the hardware, or "" when it can. Checks, in order: positive and
-/// power-of-two block sizes and warps; block_k * dtype bits >= 256 (one 32-byte load per row);
-/// num_stages in [1, max_num_stages]; split_k in [1, 256]; group_m >= 1; shared memory <= the
-/// per-block limit; accumulators <= half the per-thread register limit (rounded up); at least
-/// one 4-accumulator MMA fragment per thread; dtype supported by the hardware's matrix units.
-std::string triton_infeasibility(const TileConfig& c, const GemmProblem& p, const Hardware& hw);
+/// The words for a failed resource check of config c (its shared memory and accumulators as
+/// computed by the target), or "" for ok.
+std::string triton_resource_message(TritonResourceCheck check, const TileConfig& c, std::int64_t smem_bytes,
+                                    double accumulator_registers, const Hardware& hw);
 
-/// The same checks as triton_infeasibility, without building a message.
-bool triton_config_fits(const TileConfig& c, const GemmProblem& p, const Hardware& hw);
-/// ... split for the model's hot path, which has the shared memory and accumulators at hand:
-/// the rules on sizes, warps, stages, split_k, group_m and dtype ...
-inline bool triton_config_rules_ok(const TileConfig& c, const GemmProblem& p, const Hardware& hw) {
+/// The rules on sizes, warps, stages, split_k, group_m and dtype the Triton targets share:
+/// power-of-two block sizes in [16, 1024] and warps up to 32; num_stages in [1, max_num_stages];
+/// split_k in [1, 256]; group_m >= 1; a matrix path for the dtype; block_k * dtype bits >= 256
+/// (one 32-byte load per row).
+inline bool triton_config_rules_ok(const TileConfig& c, const GemmProblem& p, const Hardware& hw,
+                                   const TritonSettings& triton) {
   auto block_ok = [](int v) { return v >= 16 && v <= 1024 && is_pow2(v); };
   return block_ok(c.block_m) && block_ok(c.block_n) && block_ok(c.block_k) && is_pow2(c.num_warps) &&
-         c.num_warps <= 32 && c.num_stages >= 1 && c.num_stages <= hw.triton_max_num_stages && c.split_k >= 1 &&
+         c.num_warps <= 32 && c.num_stages >= 1 && c.num_stages <= triton.max_num_stages && c.split_k >= 1 &&
          c.split_k <= 256 && c.group_m >= 1 && hw.rate(p.dtype) != nullptr &&
          static_cast<std::int64_t>(c.block_k) * dtype_bits(p.dtype) >= 256;
 }
+/// ... the message of the first of those rules a config breaks, or "".
+std::string triton_rules_message(const TileConfig& c, const GemmProblem& p, const Profile& profile);
+
 /// ... and the resource limits (shared memory per block, accumulators per thread, threads per block).
 inline bool triton_resources_fit(std::int64_t smem_bytes, double accumulator_registers, int num_warps,
                                  const Hardware& hw) {
   return triton_check_resources(smem_bytes, accumulator_registers, num_warps, hw) == TritonResourceCheck::ok;
 }
 
-/// The candidate space for a problem (the same rules as tools/measure/sweep.py):
+/// The `triton` target (the default of every command).
+const Target& triton_target();
+
+/// The `triton` candidate space for a problem (the same rules as tools/measure/space.py):
 /// block_m, block_n, block_k in {16..256} (powers of two), block_m <= max(16, next_pow2(M)),
 /// block_n <= max(16, next_pow2(N)), block_k <= max(16, next_pow2(K)); num_warps in {2, 4, 8};
 /// num_stages 1..max_num_stages; group_m 8; split_k in {1, 2, 4, 8, 16}, split_k > 1 only while
 /// tiles * split_k <= 2 * cu_count and K >= split_k * max(block_k, 256); every config feasible.
-/// Appends to `out` (cleared first) so batch mode can reuse its buffer.
-void triton_candidates(const GemmProblem& p, const Hardware& hw, std::vector<TileConfig>& out);
+/// `out` is cleared first. (= triton_target().candidates)
+void triton_candidates(const GemmProblem& p, const Profile& profile, std::vector<TileConfig>& out);
+
+/// Why `triton` cannot run a config, or "" (= triton_target().infeasibility). Checks, in order:
+/// the shared rules (triton_rules_message), then the resource limits (triton_check_resources).
+std::string triton_infeasibility(const TileConfig& c, const GemmProblem& p, const Profile& profile);
 
 /// The fixed default config used as the baseline in `evaluate`: 128x128x64, 8 warps, 3 stages,
 /// GROUP_M 8, no split.
 TileConfig triton_default_config();
+
+/// Smallest power of two >= v (1 for v <= 1).
+std::int64_t next_pow2(std::int64_t v);
 
 }  // namespace gemm_advisor

@@ -1,0 +1,21 @@
+#pragma once
+/// The one path every command takes to an answer (rank, explain, batch, evaluate): a target's
+/// candidates for a problem (its space, or the configs a user or a measurement gives), ranked.
+#include <cstddef>
+#include <vector>
+
+#include "gemm_advisor/profile.hpp"
+#include "gemm_advisor/ranker.hpp"
+#include "gemm_advisor/target.hpp"
+
+namespace gemm_advisor {
+
+/// Ranks the target's candidate space for `p` on `profile` (or exactly `given`, when not null) into
+/// `out` (rank_configs: feasible first in rank order, then the infeasible given ones with their
+/// reason; `top` as there, 0 = all). `space` is scratch for the candidate list (batch keeps one per
+/// thread). Throws InputError when the target cannot run the problem on the profile at all
+/// (Target::problem_error). An empty or all-infeasible result is the caller's to report.
+void advise(const Target& target, const GemmProblem& p, const Profile& profile, const std::vector<TileConfig>* given,
+            std::size_t top, std::vector<TileConfig>& space, std::vector<RankedConfig>& out);
+
+}  // namespace gemm_advisor

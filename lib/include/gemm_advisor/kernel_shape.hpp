@@ -1,0 +1,57 @@
+#pragma once
+/// What the model core sees of one config of one kernel: the generic inputs a target maps its
+/// config onto (grid and raster, the extents each operand really loads, the padded matrix work,
+/// extra loads and math per K-step, resources, pipeline depth, epilogue). The core (model.hpp)
+/// knows no kernel: everything kernel-specific reaches it through these fields.
+///
+/// Units: counts and extents in elements (doubles: at the limits they exceed 64 bits), bytes in
+/// bytes, work in FLOP. "Tile-step" = one thread block's one K-step.
+#include <cstdint>
+
+namespace gemm_advisor {
+
+/// No default member initialisers: a target's map fills every field it is asked for (the tile and
+/// the resources always, the rest when the config is feasible), and zeroing ~30 fields per config
+/// first would cost the hot loop measurably (bench/model_bench.cpp).
+struct KernelShape {
+  // --- the tile, as the kernel declares it ---
+  double block_m = 0, block_n = 0, block_k = 0;  ///< BLOCK_M, BLOCK_N, BLOCK_K
+  int num_warps = 0;                             ///< warps per thread block
+  int num_stages = 0;                            ///< the kernel's pipeline parameter
+
+  // --- grid and raster ---
+  double tiles_m = 0;   ///< output tiles along M of one GEMM: ceil(M / block_m)
+  double tiles_n = 0;   ///< output tiles along N: ceil(N / block_n)
+  double k_blocks = 0;  ///< K-steps of a whole output tile: ceil(K / block_k)
+  double split_k = 0;   ///< thread blocks per output tile (a K split); partials reduced by a second kernel
+  double group_m = 0;   ///< grouped raster: consecutive blocks walk this many tile rows before the next column
+
+  // --- loads of one tile-step ---
+  double a_rows_loaded = 0;   ///< rows of A a tile-step loads on average (masked: the real rows; wrapped: block_m)
+  double a_rows_unique = 0;   ///< ... of which distinct rows of A (what DRAM and the L2 footprint see)
+  double b_cols_loaded = 0;   ///< columns of B loaded, likewise
+  double b_cols_unique = 0;   ///< ... distinct
+  double k_depth = 0;         ///< K elements a tile-step loads on average (K is masked in every kernel)
+  double a_line_bytes = 0;    ///< bytes an asynchronous copy of the A tile moves, in whole cache lines
+  double b_line_bytes = 0;    ///< ... of the B tile
+  double a_staged_elements = 0;  ///< elements of A one tile-step stages through registers when A is unaligned
+  double b_staged_elements = 0;  ///< ... of B
+  double extra_step_bytes = 0;   ///< other loads per tile-step (e.g. quantization scales), bytes, through registers
+
+  // --- math of one tile-step ---
+  double matrix_flops = 0;       ///< matrix work, padded to the instruction actually issued, FLOP
+  bool async_matrix = false;     ///< the matrix instruction is asynchronous (its issue overhead may overlap)
+  bool matrix_result_per_step = false;  ///< each step's product is consumed by vector math before the next
+                                        ///< step (no overlap of matrix work with anything of that step)
+  double vector_ops = 0;         ///< non-matrix lane operations per tile-step (e.g. the scale multiply)
+
+  // --- resources ---
+  std::int64_t smem_bytes = 0;        ///< shared memory (LDS) per thread block
+  double accumulator_registers = 0;   ///< fp32 registers per thread live across the K loop (accumulators)
+  double loads_in_flight = 0;         ///< K-steps of loads issued ahead of the math (pipeline depth)
+
+  // --- epilogue ---
+  double out_elem_bytes = 0;          ///< bytes per output element a thread block writes (fp32 partials under split-K)
+};
+
+}  // namespace gemm_advisor

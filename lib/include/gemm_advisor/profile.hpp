@@ -1,0 +1,65 @@
+#pragma once
+/// A hardware profile as a whole (schema: profiles/SCHEMA.md): the GPU's physics (Hardware), and
+/// beside it what no kernel-independent physics can say: the Triton compiler's behaviour on that
+/// GPU (`triton:`), and values for the model's free parameters (`model_parameters:` for every
+/// target, `targets: {NAME: {model_parameters: ...}}` for one).
+#include <cstddef>
+#include <map>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "gemm_advisor/hardware.hpp"
+#include "gemm_advisor/model_params.hpp"
+
+namespace gemm_advisor {
+
+/// What the Triton compiler does on this GPU (the profile's `triton:` section), shared by every
+/// Triton target: how deep a software pipeline may be and how many operand buffers it keeps.
+struct TritonSettings {
+  int max_num_stages = 0;     ///< largest num_stages the candidate spaces use
+  int smem_stage_offset = 0;  ///< operand buffers in shared memory = max(1, num_stages - offset)
+};
+
+/// Model-parameter values a profile gives, each (registry entry, value), in file order.
+using ModelParamValues = std::vector<std::pair<const ModelParamInfo*, double>>;
+
+struct Profile {
+  Hardware hw;                ///< physics only
+  TritonSettings triton;      ///< `triton:`
+  ModelParamValues model;     ///< `model_parameters:` (every target)
+  std::map<std::string, ModelParamValues, std::less<>> target_model;  ///< `targets.NAME.model_parameters:`
+
+  /// The parameters a target runs with on this profile: its `defaults`, then this profile's values
+  /// for every target, then its values for `target`.
+  ModelParams params_for(std::string_view target, const ModelParams& defaults) const;
+};
+
+/// Problems found while validating a profile. Errors make it unusable; warnings do not.
+struct ProfileDiagnostics {
+  std::vector<std::string> errors;    ///< each "source:line: message"
+  std::vector<std::string> warnings;  ///< each "source:line: message"
+};
+
+/// Parses and validates profile YAML text. `source` names it in messages (a path, or
+/// "embedded:NAME"). Returns the profile, filling `diagnostics`. Throws InputError carrying the
+/// first error (file:line) when the text is not YAML or any error was found.
+Profile parse_profile(std::string_view yaml_text, const std::string& source,
+                      ProfileDiagnostics* diagnostics = nullptr);
+
+/// Loads a profile by embedded name ("b200") or by path (anything with '/' or ending in .yaml/.yml).
+/// Throws InputError for an unknown name (listing the known ones), an unreadable file or a bad profile.
+/// `diagnostics`, when given, receives the profile's warnings (unknown keys, uncited numbers), which
+/// a caller should show: they do not stop the load.
+Profile load_profile(const std::string& name_or_path, ProfileDiagnostics* diagnostics = nullptr);
+
+/// A profile compiled into the binary: its name (file stem) and YAML text.
+struct EmbeddedProfile {
+  std::string_view name;
+  std::string_view yaml;
+};
+/// Every profile of profiles/*.yaml, sorted by name. Generated at build time.
+const std::vector<EmbeddedProfile>& embedded_profiles();
+
+}  // namespace gemm_advisor

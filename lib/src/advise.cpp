@@ -1,0 +1,15 @@
+#include "gemm_advisor/advise.hpp"
+
+#include "gemm_advisor/error.hpp"
+
+namespace gemm_advisor {
+
+void advise(const Target& target, const GemmProblem& p, const Profile& profile, const std::vector<TileConfig>* given,
+            std::size_t top, std::vector<TileConfig>& space, std::vector<RankedConfig>& out) {
+  if (std::string why = target.problem_error(p, profile); !why.empty())
+    throw InputError(p.shape_text() + ": " + std::string(target.name()) + ": " + why);
+  if (!given) target.candidates(p, profile, space);
+  rank_configs(target, p, profile, given ? *given : space, out, top);
+}
+
+}  // namespace gemm_advisor

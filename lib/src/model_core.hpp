@@ -1,0 +1,353 @@
+#pragma once
+// The model core, written once for every target (a private header of the library: each target's
+// .cpp includes it and instantiates estimate_terms with its own compile-time Rules, so the
+// per-config loop has no virtual call and the mapping inlines into it).
+//
+// A target's Rules is a type with
+//   static bool map(const EstimateContext& ctx, const TileConfig& c, KernelShape& k);
+// that fills the KernelShape of one config (kernel_shape.hpp): the tile and resource fields always,
+// the rest only when it returns true (the kernel can run the config: the compiler accepts it and
+// it launches); and
+//   static constexpr bool kExtraStepWork;
+// false when the kernel has no loads or math per K-step beyond its operands and the matrix
+// product (extra_step_bytes, vector_ops and matrix_result_per_step are then never read: the terms
+// cost the plain kernels nothing). The core then evaluates the Origami model over that shape in named stages:
+// resources and occupancy, per-config geometry, and the wave (wave_terms), then the total.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+#include "gemm_advisor/kernel_shape.hpp"
+#include "gemm_advisor/model.hpp"
+
+namespace gemm_advisor::core {
+
+// Triton vectorises a load only when the contiguous dimension is divisible by 16 elements, and then
+// moves 16 bytes per thread per instruction.
+constexpr std::int64_t kVectorDivisibility = 16;
+constexpr double kVectorBytes = 16.0;
+// A scalar register load moves 4 bytes (one 32-bit register) per thread per instruction.
+constexpr double kScalarBytes = 4.0;
+// The cache line both vendors' L1/L2 move and tag: 128 bytes (NVIDIA: CUDA C++ Best Practices Guide,
+// "Coalesced Access to Global Memory", 128-byte lines of four 32-byte sectors; AMD CDNA 3: 128-byte
+// L2 cache lines, CDNA 3 ISA guide / white paper).
+constexpr double kLineBytes = 128.0;
+// A spilled register is stored and reloaded once per K-step: two 4-byte transfers.
+constexpr double kSpillTransfersPerStep = 2.0;
+// Bytes of one 32-bit register or fp32 element.
+constexpr double kFp32Bytes = 4.0;
+
+// ceil and floor of non-negative values without a libm call (baseline x86-64 has no rounding
+// instruction): this loop runs millions of times a second. Values from 2^52 up are integers already.
+constexpr double kIntegralFrom = 4503599627370496.0;  // 2^52
+inline double ceil_pos(double v) {
+  if (!(v < kIntegralFrom)) return v;
+  const double t = static_cast<double>(static_cast<std::int64_t>(v));
+  return t < v ? t + 1.0 : t;
+}
+inline double floor_pos(double v) {
+  if (!(v < kIntegralFrom)) return v;
+  return static_cast<double>(static_cast<std::int64_t>(v));
+}
+// ceil(a / b) for a count a >= 1 and a finite b, without dividing when the quotient is at most 1
+// (a tile count of a small shape, a wave on fewer tiles than CUs): exactly ceil_pos(a / b).
+inline double ceil_div(double a, double b) { return a <= b ? 1.0 : ceil_pos(a / b); }
+// min(1, a / b) for a >= 0 and a finite b > 0, without dividing when a >= b: exactly std::min.
+inline double min_1_ratio(double a, double b) { return a >= b ? 1.0 : a / b; }
+inline double round_up(double v, double to) { return ceil_pos(v / to) * to; }
+// Below 2^53 the subtraction is exact; above it (up to 1e22 tiles at the limits) only fmod is.
+constexpr double kExactSubtractionBelow = 9.0e15;
+
+// Stage 1: registers, spills and occupancy (thread blocks resident per CU at once).
+struct Residency {
+  double threads = 0;               // threads per block
+  double registers_per_thread = 0;  // what the compiler allocates (capped)
+  double spill_bytes_per_step = 0;  // registers beyond the cap, stored and reloaded every K-step
+  double occupancy = 0;             // 0: no block fits on a CU
+};
+
+inline Residency residency(const EstimateContext& ctx, const KernelShape& k) {
+  const Hardware& hw = *ctx.hw;
+  const ModelParams& mp = ctx.params;
+  Residency r;
+  r.threads = static_cast<double>(k.num_warps) * hw.warp_size;
+  // Unaligned operands are staged through registers, each element with its own scalar load.
+  const double staged_regs = mp.staged_registers_per_element *
+                             ((ctx.a_aligned ? 0.0 : k.a_staged_elements) + (ctx.b_aligned ? 0.0 : k.b_staged_elements)) /
+                             r.threads;
+  const double regs_needed = k.accumulator_registers + staged_regs + mp.register_overhead_per_thread;
+  // The compiler caps registers so that one block fits on a CU; beyond the cap they spill to local
+  // memory, stored and reloaded every K-step.
+  const double regs_cap = std::min<double>(hw.max_registers_per_thread,
+                                           floor_pos(static_cast<double>(hw.registers_per_cu) / r.threads));
+  r.registers_per_thread = std::min(regs_cap, regs_needed);
+  r.spill_bytes_per_step = std::max(0.0, regs_needed - regs_cap) * r.threads * kFp32Bytes * kSpillTransfersPerStep;
+  return r;
+}
+
+inline double occupancy(const EstimateContext& ctx, const KernelShape& k, const Residency& r) {
+  const Hardware& hw = *ctx.hw;
+  return std::min({static_cast<double>(hw.max_blocks_per_cu),
+                   floor_pos(static_cast<double>(hw.smem_per_cu_bytes) / std::max(1.0, static_cast<double>(k.smem_bytes))),
+                   floor_pos(static_cast<double>(hw.max_warps_per_cu) / k.num_warps),
+                   floor_pos(static_cast<double>(hw.registers_per_cu) / (r.registers_per_thread * r.threads))});
+}
+
+// Stage 2: per-config quantities every wave uses.
+struct TileGeometry {
+  double tiles_per_batch, output_tiles;
+  double tile_step_bytes;   // operand bytes one tile loads per K-step
+  double tile_step_load_s;  // the CU's time to issue those loads at its fill rate
+};
+
+template <bool kExtraStepWork>
+inline TileGeometry tile_geometry(const EstimateContext& ctx, const KernelShape& k, const Residency& r) {
+  const Hardware& hw = *ctx.hw;
+  TileGeometry g;
+  g.tiles_per_batch = k.tiles_m * k.tiles_n;
+  g.output_tiles = g.tiles_per_batch * ctx.batch;
+  g.tile_step_bytes = (k.a_rows_loaded + k.b_cols_loaded) * k.k_depth * ctx.bytes_in;
+  const double scalar_rate = std::min(1.0, ctx.bytes_in / kVectorBytes);
+  const double async_rate = ctx.params.async_copy_fill_fraction;
+  // An aligned operand is copied asynchronously in whole cache lines (the target counts them); an
+  // unaligned one goes element by element through registers, at elem_bytes/16 of the fill rate.
+  // Spilled registers and other register loads (scales) move 4 bytes at a time, like scalar loads.
+  double load_bytes =
+      (ctx.a_aligned ? k.a_line_bytes / async_rate : k.a_rows_loaded * k.k_depth * ctx.bytes_in / scalar_rate) +
+      (ctx.b_aligned ? k.b_line_bytes / async_rate : k.b_cols_loaded * k.k_depth * ctx.bytes_in / scalar_rate) +
+      r.spill_bytes_per_step / std::min(1.0, kScalarBytes / kVectorBytes);
+  if constexpr (kExtraStepWork) {
+    g.tile_step_bytes += k.extra_step_bytes;
+    load_bytes += k.extra_step_bytes / std::min(1.0, kScalarBytes / kVectorBytes);
+  }
+  g.tile_step_load_s = load_bytes / hw.per_cu_load_bytes_per_s;
+  return g;
+}
+
+// Distinct operand rows (in tiles) and columns touched by `tiles` consecutive thread blocks of a
+// grouped raster (group_m rows, walking down a group's rows before moving a column).
+inline void raster_footprint(double tiles, const KernelShape& k, double* rows, double* cols) {
+  const double group = std::min(k.group_m, k.tiles_m);
+  if (tiles <= group * k.tiles_n) {
+    *rows = std::min(group, tiles);
+    *cols = ceil_div(tiles, group);
+  } else {
+    *rows = std::min(k.tiles_m, ceil_div(tiles, k.tiles_n));
+    *cols = k.tiles_n;
+  }
+}
+
+// Member initialisers, not `WaveTerms w{}`: the zeroing of the fields set anyway is then optimised
+// out instead of clearing the whole record first.
+struct WaveTerms {
+  double time_s = 0, prefetch_s = 0, compute_step_s = 0, memory_step_s = 0, l2_step_s = 0, llc_step_s = 0,
+         dram_step_s = 0, cu_load_step_s = 0, latency_step_s = 0, step_overhead_s = 0, store_s = 0,
+         l2_hit_rate = 0, llc_hit_rate = 0, dram_bytes = 0, utilization = 0;
+  Bound bound = Bound::compute;
+};
+
+// What every wave of one config shares besides the shape and the geometry (per-config constants).
+struct WaveInputs {
+  double k_steps;          // K-steps per thread block
+  double overlap;          // share of the step overhead hidden under matrix work
+  double in_flight_steps;  // loads in flight ahead of the math
+  double compulsory_step;  // compulsory operand bytes per K-step of a wave
+  double out_tile_bytes;   // bytes of one thread block's output
+};
+
+// Stage 3: one wave of `tiles` thread blocks: the per-K-step compute and memory times of the busiest
+// CU, the prefetch and the store. Inlined (called twice, GCC would not): the lean path then computes
+// only the terms that reach time_s, and neither call spills the terms to memory.
+__attribute__((always_inline)) inline WaveTerms wave_terms(const EstimateContext& ctx, const KernelShape& k,
+                                                           const TileGeometry& g, const WaveInputs& in, double tiles) {
+  const Hardware& hw = *ctx.hw;
+  const ModelParams& mp = ctx.params;
+  WaveTerms w;
+  const double active_cus = std::min(tiles, static_cast<double>(hw.cu_count));
+  const double per_cu = ceil_div(tiles, hw.cu_count);  // tiles the busiest CU runs at once
+  // Compute: the busiest CU advances each of its tiles one K-step.
+  w.utilization = min_1_ratio(k.num_warps * per_cu, hw.warps_to_feed_matrix_units);
+  const double tile_compute_s = k.matrix_flops / (ctx.cu_flops_per_s * w.utilization);
+  // The warps' per-step bookkeeping (barriers, waits, address arithmetic) partly hides under
+  // asynchronous matrix work (k_step_overhead_overlap, model_params.hpp); CTAs sharing a CU each
+  // pay their own.
+  w.step_overhead_s = per_cu * mp.k_step_overhead_cycles / hw.clock_hz;
+  const double math_s = per_cu * tile_compute_s;
+  w.compute_step_s = std::max(math_s, w.step_overhead_s) + (1.0 - in.overlap) * std::min(math_s, w.step_overhead_s);
+  // Memory: which distinct operand bytes the wave's tiles touch per K-step.
+  const double splits_in_flight = std::min(k.split_k, ceil_div(tiles, g.output_tiles));
+  const double tiles_per_split = std::min(tiles, g.output_tiles);
+  const double batches_in_flight = ceil_div(tiles_per_split, g.tiles_per_batch);
+  const double tiles_per_batch = std::min(tiles_per_split, g.tiles_per_batch);
+  double rows, cols;
+  raster_footprint(tiles_per_batch, k, &rows, &cols);
+  const double panels = splits_in_flight * batches_in_flight;
+  const double requested = tiles * g.tile_step_bytes;
+  const double unique =
+      std::min(requested, panels * (rows * k.a_rows_unique + cols * k.b_cols_unique) * k.k_depth * ctx.bytes_in);
+  // AMD: each XCD has its own L2 and receives every xcd_count-th block, so per L2 the footprint
+  // is that of a strided subset; the shared LLC (MALL) then sees the union.
+  double l2_miss = unique;
+  if (hw.xcd_count > 1 && tiles > 1) {
+    const double x = std::min<double>(hw.xcd_count, tiles);
+    const double rows_x = std::max(1.0, ceil_div(rows, x));
+    const double cols_x = std::min(cols, ceil_div(ceil_div(tiles_per_batch, x), rows_x));
+    l2_miss = std::min(requested,
+                       x * panels * (rows_x * k.a_rows_unique + cols_x * k.b_cols_unique) * k.k_depth * ctx.bytes_in);
+    l2_miss = std::max(l2_miss, unique);
+  }
+  const double reuse = ctx.operand_reuse;
+  const double dram_step_bytes = (1.0 - reuse) * unique + reuse * std::min(unique, in.compulsory_step);
+  w.l2_hit_rate = 1.0 - l2_miss / requested;
+  // Likewise a CU draws about its share of the L2 bandwidth (times the same headroom), and never
+  // more than its own fill rate.
+  const double l2_bw = std::min({hw.l2_bandwidth_bytes_per_s, active_cus * hw.per_cu_load_bytes_per_s,
+                                 hw.l2_bandwidth_bytes_per_s * mp.dram_active_cu_headroom * active_cus / hw.cu_count});
+  w.l2_step_s = requested / l2_bw;
+  // Loads are issued by the resident warps, one scheduler per warp's sub-partition: too few warps
+  // leave part of the CU's load issue idle, as they do its matrix units.
+  w.cu_load_step_s = per_cu * g.tile_step_load_s / w.utilization;
+  double miss_latency_s = hw.dram_latency_s;
+  if (hw.llc_bytes > 0) {
+    w.llc_step_s = l2_miss / hw.llc_bandwidth_bytes_per_s;
+    w.llc_hit_rate = l2_miss > 0 ? 1.0 - dram_step_bytes / l2_miss : 0.0;
+    miss_latency_s = w.llc_hit_rate * (hw.l2_latency_s + hw.dram_latency_s) / 2 +
+                     (1.0 - w.llc_hit_rate) * hw.dram_latency_s;
+  }
+  // Few active CUs cannot keep enough misses in flight to saturate DRAM: each sustains about
+  // its share of the bandwidth (times a fitted headroom).
+  const double dram_bw = ctx.dram_bytes_per_s;
+  const double dram_bw_active = std::min(dram_bw, dram_bw * mp.dram_active_cu_headroom * active_cus / hw.cu_count);
+  w.dram_step_s = dram_step_bytes / dram_bw_active;
+  w.dram_bytes = dram_step_bytes * in.k_steps;
+  const double latency_s = (w.l2_hit_rate * hw.l2_latency_s + (1.0 - w.l2_hit_rate) * miss_latency_s) *
+                           mp.loaded_latency_multiplier;
+  const double bandwidth_s = std::max({w.l2_step_s, w.llc_step_s, w.dram_step_s, w.cu_load_step_s});
+  // Latency (Little's law): one K-step's loads take the loaded latency plus their transfer at the
+  // CU's share of bandwidth; with s operand buffers, s-1 such loads are in flight ahead of the
+  // math, so a step can go no faster than a load over s-1. With one buffer each step waits for
+  // its own loads, then computes.
+  const double load_s = latency_s + bandwidth_s;
+  w.latency_step_s = in.in_flight_steps >= 1 ? load_s / in.in_flight_steps : load_s + tile_compute_s;
+  w.memory_step_s = std::max(bandwidth_s, w.latency_step_s);
+  w.bound = w.compute_step_s < w.memory_step_s ? Bound::memory
+            : math_s >= w.step_overhead_s      ? Bound::compute
+                                               : Bound::issue;
+  const double step_s = std::max(w.compute_step_s, w.memory_step_s);
+  // Prefetch: the first K-step's loads, latency plus transfer. Store: the output tiles.
+  w.prefetch_s = latency_s + bandwidth_s;
+  w.store_s = hw.l2_latency_s + std::max(tiles * in.out_tile_bytes / dram_bw,
+                                         per_cu * in.out_tile_bytes / hw.per_cu_load_bytes_per_s);
+  w.time_s = w.prefetch_s + in.k_steps * step_s + w.store_s;
+  return w;
+}
+
+// The model for one config of target Rules, into *result: with kRecord, every term also goes into
+// *record (the Estimate a report shows); without, only what ranking compares is computed (the
+// ranker's lean path). The result is written in place, field by field: returning the 24-byte
+// record by value made the caller's copy reload it with one wide load over three narrow stores, a
+// store-forwarding stall per config that cost 8% of the ranker's time (perf, bench/model_bench.cpp).
+template <class Rules, bool kRecord>
+void estimate_terms(const EstimateContext& ctx, const TileConfig& c, LatencyEstimate* result, Estimate* record) {
+  LatencyEstimate& out = *result;
+  out.feasible = false;
+  out.arithmetic_intensity = 0;
+  out.latency_s = std::numeric_limits<double>::infinity();
+  if constexpr (kRecord) record->latency_s = out.latency_s;
+  if (!ctx.rate) return;
+  const Hardware& hw = *ctx.hw;
+  const ModelParams& mp = ctx.params;
+
+  KernelShape k;
+  const bool feasible = Rules::map(ctx, c, k);
+  const Residency r = residency(ctx, k);
+  if constexpr (kRecord) {
+    record->a_aligned = ctx.a_aligned;
+    record->b_aligned = ctx.b_aligned;
+    record->smem_bytes = k.smem_bytes;
+    record->registers_per_thread = r.registers_per_thread;
+  }
+  if (!feasible) return;
+  const double occ = occupancy(ctx, k, r);
+  if (occ < 1) return;
+
+  const TileGeometry g = tile_geometry<Rules::kExtraStepWork>(ctx, k, r);
+  const double bm = k.block_m, bn = k.block_n, bk = k.block_k;
+  const double k_steps = ceil_div(k.k_blocks, k.split_k);
+  const double work_tiles = g.output_tiles * k.split_k;
+  const double concurrent = hw.cu_count * occ;
+  const double waves = ceil_div(work_tiles, concurrent);
+  const double arithmetic_intensity = 2.0 * bm * bn * bk / ((bm * bk + bk * bn + bm * bn) * ctx.bytes_in);
+
+  WaveInputs in;
+  in.k_steps = k_steps;
+  // Only an asynchronous matrix instruction (wgmma) lets the warps do their bookkeeping while it
+  // runs; a synchronous one (mma.sync, MFMA) does not.
+  in.overlap = k.async_matrix ? mp.k_step_overhead_overlap : 0.0;
+  in.in_flight_steps = k.loads_in_flight;
+  // The same in every wave: the compulsory operand bytes per K-step, the bytes of an output tile.
+  in.compulsory_step = ctx.operand_bytes / (waves * k_steps);
+  in.out_tile_bytes = k.a_rows_unique * k.b_cols_unique * k.out_elem_bytes;
+
+  const double full_waves = waves - 1;
+  double last_tiles =
+      work_tiles < kExactSubtractionBelow ? work_tiles - full_waves * concurrent : std::fmod(work_tiles, concurrent);
+  if (last_tiles <= 0) last_tiles = concurrent;
+  const WaveTerms first = wave_terms(ctx, k, g, in, std::min(work_tiles, concurrent));
+  const WaveTerms last = full_waves > 0 && last_tiles < concurrent ? wave_terms(ctx, k, g, in, last_tiles) : first;
+  double total_s = mp.launch_overhead_s + (full_waves > 0 ? full_waves * first.time_s : 0.0) + last.time_s;
+  if constexpr (kRecord) record->dram_bytes = full_waves * first.dram_bytes + last.dram_bytes;
+  const double m = ctx.m, n = ctx.n, batch = ctx.batch;
+  double split_k_reduce_s = 0;
+  if (k.split_k > 1) {
+    // Second kernel: read split_k fp32 partials, write the output once. Its loop over the splits
+    // has a run-time trip count, so each iteration waits about one loaded L2 latency (the partials
+    // were just written and sit in L2), unless the bytes themselves take longer.
+    const double partial_bytes = k.split_k * m * n * batch * kFp32Bytes;
+    const double out_bytes = m * n * batch * ctx.bytes_out;
+    split_k_reduce_s = mp.split_k_reduce_launch_s +
+                       std::max((partial_bytes + out_bytes) / ctx.dram_bytes_per_s,
+                                k.split_k * hw.l2_latency_s * mp.loaded_latency_multiplier);
+    if constexpr (kRecord) record->dram_bytes += partial_bytes * 2 + out_bytes;
+    total_s += split_k_reduce_s;
+  } else if constexpr (kRecord) {
+    record->dram_bytes += m * n * batch * ctx.bytes_out;
+  }
+
+  out.feasible = true;
+  out.latency_s = total_s;
+  out.arithmetic_intensity = arithmetic_intensity;
+  if constexpr (!kRecord) return;
+
+  Estimate& e = *record;
+  e.output_tiles = g.output_tiles;
+  e.work_tiles = work_tiles;
+  e.k_steps = k_steps;
+  e.occupancy = static_cast<int>(occ);
+  e.waves = waves;
+  e.last_wave_efficiency = work_tiles / (waves * concurrent);
+  e.last_wave_blocks = last_tiles;
+  e.padding_waste = 1.0 - (m * n * ctx.k) / (k.tiles_m * bm * k.tiles_n * bn * k.k_blocks * bk);
+  e.arithmetic_intensity = arithmetic_intensity;
+  e.split_k_reduce_s = split_k_reduce_s;
+  e.feasible = true;
+  e.latency_s = total_s;
+  e.flops_per_s = ctx.flops / total_s;
+  e.bound = first.bound;
+  e.prefetch_s = first.prefetch_s;
+  e.compute_step_s = first.compute_step_s;
+  e.memory_step_s = first.memory_step_s;
+  e.l2_step_s = first.l2_step_s;
+  e.llc_step_s = first.llc_step_s;
+  e.dram_step_s = first.dram_step_s;
+  e.cu_load_step_s = first.cu_load_step_s;
+  e.latency_step_s = first.latency_step_s;
+  e.step_overhead_s = first.step_overhead_s;
+  e.store_s = first.store_s;
+  e.l2_hit_rate = first.l2_hit_rate;
+  e.llc_hit_rate = first.llc_hit_rate;
+  e.matrix_unit_utilization = first.utilization;
+}
+
+}  // namespace gemm_advisor::core

@@ -1,0 +1,468 @@
+#include "gemm_advisor/profile.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <set>
+#include <sstream>
+#include <sys/stat.h>
+
+#include "gemm_advisor/error.hpp"
+#include "gemm_advisor/target.hpp"
+
+namespace gemm_advisor {
+
+ModelParams Profile::params_for(std::string_view target, const ModelParams& defaults) const {
+  ModelParams p = defaults;
+  for (const auto& [info, value] : model) p.*(info->field) = value;
+  if (const auto it = target_model.find(target); it != target_model.end()) {
+    for (const auto& [info, value] : it->second) p.*(info->field) = value;
+  }
+  return p;
+}
+
+namespace {
+
+// Largest whole number a profile key may hold (see ProfileReader::integer).
+constexpr int kMaxProfileInteger = 1 << 30;
+
+// Walks the YAML tree, collecting errors and warnings with file:line, and remembering every
+// numeric key read so the `sources:` map can be checked against it.
+class ProfileReader {
+ public:
+  ProfileReader(const std::string& source, ProfileDiagnostics& diag) : source_(source), diag_(diag) {}
+
+  std::string where(const YAML::Node& n) const {
+    return source_ + ":" + std::to_string(n.Mark().line + 1);
+  }
+  void error(const YAML::Node& n, const std::string& msg) { diag_.errors.push_back(where(n) + ": " + msg); }
+  void warn(const YAML::Node& n, const std::string& msg) { diag_.warnings.push_back(where(n) + ": " + msg); }
+
+  // Checks a mapping for duplicate and unknown keys; remembers the unknown ones for hints.
+  void check_keys(const YAML::Node& map, const std::string& path, const std::set<std::string>& known) {
+    std::set<std::string> seen;
+    for (const auto& kv : map) {
+      const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : "";
+      const std::string full = printable(path.empty() ? key : path + "." + key);
+      if (!seen.insert(key).second) error(kv.first, "duplicate key '" + full + "'");
+      if (!known.empty() && !known.count(key)) {
+        warn(kv.first, "unknown key '" + full + "' (ignored)");
+        unknown_keys_[path].push_back(key);
+      }
+    }
+  }
+
+  // " (found 'compute.clock_ghz': ...)" when the map has an unknown key with the same stem as a
+  // missing one (units are part of key names), else "".
+  std::string unit_hint(const std::string& path) const {
+    static const char* const kUnits[] = {"_bytes_per_s", "_bytes_per_cycle", "_per_cu", "_bytes", "_cycles",
+                                         "_mhz", "_ns", "_s"};
+    const std::size_t dot = path.rfind('.');
+    const std::string parent = dot == std::string::npos ? "" : path.substr(0, dot);
+    const std::string key = dot == std::string::npos ? path : path.substr(dot + 1);
+    std::string stem = key;
+    for (const char* unit : kUnits) {
+      const std::string u(unit);
+      if (key.size() > u.size() && key.compare(key.size() - u.size(), u.size(), u) == 0) {
+        stem = key.substr(0, key.size() - u.size());
+        break;
+      }
+    }
+    const auto it = unknown_keys_.find(parent);
+    if (it == unknown_keys_.end()) return "";
+    for (const auto& k : it->second) {
+      if (k.compare(0, stem.size(), stem) == 0)
+        return " (found '" + printable((parent.empty() ? "" : parent + ".") + k) +
+               "': units are part of the key name, see profiles/SCHEMA.md)";
+    }
+    return "";
+  }
+
+  YAML::Node section(const YAML::Node& root, const std::string& key) {
+    YAML::Node n = root[key];
+    if (!n) {
+      error(root, "missing section '" + key + "'");
+      return YAML::Node();
+    }
+    if (!n.IsMap()) {
+      error(n, "'" + key + "' must be a mapping");
+      return YAML::Node();
+    }
+    return n;
+  }
+
+  std::string text(const YAML::Node& map, const std::string& key, const std::string& path) {
+    YAML::Node n = map[key];
+    if (!n) {
+      error(map, "missing key '" + path + "'");
+      return "";
+    }
+    if (!n.IsScalar()) {
+      error(n, "'" + path + "' must be a string");
+      return "";
+    }
+    for (const char ch : n.Scalar()) {
+      if (static_cast<unsigned char>(ch) < 0x20) {
+        error(n, "'" + path + "' must be one line of text, got '" + printable(n.Scalar()) + "'");
+        return "";
+      }
+    }
+    if (!is_valid_utf8(n.Scalar())) {
+      error(n, "'" + path + "' must be valid UTF-8 text, got '" + printable(n.Scalar()) + "'");
+      return "";
+    }
+    return n.Scalar();
+  }
+
+  // Reads a number; `allow_zero` for quantities that may be absent (LLC).
+  double number(const YAML::Node& map, const std::string& key, const std::string& path,
+                bool allow_zero = false, bool required = true) {
+    if (!map || !map.IsMap()) return 0;
+    YAML::Node n = map[key];
+    if (!n) {
+      if (required) error(map, "missing key '" + path + "'" + unit_hint(path));
+      return 0;
+    }
+    numeric_keys_.insert(path);
+    if (!n.IsScalar()) {
+      error(n, "'" + path + "' must be a number");
+      return 0;
+    }
+    const std::string& s = n.Scalar();
+    double v = 0;
+    char* end = nullptr;
+    errno = 0;
+    v = std::strtod(s.c_str(), &end);
+    if (s.empty() || end != s.c_str() + s.size()) {
+      error(n, "'" + path + "' must be a number, got '" + printable(s) + "'");
+      return 0;
+    }
+    if (!std::isfinite(v)) {
+      error(n, "'" + path + "' must be finite, got '" + printable(s) + "'");
+      return 0;
+    }
+    if (errno == ERANGE) {  // finite but beyond what a double holds, too large or too close to zero
+      error(n, "'" + path + "' is out of the range of a double, got '" + printable(s) + "'");
+      return 0;
+    }
+    if (v < 0 || (v == 0 && !allow_zero)) {
+      error(n, "'" + path + "' must be " + (allow_zero ? "zero or positive" : "positive") + ", got " + printable(s));
+      return 0;
+    }
+    return v;
+  }
+
+  // A whole number in [0 or 1, max_value]: the upper bounds keep the model's int arithmetic
+  // (and its loops over stages) far from overflow; they are far above any real GPU.
+  // A value that parsed but lies outside what any GPU has (a unit slip, a typo): an error naming
+  // the plausible range, so the model never computes with 1e-300 bytes/s.
+  void plausible(const YAML::Node& map, const std::string& key, const std::string& path, double lo, double hi,
+                 bool zero_allowed = false) {
+    if (!map || !map.IsMap() || !map[key] || !map[key].IsScalar()) return;
+    char* end = nullptr;
+    const std::string& text = map[key].Scalar();
+    const double v = std::strtod(text.c_str(), &end);
+    if (end != text.c_str() + text.size() || !std::isfinite(v)) return;  // reported by number()
+    if (zero_allowed && v == 0) return;
+    if (v < lo || v > hi)
+      error(map[key], "'" + path + "' = " + printable(text) + " is outside the plausible range [" + fmt_num(lo) +
+                          ", " + fmt_num(hi) + "] (check its unit)");
+  }
+  static std::string fmt_num(double v) {
+    std::ostringstream ss;
+    ss << v;
+    return ss.str();
+  }
+
+  int integer(const YAML::Node& map, const std::string& key, const std::string& path,
+              bool allow_zero = false, int max_value = kMaxProfileInteger) {
+    const double v = number(map, key, path, allow_zero);
+    if (v != std::floor(v)) {
+      error(map[key], "'" + path + "' must be a whole number, got " + printable(map[key].Scalar()));
+      return 0;
+    }
+    if (v > max_value) {
+      error(map[key], "'" + path + "' = " + printable(map[key].Scalar()) + " is larger than the most plausible " +
+                          std::to_string(max_value));
+      return 0;
+    }
+    return static_cast<int>(v);
+  }
+
+  double fraction(const YAML::Node& map, const std::string& key, const std::string& path,
+                  bool allow_zero = false) {
+    const double v = number(map, key, path, allow_zero);
+    if (v > 1.0)
+      error(map[key], "'" + path + "' is a fraction and must be at most 1, got " + printable(map[key].Scalar()));
+    return v;
+  }
+
+  const std::set<std::string>& numeric_keys() const { return numeric_keys_; }
+
+ private:
+  std::string source_;
+  ProfileDiagnostics& diag_;
+  std::set<std::string> numeric_keys_;
+  std::map<std::string, std::vector<std::string>> unknown_keys_;  // parent path -> unknown keys
+};
+
+// The stages of parse_profile, one per section of the schema (profiles/SCHEMA.md), in file order.
+
+void parse_identity(ProfileReader& r, const YAML::Node& root, Hardware& hw) {
+  hw.name = r.text(root, "name", "name");
+  hw.display_name = r.text(root, "display_name", "display_name");
+  hw.vendor = r.text(root, "vendor", "vendor");
+  hw.arch = r.text(root, "arch", "arch");
+  hw.isa = r.text(root, "isa", "isa");
+  // A plain loop, not std::regex: libstdc++'s regex recurses per character and overflows the
+  // stack on a long enough name.
+  const bool name_ok = std::all_of(hw.name.begin(), hw.name.end(), [](char ch) {
+    return (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_' || ch == '-';
+  });
+  if (root["name"] && root["name"].IsScalar() && root["name"].Scalar().empty())
+    r.error(root["name"], "'name' must not be empty");
+  if (!hw.name.empty() && !name_ok)
+    r.error(root["name"], "'name' must use only lowercase letters, digits, '-' and '_', got '" + printable(hw.name) + "'");
+  if (!hw.vendor.empty() && hw.vendor != "nvidia" && hw.vendor != "amd")
+    r.error(root["vendor"], "'vendor' must be nvidia or amd, got '" + printable(hw.vendor) + "'");
+}
+
+void parse_compute(ProfileReader& r, const YAML::Node& c, Hardware& hw) {
+  r.check_keys(c, "compute", {"cu_count", "clock_mhz", "warp_size", "matrix_units_per_cu",
+                              "warps_to_feed_matrix_units", "matrix_instruction_warps", "max_warps_per_cu", "max_blocks_per_cu",
+                              "registers_per_cu", "max_registers_per_thread", "smem_per_cu_bytes",
+                              "smem_per_block_bytes"});
+  hw.cu_count = r.integer(c, "cu_count", "compute.cu_count");
+  hw.clock_hz = r.number(c, "clock_mhz", "compute.clock_mhz") * 1e6;
+  hw.warp_size = r.integer(c, "warp_size", "compute.warp_size", false, 1024);
+  hw.matrix_units_per_cu = r.integer(c, "matrix_units_per_cu", "compute.matrix_units_per_cu");
+  hw.warps_to_feed_matrix_units = r.integer(c, "warps_to_feed_matrix_units", "compute.warps_to_feed_matrix_units");
+  if (c["matrix_instruction_warps"])
+    hw.matrix_instruction_warps = r.integer(c, "matrix_instruction_warps", "compute.matrix_instruction_warps");
+  hw.max_warps_per_cu = r.integer(c, "max_warps_per_cu", "compute.max_warps_per_cu");
+  hw.max_blocks_per_cu = r.integer(c, "max_blocks_per_cu", "compute.max_blocks_per_cu");
+  hw.registers_per_cu = r.integer(c, "registers_per_cu", "compute.registers_per_cu");
+  hw.max_registers_per_thread =
+      r.integer(c, "max_registers_per_thread", "compute.max_registers_per_thread", false, 65536);
+  hw.smem_per_cu_bytes = r.integer(c, "smem_per_cu_bytes", "compute.smem_per_cu_bytes");
+  hw.smem_per_block_bytes = r.integer(c, "smem_per_block_bytes", "compute.smem_per_block_bytes");
+  r.plausible(c, "clock_mhz", "compute.clock_mhz", 100, 10000);
+  r.plausible(c, "warp_size", "compute.warp_size", 16, 128);
+  r.plausible(c, "max_warps_per_cu", "compute.max_warps_per_cu", 8, 1024);
+  r.plausible(c, "registers_per_cu", "compute.registers_per_cu", 1024, 1 << 24);
+  r.plausible(c, "max_registers_per_thread", "compute.max_registers_per_thread", 32, 4096);
+  r.plausible(c, "smem_per_block_bytes", "compute.smem_per_block_bytes", 1024, 1 << 24);
+  if (hw.smem_per_block_bytes > hw.smem_per_cu_bytes && hw.smem_per_cu_bytes > 0)
+    r.error(c["smem_per_block_bytes"], "'compute.smem_per_block_bytes' (" +
+            std::to_string(hw.smem_per_block_bytes) + ") exceeds 'compute.smem_per_cu_bytes' (" +
+            std::to_string(hw.smem_per_cu_bytes) + ")");
+}
+
+void parse_memory(ProfileReader& r, const YAML::Node& m, Hardware& hw) {
+  r.check_keys(m, "memory", {"l2_bytes", "l2_bandwidth_bytes_per_s", "l2_latency_cycles", "llc_bytes",
+                             "llc_bandwidth_bytes_per_s", "dram_bytes", "dram_bandwidth_bytes_per_s",
+                             "dram_latency_ns", "per_cu_load_bytes_per_cycle", "xcd_count"});
+  hw.l2_bytes = r.number(m, "l2_bytes", "memory.l2_bytes");
+  hw.l2_bandwidth_bytes_per_s = r.number(m, "l2_bandwidth_bytes_per_s", "memory.l2_bandwidth_bytes_per_s");
+  const double l2_latency_cycles = r.number(m, "l2_latency_cycles", "memory.l2_latency_cycles");
+  hw.llc_bytes = r.number(m, "llc_bytes", "memory.llc_bytes", true, false);
+  hw.llc_bandwidth_bytes_per_s = r.number(m, "llc_bandwidth_bytes_per_s", "memory.llc_bandwidth_bytes_per_s", true, false);
+  hw.dram_bytes = r.number(m, "dram_bytes", "memory.dram_bytes");
+  hw.dram_bandwidth_bytes_per_s = r.number(m, "dram_bandwidth_bytes_per_s", "memory.dram_bandwidth_bytes_per_s");
+  hw.dram_latency_s = r.number(m, "dram_latency_ns", "memory.dram_latency_ns") * 1e-9;
+  const double per_cu_bytes_per_cycle = r.number(m, "per_cu_load_bytes_per_cycle", "memory.per_cu_load_bytes_per_cycle");
+  hw.xcd_count = r.integer(m, "xcd_count", "memory.xcd_count");
+  for (const char* key : {"l2_bandwidth_bytes_per_s", "dram_bandwidth_bytes_per_s"})
+    r.plausible(m, key, std::string("memory.") + key, 1e9, 1e16);
+  r.plausible(m, "llc_bandwidth_bytes_per_s", "memory.llc_bandwidth_bytes_per_s", 1e9, 1e16, true);
+  r.plausible(m, "l2_latency_cycles", "memory.l2_latency_cycles", 1, 1e5);
+  r.plausible(m, "dram_latency_ns", "memory.dram_latency_ns", 1, 1e5);
+  r.plausible(m, "per_cu_load_bytes_per_cycle", "memory.per_cu_load_bytes_per_cycle", 1, 1e5);
+  r.plausible(m, "l2_bytes", "memory.l2_bytes", 1 << 16, 1e11);
+  if (hw.cu_count > 0) r.plausible(m, "xcd_count", "memory.xcd_count", 1, hw.cu_count);
+  if (hw.clock_hz > 0) {
+    hw.l2_latency_s = l2_latency_cycles / hw.clock_hz;
+    hw.per_cu_load_bytes_per_s = per_cu_bytes_per_cycle * hw.clock_hz;
+  }
+  if (hw.llc_bytes > 0 && hw.llc_bandwidth_bytes_per_s <= 0)
+    r.error(m, "'memory.llc_bytes' is set but 'memory.llc_bandwidth_bytes_per_s' is missing or zero");
+}
+
+void parse_efficiency(ProfileReader& r, const YAML::Node& e, Hardware& hw) {
+  r.check_keys(e, "efficiency", {"matrix_peak_fraction", "dram_bandwidth_fraction"});
+  hw.matrix_peak_fraction = r.fraction(e, "matrix_peak_fraction", "efficiency.matrix_peak_fraction");
+  hw.dram_bandwidth_fraction = r.fraction(e, "dram_bandwidth_fraction", "efficiency.dram_bandwidth_fraction");
+  r.plausible(e, "matrix_peak_fraction", "efficiency.matrix_peak_fraction", 0.01, 1);
+  r.plausible(e, "dram_bandwidth_fraction", "efficiency.dram_bandwidth_fraction", 0.01, 1);
+}
+
+void parse_matrix(ProfileReader& r, const YAML::Node& mx, Hardware& hw) {
+  r.check_keys(mx, "matrix", {"fp32", "fp16", "bf16", "fp8", "fp6", "fp4"});
+  int count = 0;
+  for (const auto& kv : mx) {
+    const std::string key = kv.first.Scalar();
+    Dtype d;
+    try {
+      d = parse_dtype(key);
+    } catch (const InputError&) {
+      continue;  // unknown dtype key: warned above
+    }
+    if (key != dtype_name(d)) continue;
+    const std::string base = "matrix." + key;
+    const YAML::Node v = kv.second;
+    if (!v.IsMap()) {
+      r.error(v, "'" + base + "' must be a mapping");
+      continue;
+    }
+    r.check_keys(v, base, {"instruction_m", "instruction_n", "instruction_k", "flops_per_cycle_per_cu",
+                           "instruction_cycles", "tf32"});
+    MatrixRate rate;
+    rate.instruction_m = r.integer(v, "instruction_m", base + ".instruction_m");
+    rate.instruction_n = r.integer(v, "instruction_n", base + ".instruction_n");
+    rate.instruction_k = r.integer(v, "instruction_k", base + ".instruction_k");
+    rate.flops_per_cycle_per_cu = r.number(v, "flops_per_cycle_per_cu", base + ".flops_per_cycle_per_cu");
+    r.number(v, "instruction_cycles", base + ".instruction_cycles", false, false);
+    for (const char* dim : {"instruction_m", "instruction_n", "instruction_k"})
+      r.plausible(v, dim, base + "." + dim, 1, 1024);
+    r.plausible(v, "flops_per_cycle_per_cu", base + ".flops_per_cycle_per_cu", 1, 1e7);
+    if (v["tf32"]) {
+      if (!v["tf32"].IsScalar() || (v["tf32"].Scalar() != "true" && v["tf32"].Scalar() != "false"))
+        r.error(v["tf32"], "'" + base + ".tf32' must be true or false");
+      else
+        rate.tf32 = v["tf32"].Scalar() == "true";
+    }
+    hw.matrix[static_cast<std::size_t>(d)] = rate;
+    ++count;
+  }
+  if (count == 0 && mx.IsMap()) r.error(mx, "'matrix' lists no supported dtype (fp32, fp16, bf16, fp8, fp6, fp4)");
+}
+
+void parse_triton(ProfileReader& r, const YAML::Node& t, TritonSettings& triton) {
+  r.check_keys(t, "triton", {"max_num_stages", "smem_stage_offset"});
+  triton.max_num_stages = r.integer(t, "max_num_stages", "triton.max_num_stages", false, 64);
+  triton.smem_stage_offset = r.integer(t, "smem_stage_offset", "triton.smem_stage_offset", true, 64);
+}
+
+// A `model_parameters:` mapping at `path`: each key a registry entry (model_params.hpp), each value
+// inside the entry's range.
+void parse_model_parameters(ProfileReader& r, ProfileDiagnostics& diag, const YAML::Node& mp, const std::string& path,
+                            ModelParamValues& out) {
+  if (!mp.IsMap()) {
+    r.error(mp, "'" + path + "' must be a mapping");
+    return;
+  }
+  std::set<std::string> keys;
+  for (const ModelParamInfo& info : kModelParamRegistry) keys.insert(std::string(info.name));
+  r.check_keys(mp, path, keys);
+  for (const ModelParamInfo& info : kModelParamRegistry) {
+    const std::string key(info.name);
+    if (!mp[key]) continue;
+    const std::string full = path + "." + key;
+    const std::size_t errors_before = diag.errors.size();
+    const double v = r.number(mp, key, full, true);
+    if (diag.errors.size() != errors_before) continue;  // not a number: reported once
+    if (v < info.min_value || v > info.max_value) r.plausible(mp, key, full, info.min_value, info.max_value);
+    else out.emplace_back(&info, v);
+  }
+}
+
+// `targets:`: per target name, a mapping with an optional `model_parameters:`.
+void parse_targets(ProfileReader& r, ProfileDiagnostics& diag, const YAML::Node& t, Profile& profile) {
+  if (!t.IsMap()) {
+    r.error(t, "'targets' must be a mapping of target names");
+    return;
+  }
+  for (const auto& kv : t) {
+    const std::string name = kv.first.IsScalar() ? kv.first.Scalar() : "";
+    if (!find_target_or_null(name)) {
+      r.error(kv.first, "unknown target '" + printable(name) + "' under 'targets' (known: " + target_names() + ")");
+      continue;
+    }
+    const std::string path = "targets." + name;
+    if (!kv.second.IsMap()) {
+      r.error(kv.second, "'" + printable(path) + "' must be a mapping");
+      continue;
+    }
+    r.check_keys(kv.second, path, {"model_parameters"});
+    if (kv.second["model_parameters"])
+      parse_model_parameters(r, diag, kv.second["model_parameters"], path + ".model_parameters",
+                             profile.target_model[name]);
+  }
+}
+
+// Every number should say where it came from.
+void check_sources(ProfileReader& r, const YAML::Node& root) {
+  const YAML::Node sources = root["sources"];
+  if (!sources || !sources.IsMap()) {
+    r.warn(root, "no 'sources' mapping: every number in a profile should cite its source");
+    return;
+  }
+  std::set<std::string> cited;
+  for (const auto& kv : sources) cited.insert(kv.first.Scalar());
+  for (const auto& key : r.numeric_keys()) {
+    if (!cited.count(key) && key.rfind("model_parameters.", 0) != 0 && key.rfind("targets.", 0) != 0)
+      r.warn(sources, "'" + key + "' has no entry in 'sources'");
+  }
+}
+
+}  // namespace
+
+Profile parse_profile(std::string_view yaml_text, const std::string& source, ProfileDiagnostics* diagnostics) {
+  ProfileDiagnostics local;
+  ProfileDiagnostics& diag = diagnostics ? *diagnostics : local;
+  YAML::Node root;
+  try {
+    root = YAML::Load(std::string(yaml_text));
+  } catch (const YAML::Exception& e) {
+    const std::string msg = located(source, e.mark.line + 1, "not valid YAML: " + printable(e.msg, 200));
+    diag.errors.push_back(msg);
+    throw InputError(msg);
+  }
+  if (!root || !root.IsMap()) {
+    const std::string msg = located(source, 0, "not a hardware profile: expected a YAML mapping at the top level");
+    diag.errors.push_back(msg);
+    throw InputError(msg);
+  }
+
+  ProfileReader r(source, diag);
+  Profile profile;
+  Hardware& hw = profile.hw;
+  hw.source = source;
+  r.check_keys(root, "", {"name", "display_name", "vendor", "arch", "isa", "compute", "memory", "efficiency",
+                          "matrix", "triton", "sources", "model_parameters", "targets", "notes"});
+  parse_identity(r, root, hw);
+  if (YAML::Node c = r.section(root, "compute")) parse_compute(r, c, hw);
+  if (YAML::Node m = r.section(root, "memory")) parse_memory(r, m, hw);
+  if (YAML::Node e = r.section(root, "efficiency")) parse_efficiency(r, e, hw);
+  if (YAML::Node mx = r.section(root, "matrix")) parse_matrix(r, mx, hw);
+  if (YAML::Node t = r.section(root, "triton")) parse_triton(r, t, profile.triton);
+  if (YAML::Node mp = root["model_parameters"]) parse_model_parameters(r, diag, mp, "model_parameters", profile.model);
+  if (YAML::Node t = root["targets"]) parse_targets(r, diag, t, profile);
+  check_sources(r, root);
+  if (!diag.errors.empty()) throw InputError(diag.errors.front());
+  return profile;
+}
+
+Profile load_profile(const std::string& name_or_path, ProfileDiagnostics* diagnostics) {
+  const bool looks_like_path = name_or_path.find('/') != std::string::npos ||
+                               (name_or_path.size() > 5 && (name_or_path.rfind(".yaml") == name_or_path.size() - 5)) ||
+                               (name_or_path.size() > 4 && (name_or_path.rfind(".yml") == name_or_path.size() - 4));
+  if (looks_like_path) return parse_profile(read_text_file(name_or_path), name_or_path, diagnostics);
+  std::string known;
+  for (const auto& e : embedded_profiles()) {
+    if (e.name == name_or_path) return parse_profile(e.yaml, "embedded:" + std::string(e.name), diagnostics);
+    known += (known.empty() ? "" : ", ") + std::string(e.name);
+  }
+  // Not a shipped name: an existing file or directory of that name is what the user meant.
+  struct stat st {};
+  if (!name_or_path.empty() && ::stat(name_or_path.c_str(), &st) == 0)
+    return parse_profile(read_text_file(name_or_path), name_or_path, diagnostics);
+  throw InputError("unknown hardware profile '" + printable(name_or_path) + "' (known: " + known +
+                   "; or give a path to a .yaml file)");
+}
+
+}  // namespace gemm_advisor

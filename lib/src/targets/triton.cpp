@@ -1,0 +1,226 @@
+#include "gemm_advisor/targets/triton.hpp"
+
+#include <algorithm>
+
+#include "../target_impl.hpp"
+#include "gemm_advisor/error.hpp"
+#include "triton_family.hpp"
+
+namespace gemm_advisor {
+
+std::int64_t next_pow2(std::int64_t v) {
+  std::int64_t p = 1;
+  while (p < v) p <<= 1;
+  return p;
+}
+
+std::string triton_rules_message(const TileConfig& c, const GemmProblem& p, const Profile& profile) {
+  const Hardware& hw = profile.hw;
+  auto pow2 = [](const char* what, int v) -> std::string {
+    if (v < 16 || v > 1024 || !is_pow2(v))
+      return std::string(what) + " = " + std::to_string(v) + " must be a power of two in [16, 1024]";
+    return "";
+  };
+  for (auto [what, v] : {std::pair<const char*, int>{"block_m", c.block_m}, {"block_n", c.block_n},
+                         {"block_k", c.block_k}}) {
+    if (auto e = pow2(what, v); !e.empty()) return e;
+  }
+  if (!is_pow2(c.num_warps) || c.num_warps > 32)
+    return "num_warps = " + std::to_string(c.num_warps) + " must be a power of two in [1, 32]";
+  if (c.num_stages < 1 || c.num_stages > profile.triton.max_num_stages)
+    return "num_stages = " + std::to_string(c.num_stages) + " is outside 1.." +
+           std::to_string(profile.triton.max_num_stages) + " for " + hw.name;
+  if (c.split_k < 1 || c.split_k > 256) return "split_k = " + std::to_string(c.split_k) + " is outside 1..256";
+  if (c.group_m < 1) return "group_m = " + std::to_string(c.group_m) + " must be at least 1";
+  if (!hw.rate(p.dtype))
+    return std::string("dtype ") + std::string(dtype_name(p.dtype)) + " has no matrix path on " + hw.name;
+  if (static_cast<std::int64_t>(c.block_k) * dtype_bits(p.dtype) < 256)
+    return "block_k = " + std::to_string(c.block_k) + " loads fewer than 32 bytes per row for " +
+           std::string(dtype_name(p.dtype));
+  return "";
+}
+
+std::string triton_resource_message(TritonResourceCheck check, const TileConfig& c, std::int64_t smem_bytes,
+                                    double accumulator_registers, const Hardware& hw) {
+  switch (check) {
+    case TritonResourceCheck::smem:
+      return "needs " + std::to_string(smem_bytes) + " bytes of shared memory, more than the " +
+             std::to_string(hw.smem_per_block_bytes) + " a block may use on " + hw.name;
+    case TritonResourceCheck::too_many_accumulators:
+      return "needs " + std::to_string(static_cast<long long>(accumulator_registers)) +
+             " accumulator registers per thread, more than half of the " +
+             std::to_string(hw.max_registers_per_thread) + " a thread may use";
+    case TritonResourceCheck::too_few_accumulators:
+      return "gives each thread fewer than 4 accumulators (block_m * block_n < 4 * num_warps * warp_size): "
+             "a warp must own at least one MMA fragment";
+    case TritonResourceCheck::too_many_threads:
+      return "num_warps = " + std::to_string(c.num_warps) + " exceeds 1024 threads per block";
+    case TritonResourceCheck::ok:
+      break;
+  }
+  return "";
+}
+
+namespace {
+
+// The `triton` kernel's mapping onto the model core: M-, N- and K-masked loads (a tile loads only
+// the real rows and columns it covers, so padding costs matrix work but no traffic), SPLIT_K with
+// fp32 partials reduced by a second kernel.
+struct TritonRules {
+  static constexpr bool kExtraStepWork = false;
+  static bool map(const EstimateContext& ctx, const TileConfig& c, KernelShape& k) {
+    const GemmProblem& p = *ctx.problem;
+    const Hardware& hw = *ctx.hw;
+    triton_family::map_tile(ctx, c, k);
+    if (!triton_config_rules_ok(c, p, hw, ctx.profile->triton) ||
+        !triton_resources_fit(k.smem_bytes, k.accumulator_registers, c.num_warps, hw))
+      return false;
+    // The rules passed: every block size is a power of two in [16, 1024].
+    const EstimateContext::BlockTerms& tm = ctx.block_terms[0][block_index(c.block_m)];
+    const EstimateContext::BlockTerms& tn = ctx.block_terms[1][block_index(c.block_n)];
+    const EstimateContext::BlockTerms& tk = ctx.block_terms[2][block_index(c.block_k)];
+    k.tiles_m = tm.blocks;
+    k.tiles_n = tn.blocks;
+    k.k_blocks = tk.blocks;
+    k.split_k = c.split_k;
+    k.group_m = c.group_m;
+    // Masked loads: a tile-step loads the real rows, columns and K-depth it covers (on average).
+    k.a_rows_loaded = k.a_rows_unique = tm.extent;
+    k.b_cols_loaded = k.b_cols_unique = tn.extent;
+    k.k_depth = tk.extent;
+    // An aligned operand is copied in whole cache lines: a tile row shorter than a line (a
+    // K-contiguous operand with BLOCK_K * elem < 128 bytes) still costs a line's request slot.
+    k.a_line_bytes = p.layout.a_transposed ? tk.extent * tm.row_line_bytes : tm.extent * tk.row_line_bytes;
+    k.b_line_bytes = p.layout.b_transposed ? tn.extent * tk.row_line_bytes : tk.extent * tn.row_line_bytes;
+    triton_family::map_matrix_work(ctx, c, tm, tn, tk, k);
+    k.loads_in_flight = triton_family::loads_in_flight(ctx, c);
+    k.out_elem_bytes = c.split_k > 1 ? 4.0 : ctx.bytes_out;  // split-K: fp32 partials
+    return true;
+  }
+};
+
+class TritonTarget final : public RulesTarget<TritonRules> {
+ public:
+  const TargetInfo& info() const override {
+    static const TargetInfo kInfo{
+        "triton",
+        "the project's masked Triton GEMM: M/N/K-masked loads, GROUP_M raster, SPLIT_K with an fp32 reduction kernel",
+        "tools/measure/gemm_kernels.py (written for this project); measured on the H200, "
+        "data/measurements/h200-triton-*.csv",
+        {{"block_m", "BLOCK_M", "16..256, powers of two"},
+         {"block_n", "BLOCK_N", "16..256, powers of two"},
+         {"block_k", "BLOCK_K", "16..256, powers of two, >= 32 bytes"},
+         {"group_m", "GROUP_M", "8"},
+         {"split_k", "SPLIT_K", "1, 2, 4, 8, 16 (few-tile shapes)"},
+         {"num_warps", "num_warps", "2, 4, 8"},
+         {"num_stages", "num_stages", "1..triton.max_num_stages"}}};
+    return kInfo;
+  }
+  const ModelParams& default_params() const override {
+    static const ModelParams kParams{};  // model_params.hpp's values were fitted on this kernel
+    return kParams;
+  }
+  std::string problem_error(const GemmProblem& p, const Profile& profile) const override {
+    if (!profile.hw.rate(p.dtype))
+      return "dtype " + std::string(dtype_name(p.dtype)) + " has no matrix path on " + profile.hw.name;
+    return "";
+  }
+  void candidates(const GemmProblem& p, const Profile& profile, std::vector<TileConfig>& out) const override;
+  std::string infeasibility(const TileConfig& c, const GemmProblem& p, const Profile& profile) const override {
+    if (std::string why = triton_rules_message(c, p, profile); !why.empty()) return why;
+    const std::int64_t smem = triton_smem_bytes(c, p.dtype, profile.triton);
+    const double acc = accumulator_registers_per_thread(c, profile.hw);
+    return triton_resource_message(triton_check_resources(smem, acc, c.num_warps, profile.hw), c, smem, acc,
+                                   profile.hw);
+  }
+  TileConfig default_config(const GemmProblem&) const override { return triton_default_config(); }
+};
+
+void TritonTarget::candidates(const GemmProblem& p, const Profile& profile, std::vector<TileConfig>& out) const {
+  out.clear();
+  const Hardware& hw = profile.hw;
+  if (!hw.rate(p.dtype)) return;
+  static constexpr int kBlocks[] = {16, 32, 64, 128, 256};
+  static constexpr int kWarps[] = {2, 4, 8};
+  // Only when no config of kWarps fits (tiny shapes on 64-wide AMD wavefronts: a 16x16 tile gives
+  // fewer than 4 accumulators per lane with 2 waves), a single warp keeps the shape answerable.
+  static constexpr int kFallbackWarps[] = {1};
+  static constexpr int kSplits[] = {1, 2, 4, 8, 16};
+  // split_k > 1 only while the split tiles fill at most this many waves of one block per CU.
+  constexpr double kSplitMaxWaves = 2.0;
+  // ... and each split keeps at least this much of K (and at least one BLOCK_K).
+  constexpr std::int64_t kSplitMinK = 256;
+  const std::int64_t max_m = std::max<std::int64_t>(16, next_pow2(p.m));
+  const std::int64_t max_n = std::max<std::int64_t>(16, next_pow2(p.n));
+  const std::int64_t max_k = std::max<std::int64_t>(16, next_pow2(p.k));
+  const int bits = dtype_bits(p.dtype);
+  TileConfig c;
+  c.group_m = 8;
+  auto enumerate = [&](auto& warp_counts) {
+    for (int bm : kBlocks) {
+      if (bm > max_m) break;
+      for (int bn : kBlocks) {
+        if (bn > max_n) break;
+        // In double: at the limits (M, N = 2^31-1, batch = 2^24) the product needs 78 bits.
+        const double tiles = static_cast<double>((p.m + bm - 1) / bm) * static_cast<double>((p.n + bn - 1) / bn) *
+                             static_cast<double>(p.batch);
+        for (int bk : kBlocks) {
+          if (bk > max_k) break;
+          if (static_cast<std::int64_t>(bk) * bits < 256) continue;
+          for (int w : warp_counts) {
+            for (int s = 1; s <= profile.triton.max_num_stages; ++s) {
+              c.block_m = bm;
+              c.block_n = bn;
+              c.block_k = bk;
+              c.num_warps = w;
+              c.num_stages = s;
+              c.split_k = 1;
+              // Sizes, warps and stages are legal by construction; only the resources can fail.
+              if (!triton_resources_fit(triton_smem_bytes(c, p.dtype, profile.triton),
+                                        accumulator_registers_per_thread(c, hw), c.num_warps, hw))
+                continue;
+              for (int sk : kSplits) {
+                if (sk > 1 && !(tiles * sk <= kSplitMaxWaves * hw.cu_count &&
+                                p.k >= static_cast<std::int64_t>(sk) * std::max<std::int64_t>(bk, kSplitMinK)))
+                  continue;
+                c.split_k = sk;
+                out.push_back(c);
+              }
+            }
+          }
+        }
+      }
+    }
+  };
+  enumerate(kWarps);
+  if (out.empty()) enumerate(kFallbackWarps);
+}
+
+}  // namespace
+
+const Target& triton_target() {
+  static const TritonTarget kTarget;
+  return kTarget;
+}
+
+void triton_candidates(const GemmProblem& p, const Profile& profile, std::vector<TileConfig>& out) {
+  triton_target().candidates(p, profile, out);
+}
+
+std::string triton_infeasibility(const TileConfig& c, const GemmProblem& p, const Profile& profile) {
+  return triton_target().infeasibility(c, p, profile);
+}
+
+TileConfig triton_default_config() {
+  TileConfig c;
+  c.block_m = 128;
+  c.block_n = 128;
+  c.block_k = 64;
+  c.num_warps = 8;
+  c.num_stages = 3;
+  c.group_m = 8;
+  c.split_k = 1;
+  return c;
+}
+
+}  // namespace gemm_advisor

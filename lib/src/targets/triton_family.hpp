@@ -1,0 +1,48 @@
+#pragma once
+// Mapping pieces the Triton targets share (a private header): every Triton kernel here issues the
+// same matrix instructions from the same tile, and copies aligned operands the same way; they differ
+// in which rows they load (masked or wrapped), in extra per-step work, and in their epilogue.
+#include "gemm_advisor/kernel_shape.hpp"
+#include "gemm_advisor/model.hpp"
+#include "gemm_advisor/targets/triton.hpp"
+
+namespace gemm_advisor::triton_family {
+
+/// The tile fields and the resources every Triton kernel has: block sizes, warps, stages, shared
+/// memory (num_stages buffers, less the profile's offset), one fp32 accumulator tile, and the
+/// elements an unaligned operand stages through registers (the whole A and B tiles); no extra
+/// loads or vector math per step (a target with them sets its own after this).
+inline void map_tile(const EstimateContext& ctx, const TileConfig& c, KernelShape& k) {
+  k.block_m = c.block_m;
+  k.block_n = c.block_n;
+  k.block_k = c.block_k;
+  k.num_warps = c.num_warps;
+  k.num_stages = c.num_stages;
+  k.smem_bytes = triton_smem_bytes(c, ctx.problem->dtype, ctx.profile->triton);
+  k.accumulator_registers = accumulator_registers_per_thread(c, *ctx.hw);
+  k.a_staged_elements = k.block_m * k.block_k;
+  k.b_staged_elements = k.block_k * k.block_n;
+  k.extra_step_bytes = 0;
+  k.vector_ops = 0;
+  k.matrix_result_per_step = false;
+}
+
+/// The matrix work of one tile-step, padded to the profile's instruction. A tile narrower than the
+/// instruction's M, or too few warps to issue it (Hopper's wgmma needs a warpgroup of 4), runs a
+/// narrower synchronous instruction at the fitted narrow_tile_matrix_efficiency instead; only the
+/// full instruction is asynchronous.
+inline void map_matrix_work(const EstimateContext& ctx, const TileConfig& c, const EstimateContext::BlockTerms& tm,
+                            const EstimateContext::BlockTerms& tn, const EstimateContext::BlockTerms& tk, KernelShape& k) {
+  const bool full_instruction = k.block_m >= ctx.rate->instruction_m && c.num_warps >= ctx.hw->matrix_instruction_warps;
+  const double bm_work = full_instruction ? tm.padded : k.block_m / ctx.params.narrow_tile_matrix_efficiency;
+  k.matrix_flops = 2.0 * bm_work * tn.padded * tk.padded;
+  k.async_matrix = full_instruction;
+}
+
+/// Loads issued ahead of the math: num_stages - 1 buffers' worth (less the profile's offset), none
+/// when an operand is unaligned (it goes through registers and the pipeline is lost).
+inline double loads_in_flight(const EstimateContext& ctx, const TileConfig& c) {
+  return ctx.a_aligned && ctx.b_aligned ? c.num_stages - ctx.profile->triton.smem_stage_offset - 1 : 0.0;
+}
+
+}  // namespace gemm_advisor::triton_family
