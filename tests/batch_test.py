@@ -324,6 +324,28 @@ rc, out, err = run("batch", "no-such.txt", "--hw", "h200", "--emit", "vllm", "--
 check("vllm with a missing list: exit 1, no directory created",
       rc == 1 and "no-such.txt" in err and not os.path.exists(os.path.join(TMP, "vn")), err)
 
+# --emit follows the target: its own parameter names, no key its kernel does not take; --names maps them.
+rc, out, err = run("batch", "-", "--hw", "h200", "--top", "2", "--emit", "triton", "--target", "triton-tutorial",
+                   stdin="300x4096x4096\n")
+emitted = json.loads(out) if rc == 0 else []
+check("--emit triton --target triton-tutorial: the tutorial's keys only",
+      rc == 0 and all(list(c) == ["BLOCK_SIZE_M", "BLOCK_SIZE_N", "BLOCK_SIZE_K", "GROUP_SIZE_M", "num_warps",
+                                  "num_stages"] for c in emitted[0]["configs"]), out[:300])
+rc, out, err = run("batch", "-", "--hw", "h200", "--top", "1", "--emit", "triton", "--names", "BLOCK_M=BM,SPLIT_K=SK",
+                   stdin="300x4096x4096\n")
+emitted = json.loads(out) if rc == 0 else []
+check("--names renames, order kept", rc == 0 and list(emitted[0]["configs"][0]) ==
+      ["BM", "BLOCK_N", "BLOCK_K", "GROUP_M", "SK", "num_warps", "num_stages"], out[:300])
+for name, args, fragment in [
+    ("--names of another target's parameter", ["--emit", "triton", "--names", "BLOCK_SIZE_M=X"], "not a parameter of triton"),
+    ("--names without --emit triton", ["--names", "BLOCK_M=X"], "--emit triton"),
+    ("--emit vllm with another --target", ["--emit", "vllm", "--target", "triton", "--out", os.path.join(TMP, "vt")],
+     "vllm-fp8-block"),
+]:
+    rc, out, err = run("batch", "-", "--hw", "h200", *args, stdin="64x64x64\n")
+    check(f"{name}: exit 2, one line, nothing on stdout",
+          rc == 2 and out == "" and len(err.strip().splitlines()) == 1 and fragment in err, f"rc={rc} err={err!r}")
+
 batch_in = write("batched.txt", "16x4096x4096\n16x4096x4096x2\n")
 rc, out, err = run("batch", batch_in, "--hw", "h200", "--emit", "vllm", "--out", os.path.join(TMP, "vx"), "--keep-going")
 check("vllm: batch > 1 is a bad line (the kernel is 2-D)", rc == 1 and f"{batch_in}:2:" in err and "batch" in err, err)

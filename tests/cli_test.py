@@ -190,4 +190,37 @@ for cmd in (["rank", "64x64x64"], ["batch", "-"]):
                        stdin="64x64x64\n")
     check(f"{cmd[0]} --candidates unknown column: --quiet hides the warning", rc == 0 and err == "", err)
 
+# --- targets: listed, chosen with --target on every command ---------------------------------------
+rc, out, err = run("targets", "--format", "json")
+names = [t["name"] for t in json.loads(out)] if rc == 0 else []
+check("targets: the kernels, triton first", names[:3] == ["triton", "triton-tutorial", "vllm-fp8-block"], out[:300])
+check("targets: each with its kernel, source and parameter names",
+      all(t["kernel"] and t["source"] and t["parameters"] for t in json.loads(out)), out[:300])
+tutorial = next(t for t in json.loads(out) if t["name"] == "triton-tutorial")
+check("targets: the tutorial's own names, no SPLIT_K", [p["name"] for p in tutorial["parameters"]] ==
+      ["BLOCK_SIZE_M", "BLOCK_SIZE_N", "BLOCK_SIZE_K", "GROUP_SIZE_M", "num_warps", "num_stages"], str(tutorial))
+rc, out, err = run("targets")
+check("targets table: names each target", rc == 0 and all(n in out for n in names), out[:200])
+
+rc, out, err = run("rank", "300x4096x4096", "--hw", "h200", "--target", "triton-tutorial", "--format", "json", "--top", "0")
+doc = json.loads(out) if rc == 0 else {}
+check("rank --target triton-tutorial: exit 0, says the target", rc == 0 and doc.get("target") == "triton-tutorial", err)
+check("rank --target triton-tutorial: never split-K", all(c["split_k"] == 1 for c in doc.get("configs", [])))
+# vllm-fp8-block takes fp8 x W^T: without --dtype/--layout the command assumes them.
+rc, out, err = run("rank", "256x36864x7168", "--hw", "h200", "--target", "vllm-fp8-block", "--format", "json", "--top", "0")
+doc = json.loads(out) if rc == 0 else {}
+check("rank --target vllm-fp8-block: fp8 NT by default", rc == 0 and doc["problem"]["dtype"] == "fp8" and
+      doc["problem"]["layout"] == "NT", err)
+check("rank --target vllm-fp8-block: BLOCK_SIZE_K divides 128, GROUP_SIZE_M in the tuner's list",
+      all(128 % c["block_k"] == 0 and c["group_m"] in (1, 16, 32, 64) for c in doc.get("configs", [])))
+check("rank --target vllm-fp8-block: the scale math is a term", all(c["terms"]["vector_step_s"] > 0 for c in doc["configs"]))
+rc, out, err = run("explain", "256x36864x7168", "--hw", "h200", "--target", "vllm-fp8-block", "--config",
+                   "64x128x128:4:2", "--format", "json")
+check("explain --target vllm-fp8-block --config: exit 0", rc == 0 and json.loads(out)["target"] == "vllm-fp8-block", err)
+expect_error("vllm-fp8-block with bf16", ["rank", "256x4096x4096", "--target", "vllm-fp8-block", "--dtype", "bf16"], 1,
+             "takes fp8 operands")
+expect_error("unknown target", ["rank", "64x64x64", "--target", "cutlass"], 2, "--target")
+expect_error("tutorial with a split-K config", ["explain", "64x64x65536", "--target", "triton-tutorial", "--config",
+                                                "64x64x64:4:3:4"], 1, "no split-K")
+
 cli_harness.finish()

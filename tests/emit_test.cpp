@@ -3,12 +3,15 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <set>
 #include <fstream>
 #include <sstream>
 
 #include "gemm_advisor/emit.hpp"
 #include "gemm_advisor/error.hpp"
 #include "gemm_advisor/targets/triton.hpp"
+#include "gemm_advisor/targets/triton_tutorial.hpp"
+#include "gemm_advisor/targets/vllm_fp8_block.hpp"
 #include "test_util.hpp"
 
 using namespace gemm_advisor;
@@ -47,20 +50,51 @@ TEST_CASE("Triton configs carry Triton's names, in Triton's order", "[emit]") {
   c.split_k = 2;
   c.num_warps = 4;
   c.num_stages = 3;
-  CHECK(triton_config_json(c).dump() ==
+  CHECK(config_json(triton_target(), c).dump() ==
         R"({"BLOCK_M":64,"BLOCK_N":128,"BLOCK_K":32,"GROUP_M":8,"SPLIT_K":2,"num_warps":4,"num_stages":3})");
 }
 
-TEST_CASE("triton_configs_json keeps the top feasible entries only", "[emit]") {
+TEST_CASE("each target writes its own kernel's names and no key its kernel does not take", "[emit][targets]") {
+  TileConfig c;
+  c.block_m = 64;
+  c.block_n = 128;
+  c.block_k = 32;
+  c.group_m = 8;
+  c.num_warps = 4;
+  c.num_stages = 3;
+  // Triton's tutorial: BLOCK_SIZE_* and GROUP_SIZE_M, no SPLIT_K (a kernel without it fails on the key).
+  CHECK(config_json(triton_tutorial_target(), c).dump() ==
+        R"({"BLOCK_SIZE_M":64,"BLOCK_SIZE_N":128,"BLOCK_SIZE_K":32,"GROUP_SIZE_M":8,"num_warps":4,"num_stages":3})");
+  CHECK(config_json(vllm_fp8_block_target(), c).dump() ==
+        R"({"BLOCK_SIZE_M":64,"BLOCK_SIZE_N":128,"BLOCK_SIZE_K":32,"GROUP_SIZE_M":8,"num_warps":4,"num_stages":3})");
+  // --names maps the target's names to a user's kernel's, keeping the order.
+  const ParameterNames names = parse_parameter_names("BLOCK_SIZE_M=BM,GROUP_SIZE_M=GROUP", triton_tutorial_target());
+  CHECK(config_json(triton_tutorial_target(), c, names).dump() ==
+        R"({"BM":64,"BLOCK_SIZE_N":128,"BLOCK_SIZE_K":32,"GROUP":8,"num_warps":4,"num_stages":3})");
+}
+
+TEST_CASE("renaming parameters (--names) rejects what would write a broken config", "[emit][targets][errors]") {
+  const Target& t = triton_target();
+  CHECK_THROWS_WITH(parse_parameter_names("BLOCK_SIZE_M=BM", t), Catch::Contains("'BLOCK_SIZE_M' is not a parameter of triton") &&
+                                                                     Catch::Contains("BLOCK_M, BLOCK_N"));
+  CHECK_THROWS_WITH(parse_parameter_names("BLOCK_M", t), Catch::Contains("has no '='"));
+  CHECK_THROWS_WITH(parse_parameter_names("BLOCK_M=", t), Catch::Contains("is not a name"));
+  CHECK_THROWS_WITH(parse_parameter_names("BLOCK_M=a-b", t), Catch::Contains("is not a name"));
+  CHECK_THROWS_WITH(parse_parameter_names("BLOCK_M=X,BLOCK_M=Y", t), Catch::Contains("renamed twice"));
+  CHECK_THROWS_WITH(parse_parameter_names("BLOCK_M=BLOCK_N", t), Catch::Contains("both be written as 'BLOCK_N'"));
+  CHECK_NOTHROW(parse_parameter_names("BLOCK_M=BLOCK_N,BLOCK_N=BLOCK_M", t));  // a swap is fine
+}
+
+TEST_CASE("configs_json keeps the top feasible entries only", "[emit]") {
   std::vector<RankedConfig> ranked(4);
   for (int i = 0; i < 4; ++i) {
     ranked[static_cast<std::size_t>(i)].config.block_m = 16 << i;
     ranked[static_cast<std::size_t>(i)].estimate.feasible = i < 3;
   }
-  CHECK(triton_configs_json(ranked, 2).size() == 2);
-  CHECK(triton_configs_json(ranked, 0).size() == 3);  // all feasible, never the infeasible tail
-  CHECK(triton_configs_json(ranked, 10).size() == 3);
-  CHECK(triton_configs_json(ranked, 1)[0]["BLOCK_M"] == 16);
+  CHECK(configs_json(triton_target(), ranked, 2).size() == 2);
+  CHECK(configs_json(triton_target(), ranked, 0).size() == 3);  // all feasible, never the infeasible tail
+  CHECK(configs_json(triton_target(), ranked, 10).size() == 3);
+  CHECK(configs_json(triton_target(), ranked, 1)[0]["BLOCK_M"] == 16);
 }
 
 TEST_CASE("vLLM file names and device names are spelled as vLLM spells them", "[emit][vllm]") {
@@ -79,26 +113,52 @@ TEST_CASE("vLLM's M grid is the tuner's", "[emit][vllm]") {
   CHECK(vllm_default_m_values() == want);
 }
 
-TEST_CASE("vLLM's block FP8 space: no split-K, BLOCK_K divides the quantization block", "[emit][vllm]") {
+TEST_CASE("vLLM's block FP8 space is its tuner's, pruned and with GROUP_SIZE_M collapsed", "[emit][vllm][targets]") {
   const Profile hw = load_profile("h200");
+  const Target& t = vllm_fp8_block_target();
   GemmProblem p = parse_shape("4096x7168x16384");
   p.dtype = Dtype::fp8;
   std::vector<TileConfig> space;
-  vllm_block_fp8_candidates(p, hw, space);
+  t.candidates(p, hw, space);
   REQUIRE_FALSE(space.empty());
-  bool has_128 = false;
   for (const TileConfig& c : space) {
     CHECK(c.split_k == 1);
-    CHECK(c.block_k <= kVllmQuantBlockK);
-    CHECK(kVllmQuantBlockK % c.block_k == 0);
-    CHECK(triton_infeasibility(c, p, hw).empty());
-    has_128 = has_128 || c.block_k == kVllmQuantBlockK;
+    CHECK(kVllmFp8QuantBlock % c.block_k == 0);  // one scale per K-step
+    CHECK((c.block_k == 64 || c.block_k == 128));
+    CHECK((c.num_warps == 4 || c.num_warps == 8));
+    CHECK((c.num_stages >= 2 && c.num_stages <= 5));
+    CHECK((c.group_m == 1 || c.group_m == 16 || c.group_m == 32 || c.group_m == 64));
+    CHECK(t.infeasibility(c, p, hw).empty());
   }
-  CHECK(has_128);
-  // The full triton space of the same problem does have split-K and BLOCK_K 256 configs.
-  std::vector<TileConfig> full;
-  triton_candidates(p, hw, full);
-  CHECK(full.size() > space.size());
+  // M = 4096: 4096 / 16 = 256 tile rows even for the smallest BLOCK_SIZE_M, so all four GROUP_SIZE_M
+  // map the grid differently; M = 64 with BLOCK_SIZE_M 64 is one tile row, where every G maps alike.
+  auto count_groups = [&](std::int64_t m, int bm) {
+    GemmProblem q = p;
+    q.m = m;
+    std::vector<TileConfig> s;
+    t.candidates(q, hw, s);
+    std::set<int> groups;
+    for (const TileConfig& c : s)
+      if (c.block_m == bm && c.block_n == 128 && c.block_k == 128 && c.num_warps == 4 && c.num_stages == 3)
+        groups.insert(c.group_m);
+    return groups.size();
+  };
+  CHECK(count_groups(4096, 16) == 4);
+  CHECK(count_groups(64, 64) == 1);
+  CHECK(count_groups(64, 16) == 2);  // 4 tile rows: G = 1 differs from G >= 16, which all cover them
+  // BLOCK_SIZE_M beyond the next power of two of M only pads: M = 1 keeps BLOCK_SIZE_M 16.
+  GemmProblem decode = p;
+  decode.m = 1;
+  t.candidates(decode, hw, space);
+  for (const TileConfig& c : space) CHECK(c.block_m == 16);
+  // The problem must be what the kernel computes: fp8, x W^T, 2-D.
+  GemmProblem bf16 = p;
+  bf16.dtype = Dtype::bf16;
+  CHECK_THAT(t.problem_error(bf16, hw), Catch::Contains("takes fp8"));
+  GemmProblem nn = p;
+  nn.layout = parse_layout("NN");
+  CHECK_THAT(t.problem_error(nn, hw), Catch::Contains("layout NT"));
+  CHECK_THAT(t.problem_error(p, load_profile("a100")), Catch::Contains("no fp8"));
 }
 
 TEST_CASE("a profile without fp8 cannot run vLLM's FP8 kernel", "[emit][vllm]") {

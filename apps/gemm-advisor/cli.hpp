@@ -26,6 +26,9 @@ struct CommonOptions {
   std::string target = "triton";
   std::string candidates;
   std::size_t top = 5;
+  // The --dtype and --layout options (their counts say whether the command line gave them).
+  const CLI::Option* dtype_option = nullptr;
+  const CLI::Option* layout_option = nullptr;
 };
 
 /// Validators of option values (a bad value is a usage error, exit 2).
@@ -33,7 +36,12 @@ CLI::Validator dtype_validator();
 CLI::Validator layout_validator();
 CLI::Validator non_empty_validator();
 
-/// The shape text with the options' dtype and layout; throws gemm_advisor::InputError.
+/// The problem defaults of the options: their dtype and layout, or, where the command line gave
+/// neither, the target's own (TargetInfo::default_dtype/layout: fp8 NT for vllm-fp8-block).
+/// Throws gemm_advisor::InputError for an unknown target.
+gemm_advisor::GemmProblem problem_defaults(const CommonOptions& o);
+
+/// The shape text with problem_defaults' dtype and layout; throws gemm_advisor::InputError.
 gemm_advisor::GemmProblem parse_problem(const std::string& shape, const CommonOptions& o);
 
 /// Adds --hw, --dtype, --layout, --target, --candidates (and --top when with_top) to a subcommand.

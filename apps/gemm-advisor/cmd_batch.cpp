@@ -35,7 +35,7 @@
 #include "gemm_advisor/error.hpp"
 #include "gemm_advisor/report.hpp"
 #include "gemm_advisor/shape_list.hpp"
-#include "gemm_advisor/targets/triton.hpp"
+#include "gemm_advisor/targets/vllm_fp8_block.hpp"
 
 namespace cli {
 
@@ -56,11 +56,11 @@ struct BatchOptions {
   std::string out_dir;
   std::string m_values;          // --m-values: empty = vLLM's list, "input", or "1,16,128"
   std::string vllm_device_name;  // --vllm-device-name: overrides the profile's known vLLM name
+  std::string names;             // --names: renames of the target's parameters for --emit triton
   unsigned jobs = 0;
   bool keep_going = false;
   // Which options the command line gave (CLI11 counts), for the checks that depend on them.
-  const CLI::Option* dtype_option = nullptr;
-  const CLI::Option* layout_option = nullptr;
+  const CLI::Option* target_option = nullptr;
 };
 
 /// Thrown by the runner for a bad combination of options: exit code 2 (README, "Exit codes").
@@ -215,30 +215,41 @@ int run_batch(const BatchOptions& o) {
   const bool vllm = output == Output::vllm;
 
   // Option checks first: a usage error leaves no trace on stdout or disk.
-  GemmProblem defaults;
-  defaults.dtype = parse_dtype(o.common.dtype);
-  defaults.layout = parse_layout(o.common.layout);
+  // --emit vllm writes the tuned-config files of vLLM's block FP8 GEMM: it ranks that kernel.
+  CommonOptions common = o.common;
+  if (vllm) {
+    if (o.target_option->count() && common.target != vllm_fp8_block_target().name())
+      throw UsageError{"--emit vllm ranks vLLM's block FP8 kernel (target vllm-fp8-block): --target " + common.target +
+                       " cannot apply"};
+    common.target = std::string(vllm_fp8_block_target().name());
+  }
+  const Target& target = find_target(common.target);
+  GemmProblem defaults = problem_defaults(common);
   std::vector<std::int64_t> m_grid;
   bool m_from_input = false;
   if (vllm) {
     if (o.out_dir.empty()) throw UsageError{"--emit vllm needs --out DIR (the directory for the config files)"};
-    if (!o.common.candidates.empty()) throw UsageError{"--emit vllm ranks vLLM's own kernel space: drop --candidates"};
-    if (o.dtype_option->count() && defaults.dtype != Dtype::fp8)
-      throw UsageError{"--emit vllm writes fp8_w8a8 configs: --dtype " + o.common.dtype + " cannot apply"};
-    if (o.layout_option->count() && defaults.layout.name() != "NT")
-      throw UsageError{"--emit vllm: vLLM's kernel computes x W^T (layout NT): --layout " + o.common.layout +
+    if (!common.candidates.empty()) throw UsageError{"--emit vllm ranks vLLM's own kernel space: drop --candidates"};
+    if (defaults.dtype != Dtype::fp8)
+      throw UsageError{"--emit vllm writes fp8_w8a8 configs: --dtype " + common.dtype + " cannot apply"};
+    if (defaults.layout.name() != "NT")
+      throw UsageError{"--emit vllm: vLLM's kernel computes x W^T (layout NT): --layout " + common.layout +
                        " cannot apply"};
     m_from_input = parse_m_values(o.m_values, m_grid);
-    // The kernel's operands: fp8 activations (M x K) times fp8 weights stored N x K.
-    defaults.dtype = Dtype::fp8;
-    defaults.layout = parse_layout("NT");
   } else if (!o.out_dir.empty() || !o.m_values.empty() || !o.vllm_device_name.empty()) {
     throw UsageError{"--out, --m-values and --vllm-device-name go with --emit vllm"};
   }
+  if (!o.names.empty() && output != Output::triton)
+    throw UsageError{"--names renames the parameters --emit triton writes: it goes with --emit triton"};
+  ParameterNames names;
+  try {
+    if (!o.names.empty()) names = parse_parameter_names(o.names, target);
+  } catch (const InputError& e) {
+    throw UsageError{e.what()};
+  }
 
-  const Profile profile = load_profile_logged(o.common.hw);
+  const Profile profile = load_profile_logged(common.hw);
   const Hardware& hw = profile.hw;
-  const Target& target = find_target(o.common.target);
   std::string device_name;
   if (vllm) {
     require_vllm_block_fp8(hw);
@@ -246,7 +257,7 @@ int run_batch(const BatchOptions& o) {
     if (device_name.find_first_of("/ ") != std::string::npos)
       throw InputError("--vllm-device-name '" + device_name + "': vLLM's names have no '/' or space (e.g. NVIDIA_H200)");
   }
-  const std::vector<TileConfig> fixed = read_given_candidates(o.common.candidates);
+  const std::vector<TileConfig> fixed = read_given_candidates(common.candidates);
 
   const bool file = o.input != "-";
   const std::string source = file ? o.input : "<stdin>";
@@ -274,7 +285,7 @@ int run_batch(const BatchOptions& o) {
 
   const unsigned jobs = o.jobs ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
   tbb::global_control limit(tbb::global_control::max_allowed_parallelism, jobs);
-  const std::size_t top = o.common.top;
+  const std::size_t top = common.top;
 
   std::size_t done = 0, bad = 0, duplicates = 0;
   bool stopped = false, unreadable = false;
@@ -350,8 +361,7 @@ int run_batch(const BatchOptions& o) {
                   const std::vector<std::int64_t> own_m = {e.problem.m};
                   for (std::int64_t m : m_from_input ? own_m : m_grid) {
                     q.m = m;
-                    vllm_block_fp8_candidates(q, profile, s.candidates);
-                    rank_configs(triton_target(), q, profile, s.candidates, s.ranked, 1);
+                    advise(target, q, profile, nullptr, 1, s.candidates, s.ranked);
                     if (s.ranked.empty() || !s.ranked.front().estimate.feasible) {
                       e.error = located(source, e.line,
                                         "no config of vLLM's block FP8 kernel fits " + q.shape_text() + " on " + hw.name);
@@ -376,9 +386,9 @@ int run_batch(const BatchOptions& o) {
                 }
                 std::ostringstream out;
                 switch (output) {
-                  case Output::triton: out << json_text(triton_emit_json(e.problem, e.name, s.ranked, top)); break;
+                  case Output::triton: out << json_text(emit_json(target, e.problem, e.name, s.ranked, top, names)); break;
                   case Output::jsonl:
-                    out << json_text(ranking_json(e.problem, hw, o.common.target, s.ranked, top, e.name)) << "\n";
+                    out << json_text(ranking_json(e.problem, hw, common.target, s.ranked, top, e.name)) << "\n";
                     break;
                   case Output::csv: write_ranking_csv_rows(out, e.problem, hw, s.ranked, top, e.name); break;
                   default:
@@ -467,8 +477,7 @@ Registered register_batch(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("batch", "Rank every shape of a list (CSV, YAML, JSON or MxNxK lines), streaming");
   cmd->add_option("input", o->input, "Shape list file, or - for stdin")->required();
   add_common_options(cmd, o->common, true);
-  o->dtype_option = cmd->get_option("--dtype");
-  o->layout_option = cmd->get_option("--layout");
+  o->target_option = cmd->get_option("--target");
   CLI::Option* format = cmd->add_option("--format", o->format, "jsonl (one object per shape), csv or table")
                             ->capture_default_str()
                             ->check(CLI::IsMember({"jsonl", "csv", "table"}));
@@ -482,6 +491,10 @@ Registered register_batch(CLI::App& app) {
   cmd->add_option("--m-values", o->m_values,
                   "--emit vllm: M values per (N, K): a list (1,16,128), or 'input' for each line's own M "
                   "(default: vLLM's 1,2,4,...,4096)")
+      ->check(non_empty_validator());
+  cmd->add_option("--names", o->names,
+                  "--emit triton: write the target's parameters under your kernel's names, "
+                  "e.g. BLOCK_M=BLOCK_SIZE_M,BLOCK_N=BLOCK_SIZE_N")
       ->check(non_empty_validator());
   cmd->add_option("--vllm-device-name", o->vllm_device_name,
                   "--emit vllm: device name in the file names (default: vLLM's name for the shipped profile)");

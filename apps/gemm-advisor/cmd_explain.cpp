@@ -23,8 +23,10 @@ Registered register_explain(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("explain", "Show every term of the estimate for the top config or a given one");
   cmd->add_option("shape", o->shape, "MxNxK or MxNxKxB")->required();
   cmd->add_option("--hw", o->common.hw, "Hardware profile name or YAML file")->capture_default_str();
-  cmd->add_option("--dtype", o->common.dtype, "Input dtype")->capture_default_str()->check(dtype_validator());
-  cmd->add_option("--layout", o->common.layout, "NN, NT, TN or TT")->capture_default_str()->check(layout_validator());
+  o->common.dtype_option =
+      cmd->add_option("--dtype", o->common.dtype, "Input dtype")->capture_default_str()->check(dtype_validator());
+  o->common.layout_option =
+      cmd->add_option("--layout", o->common.layout, "NN, NT, TN or TT")->capture_default_str()->check(layout_validator());
   add_target_option(cmd, o->common.target);
   cmd->add_option("--config", o->config, "BMxBNxBK:WARPS:STAGES[:SPLITK] (default: the advisor's top config)")
       ->check(non_empty_validator());

@@ -46,11 +46,19 @@ CLI::Validator dtype_validator() {
 CLI::Validator layout_validator() {
   return parsing_validator([](const std::string& v) { return gemm_advisor::parse_layout(v); }, "LAYOUT");
 }
-gemm_advisor::GemmProblem parse_problem(const std::string& shape, const CommonOptions& o) {
+gemm_advisor::GemmProblem problem_defaults(const CommonOptions& o) {
+  const gemm_advisor::TargetInfo& info = gemm_advisor::find_target(o.target).info();
+  const bool dtype_given = o.dtype_option && o.dtype_option->count() > 0;
+  const bool layout_given = o.layout_option && o.layout_option->count() > 0;
   gemm_advisor::GemmProblem base;
-  base.dtype = gemm_advisor::parse_dtype(o.dtype);
-  base.layout = gemm_advisor::parse_layout(o.layout);
-  return gemm_advisor::parse_shape(shape, base);
+  base.dtype = gemm_advisor::parse_dtype(!dtype_given && !info.default_dtype.empty() ? info.default_dtype : o.dtype);
+  base.layout =
+      gemm_advisor::parse_layout(!layout_given && !info.default_layout.empty() ? info.default_layout : o.layout);
+  return base;
+}
+
+gemm_advisor::GemmProblem parse_problem(const std::string& shape, const CommonOptions& o) {
+  return gemm_advisor::parse_shape(shape, problem_defaults(o));
 }
 CLI::Validator non_empty_validator() {
   return CLI::Validator([](std::string& v) -> std::string { return v.empty() ? "must not be empty" : ""; },
@@ -61,12 +69,12 @@ void add_common_options(CLI::App* cmd, CommonOptions& o, bool with_top) {
   cmd->add_option("--hw", o.hw, "Hardware profile: a shipped name (see `gemm-advisor profiles`) or a YAML file")
       ->capture_default_str()
       ->check(non_empty_validator());
-  cmd->add_option("--dtype", o.dtype, "Input dtype: fp32, fp16, bf16, fp8, fp6, fp4")
-      ->capture_default_str()
-      ->check(dtype_validator());
-  cmd->add_option("--layout", o.layout, "Storage of A and B: NN, NT, TN, TT (NT = PyTorch Linear)")
-      ->capture_default_str()
-      ->check(layout_validator());
+  o.dtype_option = cmd->add_option("--dtype", o.dtype, "Input dtype: fp32, fp16, bf16, fp8, fp6, fp4 (vllm-fp8-block: fp8)")
+                       ->capture_default_str()
+                       ->check(dtype_validator());
+  o.layout_option = cmd->add_option("--layout", o.layout, "Storage of A and B: NN, NT, TN, TT (NT = PyTorch Linear)")
+                        ->capture_default_str()
+                        ->check(layout_validator());
   add_target_option(cmd, o.target);
   cmd->add_option("--candidates", o.candidates,
                   "CSV of configs to rank instead of the target's space "

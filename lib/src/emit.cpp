@@ -3,44 +3,81 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <set>
 #include <utility>
 
 #include "gemm_advisor/error.hpp"
 #include "gemm_advisor/report.hpp"
-#include "gemm_advisor/targets/triton.hpp"
+#include "gemm_advisor/targets/vllm_fp8_block.hpp"
 
 namespace gemm_advisor {
 
-// --- Triton ---------------------------------------------------------------------------------------
+// --- a target's own parameter names --------------------------------------------------------------
 
-nlohmann::ordered_json triton_config_json(const TileConfig& c) {
+ParameterNames parse_parameter_names(std::string_view text, const Target& target) {
+  std::string known;
+  for (const TargetParameter& p : target.info().parameters) known += (known.empty() ? "" : ", ") + std::string(p.name);
+  const std::string help = " (give FROM=TO pairs, FROM among " + known + ")";
+  auto fail = [&](const std::string& what) -> void {
+    throw InputError("--names '" + printable(text) + "': " + what + help);
+  };
+  auto valid_name = [](std::string_view n) {
+    return !n.empty() && std::all_of(n.begin(), n.end(), [](char ch) {
+      return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_';
+    });
+  };
+  ParameterNames names;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    const std::string_view pair = text.substr(start, comma - start);
+    const std::size_t eq = pair.find('=');
+    if (eq == std::string_view::npos) fail("'" + printable(pair) + "' has no '='");
+    const std::string_view from = pair.substr(0, eq), to = pair.substr(eq + 1);
+    const auto& params = target.info().parameters;
+    if (std::none_of(params.begin(), params.end(), [&](const TargetParameter& p) { return p.name == from; }))
+      fail("'" + printable(from) + "' is not a parameter of " + std::string(target.name()));
+    if (!valid_name(to)) fail("'" + printable(to) + "' is not a name (letters, digits, '_')");
+    if (!names.emplace(std::string(from), std::string(to)).second) fail("'" + printable(from) + "' is renamed twice");
+    start = comma + 1;
+  }
+  // The names written must stay distinct: no rename onto a name another parameter keeps or gets.
+  std::set<std::string, std::less<>> written;
+  for (const TargetParameter& p : target.info().parameters) {
+    const auto it = names.find(p.name);
+    const std::string out = it == names.end() ? std::string(p.name) : it->second;
+    if (!written.insert(out).second) fail("two parameters would both be written as '" + printable(out) + "'");
+  }
+  return names;
+}
+
+nlohmann::ordered_json config_json(const Target& target, const TileConfig& c, const ParameterNames& names) {
   nlohmann::ordered_json j;
-  j["BLOCK_M"] = c.block_m;
-  j["BLOCK_N"] = c.block_n;
-  j["BLOCK_K"] = c.block_k;
-  j["GROUP_M"] = c.group_m;
-  j["SPLIT_K"] = c.split_k;
-  j["num_warps"] = c.num_warps;
-  j["num_stages"] = c.num_stages;
+  for (const TargetParameter& p : target.info().parameters) {
+    const auto it = names.find(p.name);
+    j[it == names.end() ? std::string(p.name) : it->second] = config_field(c, p.field);
+  }
   return j;
 }
 
-nlohmann::ordered_json triton_configs_json(const std::vector<RankedConfig>& ranked, std::size_t top) {
+nlohmann::ordered_json configs_json(const Target& target, const std::vector<RankedConfig>& ranked, std::size_t top,
+                                    const ParameterNames& names) {
   nlohmann::ordered_json configs = nlohmann::ordered_json::array();
   for (const RankedConfig& r : ranked) {
     // Feasible entries come first in a ranking (ranker.hpp): the first infeasible one ends them.
     if (!r.estimate.feasible || (top != 0 && configs.size() >= top)) break;
-    configs.push_back(triton_config_json(r.config));
+    configs.push_back(config_json(target, r.config, names));
   }
   return configs;
 }
 
-nlohmann::ordered_json triton_emit_json(const GemmProblem& p, const std::string& name,
-                                        const std::vector<RankedConfig>& ranked, std::size_t top) {
+nlohmann::ordered_json emit_json(const Target& target, const GemmProblem& p, const std::string& name,
+                                 const std::vector<RankedConfig>& ranked, std::size_t top, const ParameterNames& names) {
   nlohmann::ordered_json j;
   if (!name.empty()) j["name"] = name;
   j["m"] = p.m;
@@ -49,7 +86,7 @@ nlohmann::ordered_json triton_emit_json(const GemmProblem& p, const std::string&
   j["batch"] = p.batch;
   j["dtype"] = dtype_name(p.dtype);
   j["layout"] = p.layout.name();
-  j["configs"] = triton_configs_json(ranked, top);
+  j["configs"] = configs_json(target, ranked, top, names);
   return j;
 }
 
@@ -99,8 +136,8 @@ std::string vllm_device_name(const Hardware& hw) {
 
 std::string vllm_config_file_name(std::int64_t n, std::int64_t k, const std::string& device_name) {
   return "N=" + std::to_string(n) + ",K=" + std::to_string(k) + ",device_name=" + device_name +
-         ",dtype=fp8_w8a8,block_shape=[" + std::to_string(kVllmQuantBlockN) + "," + std::to_string(kVllmQuantBlockK) +
-         "].json";
+         ",dtype=fp8_w8a8,block_shape=[" + std::to_string(kVllmFp8QuantBlock) + "," +
+         std::to_string(kVllmFp8QuantBlock) + "].json";
 }
 
 void require_vllm_block_fp8(const Hardware& hw) {
@@ -109,30 +146,10 @@ void require_vllm_block_fp8(const Hardware& hw) {
                    ") has no fp8 matrix path, so vLLM's block FP8 GEMM cannot run on it");
 }
 
-void vllm_block_fp8_candidates(const GemmProblem& p, const Profile& profile, std::vector<TileConfig>& out) {
-  triton_candidates(p, profile, out);
-  std::size_t kept = 0;
-  for (const TileConfig& c : out) {
-    if (c.split_k == 1 && c.block_k <= kVllmQuantBlockK && kVllmQuantBlockK % c.block_k == 0) out[kept++] = c;
-  }
-  out.resize(kept);
-}
-
-nlohmann::ordered_json vllm_config_json(const TileConfig& c) {
-  nlohmann::ordered_json j;
-  j["BLOCK_SIZE_M"] = c.block_m;
-  j["BLOCK_SIZE_N"] = c.block_n;
-  j["BLOCK_SIZE_K"] = c.block_k;
-  j["GROUP_SIZE_M"] = c.group_m;
-  j["num_warps"] = c.num_warps;
-  j["num_stages"] = c.num_stages;
-  return j;
-}
-
 std::string vllm_config_file_text(const std::map<std::int64_t, TileConfig>& best_by_m) {
   constexpr int kIndent = 4;  // vLLM's tuner: json.dump(configs, f, indent=4)
   nlohmann::ordered_json j = nlohmann::ordered_json::object();
-  for (const auto& [m, config] : best_by_m) j[std::to_string(m)] = vllm_config_json(config);
+  for (const auto& [m, config] : best_by_m) j[std::to_string(m)] = config_json(vllm_fp8_block_target(), config);
   return json_text(j, kIndent) + "\n";
 }
 

@@ -56,6 +56,7 @@ EstimateContext make_estimate_context(const GemmProblem& p, const Profile& profi
       t.extent = sizes[d] / t.blocks;
       t.padded = round_up(block, instruction[d]);
       t.row_line_bytes = round_up(t.extent * ctx.bytes_in, core::kLineBytes);
+      t.block_line_bytes = round_up(block * ctx.bytes_in, core::kLineBytes);
     }
   }
 

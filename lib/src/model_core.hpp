@@ -142,7 +142,7 @@ inline void raster_footprint(double tiles, const KernelShape& k, double* rows, d
 // out instead of clearing the whole record first.
 struct WaveTerms {
   double time_s = 0, prefetch_s = 0, compute_step_s = 0, memory_step_s = 0, l2_step_s = 0, llc_step_s = 0,
-         dram_step_s = 0, cu_load_step_s = 0, latency_step_s = 0, step_overhead_s = 0, store_s = 0,
+         dram_step_s = 0, cu_load_step_s = 0, latency_step_s = 0, step_overhead_s = 0, vector_step_s = 0, store_s = 0,
          l2_hit_rate = 0, llc_hit_rate = 0, dram_bytes = 0, utilization = 0;
   Bound bound = Bound::compute;
 };
@@ -159,6 +159,7 @@ struct WaveInputs {
 // Stage 3: one wave of `tiles` thread blocks: the per-K-step compute and memory times of the busiest
 // CU, the prefetch and the store. Inlined (called twice, GCC would not): the lean path then computes
 // only the terms that reach time_s, and neither call spills the terms to memory.
+template <bool kExtraStepWork>
 __attribute__((always_inline)) inline WaveTerms wave_terms(const EstimateContext& ctx, const KernelShape& k,
                                                            const TileGeometry& g, const WaveInputs& in, double tiles) {
   const Hardware& hw = *ctx.hw;
@@ -175,6 +176,13 @@ __attribute__((always_inline)) inline WaveTerms wave_terms(const EstimateContext
   w.step_overhead_s = per_cu * mp.k_step_overhead_cycles / hw.clock_hz;
   const double math_s = per_cu * tile_compute_s;
   w.compute_step_s = std::max(math_s, w.step_overhead_s) + (1.0 - in.overlap) * std::min(math_s, w.step_overhead_s);
+  if constexpr (kExtraStepWork) {
+    // Per-step vector math (applying scales) on the CU's FP32 lanes. When it consumes the step's
+    // matrix product, the product must complete first: math, vector work and overhead add up.
+    w.vector_step_s = per_cu * k.vector_ops / (static_cast<double>(hw.vector_fp32_lanes_per_cu) * hw.clock_hz);
+    w.compute_step_s = k.matrix_result_per_step ? math_s + w.vector_step_s + w.step_overhead_s
+                                                : w.compute_step_s + w.vector_step_s;
+  }
   // Memory: which distinct operand bytes the wave's tiles touch per K-step.
   const double splits_in_flight = std::min(k.split_k, ceil_div(tiles, g.output_tiles));
   const double tiles_per_split = std::min(tiles, g.output_tiles);
@@ -284,7 +292,7 @@ void estimate_terms(const EstimateContext& ctx, const TileConfig& c, LatencyEsti
   in.k_steps = k_steps;
   // Only an asynchronous matrix instruction (wgmma) lets the warps do their bookkeeping while it
   // runs; a synchronous one (mma.sync, MFMA) does not.
-  in.overlap = k.async_matrix ? mp.k_step_overhead_overlap : 0.0;
+  in.overlap = k.async_matrix && !(Rules::kExtraStepWork && k.matrix_result_per_step) ? mp.k_step_overhead_overlap : 0.0;
   in.in_flight_steps = k.loads_in_flight;
   // The same in every wave: the compulsory operand bytes per K-step, the bytes of an output tile.
   in.compulsory_step = ctx.operand_bytes / (waves * k_steps);
@@ -294,8 +302,9 @@ void estimate_terms(const EstimateContext& ctx, const TileConfig& c, LatencyEsti
   double last_tiles =
       work_tiles < kExactSubtractionBelow ? work_tiles - full_waves * concurrent : std::fmod(work_tiles, concurrent);
   if (last_tiles <= 0) last_tiles = concurrent;
-  const WaveTerms first = wave_terms(ctx, k, g, in, std::min(work_tiles, concurrent));
-  const WaveTerms last = full_waves > 0 && last_tiles < concurrent ? wave_terms(ctx, k, g, in, last_tiles) : first;
+  constexpr bool kExtra = Rules::kExtraStepWork;
+  const WaveTerms first = wave_terms<kExtra>(ctx, k, g, in, std::min(work_tiles, concurrent));
+  const WaveTerms last = full_waves > 0 && last_tiles < concurrent ? wave_terms<kExtra>(ctx, k, g, in, last_tiles) : first;
   double total_s = mp.launch_overhead_s + (full_waves > 0 ? full_waves * first.time_s : 0.0) + last.time_s;
   if constexpr (kRecord) record->dram_bytes = full_waves * first.dram_bytes + last.dram_bytes;
   const double m = ctx.m, n = ctx.n, batch = ctx.batch;
@@ -344,6 +353,7 @@ void estimate_terms(const EstimateContext& ctx, const TileConfig& c, LatencyEsti
   e.cu_load_step_s = first.cu_load_step_s;
   e.latency_step_s = first.latency_step_s;
   e.step_overhead_s = first.step_overhead_s;
+  e.vector_step_s = first.vector_step_s;
   e.store_s = first.store_s;
   e.l2_hit_rate = first.l2_hit_rate;
   e.llc_hit_rate = first.llc_hit_rate;

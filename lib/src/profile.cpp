@@ -232,13 +232,15 @@ void parse_identity(ProfileReader& r, const YAML::Node& root, Hardware& hw) {
 }
 
 void parse_compute(ProfileReader& r, const YAML::Node& c, Hardware& hw) {
-  r.check_keys(c, "compute", {"cu_count", "clock_mhz", "warp_size", "matrix_units_per_cu",
+  r.check_keys(c, "compute", {"cu_count", "clock_mhz", "warp_size", "vector_fp32_lanes_per_cu", "matrix_units_per_cu",
                               "warps_to_feed_matrix_units", "matrix_instruction_warps", "max_warps_per_cu", "max_blocks_per_cu",
                               "registers_per_cu", "max_registers_per_thread", "smem_per_cu_bytes",
                               "smem_per_block_bytes"});
   hw.cu_count = r.integer(c, "cu_count", "compute.cu_count");
   hw.clock_hz = r.number(c, "clock_mhz", "compute.clock_mhz") * 1e6;
   hw.warp_size = r.integer(c, "warp_size", "compute.warp_size", false, 1024);
+  if (c["vector_fp32_lanes_per_cu"])
+    hw.vector_fp32_lanes_per_cu = r.integer(c, "vector_fp32_lanes_per_cu", "compute.vector_fp32_lanes_per_cu", false, 65536);
   hw.matrix_units_per_cu = r.integer(c, "matrix_units_per_cu", "compute.matrix_units_per_cu");
   hw.warps_to_feed_matrix_units = r.integer(c, "warps_to_feed_matrix_units", "compute.warps_to_feed_matrix_units");
   if (c["matrix_instruction_warps"])
@@ -252,6 +254,7 @@ void parse_compute(ProfileReader& r, const YAML::Node& c, Hardware& hw) {
   hw.smem_per_block_bytes = r.integer(c, "smem_per_block_bytes", "compute.smem_per_block_bytes");
   r.plausible(c, "clock_mhz", "compute.clock_mhz", 100, 10000);
   r.plausible(c, "warp_size", "compute.warp_size", 16, 128);
+  r.plausible(c, "vector_fp32_lanes_per_cu", "compute.vector_fp32_lanes_per_cu", 8, 4096);
   r.plausible(c, "max_warps_per_cu", "compute.max_warps_per_cu", 8, 1024);
   r.plausible(c, "registers_per_cu", "compute.registers_per_cu", 1024, 1 << 24);
   r.plausible(c, "max_registers_per_thread", "compute.max_registers_per_thread", 32, 4096);

@@ -25,6 +25,7 @@ nlohmann::json estimate_json(const Estimate& e) {
       {"cu_load_step_s", e.cu_load_step_s},
       {"latency_step_s", e.latency_step_s},
       {"step_overhead_s", e.step_overhead_s},
+      {"vector_step_s", e.vector_step_s},
       {"store_s", e.store_s},
       {"split_k_reduce_s", e.split_k_reduce_s},
       {"k_steps", e.k_steps},

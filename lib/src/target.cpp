@@ -4,6 +4,8 @@
 
 #include "gemm_advisor/error.hpp"
 #include "gemm_advisor/targets/triton.hpp"
+#include "gemm_advisor/targets/triton_tutorial.hpp"
+#include "gemm_advisor/targets/vllm_fp8_block.hpp"
 
 namespace gemm_advisor {
 
@@ -19,7 +21,8 @@ int config_field(const TileConfig& c, std::string_view field) {
 }
 
 const std::vector<const Target*>& all_targets() {
-  static const std::vector<const Target*> targets = {&triton_target()};
+  static const std::vector<const Target*> targets = {&triton_target(), &triton_tutorial_target(),
+                                                     &vllm_fp8_block_target()};
   return targets;
 }
 

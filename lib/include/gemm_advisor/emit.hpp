@@ -1,7 +1,7 @@
 #pragma once
 /// Config files for kernel libraries, made from rankings (`batch --emit`):
-///  - Triton: a shape's top configs as a JSON list of objects with Triton's parameter names, ready to
-///    turn into an autotune config list;
+///  - Triton: a shape's top configs as a JSON list of objects with the target kernel's own parameter
+///    names (or a user's, `--names`), ready to turn into an autotune config list;
 ///  - vLLM: the tuned-config JSON files its Triton block-scaled FP8 GEMM
 ///    (`w8a8_triton_block_scaled_mm`, vllm/model_executor/layers/quantization/utils/fp8_utils.py) reads,
 ///    one per (N, K, device), mapping M to a config.
@@ -10,35 +10,44 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gemm_advisor/profile.hpp"
 #include "gemm_advisor/ranker.hpp"
+#include "gemm_advisor/target.hpp"
 
 namespace gemm_advisor {
 
-// --- Triton ---------------------------------------------------------------------------------------
+// --- a target's own parameter names --------------------------------------------------------------
 
-/// One config with Triton's names, in this key order: BLOCK_M, BLOCK_N, BLOCK_K, GROUP_M, SPLIT_K,
-/// num_warps, num_stages.
-nlohmann::ordered_json triton_config_json(const TileConfig& c);
+/// Renames of a target's parameters for a user's own kernel (`--names BLOCK_M=BLOCK_SIZE_M,...`):
+/// the target's name (TargetParameter::name) -> the name to write.
+using ParameterNames = std::map<std::string, std::string, std::less<>>;
+
+/// Parses "FROM=TO[,FROM=TO...]" for a target: FROM must be one of its parameter names, each at most
+/// once, TO a non-empty name of letters, digits and '_' not already taken by another parameter.
+/// Throws InputError quoting the text and listing the target's names.
+ParameterNames parse_parameter_names(std::string_view text, const Target& target);
+
+/// One config as the target's kernel takes it: {name: value} for each of the target's parameters,
+/// in its order (e.g. triton: BLOCK_M, BLOCK_N, BLOCK_K, GROUP_M, SPLIT_K, num_warps, num_stages;
+/// triton-tutorial and vllm-fp8-block: BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K, GROUP_SIZE_M,
+/// num_warps, num_stages), names renamed by `names`. No key the kernel does not take.
+nlohmann::ordered_json config_json(const Target& target, const TileConfig& c, const ParameterNames& names = {});
 
 /// The first `top` feasible entries of a ranking (0: all feasible ones), as a JSON list of
-/// triton_config_json objects, best first. Infeasible entries are never emitted.
-nlohmann::ordered_json triton_configs_json(const std::vector<RankedConfig>& ranked, std::size_t top);
+/// config_json objects, best first. Infeasible entries are never emitted.
+nlohmann::ordered_json configs_json(const Target& target, const std::vector<RankedConfig>& ranked, std::size_t top,
+                                    const ParameterNames& names = {});
 
 /// The `--emit triton` object of one shape: {"name" (when not empty), "m", "n", "k", "batch",
-/// "dtype", "layout", "configs": triton_configs_json(ranked, top)}.
-nlohmann::ordered_json triton_emit_json(const GemmProblem& p, const std::string& name,
-                                        const std::vector<RankedConfig>& ranked, std::size_t top);
+/// "dtype", "layout", "configs": configs_json(...)}.
+nlohmann::ordered_json emit_json(const Target& target, const GemmProblem& p, const std::string& name,
+                                 const std::vector<RankedConfig>& ranked, std::size_t top,
+                                 const ParameterNames& names = {});
 
-// --- vLLM block-scaled FP8 GEMM -------------------------------------------------------------------
-
-/// Quantization block of the weights, [block_n, block_k] = [128, 128]: the block shape of
-/// DeepSeek-V3-style FP8 checkpoints and the only one vLLM ships tuned files for
-/// (`...,block_shape=[128,128].json`).
-constexpr int kVllmQuantBlockN = 128;
-constexpr int kVllmQuantBlockK = 128;
+// --- vLLM block-scaled FP8 GEMM (target vllm-fp8-block) --------------------------------------------
 
 /// The M values vLLM tunes its block FP8 GEMM for, ascending: the default `batch_sizes` of
 /// benchmarks/kernels/benchmark_w8a8_block_fp8.py (1, 2, 4, 8, 16, 24, 32, 48, 64, 96, 128, 256, 512,
@@ -59,18 +68,10 @@ std::string vllm_config_file_name(std::int64_t n, std::int64_t k, const std::str
 /// FP8 kernel cannot run on it (e.g. a100).
 void require_vllm_block_fp8(const Hardware& hw);
 
-/// The triton candidate space of `p` (whose dtype must be fp8) restricted to what vLLM's kernel
-/// runs: split_k = 1 (the kernel has no split-K) and BLOCK_K dividing the quantization block
-/// kVllmQuantBlockK (one scale per K-step: vLLM's tuner keeps `block_k % BLOCK_SIZE_K == 0`).
-/// `out` is cleared first.
-void vllm_block_fp8_candidates(const GemmProblem& p, const Profile& profile, std::vector<TileConfig>& out);
-
-/// One vLLM config, keys in vLLM's order: BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K, GROUP_SIZE_M,
-/// num_warps, num_stages.
-nlohmann::ordered_json vllm_config_json(const TileConfig& c);
-
 /// A whole tuned-config file: {"M": config, ...} with M as a decimal string key, ascending by M,
-/// indented by 4 and ending in a newline, as vLLM's tuner writes it (json.dump(indent=4)).
+/// each config in vLLM's keys (config_json of vllm_fp8_block_target(): BLOCK_SIZE_M, BLOCK_SIZE_N,
+/// BLOCK_SIZE_K, GROUP_SIZE_M, num_warps, num_stages), indented by 4 and ending in a newline, as
+/// vLLM's tuner writes it (json.dump(indent=4)).
 std::string vllm_config_file_text(const std::map<std::int64_t, TileConfig>& best_by_m);
 
 // --- files ----------------------------------------------------------------------------------------

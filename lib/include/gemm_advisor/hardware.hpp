@@ -37,6 +37,9 @@ struct Hardware {
   int matrix_units_per_cu = 0;
   int warps_to_feed_matrix_units = 0;
   int matrix_instruction_warps = 1;  ///< warps that issue one matrix instruction together (Hopper wgmma: 4)
+  /// FP32 vector (non-matrix) lanes of one CU/SM, each one multiply, add or FMA per cycle; 0 when
+  /// the profile does not say (targets with per-step vector math then cannot estimate).
+  int vector_fp32_lanes_per_cu = 0;
   int max_warps_per_cu = 0;
   int max_blocks_per_cu = 0;
   std::int64_t registers_per_cu = 0;

@@ -52,6 +52,7 @@ struct Estimate {
   double cu_load_step_s = 0;      ///< ... the busiest CU's bytes over its L2->CU fill rate
   double latency_step_s = 0;      ///< ... load latency not hidden by the pipeline
   double step_overhead_s = 0;     ///< per-K-step issue overhead, part of compute_step_s (model_params.hpp)
+  double vector_step_s = 0;       ///< per-K-step vector math (e.g. applying scales), part of compute_step_s
   double store_s = 0;             ///< writing the output tile(s) of a wave
   double split_k_reduce_s = 0;    ///< the split-K partial-sum reduction kernel (0 if split_k = 1)
   double llc_step_s = 0;          ///< ... L2 misses over the last-level cache (AMD MALL), if any
@@ -95,6 +96,7 @@ struct EstimateContext {
     double extent = 0;
     double padded = 0;
     double row_line_bytes = 0;    ///< extent * element bytes rounded up to whole 128-byte cache lines
+    double block_line_bytes = 0;  ///< block * element bytes rounded up to whole 128-byte cache lines
   };
   /// BlockTerms for each power-of-two block size 16, 32, ..., 1024 (index log2(block) - 4), the
   /// sizes the Triton targets allow: [0] M by block_m, [1] N by block_n, [2] K by block_k.

@@ -31,6 +31,8 @@ struct TargetInfo {
   std::string_view kernel;  ///< one line: which kernel it describes
   std::string_view source;  ///< where the kernel comes from (file, project) and how it was measured
   std::vector<TargetParameter> parameters;  ///< in the order the kernel's config files list them
+  std::string_view default_dtype = "";      ///< the dtype a command assumes without --dtype ("": bf16)
+  std::string_view default_layout = "";     ///< the layout a command assumes without --layout ("": NT)
 };
 
 /// The value of the TileConfig field named `field` (TargetParameter::field). Throws

@@ -39,6 +39,30 @@ inline void map_matrix_work(const EstimateContext& ctx, const TileConfig& c, con
   k.async_matrix = full_instruction;
 }
 
+/// Grid, loads and matrix work of a kernel whose offsets wrap with `% M` and `% N` (Triton's
+/// tutorial, vLLM's kernels): a tile-step always loads block_m rows of A and block_n columns of B,
+/// an edge tile's extra ones being real rows of other tiles (traffic, served by the cache), while
+/// the distinct rows are the real ones; K is masked. The block sizes must be valid powers of two.
+inline void map_wrapped_operands(const EstimateContext& ctx, const TileConfig& c, KernelShape& k) {
+  const EstimateContext::BlockTerms& tm = ctx.block_terms[0][block_index(c.block_m)];
+  const EstimateContext::BlockTerms& tn = ctx.block_terms[1][block_index(c.block_n)];
+  const EstimateContext::BlockTerms& tk = ctx.block_terms[2][block_index(c.block_k)];
+  const Layout& layout = ctx.problem->layout;
+  k.tiles_m = tm.blocks;
+  k.tiles_n = tn.blocks;
+  k.k_blocks = tk.blocks;
+  k.a_rows_loaded = k.block_m;
+  k.a_rows_unique = tm.extent;
+  k.b_cols_loaded = k.block_n;
+  k.b_cols_unique = tn.extent;
+  k.k_depth = tk.extent;
+  // Whole cache lines: a row of block_m elements where A is stored K x M, else block_m rows of the
+  // K-step's depth; likewise for B.
+  k.a_line_bytes = layout.a_transposed ? tk.extent * tm.block_line_bytes : k.block_m * tk.row_line_bytes;
+  k.b_line_bytes = layout.b_transposed ? k.block_n * tk.row_line_bytes : tk.extent * tn.block_line_bytes;
+  map_matrix_work(ctx, c, tm, tn, tk, k);
+}
+
 /// Loads issued ahead of the math: num_stages - 1 buffers' worth (less the profile's offset), none
 /// when an operand is unaligned (it goes through registers and the pipeline is lost).
 inline double loads_in_flight(const EstimateContext& ctx, const TileConfig& c) {

@@ -1,0 +1,91 @@
+// The `triton-tutorial` target: Triton's tutorial matmul (python/tutorials/03-matrix-multiplication.py
+// of triton-lang/triton), the kernel most users copy.
+#include "gemm_advisor/targets/triton_tutorial.hpp"
+
+#include "../target_impl.hpp"
+#include "gemm_advisor/targets/triton.hpp"
+#include "triton_family.hpp"
+
+namespace gemm_advisor {
+
+namespace {
+
+// The tutorial kernel's mapping onto the model core. Its offsets wrap with `% M` and `% N`, so an
+// edge tile's padded rows and columns are real loads of other rows (the A tile always loads
+// block_m rows, the B tile block_n columns; the distinct rows, what DRAM and the L2 footprint
+// see, are the real ones); only K is masked. No split-K; GROUP_SIZE_M raster; output in the
+// input dtype.
+struct TutorialRules {
+  static constexpr bool kExtraStepWork = false;
+  static bool map(const EstimateContext& ctx, const TileConfig& c, KernelShape& k) {
+    const GemmProblem& p = *ctx.problem;
+    const Hardware& hw = *ctx.hw;
+    triton_family::map_tile(ctx, c, k);
+    if (c.split_k != 1 || !triton_config_rules_ok(c, p, hw, ctx.profile->triton) ||
+        !triton_resources_fit(k.smem_bytes, k.accumulator_registers, c.num_warps, hw))
+      return false;
+    triton_family::map_wrapped_operands(ctx, c, k);
+    k.split_k = 1;
+    k.group_m = c.group_m;
+    k.loads_in_flight = triton_family::loads_in_flight(ctx, c);
+    k.out_elem_bytes = ctx.bytes_out;
+    return true;
+  }
+};
+
+class TutorialTarget final : public RulesTarget<TutorialRules> {
+ public:
+  const TargetInfo& info() const override {
+    static const TargetInfo kInfo{
+        "triton-tutorial",
+        "Triton's tutorial matmul: offsets wrapped with % M and % N (edge tiles re-load real rows), "
+        "only K masked, GROUP_SIZE_M raster, no split-K",
+        "triton-lang/triton python/tutorials/03-matrix-multiplication.py; our copy after it: "
+        "tools/measure/tutorial_kernel.py, measured on the H200 (data/measurements/h200-tutorial-*.csv)",
+        {{"block_m", "BLOCK_SIZE_M", "16..256, powers of two"},
+         {"block_n", "BLOCK_SIZE_N", "16..256, powers of two"},
+         {"block_k", "BLOCK_SIZE_K", "16..256, powers of two, >= 32 bytes"},
+         {"group_m", "GROUP_SIZE_M", "8"},
+         {"num_warps", "num_warps", "2, 4, 8"},
+         {"num_stages", "num_stages", "1..triton.max_num_stages"}}};
+    return kInfo;
+  }
+  const ModelParams& default_params() const override { return triton_tutorial_default_params(); }
+  std::string problem_error(const GemmProblem& p, const Profile& profile) const override {
+    if (p.batch != 1) return "the tutorial kernel is 2-D: batch must be 1, got " + std::to_string(p.batch);
+    return triton_target().problem_error(p, profile);
+  }
+  void candidates(const GemmProblem& p, const Profile& profile, std::vector<TileConfig>& out) const override {
+    out.clear();
+    if (!problem_error(p, profile).empty()) return;
+    // The triton target's space without its split-K variants: the same tiles, warps and stages.
+    triton_target().candidates(p, profile, out);
+    std::size_t kept = 0;
+    for (const TileConfig& c : out) {
+      if (c.split_k == 1) out[kept++] = c;
+    }
+    out.resize(kept);
+  }
+  std::string infeasibility(const TileConfig& c, const GemmProblem& p, const Profile& profile) const override {
+    if (c.split_k != 1) return "split_k = " + std::to_string(c.split_k) + ": the tutorial kernel has no split-K";
+    return triton_target().infeasibility(c, p, profile);
+  }
+  TileConfig default_config(const GemmProblem&) const override { return triton_default_config(); }
+};
+
+}  // namespace
+
+const ModelParams& triton_tutorial_default_params() {
+  static const ModelParams kParams = [] {
+    ModelParams p;  // the triton target's fit, until this kernel's own (README, "Accuracy")
+    return p;
+  }();
+  return kParams;
+}
+
+const Target& triton_tutorial_target() {
+  static const TutorialTarget kTarget;
+  return kTarget;
+}
+
+}  // namespace gemm_advisor

@@ -1,0 +1,182 @@
+// The `vllm-fp8-block` target: vLLM's block-scaled w8a8 fp8 GEMM (`_w8a8_triton_block_scaled_mm`,
+// vllm/model_executor/layers/quantization/utils/fp8_utils.py).
+#include "gemm_advisor/targets/vllm_fp8_block.hpp"
+
+#include <algorithm>
+#include <iterator>
+
+#include "../target_impl.hpp"
+#include "gemm_advisor/targets/triton.hpp"
+#include "triton_family.hpp"
+
+namespace gemm_advisor {
+
+namespace {
+
+// vLLM's tuner space (benchmarks/kernels/benchmark_w8a8_block_fp8.py, get_configs_compute_bound).
+constexpr int kBlockM[] = {16, 32, 64, 128, 256};
+constexpr int kBlockN[] = {32, 64, 128, 256};
+constexpr int kBlockK[] = {64, 128};
+constexpr int kGroupM[] = {1, 16, 32, 64};
+constexpr int kWarps[] = {4, 8};
+constexpr int kMinStages = 2, kMaxStages = 5;
+// Per K-step and output element the kernel computes acc += dot(a, b) * a_s[:, None] * b_s[None, :]:
+// two multiplies and an add on the vector units.
+constexpr double kScaleOpsPerElement = 3.0;
+// Each K-step loads one fp32 scale per A row (a_s) and one per B column (b_s, gathered by block).
+constexpr double kScaleBytes = 4.0;
+
+// The kernel's own limits: BLOCK_SIZE_K divides the 128-wide quantization group (one scale per
+// step), no split-K, and what the Triton compiler refuses (shared memory, threads per block,
+// accumulators that cannot be held at all: one fp32 accumulator tile must fit the thread's
+// registers; the second tile of each step's product spills instead).
+bool fits(const TileConfig& c, std::int64_t smem_bytes, const Hardware& hw) {
+  const double single_accumulator = static_cast<double>(c.block_m) * c.block_n / (static_cast<double>(c.num_warps) * hw.warp_size);
+  return c.split_k == 1 && c.block_k >= 16 && is_pow2(c.block_k) && kVllmFp8QuantBlock % c.block_k == 0 &&
+         is_pow2(c.block_m) && c.block_m >= 16 && is_pow2(c.block_n) && c.block_n >= 16 && c.block_m <= 1024 &&
+         c.block_n <= 1024 && c.group_m >= 1 && is_pow2(c.num_warps) && c.num_warps <= 32 && c.num_stages >= 1 &&
+         smem_bytes <= hw.smem_per_block_bytes && static_cast<std::int64_t>(c.num_warps) * hw.warp_size <= 1024 &&
+         single_accumulator <= hw.max_registers_per_thread && single_accumulator >= 1;
+}
+
+// The mapping: wrapped offsets (% M, % N) as the tutorial, plus what the block scales add each
+// K-step: the scale loads through registers, the scale multiply on the vector units, a second
+// BM x BN fp32 tile live in registers (the fresh product, scaled before it is added), and a product
+// that must complete before the scaling, so nothing of the step overlaps the matrix work.
+struct Fp8BlockRules {
+  static constexpr bool kExtraStepWork = true;
+  static bool map(const EstimateContext& ctx, const TileConfig& c, KernelShape& k) {
+    triton_family::map_tile(ctx, c, k);
+    k.accumulator_registers *= 2;
+    if (!fits(c, k.smem_bytes, *ctx.hw) || ctx.problem->dtype != Dtype::fp8) return false;
+    triton_family::map_wrapped_operands(ctx, c, k);
+    k.split_k = 1;
+    k.group_m = c.group_m;
+    k.loads_in_flight = triton_family::loads_in_flight(ctx, c);
+    k.out_elem_bytes = ctx.bytes_out;
+    k.extra_step_bytes = (k.block_m + k.block_n) * kScaleBytes;
+    k.vector_ops = kScaleOpsPerElement * k.block_m * k.block_n;
+    k.matrix_result_per_step = true;
+    return true;
+  }
+};
+
+class Fp8BlockTarget final : public RulesTarget<Fp8BlockRules> {
+ public:
+  const TargetInfo& info() const override {
+    static const TargetInfo kInfo{
+        "vllm-fp8-block",
+        "vLLM's block-scaled w8a8 fp8 GEMM: fp8 A [M, K] with per-token 1x128 scales, fp8 B [N, K] with "
+        "128x128 block scales, bf16 out; wrapped offsets, scales loaded and applied every K-step, no split-K",
+        "vllm-project/vllm vllm/model_executor/layers/quantization/utils/fp8_utils.py (_w8a8_triton_block_scaled_mm), "
+        "tuner space of benchmarks/kernels/benchmark_w8a8_block_fp8.py; our copy after it: "
+        "tools/measure/fp8_block_kernel.py, measured on the H200 (data/measurements/h200-fp8-block-*.csv)",
+        {{"block_m", "BLOCK_SIZE_M", "16, 32, 64, 128, 256 (<= the next power of two of M)"},
+         {"block_n", "BLOCK_SIZE_N", "32, 64, 128, 256"},
+         {"block_k", "BLOCK_SIZE_K", "64, 128 (divides the 128-wide quantization group)"},
+         {"group_m", "GROUP_SIZE_M", "1, 16, 32, 64 (those mapping the grid alike collapsed to the smallest)"},
+         {"num_warps", "num_warps", "4, 8"},
+         {"num_stages", "num_stages", "2..5 (at most triton.max_num_stages)"}},
+        "fp8",
+        "NT"};
+    return kInfo;
+  }
+  const ModelParams& default_params() const override { return vllm_fp8_block_default_params(); }
+  std::string problem_error(const GemmProblem& p, const Profile& profile) const override {
+    if (p.dtype != Dtype::fp8)
+      return "vLLM's block FP8 GEMM takes fp8 operands, got " + std::string(dtype_name(p.dtype)) + " (give --dtype fp8)";
+    if (p.layout.name() != "NT") return "vLLM's block FP8 GEMM computes x W^T (layout NT), got " + p.layout.name();
+    if (p.batch != 1) return "vLLM's block FP8 GEMM is 2-D: batch must be 1, got " + std::to_string(p.batch);
+    if (!profile.hw.rate(Dtype::fp8)) return profile.hw.name + " has no fp8 matrix path";
+    if (profile.hw.vector_fp32_lanes_per_cu <= 0)
+      return "the profile has no compute.vector_fp32_lanes_per_cu, which the per-step scale math needs";
+    return "";
+  }
+  void candidates(const GemmProblem& p, const Profile& profile, std::vector<TileConfig>& out) const override {
+    out.clear();
+    if (!problem_error(p, profile).empty()) return;
+    const Hardware& hw = profile.hw;
+    // Tiles larger than the problem's next power of two only add padding (and, with wrapped
+    // offsets, re-load the same rows): the tuner times them, the advisor skips them.
+    const std::int64_t max_m = std::max<std::int64_t>(kBlockM[0], next_pow2(p.m));
+    const std::int64_t max_n = std::max<std::int64_t>(kBlockN[0], next_pow2(p.n));
+    const int max_stages = std::min(kMaxStages, profile.triton.max_num_stages);
+    TileConfig c;
+    c.split_k = 1;
+    for (int bm : kBlockM) {
+      if (bm > max_m) break;
+      const std::int64_t tiles_m = (p.m + bm - 1) / bm;
+      for (int bn : kBlockN) {
+        if (bn > max_n) break;
+        for (int bk : kBlockK) {
+          for (int w : kWarps) {
+            for (int s = kMinStages; s <= max_stages; ++s) {
+              for (std::size_t gi = 0; gi < std::size(kGroupM); ++gi) {
+                // Every GROUP_SIZE_M >= the tile rows maps the grid alike (the grid is one group):
+                // keep the smallest such.
+                if (gi > 0 && kGroupM[gi - 1] >= tiles_m) break;
+                const int g = kGroupM[gi];
+                c.block_m = bm;
+                c.block_n = bn;
+                c.block_k = bk;
+                c.num_warps = w;
+                c.num_stages = s;
+                c.group_m = g;
+                if (fits(c, triton_smem_bytes(c, p.dtype, profile.triton), hw)) out.push_back(c);
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  std::string infeasibility(const TileConfig& c, const GemmProblem& p, const Profile& profile) const override {
+    if (std::string why = problem_error(p, profile); !why.empty()) return why;
+    if (c.split_k != 1) return "split_k = " + std::to_string(c.split_k) + ": vLLM's block FP8 GEMM has no split-K";
+    if (c.block_k < 16 || !is_pow2(c.block_k) || kVllmFp8QuantBlock % c.block_k != 0)
+      return "block_k = " + std::to_string(c.block_k) + " must divide the " + std::to_string(kVllmFp8QuantBlock) +
+             "-wide quantization group (one scale per K-step)";
+    if (std::string why = triton_rules_message(c, p, profile); !why.empty()) return why;
+    const std::int64_t smem = triton_smem_bytes(c, p.dtype, profile.triton);
+    if (smem > profile.hw.smem_per_block_bytes)
+      return triton_resource_message(TritonResourceCheck::smem, c, smem, 0, profile.hw);
+    if (static_cast<std::int64_t>(c.num_warps) * profile.hw.warp_size > 1024)
+      return triton_resource_message(TritonResourceCheck::too_many_threads, c, smem, 0, profile.hw);
+    if (!fits(c, smem, profile.hw))
+      return "one fp32 accumulator tile of " + std::to_string(c.block_m) + "x" + std::to_string(c.block_n) +
+             " does not fit the registers of " + std::to_string(c.num_warps) + " warps";
+    return "";
+  }
+  TileConfig default_config(const GemmProblem&) const override { return vllm_fp8_block_default_config(); }
+};
+
+}  // namespace
+
+TileConfig vllm_fp8_block_default_config() {
+  // vLLM's w8a8_triton_block_scaled_mm when no tuned file exists: BLOCK_SIZE_M 64, BLOCK_SIZE_N =
+  // block_size[0] = 128, BLOCK_SIZE_K = block_size[1] = 128, GROUP_SIZE_M 32, 4 warps, 2 stages.
+  TileConfig c;
+  c.block_m = 64;
+  c.block_n = kVllmFp8QuantBlock;
+  c.block_k = kVllmFp8QuantBlock;
+  c.group_m = 32;
+  c.num_warps = 4;
+  c.num_stages = 2;
+  c.split_k = 1;
+  return c;
+}
+
+const ModelParams& vllm_fp8_block_default_params() {
+  static const ModelParams kParams = [] {
+    ModelParams p;  // the triton target's fit, until this kernel's own (README, "Accuracy")
+    return p;
+  }();
+  return kParams;
+}
+
+const Target& vllm_fp8_block_target() {
+  static const Fp8BlockTarget kTarget;
+  return kTarget;
+}
+
+}  // namespace gemm_advisor

@@ -1,0 +1,160 @@
+// The targets: each maps its kernel onto the model core; expected values are hand calculations on
+// the toy GPU (tests/data/toy.yaml: 100 SMs, 1 GHz, 1024 FLOP/cycle/SM, 128 B/cycle per SM) or
+// follow from the kernels' code (tools/measure/*.py, after the public kernels).
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <sstream>
+
+#include "gemm_advisor/error.hpp"
+#include "gemm_advisor/target.hpp"
+#include "gemm_advisor/targets/triton.hpp"
+#include "gemm_advisor/targets/triton_tutorial.hpp"
+#include "gemm_advisor/targets/vllm_fp8_block.hpp"
+#include "test_util.hpp"
+
+using namespace gemm_advisor;
+using test_util::cfg;
+
+namespace {
+
+std::string toy_text() {
+  std::ifstream in(test_util::source_path("tests/data/toy.yaml"));
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+  const auto at = text.find(from);
+  REQUIRE(at != std::string::npos);
+  return text.replace(at, from.size(), to);
+}
+
+// The toy GPU with an fp8 path (2048 FLOP/cycle/SM, instruction 16x8x32) and 128 FP32 lanes per SM.
+Profile toy_fp8() {
+  std::string text = replaced(toy_text(), "  fp16: {", "  fp8: {instruction_m: 16, instruction_n: 8, instruction_k: 32, flops_per_cycle_per_cu: 2048}\n  fp16: {");
+  text = replaced(text, "  warp_size: 32\n", "  warp_size: 32\n  vector_fp32_lanes_per_cu: 128\n");
+  return parse_profile(text, "toy-fp8.yaml");
+}
+
+Estimate estimate_with(const Target& t, const GemmProblem& p, const Profile& profile, const TileConfig& c) {
+  return t.estimate(t.context(p, profile), c);
+}
+
+}  // namespace
+
+TEST_CASE("every target is listed once, triton first, and found by name", "[targets]") {
+  const auto& all = all_targets();
+  REQUIRE(all.size() >= 3);
+  CHECK(all.front()->name() == "triton");
+  CHECK(&find_target("triton-tutorial") == &triton_tutorial_target());
+  CHECK(&find_target("vllm-fp8-block") == &vllm_fp8_block_target());
+  CHECK_THROWS_WITH(find_target("cutlass"), Catch::Contains("unknown target 'cutlass'") && Catch::Contains("triton-tutorial"));
+  for (const Target* t : all) {
+    INFO(t->name());
+    CHECK_FALSE(t->info().kernel.empty());
+    CHECK_FALSE(t->info().source.empty());
+    for (const TargetParameter& p : t->info().parameters) CHECK_NOTHROW(config_field(TileConfig{}, p.field));
+  }
+}
+
+TEST_CASE("the tutorial kernel equals the masked one where no tile overhangs", "[targets][tutorial]") {
+  // 4096^3 with 128x128 tiles: every tile covers 128 real rows and columns, so wrapped and masked
+  // loads move the same bytes and every term is the same.
+  const Profile hw = test_util::toy();
+  const GemmProblem p = parse_shape("4096x4096x4096");
+  for (const TileConfig& c : {cfg(128, 128, 64, 8, 3), cfg(64, 256, 32, 4, 4), cfg(16, 16, 64, 2, 2)}) {
+    const Estimate masked = estimate_with(triton_target(), p, hw, c);
+    const Estimate wrapped = estimate_with(triton_tutorial_target(), p, hw, c);
+    REQUIRE(masked.feasible);
+    REQUIRE(wrapped.feasible);
+    CHECK(wrapped.latency_s == masked.latency_s);
+  }
+  // ... and that it has no split-K.
+  CHECK_FALSE(estimate_with(triton_tutorial_target(), p, hw, cfg(128, 128, 64, 8, 3, 2)).feasible);
+  CHECK_THAT(triton_tutorial_target().infeasibility(cfg(128, 128, 64, 8, 3, 2), p, hw), Catch::Contains("no split-K"));
+  std::vector<TileConfig> space;
+  triton_tutorial_target().candidates(parse_shape("128x128x65536"), hw, space);
+  REQUIRE_FALSE(space.empty());
+  for (const TileConfig& c : space) CHECK(c.split_k == 1);
+}
+
+TEST_CASE("wrapped offsets load whole tiles: an edge tile's padding is real traffic", "[targets][tutorial]") {
+  // M = 1 (decode), a 16x64 tile, K-step 64, bf16, one tile per SM: the masked kernel loads 1 row
+  // of A and 64 columns of B per step, (1 + 64) * 64 * 2 = 8320 bytes; the tutorial's `% M` makes
+  // the tile load row 0 sixteen times, (16 + 64) * 64 * 2 = 10240 bytes. 64 tiles (N = 4096) on 64
+  // SMs: the L2 term is requested bytes over min(L2 10 TB/s, 64 SMs * 128 GB/s = 8.19 TB/s,
+  // 10 TB/s * 64/100 = 6.4 TB/s) = 6.4 TB/s.
+  const Profile hw = test_util::toy();
+  const GemmProblem p = parse_shape("1x4096x4096");
+  const TileConfig c = cfg(16, 64, 64, 4, 3);
+  const Estimate masked = estimate_with(triton_target(), p, hw, c);
+  const Estimate wrapped = estimate_with(triton_tutorial_target(), p, hw, c);
+  REQUIRE(masked.feasible);
+  REQUIRE(wrapped.feasible);
+  CHECK(masked.l2_step_s == Approx(64 * 8320.0 / 6.4e12));
+  CHECK(wrapped.l2_step_s == Approx(64 * 10240.0 / 6.4e12));
+  // The distinct bytes are the same: DRAM sees one row of A however often a tile re-reads it.
+  CHECK(wrapped.dram_step_s == Approx(masked.dram_step_s));
+  // The SM copies the 16 rows of A in whole lines too: 16 lines of 128 bytes instead of 1.
+  CHECK(wrapped.cu_load_step_s > masked.cu_load_step_s);
+}
+
+TEST_CASE("the block-scaled fp8 kernel pays for its scales every K-step", "[targets][fp8-block]") {
+  const Profile hw = toy_fp8();
+  const Target& t = vllm_fp8_block_target();
+  GemmProblem p = parse_shape("6400x256x4096");  // 100 tiles of 64x256: one per SM
+  p.dtype = Dtype::fp8;
+  const TileConfig c = cfg(64, 256, 128, 4, 3, 1, 1);
+  const Estimate e = estimate_with(t, p, hw, c);
+  REQUIRE(e.feasible);
+  CHECK(e.occupancy == 1);  // smem 3 * (64*128 + 128*256) = 122880 bytes: one block per SM
+  // Scale multiply: 3 lane-ops (two multiplies, one add) per output element, 3 * 64 * 256 = 49152,
+  // on 128 lanes at 1 GHz = 384 ns per step.
+  CHECK(e.vector_step_s == Approx(3.0 * 64 * 256 / (128 * 1e9)));
+  // The product must complete before it is scaled: math + vector + overhead, nothing overlapped.
+  // Math: 2 * 64 * 256 * 128 = 4,194,304 FLOP at 2048 FLOP/cycle * 1 GHz = 2.048 us.
+  const ModelParams mp = vllm_fp8_block_target().default_params();
+  CHECK(e.compute_step_s == Approx(2.048e-6 + 384e-9 + mp.k_step_overhead_cycles / 1e9));
+  // Two fp32 tiles live per thread (the accumulator and the fresh product): 2 * 64*256/128 = 256
+  // accumulators, past the 255-register cap: what spills is the cap's excess, not infeasible.
+  CHECK(e.registers_per_thread == 255);
+  // The same tile in the plain masked kernel keeps one tile: 128 + the overhead, no spill.
+  GemmProblem bf = p;
+  bf.dtype = Dtype::bf16;
+  CHECK(estimate_with(triton_target(), bf, hw, cfg(64, 256, 128, 4, 3)).registers_per_thread ==
+        Approx(128 + mp.register_overhead_per_thread));
+}
+
+TEST_CASE("the block-scaled fp8 kernel takes only its own problems and configs", "[targets][fp8-block]") {
+  const Profile hw = toy_fp8();
+  const Target& t = vllm_fp8_block_target();
+  GemmProblem p = parse_shape("256x7168x7168");
+  p.dtype = Dtype::fp8;
+  CHECK(t.problem_error(p, hw).empty());
+  CHECK_THAT(t.infeasibility(cfg(64, 128, 256, 4, 3), p, hw), Catch::Contains("divide the 128-wide"));
+  CHECK_THAT(t.infeasibility(cfg(64, 128, 128, 4, 3, 2), p, hw), Catch::Contains("no split-K"));
+  CHECK(t.infeasibility(vllm_fp8_block_default_config(), p, hw).empty());
+  CHECK(vllm_fp8_block_default_config().text() == "64x128x128:4:2:g32");
+  // Without the FP32 lane count the scale math cannot be estimated: a clear error, not a guess.
+  CHECK_THAT(t.problem_error(p, test_util::toy()), Catch::Contains("fp8"));
+  const Profile no_lanes = parse_profile(replaced(replaced(toy_text(), "  fp16: {", "  fp8: {instruction_m: 16, instruction_n: 8, instruction_k: 32, flops_per_cycle_per_cu: 2048}\n  fp16: {"), "name: toy", "name: toy2"), "t.yaml");
+  CHECK_THAT(t.problem_error(p, no_lanes), Catch::Contains("vector_fp32_lanes_per_cu"));
+}
+
+TEST_CASE("a profile sets model parameters for every target and for one", "[targets][hardware]") {
+  const std::string base = toy_text();
+  const Profile all = parse_profile(base + "model_parameters:\n  k_step_overhead_cycles: 100\n", "a.yaml");
+  CHECK(all.params_for("triton", triton_target().default_params()).k_step_overhead_cycles == 100);
+  CHECK(all.params_for("triton-tutorial", triton_tutorial_target().default_params()).k_step_overhead_cycles == 100);
+  const Profile one = parse_profile(base + "model_parameters:\n  k_step_overhead_cycles: 100\n"
+                                           "targets:\n  triton-tutorial:\n    model_parameters:\n      k_step_overhead_cycles: 7\n",
+                                    "b.yaml");
+  CHECK(one.params_for("triton", triton_target().default_params()).k_step_overhead_cycles == 100);
+  CHECK(one.params_for("triton-tutorial", triton_tutorial_target().default_params()).k_step_overhead_cycles == 7);
+  CHECK_THROWS_WITH(parse_profile(base + "targets:\n  cutlass:\n    model_parameters: {}\n", "c.yaml"),
+                    Catch::Contains("c.yaml:") && Catch::Contains("unknown target 'cutlass'"));
+  CHECK_THROWS_WITH(parse_profile(base + "targets:\n  triton:\n    model_parameters:\n      near_tie_tolerance: 5\n", "d.yaml"),
+                    Catch::Contains("d.yaml:") && Catch::Contains("targets.triton.model_parameters.near_tie_tolerance"));
+}
