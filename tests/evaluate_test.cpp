@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <sstream>
 
 #include "gemm_advisor/error.hpp"
 #include "gemm_advisor/evaluate.hpp"
@@ -71,4 +72,24 @@ TEST_CASE("measurement files with errors", "[evaluate][errors]") {
   const std::string dir = test_util::source_path("tests/data/");
   CHECK_THROWS_WITH(read_measurements(dir + "candidates.csv"), Catch::Contains("lacks column 'm'"));
   CHECK_THROWS_WITH(read_measurements(dir + "missing.csv"), Catch::Contains("missing.csv: cannot open"));
+}
+
+TEST_CASE("a measurement file of several kernels: the target's rows, other targets' skipped, vendor rows kept", "[evaluate][targets]") {
+  // The harness writes one file per plan, which may hold several kernels: a row of another target's
+  // kernel is neither a candidate nor a vendor reference.
+  std::istringstream csv(
+      "kernel,family,name,m,n,k,batch,dtype,layout,experts,top_k,gemm,block_m,block_n,block_k,group_m,num_warps,num_stages,split_k,ms,reps,rel_err,status\n"
+      "cublas,llama,qkv.m16,16,6144,4096,1,bf16,NT,,,,0,0,0,0,0,0,1,0.020,10,1e-3,ok\n"
+      "triton-tutorial,llama,qkv.m16,16,6144,4096,1,bf16,NT,,,,16,64,128,8,4,3,1,0.010,10,1e-3,ok\n"
+      "triton,llama,qkv.m16,16,6144,4096,1,bf16,NT,,,,16,64,128,8,4,3,1,0.030,10,1e-3,ok\n");
+  std::vector<std::string> warnings;
+  const auto shapes = read_measurements(csv, "multi.csv", "triton", &warnings);
+  CHECK(warnings.empty());  // family, name, experts, ... are known columns
+  REQUIRE(shapes.size() == 1);
+  CHECK(shapes[0].family == "llama");
+  CHECK(shapes[0].name == "qkv.m16");
+  CHECK(shapes[0].configs.size() == 1);
+  CHECK(shapes[0].configs[0].ms == 0.030);
+  CHECK(shapes[0].vendor_kernel == "cublas");  // not the faster tutorial row
+  CHECK(shapes[0].vendor_ms == 0.020);
 }

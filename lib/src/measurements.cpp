@@ -7,6 +7,7 @@
 #include "gemm_advisor/csv_reader.hpp"
 #include "gemm_advisor/error.hpp"
 #include "gemm_advisor/hardware.hpp"
+#include "gemm_advisor/target.hpp"
 
 namespace gemm_advisor {
 
@@ -26,7 +27,8 @@ std::vector<MeasuredShape> read_measurements(std::istream& in, const std::string
   if (warnings) {
     for (std::string& w : h.unknown_column_warnings({"m", "n", "k", "batch", "dtype", "layout", "kernel", "block_m",
                                                      "block_n", "block_k", "group_m", "num_warps", "num_stages",
-                                                     "split_k", "ms", "reps", "rel_err", "status"}))
+                                                     "split_k", "ms", "reps", "rel_err", "status", "family", "name",
+                                                     "experts", "top_k", "gemm"}))
       warnings->push_back(std::move(w));
   }
   const int im = h.index("m"), in_ = h.index("n"), ik = h.index("k"), ib = h.index("batch");
@@ -34,6 +36,7 @@ std::vector<MeasuredShape> read_measurements(std::istream& in, const std::string
   const int ibm = h.index("block_m"), ibn = h.index("block_n"), ibk = h.index("block_k");
   const int iw = h.index("num_warps"), is = h.index("num_stages"), ig = h.index("group_m");
   const int isk = h.index("split_k"), ims = h.index("ms");
+  const int ifam = h.index("family"), iname = h.index("name");
 
   std::vector<MeasuredShape> shapes;
   std::map<std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t, int, std::string>, std::size_t> index;
@@ -65,7 +68,7 @@ std::vector<MeasuredShape> read_measurements(std::istream& in, const std::string
     auto it = index.find(key);
     if (it == index.end()) {
       it = index.emplace(key, shapes.size()).first;
-      shapes.push_back(MeasuredShape{p, {}, 0, ""});
+      shapes.push_back(MeasuredShape{p, csv_text(f, ifam, ""), csv_text(f, iname, ""), {}, 0, ""});
     }
     MeasuredShape& shape = shapes[it->second];
     ++rows;
@@ -75,6 +78,7 @@ std::vector<MeasuredShape> read_measurements(std::istream& in, const std::string
       if (ms <= 0) r.fail("column 'ms': " + f[ims] + " must be positive for a row with status ok");
     }
     if (kernel != target) {
+      if (find_target_or_null(kernel)) continue;  // another target's kernel: not a vendor reference
       if (status == "ok" && (shape.vendor_ms == 0 || ms < shape.vendor_ms)) {
         shape.vendor_ms = ms;
         shape.vendor_kernel = kernel;

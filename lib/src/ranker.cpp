@@ -16,11 +16,17 @@ struct SortKey {
 
 void rank_configs(const Target& target, const GemmProblem& p, const Profile& profile,
                   const std::vector<TileConfig>& candidates, std::vector<RankedConfig>& out, std::size_t top) {
+  rank_configs(target, target.context(p, profile), candidates, out, top);
+}
+
+void rank_configs(const Target& target, const EstimateContext& context, const std::vector<TileConfig>& candidates,
+                  std::vector<RankedConfig>& out, std::size_t top) {
   // With --top N most estimates are only compared, never printed: compute just their sort keys
   // (estimate_latencies) and estimate the few that make the cut in full at the end (cheaper than
   // filling and storing 300-byte records).
+  const GemmProblem& p = *context.problem;
+  const Profile& profile = *context.profile;
   const bool keep_all = top == 0 || top >= candidates.size();
-  const EstimateContext context = target.context(p, profile);
   thread_local std::vector<RankedConfig> estimated;  // keep_all: every record; else the infeasible
   thread_local std::vector<SortKey> keys;
   thread_local std::vector<LatencyEstimate> latencies;

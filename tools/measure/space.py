@@ -15,6 +15,11 @@ Rules (H200 defaults: 132 SMs, 232448 bytes of shared memory per block):
   * split_k in {1,2,4,8,16}; split_k > 1 only when tiles*split_k <= 2*num_sms and
     K >= split_k*max(block_k, 256), tiles = ceil(M/block_m)*ceil(N/block_n)*batch.
 Enumeration order: block_m, block_n, block_k, num_warps, num_stages, split_k (each ascending).
+
+The spaces of the other targets of harness.py are below candidate_space: tutorial_space
+(`triton-tutorial`), fp8_block_space (`vllm-fp8-block`), fused_moe_space (`vllm-fused-moe`); each
+docstring gives its rules and their source. `--target NAME` prints one of them (for vllm-fused-moe the
+shape is ignored; give --dtype bf16 or fp8).
 """
 
 BLOCK_SIZES = (16, 32, 64, 128, 256)
@@ -71,6 +76,148 @@ def candidate_space(m, n, k, batch=1, dtype="bf16", num_sms=H200_NUM_SMS,
     return out
 
 
+# ----------------------------------------------------------------------------------------------
+# Spaces of the other targets (plan generation for harness.py; see README.md). Pure Python too.
+# ----------------------------------------------------------------------------------------------
+TUTORIAL_GROUP_M = 8
+
+
+def tutorial_space(m, n, k, dtype="bf16", num_sms=H200_NUM_SMS, smem_per_block=H200_SMEM_PER_BLOCK):
+    """Space of the `triton-tutorial` kernel (tutorial_kernel.py): the `triton` space above for the same
+    problem without split-K (split_k = 1 only: the tutorial kernel has none) and GROUP_SIZE_M = 8 (the
+    tutorial's value). Same rules otherwise: tile caps by next_pow2, BLOCK_K*bits >= 256, the shared
+    memory and register/warp filters. Same enumeration order."""
+    out = []
+    for c in candidate_space(m, n, k, 1, dtype, num_sms, smem_per_block):
+        if c["split_k"] == 1:
+            c = dict(c, group_m=TUTORIAL_GROUP_M)
+            out.append(c)
+    return out
+
+
+# vLLM benchmarks/kernels/benchmark_w8a8_block_fp8.py, get_configs_compute_bound() (read at
+# vllm-project/vllm commit 07ed7ce7): loops num_stages, block_m, block_k, block_n, num_warps, group_size;
+# the tuner then keeps the configs with block_k % BLOCK_SIZE_K == 0 (block_k = 128: both 64 and 128 stay).
+FP8_BLOCK_STAGES = (2, 3, 4, 5)
+FP8_BLOCK_BM = (16, 32, 64, 128, 256)
+FP8_BLOCK_BK = (64, 128)
+FP8_BLOCK_BN = (32, 64, 128, 256)
+FP8_BLOCK_WARPS = (4, 8)
+FP8_BLOCK_GROUP_M = (1, 16, 32, 64)
+FP8_QUANT_BLOCK = 128        # group_n = group_k = 128 ([128, 128] block scales)
+
+
+def smem_bytes(bm, bn, bk, stages, elem_bytes):
+    """The shared-memory estimate used by every filter here: stages*(BM*BK + BK*BN)*elem_bytes."""
+    return stages * (bm * bk + bk * bn) * elem_bytes
+
+
+def collapse_group_m(m_rows, block_m, group_ms):
+    """GROUP_SIZE_M values of `group_ms` (ascending) that give distinct program-id mappings for a grid of
+    ceil(m_rows/block_m) row tiles: every G >= ceil(m_rows/block_m) gives the same mapping (one group
+    spans all row tiles, so pid_m = pid % num_pid_m and pid_n = pid // num_pid_m), so of those only the
+    smallest G of the list is kept. The G below that bound are all kept."""
+    npm = max(1, -(-m_rows // block_m))
+    out = []
+    covered = False
+    for g in sorted(group_ms):
+        if g >= npm:
+            if covered:
+                continue
+            covered = True
+        out.append(g)
+    return out
+
+
+def fp8_block_keys(smem_per_block=H200_SMEM_PER_BLOCK):
+    """The (block_m, block_n, block_k, num_warps, num_stages) combinations of vLLM's block-fp8 tuner
+    space that fit the shared-memory filter (1 byte per fp8 element), in the tuner's loop order. These
+    are the compile keys: GROUP_SIZE_M is a runtime argument of fp8_block_kernel.py."""
+    out = []
+    for s in FP8_BLOCK_STAGES:
+        for bm in FP8_BLOCK_BM:
+            for bk in FP8_BLOCK_BK:
+                if FP8_QUANT_BLOCK % bk != 0:
+                    continue
+                for bn in FP8_BLOCK_BN:
+                    for w in FP8_BLOCK_WARPS:
+                        if smem_bytes(bm, bn, bk, s, 1) > smem_per_block:
+                            continue
+                        out.append((bm, bn, bk, w, s))
+    return out
+
+
+def fp8_block_space(m, n, k, keys=None, smem_per_block=H200_SMEM_PER_BLOCK):
+    """Space of the `vllm-fp8-block` kernel (fp8_block_kernel.py) for C[M,N] = A[M,K]·B[N,K]^T with
+    [128,128] block scales: vLLM's tuner space (benchmark_w8a8_block_fp8.py get_configs_compute_bound:
+    num_stages {2,3,4,5}, BLOCK_SIZE_M {16,32,64,128,256}, BLOCK_SIZE_K {64,128}, BLOCK_SIZE_N
+    {32,64,128,256}, num_warps {4,8}, GROUP_SIZE_M {1,16,32,64}; BLOCK_SIZE_K must divide 128), less
+    the configs whose shared memory num_stages*(BM*BK + BK*BN) bytes passes smem_per_block, and with the
+    GROUP_SIZE_M values that give the same program-id mapping collapsed (collapse_group_m: of the G >=
+    ceil(M/BLOCK_SIZE_M) only the smallest is kept). The tuner does not cap tiles by the problem size,
+    so neither does this space. `keys` restricts it to a subset of fp8_block_keys() (a plan's sample).
+    n and k do not change the space; they are taken for symmetry with the other spaces."""
+    if keys is None:
+        keys = fp8_block_keys(smem_per_block)
+    out = []
+    for (bm, bn, bk, w, s) in keys:
+        for g in collapse_group_m(m, bm, FP8_BLOCK_GROUP_M):
+            out.append(dict(block_m=bm, block_n=bn, block_k=bk, group_m=g, num_warps=w, num_stages=s,
+                            split_k=1))
+    return out
+
+
+# vLLM benchmarks/kernels/benchmark_moe.py, get_configs_compute_bound(use_fp16, block_quant_shape), the
+# CUDA branch (read at vllm-project/vllm, the upstream version with get_rocm_tuning_space): BLOCK_SIZE_M
+# {16,32,64,128,256}, BLOCK_SIZE_N {32,64,128,256}, BLOCK_SIZE_K {64,128,256}, GROUP_SIZE_M {1,16,32,64},
+# num_warps {4,8}, num_stages {2,3,4,5} (1920 configs); with fp8 block quantization it drops every
+# config with BLOCK_SIZE_K % block_k != 0 or BLOCK_SIZE_N % block_n != 0.
+MOE_BM = (16, 32, 64, 128, 256)
+MOE_BN = (32, 64, 128, 256)
+MOE_BK = (64, 128, 256)
+MOE_GROUP_M = (1, 16, 32, 64)
+MOE_WARPS = (4, 8)
+MOE_STAGES = (2, 3, 4, 5)
+
+
+def fused_moe_space(dtype="bf16", block_shape=(128, 128), smem_per_block=H200_SMEM_PER_BLOCK):
+    """Space of the `vllm-fused-moe` kernel (fused_moe_kernel.py): vLLM's NVIDIA tuner space (above),
+    for dtype 'bf16' (16-bit operands) or 'fp8' (fp8_w8a8 with `block_shape` [block_n, block_k] scales:
+    the tuner's divisibility rule, BLOCK_SIZE_K % block_k == 0 and BLOCK_SIZE_N % block_n == 0).
+    Two additions of ours, both stated in README.md:
+      * for fp8 BLOCK_SIZE_K is clamped to min(BLOCK_SIZE_K, block_n, block_k) as vLLM's
+        invoke_fused_moe_kernel does before the launch, so BLOCK_SIZE_K = 256 runs the 128 kernel;
+        the clamped duplicates are kept once;
+      * the shared-memory filter num_stages*(BM*BK + BK*BN)*elem_bytes <= smem_per_block (elem_bytes
+        2 for bf16, 1 for fp8; the tuner instead skips configs that raise OutOfResources).
+    Enumeration order: the tuner's itertools.product order (BLOCK_SIZE_M, N, K, GROUP_SIZE_M,
+    num_warps, num_stages)."""
+    eb = 1 if dtype == "fp8" else 2
+    out = []
+    seen = set()
+    for bm in MOE_BM:
+        for bn in MOE_BN:
+            for bk in MOE_BK:
+                for g in MOE_GROUP_M:
+                    for w in MOE_WARPS:
+                        for s in MOE_STAGES:
+                            bk_eff = bk
+                            if dtype == "fp8":
+                                bn_q, bk_q = block_shape
+                                if bk % bk_q != 0 or bn % bn_q != 0:
+                                    continue
+                                bk_eff = min(bk, bn_q, bk_q)
+                            if smem_bytes(bm, bn, bk_eff, s, eb) > smem_per_block:
+                                continue
+                            key = (bm, bn, bk_eff, g, w, s)
+                            if key in seen:
+                                continue
+                            seen.add(key)
+                            out.append(dict(block_m=bm, block_n=bn, block_k=bk_eff, group_m=g, num_warps=w,
+                                            num_stages=s, split_k=1))
+    return out
+
+
 def _parse_shape(text):
     parts = [int(x) for x in text.lower().split("x")]
     if len(parts) == 3:
@@ -84,9 +231,18 @@ if __name__ == "__main__":
     ap.add_argument("shape", help="MxNxK or MxNxKxB")
     ap.add_argument("--dtype", default="bf16")
     ap.add_argument("--count", action="store_true", help="print only the number of candidates")
+    ap.add_argument("--target", default="triton",
+                    choices=["triton", "triton-tutorial", "vllm-fp8-block", "vllm-fused-moe"])
     a = ap.parse_args()
     m, n, k, b = _parse_shape(a.shape)
-    cfgs = candidate_space(m, n, k, b, a.dtype)
+    if a.target == "triton":
+        cfgs = candidate_space(m, n, k, b, a.dtype)
+    elif a.target == "triton-tutorial":
+        cfgs = tutorial_space(m, n, k, a.dtype)
+    elif a.target == "vllm-fp8-block":
+        cfgs = fp8_block_space(m, n, k)
+    else:
+        cfgs = fused_moe_space(a.dtype)
     if a.count:
         print(len(cfgs))
     else:

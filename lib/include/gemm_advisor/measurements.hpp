@@ -1,8 +1,11 @@
 #pragma once
 /// Measurement CSV (one row per timed kernel run; DESIGN.md, "Measurements and evaluation").
 /// Required columns: m,n,k,block_m,block_n,block_k,num_warps,num_stages,ms. Optional: batch (1),
-/// dtype (bf16), layout (NN), group_m (8), split_k (1), kernel (triton), status (ok).
-/// Rows whose kernel is not the target (e.g. `cublas`) are vendor-library reference timings.
+/// dtype (bf16), layout (NN), group_m (8), split_k (1), kernel (triton), status (ok), family and
+/// name (the shape's family, e.g. the model, and its label; tools/measure/harness.py writes them),
+/// reps, rel_err (the harness's), experts, top_k, gemm (vllm-fused-moe rows).
+/// Rows whose kernel is the target are its configs; rows of another target's kernel are skipped;
+/// any other kernel (e.g. `cublas`) is a vendor-library reference timing.
 #include <istream>
 #include <string>
 #include <vector>
@@ -22,6 +25,8 @@ struct MeasuredConfig {
 /// All rows of one problem, in file order.
 struct MeasuredShape {
   GemmProblem problem;
+  std::string family;                   ///< the `family` column of its first row ("" if none)
+  std::string name;                     ///< the `name` column of its first row ("" if none)
   std::vector<MeasuredConfig> configs;  ///< rows of the target kernel
   double vendor_ms = 0;                 ///< fastest vendor-library row (0 if none)
   std::string vendor_kernel;            ///< its kernel name (e.g. "cublas")

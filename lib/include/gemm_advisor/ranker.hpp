@@ -23,4 +23,9 @@ struct RankedConfig {
 void rank_configs(const Target& target, const GemmProblem& p, const Profile& profile,
                   const std::vector<TileConfig>& candidates, std::vector<RankedConfig>& out, std::size_t top = 0);
 
+/// The same over a context built by the caller (Target::context, or make_estimate_context with other
+/// parameters, as calibrate does): the problem and profile are the context's.
+void rank_configs(const Target& target, const EstimateContext& context, const std::vector<TileConfig>& candidates,
+                  std::vector<RankedConfig>& out, std::size_t top = 0);
+
 }  // namespace gemm_advisor

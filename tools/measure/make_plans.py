@@ -1,0 +1,446 @@
+#!/usr/bin/env python3
+"""Writes the plan CSVs of harness.py under tools/measure/plans/ (pure Python, no torch):
+
+    plan-fp8-block.csv   vllm-fp8-block: public block-fp8 weight shapes (N, K) x 13 M values
+    plan-tutorial.csv    triton-tutorial: 48 bf16/fp16 shapes, NN and NT, decode to prefill, recsys, unaligned
+    plan-moe.csv         vllm-fused-moe: 6 public MoE models x 18 M values x (up, down)
+
+and prints, per plan, the problems, rows, distinct compile keys (plan_spec.compile_spec, as the harness
+dedupes them) and an estimated device time (plan_spec's per-config cost model; compiles at
+plan_spec.COMPILES_PER_S, overlapped with timing).
+
+    python3 tools/measure/make_plans.py [--only fp8|tutorial|moe] [--extra FILE] [--outdir DIR]
+
+Model dimensions (all from the models' public config.json on Hugging Face, as quoted in public code):
+  DeepSeek-V3 / R1 (deepseek-ai/DeepSeek-V3): hidden_size 7168, intermediate_size 18432,
+    moe_intermediate_size 2048, n_routed_experts 256, num_experts_per_tok 8, n_shared_experts 1,
+    num_attention_heads 128, q_lora_rank 1536, kv_lora_rank 512, qk_nope_head_dim 128,
+    qk_rope_head_dim 64, v_head_dim 128; fp8 with weight_block_size [128, 128].
+  Qwen3-32B (-FP8: block [128, 128]): hidden 5120, intermediate 25600, 64 heads, 8 kv heads, head_dim 128.
+  Qwen3-30B-A3B (-FP8: block [128, 128]): hidden 2048, moe_intermediate_size 768, 128 experts, top-8,
+    32 heads, 4 kv heads, head_dim 128.
+  Qwen3-235B-A22B: hidden 4096, moe_intermediate_size 1536, 128 experts, top-8, 64 heads, 4 kv heads.
+  Mixtral-8x7B: hidden 4096, intermediate 14336, 8 experts, top-2.
+  Llama-4-Scout-17B-16E: hidden 5120, intermediate_size (experts) 8192, 16 experts, top-1.
+  gpt-oss-120b: hidden 2880, intermediate 2880, 128 experts, experts_per_token 4.
+  Llama-3.1-8B: hidden 4096, intermediate 14336, 32 heads, 8 kv heads, head_dim 128, vocab 128256.
+  Qwen2.5-7B: hidden 3584, intermediate 18944, 28 heads, 4 kv heads, head_dim 128.
+  Mistral-Nemo-12B: hidden 5120, intermediate 14336, 32 heads, 8 kv heads, head_dim 128.
+  Llama-3.2-3B: hidden 3072, intermediate 8192, 24 heads, 8 kv heads, head_dim 128.
+  Phi-3-mini: hidden 3072, intermediate 8192, 32 heads, 32 kv heads, head_dim 96.
+  DLRM (MLPerf DLRM-DCNv2, Criteo 1TB): bottom MLP 13-512-256-128, top MLP 1024-1024-512-256-1,
+    13 dense + 26 sparse features x 128-dim embeddings (27 x 128 = 3456 interaction width).
+  HSTU (Meta generative recommenders): model width d with a fused u,v,q,k projection d -> 4d and an
+    output projection d -> d; d = 512 and 1024 here ("HSTU-like").
+A Llama-3 FP8 checkpoint with 128x128 blocks is not used: Meta's Llama-3.1 FP8 releases are row-wise
+(per-output-channel weight scales, dynamic per-token activations; fbgemm_fp8), not block-scaled, so the
+fp8-block plan takes Qwen3-32B-FP8 and Qwen3-30B-A3B-FP8 as its non-DeepSeek models.
+"""
+import argparse
+import csv
+import math
+import os
+import random
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+if HERE not in sys.path:
+    sys.path.insert(0, HERE)
+
+import plan_spec as ps  # noqa: E402
+import space  # noqa: E402
+from space import next_pow2  # noqa: E402
+
+REF = "/work/shared/ref/public"
+FP8_CSV = os.path.join(REF, "vllm_fp8_block_gemm_configs.csv")
+MOE_CSV = os.path.join(REF, "vllm_fused_moe_configs.csv")
+DEVICE = "NVIDIA_H200"
+STARTUP_S = 20.0       # torch import, CUDA init, pool spawn, first compiles
+
+FP8_M = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096]
+MOE_M = [1, 2, 4, 8, 16, 24, 32, 48, 64, 96, 128, 256, 512, 1024, 1536, 2048, 3072, 4096]
+
+# Budgets (minutes of device time on one H200, for ONE call each) and the sample fractions that meet them.
+BUDGET_MIN = {"fp8": 9.0, "tutorial": 5.0, "moe": 4.0}
+FP8_KEY_FRACTION = 1.0        # of the 312 (BM, BN, BK, warps, stages) keys of fp8_block_keys(): the full space
+TUTORIAL_FRACTION = 0.32      # of the (BM, BN, BK, warps, stages) combinations of tutorial_space
+MOE_SAMPLE = {"bf16": 80, "fp8": 100}
+
+
+# ----------------------------------------------------------------------------------------------
+# vLLM's shipped tuned configs (/work/shared/ref/public, see its README)
+# ----------------------------------------------------------------------------------------------
+def _cfg_of(r):
+    return dict(block_m=int(r["block_m"]), block_n=int(r["block_n"]), block_k=int(r["block_k"]),
+                group_m=int(r["group_m"] or 1), num_warps=int(r["num_warps"] or 4),
+                num_stages=int(r["num_stages"] or 3), split_k=1)
+
+
+def load_fp8_tuned(path=FP8_CSV):
+    """{(N, K): [(M, config), ...] in file order} for device NVIDIA_H200, fp8_w8a8, [128,128]."""
+    out = {}
+    if not os.path.exists(path):
+        print(f"make_plans: {path} not found: no vLLM tuned fp8-block configs added", file=sys.stderr)
+        return out
+    for r in csv.DictReader(open(path)):
+        if r["device_name"] == DEVICE and r["dtype"] == "fp8_w8a8" and r["block_shape"].replace(" ", "") == "[128,128]":
+            out.setdefault((int(r["N"]), int(r["K"])), []).append((int(r["M"]), _cfg_of(r)))
+    return out
+
+
+def load_moe_tuned(path=MOE_CSV):
+    """{(E, N, dtype): [(M, config), ...]} for NVIDIA_H200; dtype '' (bf16/fp16) or 'fp8' (fp8_w8a8 with
+    block_shape [128,128]). Backends other than Triton are skipped."""
+    out = {}
+    if not os.path.exists(path):
+        print(f"make_plans: {path} not found: no vLLM tuned MoE configs added", file=sys.stderr)
+        return out
+    for r in csv.DictReader(open(path)):
+        if r["device_name"] != DEVICE or r.get("backend"):
+            continue
+        bs = r["block_shape"].replace(" ", "")
+        if r["dtype"] == "" and bs == "":
+            dt = "bf16"
+        elif r["dtype"] == "fp8_w8a8" and bs == "[128,128]":
+            dt = "fp8"
+        else:
+            continue
+        out.setdefault((int(r["E"]), int(r["N"]), dt), []).append((int(r["M"]), _cfg_of(r)))
+    return out
+
+
+def nearest(entries, m):
+    """vLLM's run-time pick: configs[min(configs.keys(), key=lambda x: abs(x - M))] (first on a tie, in
+    file order)."""
+    if not entries:
+        return None
+    key = min((mm for mm, _c in entries), key=lambda x: abs(x - m))
+    for mm, c in entries:
+        if mm == key:
+            return mm, c
+    return None
+
+
+# ----------------------------------------------------------------------------------------------
+# helpers
+# ----------------------------------------------------------------------------------------------
+def add_unique(cfgs, c):
+    t = ps.config_tuple(c)
+    if all(ps.config_tuple(x) != t for x in cfgs):
+        cfgs.append(c)
+
+
+def order_for_timing(cfgs, m_eff, n):
+    """Large effective tiles first (sweep.py's timing_order), so a good 'best so far' appears early and
+    the slow-tail rule bites; the harness keeps this order for compiles and timing."""
+    def score(c):
+        em, en = min(c["block_m"], next_pow2(max(1, m_eff))), min(c["block_n"], next_pow2(n))
+        return (-(em * en), abs(c["num_stages"] - 3), -c["num_warps"], -min(c["block_k"], 64), c["group_m"])
+    return sorted(cfgs, key=score)
+
+
+def fits_smem(c, eb):
+    return space.smem_bytes(c["block_m"], c["block_n"], c["block_k"], c["num_stages"], eb) <= ps.SMEM_PER_BLOCK
+
+
+def stats(label, problems, budget_min):
+    rows = sum(len(c) for _p, c in problems)
+    keys = set()
+    t_time = 0.0
+    for p, cfgs in problems:
+        for c in cfgs:
+            keys.add(ps.compile_spec(p, c)[0])
+        t_time += ps.estimate_problem_s(p, len(cfgs))
+    t_comp = len(keys) / ps.COMPILES_PER_S
+    wall = STARTUP_S + max(t_time, t_comp) + 0.1 * min(t_time, t_comp)
+    sigs = sorted({(k[1], k[2]) for k in keys})
+    print(f"{label}: {len(problems)} problems, {rows} rows, {len(keys)} distinct compile keys "
+          f"({len(sigs)} dtype/specialisation signatures); estimated device time: timing {t_time:.0f} s, "
+          f"compiles {t_comp:.0f} s at {ps.COMPILES_PER_S:.0f}/s, wall ~{wall / 60:.1f} min incl. {STARTUP_S:.0f} s "
+          f"start-up (budget {budget_min:.1f} min){'  OVER BUDGET' if wall / 60 > budget_min else ''}")
+    return dict(problems=len(problems), rows=rows, keys=len(keys), timing_s=t_time, compile_s=t_comp, wall_s=wall)
+
+
+def problem(kernel, family, name, m, n, k, dtype, layout, experts=0, top_k=0, gemm=""):
+    return dict(kernel=kernel, family=family, name=name, m=m, n=n, k=k, batch=1, dtype=dtype, layout=layout,
+                experts=experts, top_k=top_k, gemm=gemm)
+
+
+# ----------------------------------------------------------------------------------------------
+# fp8-block plan
+# ----------------------------------------------------------------------------------------------
+# (family, layer, N, K). DeepSeek-V3 from its config.json (see the module docstring); vLLM fuses q_a_proj
+# and kv_a_proj_with_mqa into one fused_qkv_a_proj (N = 1536 + 576). tp8 = the N-parallel (column) layers
+# split 8 ways (N / 8) and the K-parallel (row) layers split 8 ways (K / 8). Every DeepSeek pair below has a
+# vLLM H200 tuned file (vllm_fp8_block_gemm_configs.csv); the Qwen3 pairs have none.
+FP8_SHAPES = [
+    ("deepseek-v3", "q_a_proj", 1536, 7168),
+    ("deepseek-v3", "kv_a_proj_with_mqa", 576, 7168),
+    ("deepseek-v3", "q_b_proj", 24576, 1536),
+    ("deepseek-v3", "kv_b_proj", 32768, 512),
+    ("deepseek-v3", "o_proj", 7168, 16384),
+    ("deepseek-v3", "mlp.gate_up_proj", 36864, 7168),
+    ("deepseek-v3", "mlp.down_proj", 7168, 18432),
+    ("deepseek-v3-tp8", "q_b_proj", 3072, 1536),
+    ("deepseek-v3-tp8", "o_proj", 7168, 2048),
+    ("deepseek-v3-tp8", "mlp.gate_up_proj", 4608, 7168),
+    ("qwen3-32b-fp8", "qkv_proj", 10240, 5120),
+    ("qwen3-32b-fp8", "mlp.down_proj", 5120, 25600),
+]
+
+
+def fp8_defaults():
+    """vLLM's and SGLang's default block-fp8 configs (fp8_block_kernel.py documents the sources)."""
+    vllm = dict(block_m=64, block_n=128, block_k=128, group_m=32, num_warps=4, num_stages=2, split_k=1)
+    sgl = dict(vllm, num_stages=3)
+    return vllm, sgl
+
+
+def make_fp8_plan(fraction=FP8_KEY_FRACTION, seed=11):
+    keys = space.fp8_block_keys()
+    rng = random.Random(seed)
+    sample = sorted(rng.sample(range(len(keys)), max(1, round(fraction * len(keys)))))
+    sample = [keys[i] for i in sample]
+    tuned = load_fp8_tuned()
+    vllm_d, sgl_d = fp8_defaults()
+    problems = []
+    have_tuned = {}
+    for family, layer, n, k in FP8_SHAPES:
+        t_entries = tuned.get((n, k), [])
+        have_tuned[(family, layer, n, k)] = bool(t_entries)
+        for m in FP8_M:
+            cfgs = space.fp8_block_space(m, n, k, keys=sample)
+            add_unique(cfgs, vllm_d)
+            add_unique(cfgs, sgl_d)
+            t = nearest(t_entries, m)
+            if t is not None:
+                add_unique(cfgs, t[1])
+            p = problem("vllm-fp8-block", family, f"{layer}.m{m}", m, n, k, "fp8", "NT")
+            problems.append((p, order_for_timing(cfgs, m, n)))
+    return problems, dict(sample_keys=len(sample), all_keys=len(keys), have_tuned=have_tuned)
+
+
+# ----------------------------------------------------------------------------------------------
+# tutorial plan
+# ----------------------------------------------------------------------------------------------
+# (family, name, M, N, K, dtype, layout). None of these (m, n, k) is in shapes-h200*.csv.
+TUTORIAL_SHAPES = [
+    # Llama-3.1-8B: qkv N = (32 + 2*8)*128 = 6144, o 4096x4096, gate_up 2*14336, down K = 14336, lm_head 128256
+    ("llama3-8b", "qkv.m32", 32, 6144, 4096, "bf16", "NT"),
+    ("llama3-8b", "qkv.m4096", 4096, 6144, 4096, "bf16", "NT"),
+    ("llama3-8b", "o.m1024", 1024, 4096, 4096, "bf16", "NT"),
+    ("llama3-8b", "gate_up.m16", 16, 28672, 4096, "bf16", "NT"),
+    ("llama3-8b", "gate_up.m2048", 2048, 28672, 4096, "bf16", "NT"),
+    ("llama3-8b", "down.m8", 8, 4096, 14336, "bf16", "NT"),
+    ("llama3-8b", "down.m4096", 4096, 4096, 14336, "bf16", "NT"),
+    ("llama3-8b", "lm_head.m16", 16, 128256, 4096, "bf16", "NT"),
+    # Qwen2.5-7B: qkv N = (28 + 2*4)*128 = 4608, o 3584x3584, gate_up 2*18944, down K = 18944
+    ("qwen2.5-7b", "qkv.m1", 1, 4608, 3584, "bf16", "NT"),
+    ("qwen2.5-7b", "qkv.m512", 512, 4608, 3584, "bf16", "NT"),
+    ("qwen2.5-7b", "o.m64", 64, 3584, 3584, "bf16", "NT"),
+    ("qwen2.5-7b", "gate_up.m1024", 1024, 37888, 3584, "bf16", "NT"),
+    ("qwen2.5-7b", "down.m48", 48, 3584, 18944, "bf16", "NT"),
+    ("qwen2.5-7b", "down.m2048", 2048, 3584, 18944, "bf16", "NT"),
+    # Mistral-Nemo-12B: qkv N = (32 + 2*8)*128 = 6144 on K = 5120, o K = 32*128 = 4096
+    ("mistral-nemo-12b", "qkv.m256", 256, 6144, 5120, "bf16", "NT"),
+    ("mistral-nemo-12b", "o.m8", 8, 5120, 4096, "bf16", "NT"),
+    ("mistral-nemo-12b", "gate_up.m128", 128, 28672, 5120, "bf16", "NT"),
+    ("mistral-nemo-12b", "down.m1", 1, 5120, 14336, "bf16", "NT"),
+    # Llama-3.2-3B: qkv N = (24 + 2*8)*128 = 5120 on K = 3072
+    ("llama3.2-3b", "qkv.m2048", 2048, 5120, 3072, "bf16", "NT"),
+    ("llama3.2-3b", "gate_up.m4", 4, 16384, 3072, "bf16", "NT"),
+    ("llama3.2-3b", "down.m512", 512, 3072, 8192, "bf16", "NT"),
+    # Phi-3-mini: qkv N = 3*32*96 = 9216
+    ("phi3-mini", "qkv.m64", 64, 9216, 3072, "bf16", "NT"),
+    ("phi3-mini", "qkv.m8192", 8192, 9216, 3072, "bf16", "NT"),
+    # fp16
+    ("llama3-8b", "gate_up.fp16.m1024", 1024, 28672, 4096, "fp16", "NT"),
+    ("qwen2.5-7b", "qkv.fp16.m128", 128, 4608, 3584, "fp16", "NT"),
+    ("square", "3072.fp16.nt", 3072, 3072, 3072, "fp16", "NT"),
+    # DLRM-DCNv2 MLPs (NN: weights stored K x N)
+    ("dlrm", "bottom2.b32768", 32768, 128, 256, "bf16", "NN"),
+    ("dlrm", "top1.b32768", 32768, 1024, 1024, "bf16", "NN"),
+    ("dlrm", "top2.b2048", 2048, 512, 1024, "bf16", "NN"),
+    ("dlrm", "top3.b32768", 32768, 256, 512, "bf16", "NN"),
+    ("dlrm", "dcn_up.b2048", 2048, 3456, 512, "bf16", "NN"),
+    # HSTU-like (d = 512: uvqk 512 -> 2048, out 512 -> 512; d = 1024: uvqk 1024 -> 4096)
+    ("hstu", "uvqk.d512.t16384", 16384, 2048, 512, "bf16", "NN"),
+    ("hstu", "out.d512.t16384", 16384, 512, 512, "bf16", "NN"),
+    ("hstu", "uvqk.d1024.t8192", 8192, 4096, 1024, "bf16", "NT"),
+    # squares
+    ("square", "1536.nn", 1536, 1536, 1536, "bf16", "NN"),
+    ("square", "3072.nt", 3072, 3072, 3072, "bf16", "NT"),
+    ("square", "6144.nn", 6144, 6144, 6144, "bf16", "NN"),
+    ("square", "512.nt", 512, 512, 512, "bf16", "NT"),
+    # unaligned: odd K only (M, N multiples of 16) and all three odd; two specialisation signatures
+    ("unaligned", "oddk.4096x4096x4095", 4096, 4096, 4095, "bf16", "NT"),
+    ("unaligned", "oddk.2048x1024x1537", 2048, 1024, 1537, "bf16", "NT"),
+    ("unaligned", "oddk.1024x8192x999", 1024, 8192, 999, "bf16", "NT"),
+    ("unaligned", "odd.777x1111x2223", 777, 1111, 2223, "bf16", "NT"),
+    ("unaligned", "odd.8191x255x511", 8191, 255, 511, "bf16", "NT"),
+    ("unaligned", "odd.1023x3001x1537", 1023, 3001, 1537, "bf16", "NT"),
+]
+N_RANDOM = 4          # random-loguniform shapes: M, N, K log-uniform in [16, 8192], rounded to 16, NT
+
+
+def random_shapes(seed=5):
+    rng = random.Random(seed)
+    out = []
+    existing = {(s[2], s[3], s[4]) for s in TUTORIAL_SHAPES}
+    while len(out) < N_RANDOM:
+        m, n, k = (max(16, int(round(math.exp(rng.uniform(math.log(16), math.log(8192))) / 16)) * 16) for _ in range(3))
+        if (m, n, k) in existing:
+            continue
+        existing.add((m, n, k))
+        out.append(("random-loguniform", f"r{len(out)}.{m}x{n}x{k}", m, n, k, "bf16", "NT"))
+    return out
+
+
+def tutorial_extra(path):
+    """--extra FILE: a CSV of extra configs per shape, columns `name` (a tutorial shape name; or instead
+    m,n,k[,dtype,layout]) and block_m,block_n,block_k,num_warps,num_stages[,group_m] (group_m default 8).
+    For another engineer to add, e.g., a model's top-50 per shape."""
+    out = {}
+    if not path:
+        return out
+    with open(path) as f:
+        lines = [ln for ln in f if ln.strip() and not ln.lstrip().startswith("#")]
+    for r in csv.DictReader(lines):
+        r = {(k or "").strip(): (v or "").strip() for k, v in r.items() if k}
+        c = dict(block_m=int(r["block_m"]), block_n=int(r["block_n"]), block_k=int(r["block_k"]),
+                 group_m=int(r.get("group_m") or 8), num_warps=int(r["num_warps"]),
+                 num_stages=int(r["num_stages"]), split_k=1)
+        if r.get("name"):
+            key = ("name", r["name"])
+        else:
+            key = ("mnk", int(r["m"]), int(r["n"]), int(r["k"]), r.get("dtype") or "bf16", (r.get("layout") or "NT").upper())
+        out.setdefault(key, []).append(c)
+    return out
+
+
+TUTORIAL_CONFIGS = [  # tutorial_kernel.TUTORIAL_CONFIGS, repeated here so this file needs no triton import
+    (128, 256, 64, 8, 8, 3), (64, 256, 32, 8, 4, 4), (128, 128, 32, 8, 4, 4), (128, 64, 32, 8, 4, 4),
+    (64, 128, 32, 8, 4, 4), (128, 32, 32, 8, 4, 4), (64, 32, 32, 8, 2, 5), (32, 64, 32, 8, 2, 5),
+    (128, 256, 128, 8, 8, 3), (256, 128, 128, 8, 8, 3), (256, 64, 128, 8, 4, 4), (64, 256, 128, 8, 4, 4),
+    (128, 128, 128, 8, 4, 4), (128, 64, 64, 8, 4, 4), (64, 128, 64, 8, 4, 4), (128, 32, 64, 8, 4, 4),
+]
+FIXED_DEFAULT = dict(block_m=128, block_n=128, block_k=64, group_m=8, num_warps=8, num_stages=3, split_k=1)
+
+
+def build_tutorial_plan(fraction=TUTORIAL_FRACTION, seed=3, extra_path=None):
+    shapes = TUTORIAL_SHAPES + random_shapes()
+    # one global subset of the (BM, BN, BK, warps, stages) combinations, so compiles are shared between shapes
+    universe = sorted({(c["block_m"], c["block_n"], c["block_k"], c["num_warps"], c["num_stages"])
+                       for dt in ("bf16",) for c in space.tutorial_space(8192, 8192, 8192, dt)}
+                      | {(c["block_m"], c["block_n"], c["block_k"], c["num_warps"], c["num_stages"])
+                         for c in space.tutorial_space(16, 8192, 8192, "bf16")})
+    rng = random.Random(seed)
+    chosen = set(rng.sample(universe, max(1, round(fraction * len(universe)))))
+    extra = tutorial_extra(extra_path)
+    tut = [dict(block_m=a, block_n=b, block_k=c, group_m=g, num_warps=w, num_stages=s, split_k=1)
+           for (a, b, c, g, w, s) in TUTORIAL_CONFIGS]
+    problems = []
+    dropped_tut = set()
+    for family, name, m, n, k, dt, lay in shapes:
+        assert max(m * k, k * n, m * n) < 2 ** 31, (family, name)
+        cfgs = [c for c in space.tutorial_space(m, n, k, dt)
+                if (c["block_m"], c["block_n"], c["block_k"], c["num_warps"], c["num_stages"]) in chosen]
+        add_unique(cfgs, FIXED_DEFAULT)
+        for c in tut:
+            if fits_smem(c, 2):
+                add_unique(cfgs, c)
+            else:
+                dropped_tut.add(ps.fmt_cfg(c))
+        for key in (("name", name), ("mnk", m, n, k, dt, lay)):
+            for c in extra.get(key, []):
+                add_unique(cfgs, c)
+        p = problem("triton-tutorial", family, name, m, n, k, dt, lay)
+        problems.append((p, order_for_timing(cfgs, m, n)))
+    return problems, dict(universe=len(universe), chosen=len(chosen), dropped_tutorial_configs=sorted(dropped_tut),
+                          shapes=len(shapes))
+
+
+# ----------------------------------------------------------------------------------------------
+# MoE plan
+# ----------------------------------------------------------------------------------------------
+# (family, E, top_k, H, I, tp, dtype): N = I / tp is the per-rank intermediate size of vLLM's file names.
+MOE_MODELS = [
+    ("mixtral-8x7b", 8, 2, 4096, 14336, 2, "bf16"),
+    ("qwen3-30b-a3b", 128, 8, 2048, 768, 1, "bf16"),
+    ("qwen3-235b-a22b", 128, 8, 4096, 1536, 4, "bf16"),
+    ("deepseek-v3", 256, 8, 7168, 2048, 8, "fp8"),
+    ("llama-4-scout", 16, 1, 5120, 8192, 4, "bf16"),
+    ("gpt-oss-120b", 128, 4, 2880, 2880, 2, "bf16"),
+]
+
+
+def make_moe_plan(sample=None, seed=7, m_values=None):
+    sample = dict(MOE_SAMPLE, **(sample or {}))
+    m_values = m_values or MOE_M
+    tuned = load_moe_tuned()
+    rng = random.Random(seed)
+    subsets = {}
+    for dt in ("bf16", "fp8"):
+        sp = space.fused_moe_space(dt)
+        idx = sorted(rng.sample(range(len(sp)), min(len(sp), sample[dt])))
+        subsets[dt] = [sp[i] for i in idx]
+    problems = []
+    info = []
+    for family, e, topk, h, inter, tp, dt in MOE_MODELS:
+        n_rank = inter // tp
+        assert inter % tp == 0
+        t_entries = tuned.get((e, n_rank, dt), [])
+        info.append((family, e, topk, h, inter, tp, n_rank, dt, bool(t_entries)))
+        for m in m_values:
+            cfgs = [dict(c) for c in subsets[dt]]
+            d = ps.moe_default_config(m, e, n_rank, h, topk, "fp8_w8a8" if dt == "fp8" else None,
+                                      [128, 128] if dt == "fp8" else None)
+            add_unique(cfgs, d)
+            t = nearest(t_entries, m)
+            if t is not None:
+                c = dict(t[1])
+                if dt == "fp8":
+                    c["block_k"] = min(c["block_k"], ps.FP8_GROUP)   # vLLM's launch-time clamp
+                add_unique(cfgs, c)
+            for gemm, n, k in (("up", 2 * n_rank, h), ("down", h, n_rank)):
+                p = problem("vllm-fused-moe", family, f"tp{tp}.m{m}", m, n, k, dt, "NT", e, topk, gemm)
+                m_eff = max(1, (m * topk) // e)
+                problems.append((p, order_for_timing(cfgs, m_eff, n)))
+    return problems, info
+
+
+# ----------------------------------------------------------------------------------------------
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--only", choices=["fp8", "tutorial", "moe"], default=None)
+    ap.add_argument("--extra", default=None, help="CSV of extra tutorial configs per shape (see tutorial_extra)")
+    ap.add_argument("--outdir", default=os.path.join(HERE, "plans"))
+    a = ap.parse_args()
+    os.makedirs(a.outdir, exist_ok=True)
+    if a.only in (None, "fp8"):
+        probs, info = make_fp8_plan()
+        ps.write_plan(os.path.join(a.outdir, "plan-fp8-block.csv"), probs)
+        print(f"fp8-block: {len(FP8_SHAPES)} (N, K) x {len(FP8_M)} M; key sample {info['sample_keys']}/{info['all_keys']}")
+        for (fam, layer, n, k), has in info["have_tuned"].items():
+            print(f"   {fam:16s} {layer:28s} N={n:6d} K={k:6d}  vLLM H200 tuned file: {'yes' if has else 'no'}")
+        stats("plan-fp8-block.csv", probs, BUDGET_MIN["fp8"])
+    if a.only in (None, "tutorial"):
+        probs, info = build_tutorial_plan(extra_path=a.extra)
+        ps.write_plan(os.path.join(a.outdir, "plan-tutorial.csv"), probs)
+        print(f"tutorial: {info['shapes']} shapes; global sample {info['chosen']}/{info['universe']} "
+              f"(BM,BN,BK,warps,stages) combinations; tutorial configs left out (shared memory over "
+              f"{ps.SMEM_PER_BLOCK} B in bf16): {', '.join(info['dropped_tutorial_configs']) or 'none'}")
+        stats("plan-tutorial.csv", probs, BUDGET_MIN["tutorial"])
+    if a.only in (None, "moe"):
+        probs, info = make_moe_plan()
+        ps.write_plan(os.path.join(a.outdir, "plan-moe.csv"), probs)
+        print(f"moe: {len(MOE_M)} M values; config sample bf16 {MOE_SAMPLE['bf16']}, fp8 {MOE_SAMPLE['fp8']} "
+              f"(+ vLLM default + vLLM H200 tuned per M)")
+        for fam, e, topk, h, inter, tp, n_rank, dt, has in info:
+            print(f"   {fam:16s} E={e:3d} top{topk} H={h:5d} I={inter:5d} tp={tp} N=I/tp={n_rank:5d} {dt:4s}  "
+                  f"vLLM H200 tuned file E={e},N={n_rank}{',fp8_w8a8,[128,128]' if dt == 'fp8' else ''}: {'yes' if has else 'no'}")
+        stats("plan-moe.csv", probs, BUDGET_MIN["moe"])
+
+
+if __name__ == "__main__":
+    main()
