@@ -70,6 +70,7 @@ Registered register_batch(CLI::App& app);
 Registered register_evaluate(CLI::App& app);
 Registered register_explain(CLI::App& app);
 Registered register_targets(CLI::App& app);
+Registered register_calibrate(CLI::App& app);
 
 /// --quiet / --verbose: stderr only.
 extern bool g_quiet;

@@ -67,6 +67,7 @@ Registered register_evaluate(CLI::App& app) {
   struct Options {
     std::string hw = "h200";
     std::string target = "triton";
+    std::string kernel;
     std::vector<std::string> measurements;
     std::size_t top_k = 5;
     std::string format = "table";
@@ -75,6 +76,9 @@ Registered register_evaluate(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("evaluate", "Score the advisor against measured configs (a measurement CSV)");
   cmd->add_option("--hw", o->hw, "Hardware profile the measurements were taken on")->capture_default_str();
   add_target_option(cmd, o->target);
+  cmd->add_option("--kernel", o->kernel,
+                  "The `kernel` column value of the rows to score (default: the target's name), e.g. your own kernel's")
+      ->check(non_empty_validator());
   cmd->add_option("--measurements", o->measurements,
                   "Measurement CSV(s) (data/measurements/); several files are scored as one set")
       ->required()
@@ -88,11 +92,12 @@ Registered register_evaluate(CLI::App& app) {
             const Profile profile = load_profile_logged(o->hw);
             const Hardware& hw = profile.hw;
             const Target& target = find_target(o->target);
+            const std::string kernel = o->kernel.empty() ? std::string(target.name()) : o->kernel;
             std::vector<MeasuredShape> shapes;
             std::map<std::string, std::string> measured_in;  // shape key -> the file that measured it
             for (const std::string& path : o->measurements) {
               std::vector<std::string> warnings;
-              auto file_shapes = read_measurements(path, std::string(target.name()), &warnings);
+              auto file_shapes = read_measurements(path, kernel, &warnings);
               for (const std::string& w : warnings) spdlog::warn("{}", w);
               for (const auto& shape : file_shapes) {
                 const std::string key = shape.problem.shape_text() + " " + std::string(dtype_name(shape.problem.dtype)) + " " +
@@ -114,8 +119,8 @@ Registered register_evaluate(CLI::App& app) {
             const Evaluation e = evaluate(shapes, profile, target, o->top_k);
             if (e.shapes.empty())
               throw InputError(fmt::format("{}", fmt::join(o->measurements, ", ")) +
-                               ": no shape has a timed config of the " + std::string(target.name()) +
-                               " kernel (rows need kernel=" + std::string(target.name()) + ", "
+                               ": no shape has a timed config of the " + kernel + " kernel (rows need kernel=" + kernel +
+                               ", "
                                "status=ok and ms > 0)");
             std::ostringstream out;
             if (o->format == "json") out << json_text(evaluation_json(e, profile, target), 2) << "\n";

@@ -178,7 +178,8 @@ int main(int argc, char** argv) {
   app.fallthrough();
   std::vector<cli::Registered> runners;
   for (auto reg : {cli::register_rank, cli::register_explain, cli::register_batch, cli::register_evaluate,
-                   cli::register_profiles, cli::register_targets}) runners.push_back(reg(app));
+                   cli::register_profiles, cli::register_targets, cli::register_calibrate})
+    runners.push_back(reg(app));
 
   try {
     app.parse(argc, argv);

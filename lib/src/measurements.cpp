@@ -11,6 +11,20 @@
 
 namespace gemm_advisor {
 
+bool gpu_matches_profile(const std::string& gpu, const std::string& profile_name, const std::string& display_name) {
+  auto squeeze = [](const std::string& s) {
+    std::string out;
+    for (const char ch : s) {
+      if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9')) out += ch;
+      else if (ch >= 'A' && ch <= 'Z') out += static_cast<char>(ch - 'A' + 'a');
+    }
+    return out;
+  };
+  const std::string g = squeeze(gpu), name = squeeze(profile_name), display = squeeze(display_name);
+  return !g.empty() && ((!name.empty() && g.find(name) != std::string::npos) ||
+                        (!display.empty() && (display.find(g) != std::string::npos || g.find(display) != std::string::npos)));
+}
+
 std::vector<MeasuredShape> read_measurements(const std::string& path, const std::string& target,
                                              std::vector<std::string>* warnings) {
   check_readable_file(path);
@@ -28,7 +42,7 @@ std::vector<MeasuredShape> read_measurements(std::istream& in, const std::string
     for (std::string& w : h.unknown_column_warnings({"m", "n", "k", "batch", "dtype", "layout", "kernel", "block_m",
                                                      "block_n", "block_k", "group_m", "num_warps", "num_stages",
                                                      "split_k", "ms", "reps", "rel_err", "status", "family", "name",
-                                                     "experts", "top_k", "gemm"}))
+                                                     "gpu", "experts", "top_k", "gemm"}))
       warnings->push_back(std::move(w));
   }
   const int im = h.index("m"), in_ = h.index("n"), ik = h.index("k"), ib = h.index("batch");
@@ -36,7 +50,7 @@ std::vector<MeasuredShape> read_measurements(std::istream& in, const std::string
   const int ibm = h.index("block_m"), ibn = h.index("block_n"), ibk = h.index("block_k");
   const int iw = h.index("num_warps"), is = h.index("num_stages"), ig = h.index("group_m");
   const int isk = h.index("split_k"), ims = h.index("ms");
-  const int ifam = h.index("family"), iname = h.index("name");
+  const int ifam = h.index("family"), iname = h.index("name"), igpu = h.index("gpu");
 
   std::vector<MeasuredShape> shapes;
   std::map<std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t, int, std::string>, std::size_t> index;
@@ -68,7 +82,8 @@ std::vector<MeasuredShape> read_measurements(std::istream& in, const std::string
     auto it = index.find(key);
     if (it == index.end()) {
       it = index.emplace(key, shapes.size()).first;
-      shapes.push_back(MeasuredShape{p, csv_text(f, ifam, ""), csv_text(f, iname, ""), {}, 0, ""});
+      shapes.push_back(
+          MeasuredShape{p, csv_text(f, ifam, ""), csv_text(f, iname, ""), csv_text(f, igpu, ""), {}, 0, ""});
     }
     MeasuredShape& shape = shapes[it->second];
     ++rows;

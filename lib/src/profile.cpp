@@ -436,7 +436,7 @@ Profile parse_profile(std::string_view yaml_text, const std::string& source, Pro
   Hardware& hw = profile.hw;
   hw.source = source;
   r.check_keys(root, "", {"name", "display_name", "vendor", "arch", "isa", "compute", "memory", "efficiency",
-                          "matrix", "triton", "sources", "model_parameters", "targets", "notes"});
+                          "matrix", "triton", "sources", "model_parameters", "targets", "calibration", "notes"});
   parse_identity(r, root, hw);
   if (YAML::Node c = r.section(root, "compute")) parse_compute(r, c, hw);
   if (YAML::Node m = r.section(root, "memory")) parse_memory(r, m, hw);

@@ -3,6 +3,7 @@
 /// Required columns: m,n,k,block_m,block_n,block_k,num_warps,num_stages,ms. Optional: batch (1),
 /// dtype (bf16), layout (NN), group_m (8), split_k (1), kernel (triton), status (ok), family and
 /// name (the shape's family, e.g. the model, and its label; tools/measure/harness.py writes them),
+/// gpu (the measuring device's name as torch or nvidia-smi print it),
 /// reps, rel_err (the harness's), experts, top_k, gemm (vllm-fused-moe rows).
 /// Rows whose kernel is the target are its configs; rows of another target's kernel are skipped;
 /// any other kernel (e.g. `cublas`) is a vendor-library reference timing.
@@ -27,10 +28,15 @@ struct MeasuredShape {
   GemmProblem problem;
   std::string family;                   ///< the `family` column of its first row ("" if none)
   std::string name;                     ///< the `name` column of its first row ("" if none)
+  std::string gpu;                      ///< the `gpu` column of its first row (the device's own name; "" if none)
   std::vector<MeasuredConfig> configs;  ///< rows of the target kernel
   double vendor_ms = 0;                 ///< fastest vendor-library row (0 if none)
   std::string vendor_kernel;            ///< its kernel name (e.g. "cublas")
 };
+
+/// Whether a device name from a measurement file (`NVIDIA H200`, `AMD Instinct MI300X`) names the
+/// profile's GPU: the profile's name (h200) or display name, compared on lowercase letters and digits.
+bool gpu_matches_profile(const std::string& gpu, const std::string& profile_name, const std::string& display_name);
 
 /// Reads a measurement CSV and groups rows by problem (first-appearance order). Rows whose kernel
 /// is neither `target` nor a vendor library are ignored. A row with status "ok" must have ms > 0;

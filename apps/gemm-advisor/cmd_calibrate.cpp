@@ -1,0 +1,208 @@
+// `gemm-advisor calibrate`: fit a target's model parameters to a user's own measurements.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <ctime>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <set>
+#include <sstream>
+
+#include "cli.hpp"
+#include "gemm_advisor/calibrate.hpp"
+#include "gemm_advisor/emit.hpp"
+#include "gemm_advisor/error.hpp"
+#include "gemm_advisor/measurements.hpp"
+#include "gemm_advisor/report.hpp"
+
+namespace cli {
+
+namespace {
+
+std::string score_text(const gemm_advisor::PickScore& s) {
+  return fmt::format("{:5.1f}% {:5.1f}% {:5.1f}% {:6.1f}%", s.geomean_pct_of_oracle, s.worst_pct_of_oracle,
+                     s.top5_pct_of_oracle, s.median_abs_err_pct);
+}
+
+nlohmann::json score_json(const gemm_advisor::PickScore& s) {
+  return {{"shapes", s.shapes},
+          {"geomean_pct_of_oracle", s.geomean_pct_of_oracle},
+          {"worst_pct_of_oracle", s.worst_pct_of_oracle},
+          {"top5_pct_of_oracle", s.top5_pct_of_oracle},
+          {"median_abs_err_pct", s.median_abs_err_pct}};
+}
+
+// The profile's own YAML text: a shipped one's embedded text, else the file's.
+std::string profile_text(const std::string& name_or_path) {
+  for (const auto& e : gemm_advisor::embedded_profiles()) {
+    if (e.name == name_or_path) return std::string(e.yaml);
+  }
+  return gemm_advisor::read_text_file(name_or_path);
+}
+
+}  // namespace
+
+Registered register_calibrate(CLI::App& app) {
+  struct Options {
+    std::string hw = "h200";
+    std::string target = "triton";
+    std::string kernel;
+    std::vector<std::string> measurements;
+    std::size_t folds = 5;
+    std::size_t passes = 2;
+    std::string params;
+    std::string out;
+    std::string format = "table";
+  };
+  auto o = std::make_shared<Options>();
+  CLI::App* cmd = app.add_subcommand(
+      "calibrate", "Fit a target's model parameters to measured configs of your kernel and GPU; write a profile");
+  cmd->add_option("--hw", o->hw, "The profile of the GPU the measurements were taken on (name or YAML file)")
+      ->capture_default_str();
+  add_target_option(cmd, o->target);
+  cmd->add_option("--kernel", o->kernel,
+                  "The `kernel` column value of your kernel's rows (default: the target's name); e.g. "
+                  "--target triton --kernel my-matmul fits the triton target to your kernel")
+      ->check(non_empty_validator());
+  cmd->add_option("--measurements", o->measurements, "Measurement CSV(s) of that kernel (tools/measure/README.md)")
+      ->required()
+      ->expected(1, CLI::detail::expected_max_vector_size);
+  cmd->add_option("--folds", o->folds, "K of the K-fold cross-validation by shape family")
+      ->capture_default_str()
+      ->check(CLI::Range(2, 100));
+  cmd->add_option("--passes", o->passes, "Coordinate-descent passes over the parameters")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 20));
+  cmd->add_option("--params", o->params,
+                  "Comma-separated parameters to fit (default: all but split_k_reduce_launch_s and "
+                  "register_overhead_per_thread; `gemm-advisor targets --format json` lists them)")
+      ->check(non_empty_validator());
+  cmd->add_option("-o,--out", o->out, "The calibrated profile to write (YAML; load it with --hw FILE)")->required();
+  cmd->add_option("--format", o->format, "table or json (the report on stdout)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"table", "json"}));
+  return {cmd, [o]() {
+            using namespace gemm_advisor;
+            const Profile profile = load_profile_logged(o->hw);
+            const Target& target = find_target(o->target);
+            const std::string kernel = o->kernel.empty() ? std::string(target.name()) : o->kernel;
+            CalibrationOptions options;
+            options.folds = o->folds;
+            options.passes = o->passes;
+            if (!o->params.empty()) {
+              std::size_t start = 0;
+              while (start <= o->params.size()) {
+                const std::size_t comma = std::min(o->params.find(',', start), o->params.size());
+                const std::string name = o->params.substr(start, comma - start);
+                const ModelParamInfo* info = find_model_param(name);
+                if (!info) {
+                  std::vector<std::string> known;
+                  for (const ModelParamInfo& p : kModelParamRegistry) known.emplace_back(p.name);
+                  throw InputError("--params: unknown parameter '" + printable(name) + "' (known: " +
+                                   fmt::format("{}", fmt::join(known, ", ")) + ")");
+                }
+                options.params.push_back(info);
+                start = comma + 1;
+              }
+            }
+            std::vector<MeasuredShape> shapes;
+            std::map<std::string, std::string> measured_in;
+            for (const std::string& path : o->measurements) {
+              std::vector<std::string> warnings;
+              auto file_shapes = read_measurements(path, kernel, &warnings);
+              for (const std::string& w : warnings) spdlog::warn("{}", w);
+              for (auto& s : file_shapes) {
+                if (s.configs.empty()) continue;  // another kernel's problem (vendor rows only)
+                const long line = s.configs.front().line;
+                const std::string key = s.problem.shape_text() + " " + std::string(dtype_name(s.problem.dtype)) +
+                                        " " + s.problem.layout.name() + (s.name.empty() ? "" : " " + s.name);
+                if (!measured_in.emplace(key, path).second)
+                  throw InputError(located(path, line, "shape " + key + " is measured twice (give each shape in one file)"));
+                if (!s.gpu.empty() && !gpu_matches_profile(s.gpu, profile.hw.name, profile.hw.display_name))
+                  throw InputError(located(path, line, "measured on '" + printable(s.gpu) + "', not on " +
+                                                           profile.hw.display_name + " (give that GPU's profile with --hw)"));
+                if (std::string why = target.problem_error(s.problem, profile); !why.empty())
+                  throw InputError(located(path, line, s.problem.shape_text() + ": " + why +
+                                                           " (measurements of another kernel, dtype or GPU?)"));
+                shapes.push_back(std::move(s));
+              }
+            }
+            if (shapes.empty())
+              throw InputError(fmt::format("{}", fmt::join(o->measurements, ", ")) + ": no shape has a config of the " +
+                               kernel + " kernel (rows need kernel=" + kernel + ", or give --kernel)");
+            const auto t0 = std::chrono::steady_clock::now();
+            const Calibration c = calibrate(shapes, profile, target, options);
+            const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+            // Provenance, in the written profile and the report.
+            const std::time_t now = std::time(nullptr);
+            char date[32];
+            std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
+            std::vector<std::string> provenance = {
+                fmt::format("fitted by gemm-advisor calibrate on {} for target {} on profile {}", date, target.name(),
+                            profile.hw.source),
+                fmt::format("data: {} (kernel {})", fmt::join(o->measurements, ", "), kernel),
+                fmt::format("{} shapes in {} families, {}-fold cross-validation by family", c.shapes, c.families,
+                            c.folds.size())};
+            for (std::size_t i = 0; i < c.folds.size(); ++i) {
+              const FoldResult& f = c.folds[i];
+              provenance.push_back(fmt::format(
+                  "fold {} held out ({}): geomean {:.1f}% -> {:.1f}% of oracle, worst {:.1f}% -> {:.1f}%, "
+                  "top-5 {:.1f}% -> {:.1f}%, median top-1 error {:.1f}% -> {:.1f}%",
+                  i + 1, fmt::join(f.families, " "), f.before.geomean_pct_of_oracle, f.after.geomean_pct_of_oracle,
+                  f.before.worst_pct_of_oracle, f.after.worst_pct_of_oracle, f.before.top5_pct_of_oracle,
+                  f.after.top5_pct_of_oracle, f.before.median_abs_err_pct, f.after.median_abs_err_pct));
+            }
+            std::string yaml = calibrated_profile_yaml(profile_text(o->hw), target, c, provenance);
+            write_file_atomically(o->out, yaml);
+            // The file must load as it is meant to be used.
+            (void)parse_profile(yaml, o->out);
+
+            std::ostringstream out;
+            if (o->format == "json") {
+              nlohmann::json folds = nlohmann::json::array();
+              for (const FoldResult& f : c.folds)
+                folds.push_back({{"families", f.families}, {"before", score_json(f.before)}, {"after", score_json(f.after)}});
+              nlohmann::json params = nlohmann::json::object();
+              for (const ModelParamInfo& info : kModelParamRegistry)
+                params[std::string(info.name)] = {{"start", c.start.*(info.field)}, {"fitted", c.fitted.*(info.field)}};
+              out << json_text(nlohmann::json{{"target", target.name()},
+                                              {"hardware", profile.hw.name},
+                                              {"shapes", c.shapes},
+                                              {"families", c.families},
+                                              {"folds", folds},
+                                              {"all_before", score_json(c.all_before)},
+                                              {"all_after", score_json(c.all_after)},
+                                              {"parameters", params},
+                                              {"profile", o->out}},
+                               2)
+                  << "\n";
+            } else {
+              out << fmt::format("calibrate {} on {}: {} shapes in {} families, {} folds by family ({:.1f} s)\n",
+                                 target.name(), profile.hw.name, c.shapes, c.families, c.folds.size(), seconds);
+              out << fmt::format("{:<6} {:>28}   {:>28}   {}\n", "", "held out, before (geo worst top5 err)",
+                                 "held out, after", "families held out");
+              PickScore mean_before, mean_after;
+              for (std::size_t i = 0; i < c.folds.size(); ++i) {
+                const FoldResult& f = c.folds[i];
+                out << fmt::format("fold {:<2} {:>28}   {:>28}   {}\n", i + 1, score_text(f.before), score_text(f.after),
+                                   fmt::join(f.families, " "));
+              }
+              out << fmt::format("all    {:>28}   {:>28}   (in-sample, the fit that is written)\n",
+                                 score_text(c.all_before), score_text(c.all_after));
+              out << "parameters (start -> fitted):\n";
+              for (const ModelParamInfo& info : kModelParamRegistry) {
+                const double a = c.start.*(info.field), b = c.fitted.*(info.field);
+                out << fmt::format("  {:<30} {:>10.4g} -> {:<10.4g} {}\n", info.name, a, b, a == b ? "" : "(changed)");
+              }
+              out << fmt::format("wrote {} (use it with --hw {} --target {})\n", o->out, o->out, target.name());
+            }
+            std::cout << out.str();
+            return kExitOk;
+          }};
+}
+
+}  // namespace cli

@@ -1,0 +1,77 @@
+#pragma once
+/// `calibrate`: fits a target's free model parameters (model_params.hpp) to measured configs of a
+/// user's own kernel and GPU, and reports held-out figures: the shapes are split into K folds by
+/// family (a family's shapes all in one fold), each fold scored with parameters fitted on the others.
+///
+/// The search is coordinate descent: each parameter in turn takes the best of a few values around
+/// its current one (multiplicative steps for scales, additive for fractions, inside the registry's
+/// range), for a fixed number of passes. The objective is what a user of the advisor wants of a
+/// pick, on the training shapes: geomean % of oracle + 1/4 of the worst shape's, less the median
+/// top-1 time error beyond 15% (so that the predicted times stay meaningful too).
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "gemm_advisor/measurements.hpp"
+#include "gemm_advisor/model_params.hpp"
+#include "gemm_advisor/profile.hpp"
+#include "gemm_advisor/target.hpp"
+
+namespace gemm_advisor {
+
+/// How the advisor's picks score on a set of measured shapes (each ranks exactly its measured configs).
+struct PickScore {
+  std::size_t shapes = 0;
+  double geomean_pct_of_oracle = 0;  ///< measured best / measured time of the top-1, geomean, 0..100
+  double worst_pct_of_oracle = 0;
+  double top5_pct_of_oracle = 0;     ///< best measured time among the top 5 / measured best, geomean
+  double median_abs_err_pct = 0;     ///< |predicted - measured| / measured of the top-1, median
+  double objective = 0;              ///< geomean + worst / 4 - max(0, median error - 15)
+};
+
+/// Scores the target on `shapes` with parameters `params` (replacing the target's and the
+/// profile's values). Shapes without a valid measured config are skipped.
+PickScore score_picks(const std::vector<MeasuredShape>& shapes, const Profile& profile, const Target& target,
+                      const ModelParams& params);
+
+struct CalibrationOptions {
+  std::size_t folds = 5;  ///< K of the K-fold cross-validation by family (>= 2)
+  std::size_t passes = 2;  ///< coordinate-descent passes over the parameters
+  /// The parameters to fit; empty = default_fit_parameters().
+  std::vector<const ModelParamInfo*> params;
+};
+
+/// The parameters calibrate fits unless told otherwise: all but the measured split-K reduction
+/// launch and the assumed register overhead.
+std::vector<const ModelParamInfo*> default_fit_parameters();
+
+struct FoldResult {
+  std::vector<std::string> families;  ///< the held-out families
+  PickScore before;                   ///< held out, with the parameters calibrate started from
+  PickScore after;                    ///< held out, with the parameters fitted on the other folds
+};
+
+struct Calibration {
+  ModelParams start;                 ///< the target's parameters on the profile before the fit
+  ModelParams fitted;                ///< fitted on all shapes
+  std::vector<FoldResult> folds;
+  PickScore all_before, all_after;   ///< on all shapes (in-sample), before and after
+  std::size_t shapes = 0, families = 0;
+};
+
+/// Splits the shapes into `folds` folds by family (MeasuredShape::family; a shape without one is a
+/// family of its own), balancing shape counts, deterministically. Returns each fold's shape indices.
+std::vector<std::vector<std::size_t>> family_folds(const std::vector<MeasuredShape>& shapes, std::size_t folds);
+
+/// Fits and cross-validates. Throws InputError when there are fewer families than folds, or fewer
+/// than 2 * folds measured shapes (too few to hold any out), naming the counts.
+Calibration calibrate(const std::vector<MeasuredShape>& shapes, const Profile& profile, const Target& target,
+                      const CalibrationOptions& options = {});
+
+/// The profile overlay calibrate writes: the input profile's YAML with the fitted values under
+/// `targets: {TARGET: {model_parameters: ...}}` and the fit's provenance under `calibration:`
+/// (`provenance` lines: data files, shapes, date, cross-validated figures). `--hw FILE` loads it.
+std::string calibrated_profile_yaml(const std::string& profile_yaml, const Target& target, const Calibration& c,
+                                    const std::vector<std::string>& provenance);
+
+}  // namespace gemm_advisor

@@ -1,0 +1,270 @@
+#include "gemm_advisor/calibrate.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <set>
+
+#include "gemm_advisor/error.hpp"
+#include "gemm_advisor/evaluate.hpp"
+#include "gemm_advisor/ranker.hpp"
+
+namespace gemm_advisor {
+
+namespace {
+
+// The objective's weights (calibrate.hpp): the worst shape counts a quarter, and the median top-1
+// time error only beyond a tolerance, in points per percent.
+constexpr double kWorstWeight = 0.25;
+constexpr double kErrorTolerancePct = 15.0;
+constexpr double kErrorWeight = 1.0;
+// How many of the top picks a shortlist has (PickScore::top5_pct_of_oracle).
+constexpr std::size_t kShortlist = 5;
+// Coordinate-descent steps: multiplicative for scales, additive for fractions.
+constexpr double kScaleSteps[] = {0.5, 0.7, 0.85, 1.18, 1.4, 2.0};
+constexpr double kFractionSteps[] = {-0.3, -0.15, -0.05, 0.05, 0.15, 0.3};
+// A fitted value is written with this many significant digits (and scored as written).
+constexpr int kWrittenDigits = 4;
+
+// One shape's valid measurements: each config once, at its fastest time.
+struct Measured {
+  const MeasuredShape* shape;
+  std::vector<TileConfig> configs;
+  std::vector<double> ms;
+  double best_ms = 0;
+};
+
+std::vector<Measured> valid_measurements(const std::vector<MeasuredShape>& shapes) {
+  std::vector<Measured> out;
+  for (const MeasuredShape& s : shapes) {
+    Measured m{&s, {}, {}, 0};
+    std::map<TileConfig, double> fastest;
+    for (const MeasuredConfig& mc : s.configs) {
+      if (mc.status != "ok" || !(mc.ms > 0)) continue;
+      auto [it, fresh] = fastest.emplace(mc.config, mc.ms);
+      if (!fresh) it->second = std::min(it->second, mc.ms);
+    }
+    if (fastest.empty()) continue;
+    for (const auto& [c, ms] : fastest) {
+      m.configs.push_back(c);
+      m.ms.push_back(ms);
+    }
+    m.best_ms = *std::min_element(m.ms.begin(), m.ms.end());
+    out.push_back(std::move(m));
+  }
+  return out;
+}
+
+double measured_ms_of(const Measured& m, const TileConfig& c) {
+  const auto it = std::lower_bound(m.configs.begin(), m.configs.end(), c);
+  return it != m.configs.end() && *it == c ? m.ms[static_cast<std::size_t>(it - m.configs.begin())] : 0.0;
+}
+
+PickScore score(const std::vector<const Measured*>& shapes, const Profile& profile, const Target& target,
+                const ModelParams& params) {
+  PickScore s;
+  std::vector<double> pcts, top5, errs;
+  std::vector<RankedConfig> ranked;
+  for (const Measured* m : shapes) {
+    const EstimateContext ctx = make_estimate_context(m->shape->problem, profile, params);
+    rank_configs(target, ctx, m->configs, ranked, kShortlist);
+    if (ranked.empty() || !ranked.front().estimate.feasible) {
+      // The model rejects every config that ran: the worst possible pick.
+      pcts.push_back(1e-9);
+      top5.push_back(1e-9);
+      errs.push_back(100.0);
+      continue;
+    }
+    const double top1_ms = measured_ms_of(*m, ranked.front().config);
+    double shortlist_ms = top1_ms;
+    for (std::size_t i = 0; i < std::min(kShortlist, ranked.size()) && ranked[i].estimate.feasible; ++i)
+      shortlist_ms = std::min(shortlist_ms, measured_ms_of(*m, ranked[i].config));
+    pcts.push_back(100.0 * m->best_ms / top1_ms);
+    top5.push_back(100.0 * m->best_ms / shortlist_ms);
+    errs.push_back(100.0 * std::abs(ranked.front().estimate.latency_s * 1e3 - top1_ms) / top1_ms);
+  }
+  s.shapes = pcts.size();
+  if (pcts.empty()) return s;
+  s.geomean_pct_of_oracle = geomean(pcts);
+  s.worst_pct_of_oracle = *std::min_element(pcts.begin(), pcts.end());
+  s.top5_pct_of_oracle = geomean(top5);
+  s.median_abs_err_pct = percentile(errs, 0.5);
+  s.objective = s.geomean_pct_of_oracle + kWorstWeight * s.worst_pct_of_oracle -
+                kErrorWeight * std::max(0.0, s.median_abs_err_pct - kErrorTolerancePct);
+  return s;
+}
+
+double rounded(double v) {
+  if (v == 0 || !std::isfinite(v)) return v;
+  char text[64];
+  std::snprintf(text, sizeof text, "%.*g", kWrittenDigits, v);
+  return std::strtod(text, nullptr);
+}
+
+// Candidate values of one parameter around `v`, inside the registry's range, each as it would be
+// written.
+std::vector<double> candidates_around(const ModelParamInfo& info, double v) {
+  std::vector<double> out;
+  auto add = [&](double x) {
+    x = rounded(std::clamp(x, info.min_value, info.max_value));
+    if (x != v && std::find(out.begin(), out.end(), x) == out.end()) out.push_back(x);
+  };
+  if (info.unit == "fraction") {
+    for (double d : kFractionSteps) add(v + d);
+  } else if (v == 0) {
+    for (double f : {1e-4, 1e-3, 1e-2}) add(info.min_value + f * (info.max_value - info.min_value));
+  } else {
+    for (double f : kScaleSteps) add(v * f);
+  }
+  return out;
+}
+
+ModelParams fit(const std::vector<const Measured*>& shapes, const Profile& profile, const Target& target,
+                ModelParams start, const CalibrationOptions& o) {
+  ModelParams best = start;
+  double best_objective = score(shapes, profile, target, best).objective;
+  for (std::size_t pass = 0; pass < o.passes; ++pass) {
+    bool improved = false;
+    for (const ModelParamInfo* info : o.params) {
+      const double current = best.*(info->field);
+      for (double v : candidates_around(*info, current)) {
+        ModelParams trial = best;
+        trial.*(info->field) = v;
+        const double objective = score(shapes, profile, target, trial).objective;
+        if (objective > best_objective + 1e-9) {
+          best_objective = objective;
+          best = trial;
+          improved = true;
+        }
+      }
+    }
+    if (!improved) break;
+  }
+  return best;
+}
+
+}  // namespace
+
+std::vector<const ModelParamInfo*> default_fit_parameters() {
+  std::vector<const ModelParamInfo*> out;
+  for (const ModelParamInfo& p : kModelParamRegistry) {
+    // Measured (split-K reduction launch) or assumed (register overhead): not the fit's to move.
+    if (p.name == "split_k_reduce_launch_s" || p.name == "register_overhead_per_thread") continue;
+    out.push_back(&p);
+  }
+  return out;
+}
+
+PickScore score_picks(const std::vector<MeasuredShape>& shapes, const Profile& profile, const Target& target,
+                      const ModelParams& params) {
+  const std::vector<Measured> valid = valid_measurements(shapes);
+  std::vector<const Measured*> all;
+  for (const Measured& m : valid) all.push_back(&m);
+  return score(all, profile, target, params);
+}
+
+std::vector<std::vector<std::size_t>> family_folds(const std::vector<MeasuredShape>& shapes, std::size_t folds) {
+  // Families in order of first appearance; the largest first into the fold with the fewest shapes.
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<std::size_t>> members;
+  for (std::size_t i = 0; i < shapes.size(); ++i) {
+    const std::string family = shapes[i].family.empty() ? "shape:" + shapes[i].problem.shape_text() + ":" +
+                                                               std::string(dtype_name(shapes[i].problem.dtype)) + ":" +
+                                                               shapes[i].problem.layout.name()
+                                                         : shapes[i].family;
+    auto [it, fresh] = members.emplace(family, std::vector<std::size_t>{});
+    if (fresh) order.push_back(family);
+    it->second.push_back(i);
+  }
+  std::stable_sort(order.begin(), order.end(),
+                   [&](const std::string& a, const std::string& b) { return members[a].size() > members[b].size(); });
+  std::vector<std::vector<std::size_t>> out(folds);
+  for (const std::string& family : order) {
+    auto smallest = std::min_element(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.size() < b.size(); });
+    smallest->insert(smallest->end(), members[family].begin(), members[family].end());
+  }
+  for (auto& fold : out) std::sort(fold.begin(), fold.end());
+  return out;
+}
+
+Calibration calibrate(const std::vector<MeasuredShape>& shapes, const Profile& profile, const Target& target,
+                      const CalibrationOptions& options) {
+  CalibrationOptions o = options;
+  if (o.params.empty()) o.params = default_fit_parameters();
+  if (o.folds < 2) throw InputError("calibrate: --folds must be at least 2, got " + std::to_string(o.folds));
+  // Only shapes with a valid time count, and their families.
+  std::vector<MeasuredShape> usable;
+  for (const MeasuredShape& s : shapes) {
+    if (std::any_of(s.configs.begin(), s.configs.end(), [](const MeasuredConfig& c) { return c.status == "ok"; }))
+      usable.push_back(s);
+  }
+  std::set<std::string> families;
+  for (const MeasuredShape& s : usable) families.insert(s.family.empty() ? s.problem.shape_text() : s.family);
+  if (usable.size() < 2 * o.folds)
+    throw InputError("calibrate: " + std::to_string(usable.size()) + " measured shapes are too few for " +
+                     std::to_string(o.folds) + " folds (need at least " + std::to_string(2 * o.folds) + ")");
+  if (families.size() < o.folds)
+    throw InputError("calibrate: " + std::to_string(families.size()) + " shape families are fewer than the " +
+                     std::to_string(o.folds) + " folds (give fewer --folds, or tag the shapes' families in a "
+                     "'family' column)");
+
+  Calibration c;
+  c.shapes = usable.size();
+  c.families = families.size();
+  c.start = profile.params_for(target.name(), target.default_params());
+  const std::vector<Measured> valid = valid_measurements(usable);
+  std::map<const MeasuredShape*, const Measured*> by_shape;
+  for (const Measured& m : valid) by_shape[m.shape] = &m;
+  std::vector<const Measured*> all;
+  for (const Measured& m : valid) all.push_back(&m);
+
+  for (const std::vector<std::size_t>& fold : family_folds(usable, o.folds)) {
+    std::vector<const Measured*> held, train;
+    std::set<std::size_t> in_fold(fold.begin(), fold.end());
+    FoldResult r;
+    std::set<std::string> fold_families;
+    for (std::size_t i = 0; i < usable.size(); ++i) {
+      const Measured* m = by_shape.count(&usable[i]) ? by_shape[&usable[i]] : nullptr;
+      if (!m) continue;
+      if (in_fold.count(i)) {
+        held.push_back(m);
+        fold_families.insert(usable[i].family.empty() ? usable[i].problem.shape_text() : usable[i].family);
+      } else {
+        train.push_back(m);
+      }
+    }
+    r.families.assign(fold_families.begin(), fold_families.end());
+    r.before = score(held, profile, target, c.start);
+    r.after = score(held, profile, target, fit(train, profile, target, c.start, o));
+    c.folds.push_back(std::move(r));
+  }
+  c.fitted = fit(all, profile, target, c.start, o);
+  c.all_before = score(all, profile, target, c.start);
+  c.all_after = score(all, profile, target, c.fitted);
+  return c;
+}
+
+std::string calibrated_profile_yaml(const std::string& profile_yaml, const Target& target, const Calibration& c,
+                                    const std::vector<std::string>& provenance) {
+  YAML::Node root = YAML::Load(profile_yaml);
+  YAML::Node params = root["targets"][std::string(target.name())]["model_parameters"];
+  for (const ModelParamInfo& info : kModelParamRegistry) {
+    const double v = c.fitted.*(info.field);
+    if (v == c.start.*(info.field)) continue;
+    char text[64];
+    std::snprintf(text, sizeof text, "%.*g", kWrittenDigits, v);  // as rounded() scored it
+    params[std::string(info.name)] = std::string(text);
+  }
+  YAML::Node cal = root["calibration"];
+  cal["target"] = std::string(target.name());
+  YAML::Node lines = cal["provenance"];
+  for (const std::string& line : provenance) lines.push_back(line);
+  YAML::Emitter out;
+  out << root;
+  return std::string(out.c_str()) + "\n";
+}
+
+}  // namespace gemm_advisor
