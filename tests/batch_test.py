@@ -225,6 +225,14 @@ def profile_numbers(name):
             m = re.match(r"^\s+(\w+):\s+(-?\d+)\s*$", line)
             if m:
                 numbers[m.group(1)] = int(m.group(2))
+            m = re.match(r"^\s+(\w+): \{instruction_m: (\d+), instruction_n: (\d+),(?: instruction_k: \d+,)?"
+                         r"(?: instruction_max_n: (\d+),)?", line)
+            if m:  # matrix.DTYPE: the instruction shape
+                numbers[m.group(1) + ".m"] = int(m.group(2))
+                numbers[m.group(1) + ".n"] = int(m.group(3))
+                numbers[m.group(1) + ".max_n"] = int(m.group(4) or m.group(3))
+    numbers.setdefault("matrix_instruction_warps", 1)
+    numbers.setdefault("sync_mma_smem_stage_offset", numbers["smem_stage_offset"])
     return numbers
 
 
@@ -245,15 +253,26 @@ for hw in ("h200", "b200", "a100", "mi300x", "mi350x", "mi355x", "h100"):
                 continue
             for c in configs:
                 bm, bn, bk, gm, sk, w, s = (c[k] for k in TRITON_KEYS)
-                buffers = max(1, s - limits["smem_stage_offset"])
-                smem = buffers * (bm * bk + bk * bn) * BITS[dtype] // 8
-                acc = bm * bn / (w * limits["warp_size"])
+                # Triton's limits as measured on the H200 (tests/triton_target_test.cpp): shared memory
+                # with num_stages buffers for the full (wgmma) instruction, less the sync path's offset
+                # below it; one instruction's accumulator plus the 32-register reserve within the cap.
+                iw, ws = limits["matrix_instruction_warps"], limits["warp_size"]
+                full = bm >= limits[dtype + ".m"] and w >= iw
+                offset = limits["smem_stage_offset"] if full else limits["sync_mma_smem_stage_offset"]
+                smem = max(1, s - offset) * (bm * bk + bk * bn) * BITS[dtype] // 8
+                cap = min(limits["max_registers_per_thread"], limits["registers_per_cu"] // (w * ws))
+                if full:
+                    along_m = max(1, min(w // iw, bm // limits[dtype + ".m"]))
+                    n = min(limits[dtype + ".max_n"], max(limits[dtype + ".n"], bn // max(1, (w // iw) // along_m)))
+                    inst = limits[dtype + ".m"] * n / (iw * ws)
+                else:
+                    inst = limits[dtype + ".m"] * limits[dtype + ".n"] / ws
                 ok = (smem <= limits["smem_per_block_bytes"] and 1 <= s <= limits["max_num_stages"]
-                      and w * limits["warp_size"] <= 1024 and 4 <= acc <= (limits["max_registers_per_thread"] + 1) // 2
+                      and w * ws <= 1024 and inst + 32 <= cap
                       and all(v & (v - 1) == 0 for v in (bm, bn, bk, w)) and bk * BITS[dtype] >= 256
                       and sk >= 1 and gm >= 1)
                 if not ok:
-                    problems_seen.append((c, smem, acc))
+                    problems_seen.append((c, smem, inst))
         check(f"--emit triton {hw} {dtype}: every config within {hw}'s limits", not problems_seen, problems_seen[:3])
 
 # --- --emit vllm ---------------------------------------------------------------------------------

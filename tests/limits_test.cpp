@@ -126,7 +126,8 @@ TEST_CASE("configs at the reader's bounds do not overflow shared-memory or regis
   c.split_k = 65536;
   c.group_m = 65536;
   const GemmProblem p = parse_shape("2147483647x2147483647x2147483647x16777216");
-  CHECK(triton_smem_bytes(c, Dtype::fp32, hw.triton) == 63LL * 2 * 65536 * 65536 * 4);
+  // 64 buffers (gfx950's async copies keep num_stages) of 2 * 65536^2 fp32 elements: 2^41 bytes, no overflow.
+  CHECK(triton_smem_bytes(c, Dtype::fp32, hw.triton, true) == 64LL * 2 * 65536 * 65536 * 4);
   CHECK_FALSE(triton_infeasibility(c, p, hw).empty());
   const Estimate e = test_util::estimate(p, hw, c);
   CHECK_FALSE(e.feasible);

@@ -18,6 +18,13 @@ constexpr int kExitBadInput = 1;  ///< malformed shape, bad profile, unreadable 
 constexpr int kExitUsage = 2;     ///< unknown option, missing argument
 constexpr int kExitBrokenPipe = 141;  ///< stdout's reader went away (128 + SIGPIPE), nothing on stderr
 
+/// --cu-count and --max-split-k: the profile as the user's GPU partition and split-K limit sees it
+/// (0: as the profile says).
+struct HardwareOverrides {
+  int cu_count = 0;
+  int max_split_k = 0;
+};
+
 /// Options every subcommand that ranks shares.
 struct CommonOptions {
   std::string hw = "h200";
@@ -26,6 +33,7 @@ struct CommonOptions {
   std::string target = "triton";
   std::string candidates;
   std::size_t top = 5;
+  HardwareOverrides overrides;
   // The --dtype and --layout options (their counts say whether the command line gave them).
   const CLI::Option* dtype_option = nullptr;
   const CLI::Option* layout_option = nullptr;
@@ -47,13 +55,17 @@ gemm_advisor::GemmProblem parse_problem(const std::string& shape, const CommonOp
 /// Adds --hw, --dtype, --layout, --target, --candidates (and --top when with_top) to a subcommand.
 void add_common_options(CLI::App* cmd, CommonOptions& o, bool with_top);
 
+/// Adds --cu-count (a partition or CU mask: gemm_advisor::use_cu_count) and --max-split-k.
+void add_hardware_overrides(CLI::App* cmd, HardwareOverrides& o);
+
 /// Adds --target (the kernel whose configs are ranked; `gemm-advisor targets` lists them).
 void add_target_option(CLI::App* cmd, std::string& target);
 
 /// Loads a profile by name or path (gemm_advisor::load_profile) and logs its warnings (unknown
-/// keys, uncited numbers) on stderr as "gemm-advisor: warning: FILE:LINE: ..." (not with --quiet).
-/// Throws gemm_advisor::InputError.
-gemm_advisor::Profile load_profile_logged(const std::string& name_or_path);
+/// keys, uncited numbers) on stderr as "gemm-advisor: warning: FILE:LINE: ..." (not with --quiet),
+/// then applies the overrides. Throws gemm_advisor::InputError (also for a CU count above the
+/// profile's).
+gemm_advisor::Profile load_profile_logged(const std::string& name_or_path, const HardwareOverrides& overrides = {});
 
 /// The given configs of --candidates FILE (warnings logged), or an empty list when none was given.
 std::vector<gemm_advisor::TileConfig> read_given_candidates(const std::string& path);

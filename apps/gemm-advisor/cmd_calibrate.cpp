@@ -48,12 +48,14 @@ std::string profile_text(const std::string& name_or_path) {
 Registered register_calibrate(CLI::App& app) {
   struct Options {
     std::string hw = "h200";
+    HardwareOverrides overrides;
     std::string target = "triton";
     std::string kernel;
     std::vector<std::string> measurements;
     std::size_t folds = 5;
     std::size_t passes = 2;
     std::string params;
+    std::vector<std::string> families;
     std::string out;
     std::string format = "table";
   };
@@ -63,12 +65,16 @@ Registered register_calibrate(CLI::App& app) {
   cmd->add_option("--hw", o->hw, "The profile of the GPU the measurements were taken on (name or YAML file)")
       ->capture_default_str();
   add_target_option(cmd, o->target);
+  add_hardware_overrides(cmd, o->overrides);
   cmd->add_option("--kernel", o->kernel,
                   "The `kernel` column value of your kernel's rows (default: the target's name); e.g. "
                   "--target triton --kernel my-matmul fits the triton target to your kernel")
       ->check(non_empty_validator());
   cmd->add_option("--measurements", o->measurements, "Measurement CSV(s) of that kernel (tools/measure/README.md)")
       ->required()
+      ->expected(1, CLI::detail::expected_max_vector_size);
+  cmd->add_option("--families", o->families,
+                  "CSV(s) of m,n,k[,batch,dtype,layout],family[,name]: the families of shapes whose rows have none")
       ->expected(1, CLI::detail::expected_max_vector_size);
   cmd->add_option("--folds", o->folds, "K of the K-fold cross-validation by shape family")
       ->capture_default_str()
@@ -86,7 +92,7 @@ Registered register_calibrate(CLI::App& app) {
       ->check(CLI::IsMember({"table", "json"}));
   return {cmd, [o]() {
             using namespace gemm_advisor;
-            const Profile profile = load_profile_logged(o->hw);
+            const Profile profile = load_profile_logged(o->hw, o->overrides);
             const Target& target = find_target(o->target);
             const std::string kernel = o->kernel.empty() ? std::string(target.name()) : o->kernel;
             CalibrationOptions options;
@@ -118,7 +124,7 @@ Registered register_calibrate(CLI::App& app) {
                 if (s.configs.empty()) continue;  // another kernel's problem (vendor rows only)
                 const long line = s.configs.front().line;
                 const std::string key = s.problem.shape_text() + " " + std::string(dtype_name(s.problem.dtype)) +
-                                        " " + s.problem.layout.name() + (s.name.empty() ? "" : " " + s.name);
+                                        " " + s.problem.layout.name() + (s.name.empty() ? "" : " " + s.family + "/" + s.name);
                 if (!measured_in.emplace(key, path).second)
                   throw InputError(located(path, line, "shape " + key + " is measured twice (give each shape in one file)"));
                 if (!s.gpu.empty() && !gpu_matches_profile(s.gpu, profile.hw.name, profile.hw.display_name))
@@ -130,6 +136,7 @@ Registered register_calibrate(CLI::App& app) {
                 shapes.push_back(std::move(s));
               }
             }
+            for (const std::string& path : o->families) (void)apply_families(path, shapes);
             if (shapes.empty())
               throw InputError(fmt::format("{}", fmt::join(o->measurements, ", ")) + ": no shape has a config of the " +
                                kernel + " kernel (rows need kernel=" + kernel + ", or give --kernel)");
@@ -145,8 +152,14 @@ Registered register_calibrate(CLI::App& app) {
                 fmt::format("fitted by gemm-advisor calibrate on {} for target {} on profile {}", date, target.name(),
                             profile.hw.source),
                 fmt::format("data: {} (kernel {})", fmt::join(o->measurements, ", "), kernel),
-                fmt::format("{} shapes in {} families, {}-fold cross-validation by family", c.shapes, c.families,
-                            c.folds.size())};
+                fmt::format("{} shapes in {} families, {}-fold cross-validation by family; pooled held out: geomean "
+                            "{:.1f}% -> {:.1f}% of oracle, worst {:.1f}% -> {:.1f}%, top-5 distinct {:.1f}% -> {:.1f}%, "
+                            "median top-1 error {:.1f}% -> {:.1f}%",
+                            c.shapes, c.families, c.folds.size(), c.held_out_before.geomean_pct_of_oracle,
+                            c.held_out_after.geomean_pct_of_oracle, c.held_out_before.worst_pct_of_oracle,
+                            c.held_out_after.worst_pct_of_oracle, c.held_out_before.top5_pct_of_oracle,
+                            c.held_out_after.top5_pct_of_oracle, c.held_out_before.median_abs_err_pct,
+                            c.held_out_after.median_abs_err_pct)};
             for (std::size_t i = 0; i < c.folds.size(); ++i) {
               const FoldResult& f = c.folds[i];
               provenance.push_back(fmt::format(
@@ -156,7 +169,7 @@ Registered register_calibrate(CLI::App& app) {
                   f.before.worst_pct_of_oracle, f.after.worst_pct_of_oracle, f.before.top5_pct_of_oracle,
                   f.after.top5_pct_of_oracle, f.before.median_abs_err_pct, f.after.median_abs_err_pct));
             }
-            std::string yaml = calibrated_profile_yaml(profile_text(o->hw), target, c, provenance);
+            std::string yaml = calibrated_profile_yaml(profile_text(o->hw), profile, target, c, provenance);
             write_file_atomically(o->out, yaml);
             // The file must load as it is meant to be used.
             (void)parse_profile(yaml, o->out);
@@ -174,6 +187,8 @@ Registered register_calibrate(CLI::App& app) {
                                               {"shapes", c.shapes},
                                               {"families", c.families},
                                               {"folds", folds},
+                                              {"held_out_before", score_json(c.held_out_before)},
+                                              {"held_out_after", score_json(c.held_out_after)},
                                               {"all_before", score_json(c.all_before)},
                                               {"all_after", score_json(c.all_after)},
                                               {"parameters", params},
@@ -183,7 +198,7 @@ Registered register_calibrate(CLI::App& app) {
             } else {
               out << fmt::format("calibrate {} on {}: {} shapes in {} families, {} folds by family ({:.1f} s)\n",
                                  target.name(), profile.hw.name, c.shapes, c.families, c.folds.size(), seconds);
-              out << fmt::format("{:<6} {:>28}   {:>28}   {}\n", "", "held out, before (geo worst top5 err)",
+              out << fmt::format("{:<6} {:>28}   {:>28}   {}\n", "", "held out, before (geo worst top5d err)",
                                  "held out, after", "families held out");
               PickScore mean_before, mean_after;
               for (std::size_t i = 0; i < c.folds.size(); ++i) {
@@ -191,6 +206,8 @@ Registered register_calibrate(CLI::App& app) {
                 out << fmt::format("fold {:<2} {:>28}   {:>28}   {}\n", i + 1, score_text(f.before), score_text(f.after),
                                    fmt::join(f.families, " "));
               }
+              out << fmt::format("pooled {:>28}   {:>28}   (every shape in its held-out fold)\n",
+                                 score_text(c.held_out_before), score_text(c.held_out_after));
               out << fmt::format("all    {:>28}   {:>28}   (in-sample, the fit that is written)\n",
                                  score_text(c.all_before), score_text(c.all_after));
               out << "parameters (start -> fitted):\n";

@@ -66,6 +66,7 @@ void write_table(std::ostream& out, const gemm_advisor::Evaluation& e, const gem
 Registered register_evaluate(CLI::App& app) {
   struct Options {
     std::string hw = "h200";
+    HardwareOverrides overrides;
     std::string target = "triton";
     std::string kernel;
     std::vector<std::string> measurements;
@@ -76,6 +77,7 @@ Registered register_evaluate(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("evaluate", "Score the advisor against measured configs (a measurement CSV)");
   cmd->add_option("--hw", o->hw, "Hardware profile the measurements were taken on")->capture_default_str();
   add_target_option(cmd, o->target);
+  add_hardware_overrides(cmd, o->overrides);
   cmd->add_option("--kernel", o->kernel,
                   "The `kernel` column value of the rows to score (default: the target's name), e.g. your own kernel's")
       ->check(non_empty_validator());
@@ -89,7 +91,7 @@ Registered register_evaluate(CLI::App& app) {
       ->check(CLI::IsMember({"table", "json"}));
   return {cmd, [o]() {
             using namespace gemm_advisor;
-            const Profile profile = load_profile_logged(o->hw);
+            const Profile profile = load_profile_logged(o->hw, o->overrides);
             const Hardware& hw = profile.hw;
             const Target& target = find_target(o->target);
             const std::string kernel = o->kernel.empty() ? std::string(target.name()) : o->kernel;
@@ -101,7 +103,7 @@ Registered register_evaluate(CLI::App& app) {
               for (const std::string& w : warnings) spdlog::warn("{}", w);
               for (const auto& shape : file_shapes) {
                 const std::string key = shape.problem.shape_text() + " " + std::string(dtype_name(shape.problem.dtype)) + " " +
-                                        shape.problem.layout.name();
+                                        shape.problem.layout.name() + (shape.name.empty() ? "" : " " + shape.family + "/" + shape.name);
                 const long line = shape.configs.empty() ? 0 : shape.configs.front().line;
                 const auto [it, fresh] = measured_in.emplace(key, path);
                 if (!fresh)

@@ -28,6 +28,7 @@ Registered register_explain(CLI::App& app) {
   o->common.layout_option =
       cmd->add_option("--layout", o->common.layout, "NN, NT, TN or TT")->capture_default_str()->check(layout_validator());
   add_target_option(cmd, o->common.target);
+  add_hardware_overrides(cmd, o->common.overrides);
   cmd->add_option("--config", o->config, "BMxBNxBK:WARPS:STAGES[:SPLITK] (default: the advisor's top config)")
       ->check(non_empty_validator());
   cmd->add_option("--format", o->format, "table or json")
@@ -36,7 +37,7 @@ Registered register_explain(CLI::App& app) {
   return {cmd, [o]() {
             using namespace gemm_advisor;
             const GemmProblem p = parse_problem(o->shape, o->common);
-            const Profile profile = load_profile_logged(o->common.hw);
+            const Profile profile = load_profile_logged(o->common.hw, o->common.overrides);
             const Hardware& hw = profile.hw;
             const Target& target = find_target(o->common.target);
             require_dtype(hw, p.dtype);

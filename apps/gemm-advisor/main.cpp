@@ -76,6 +76,7 @@ void add_common_options(CLI::App* cmd, CommonOptions& o, bool with_top) {
                         ->capture_default_str()
                         ->check(layout_validator());
   add_target_option(cmd, o.target);
+  add_hardware_overrides(cmd, o.overrides);
   cmd->add_option("--candidates", o.candidates,
                   "CSV of configs to rank instead of the target's space "
                   "(block_m,block_n,block_k,num_warps,num_stages[,group_m,split_k])")
@@ -86,6 +87,16 @@ void add_common_options(CLI::App* cmd, CommonOptions& o, bool with_top) {
         ->check(CLI::Range(0, 1000000));  // size_t alone would take -1 as 2^64 - 1
 }
 
+void add_hardware_overrides(CLI::App* cmd, HardwareOverrides& o) {
+  cmd->add_option("--cu-count", o.cu_count,
+                  "CUs (SMs) the kernel may use, for a partition (MIG, CPX) or a CU mask: waves and peak follow it, "
+                  "memory stays the profile's (default: all)")
+      ->check(CLI::Range(1, 1 << 20));
+  cmd->add_option("--max-split-k", o.max_split_k,
+                  "Largest split_k the split-K targets try and accept (default: the profile's triton.max_split_k, 256)")
+      ->check(CLI::Range(1, 1 << 16));
+}
+
 void add_target_option(CLI::App* cmd, std::string& target) {
   std::vector<std::string> names;
   for (const gemm_advisor::Target* t : gemm_advisor::all_targets()) names.emplace_back(t->name());
@@ -94,10 +105,18 @@ void add_target_option(CLI::App* cmd, std::string& target) {
       ->check(CLI::IsMember(names));
 }
 
-gemm_advisor::Profile load_profile_logged(const std::string& name_or_path) {
+gemm_advisor::Profile load_profile_logged(const std::string& name_or_path, const HardwareOverrides& overrides) {
   gemm_advisor::ProfileDiagnostics diagnostics;
   gemm_advisor::Profile profile = gemm_advisor::load_profile(name_or_path, &diagnostics);
   for (const auto& w : diagnostics.warnings) spdlog::warn("{}", w);
+  if (overrides.cu_count > 0) {
+    try {
+      gemm_advisor::use_cu_count(profile.hw, overrides.cu_count);
+    } catch (const gemm_advisor::InputError& e) {
+      throw gemm_advisor::InputError(std::string("--cu-count: ") + e.what());
+    }
+  }
+  if (overrides.max_split_k > 0) profile.triton.max_split_k = overrides.max_split_k;
   return profile;
 }
 

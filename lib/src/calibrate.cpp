@@ -3,8 +3,10 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <map>
 #include <set>
 
@@ -21,11 +23,13 @@ namespace {
 constexpr double kWorstWeight = 0.25;
 constexpr double kErrorTolerancePct = 15.0;
 constexpr double kErrorWeight = 1.0;
-// How many of the top picks a shortlist has (PickScore::top5_pct_of_oracle).
+// How many distinct tiles a shortlist has (PickScore::top5_pct_of_oracle), and how deep into the
+// ranking calibrate looks for them.
 constexpr std::size_t kShortlist = 5;
+constexpr std::size_t kShortlistSearch = 200;
 // Coordinate-descent steps: multiplicative for scales, additive for fractions.
-constexpr double kScaleSteps[] = {0.5, 0.7, 0.85, 1.18, 1.4, 2.0};
-constexpr double kFractionSteps[] = {-0.3, -0.15, -0.05, 0.05, 0.15, 0.3};
+constexpr double kScaleSteps[] = {0.25, 0.5, 0.7, 0.85, 1.18, 1.4, 2.0, 4.0};
+constexpr double kFractionSteps[] = {-0.5, -0.3, -0.15, -0.05, 0.05, 0.15, 0.3, 0.5};
 // A fitted value is written with this many significant digits (and scored as written).
 constexpr int kWrittenDigits = 4;
 
@@ -63,31 +67,22 @@ double measured_ms_of(const Measured& m, const TileConfig& c) {
   return it != m.configs.end() && *it == c ? m.ms[static_cast<std::size_t>(it - m.configs.begin())] : 0.0;
 }
 
-PickScore score(const std::vector<const Measured*>& shapes, const Profile& profile, const Target& target,
-                const ModelParams& params) {
+// One shape's scores: % of oracle of the top-1, of the best of the top kShortlist distinct tiles, and
+// the top-1's time error.
+struct ShapeScore {
+  double pct = 0, shortlist_pct = 0, err_pct = 0;
+};
+
+PickScore aggregate(const std::vector<ShapeScore>& scores) {
   PickScore s;
+  s.shapes = scores.size();
+  if (scores.empty()) return s;
   std::vector<double> pcts, top5, errs;
-  std::vector<RankedConfig> ranked;
-  for (const Measured* m : shapes) {
-    const EstimateContext ctx = make_estimate_context(m->shape->problem, profile, params);
-    rank_configs(target, ctx, m->configs, ranked, kShortlist);
-    if (ranked.empty() || !ranked.front().estimate.feasible) {
-      // The model rejects every config that ran: the worst possible pick.
-      pcts.push_back(1e-9);
-      top5.push_back(1e-9);
-      errs.push_back(100.0);
-      continue;
-    }
-    const double top1_ms = measured_ms_of(*m, ranked.front().config);
-    double shortlist_ms = top1_ms;
-    for (std::size_t i = 0; i < std::min(kShortlist, ranked.size()) && ranked[i].estimate.feasible; ++i)
-      shortlist_ms = std::min(shortlist_ms, measured_ms_of(*m, ranked[i].config));
-    pcts.push_back(100.0 * m->best_ms / top1_ms);
-    top5.push_back(100.0 * m->best_ms / shortlist_ms);
-    errs.push_back(100.0 * std::abs(ranked.front().estimate.latency_s * 1e3 - top1_ms) / top1_ms);
+  for (const ShapeScore& x : scores) {
+    pcts.push_back(x.pct);
+    top5.push_back(x.shortlist_pct);
+    errs.push_back(x.err_pct);
   }
-  s.shapes = pcts.size();
-  if (pcts.empty()) return s;
   s.geomean_pct_of_oracle = geomean(pcts);
   s.worst_pct_of_oracle = *std::min_element(pcts.begin(), pcts.end());
   s.top5_pct_of_oracle = geomean(top5);
@@ -95,6 +90,41 @@ PickScore score(const std::vector<const Measured*>& shapes, const Profile& profi
   s.objective = s.geomean_pct_of_oracle + kWorstWeight * s.worst_pct_of_oracle -
                 kErrorWeight * std::max(0.0, s.median_abs_err_pct - kErrorTolerancePct);
   return s;
+}
+
+std::vector<ShapeScore> shape_scores(const std::vector<const Measured*>& shapes, const Profile& profile,
+                                     const Target& target, const ModelParams& params) {
+  std::vector<ShapeScore> out;
+  std::vector<RankedConfig> ranked;
+  for (const Measured* m : shapes) {
+    const EstimateContext ctx = make_estimate_context(m->shape->problem, profile, params);
+    rank_configs(target, ctx, m->configs, ranked, kShortlistSearch);
+    if (ranked.empty() || !ranked.front().estimate.feasible) {
+      // The model rejects every config that ran: the worst possible pick.
+      out.push_back({1e-9, 1e-9, 100.0});
+      continue;
+    }
+    const double top1_ms = measured_ms_of(*m, ranked.front().config);
+    // The shortlist an autotuner would get: the first kShortlist distinct tiles (block sizes and
+    // split), each at its best-ranked warps and stages.
+    double shortlist_ms = top1_ms;
+    std::vector<std::array<int, 4>> tiles;
+    for (const RankedConfig& r : ranked) {
+      if (!r.estimate.feasible || tiles.size() >= kShortlist) break;
+      const std::array<int, 4> tile = {r.config.block_m, r.config.block_n, r.config.block_k, r.config.split_k};
+      if (std::find(tiles.begin(), tiles.end(), tile) != tiles.end()) continue;
+      tiles.push_back(tile);
+      shortlist_ms = std::min(shortlist_ms, measured_ms_of(*m, r.config));
+    }
+    out.push_back({100.0 * m->best_ms / top1_ms, 100.0 * m->best_ms / shortlist_ms,
+                   100.0 * std::abs(ranked.front().estimate.latency_s * 1e3 - top1_ms) / top1_ms});
+  }
+  return out;
+}
+
+PickScore score(const std::vector<const Measured*>& shapes, const Profile& profile, const Target& target,
+                const ModelParams& params) {
+  return aggregate(shape_scores(shapes, profile, target, params));
 }
 
 double rounded(double v) {
@@ -167,24 +197,48 @@ PickScore score_picks(const std::vector<MeasuredShape>& shapes, const Profile& p
 }
 
 std::vector<std::vector<std::size_t>> family_folds(const std::vector<MeasuredShape>& shapes, std::size_t folds) {
-  // Families in order of first appearance; the largest first into the fold with the fewest shapes.
+  // A shape's group is its family; families that measured the same problem (Llama-3-70B's and
+  // Qwen2.5-72B's qkv are both 8x10240x8192) are one group, so that no held-out shape was also
+  // trained on. Groups in order of first appearance, the largest first into the fold with the
+  // fewest shapes.
+  auto family_of = [&](std::size_t i) {
+    const GemmProblem& p = shapes[i].problem;
+    return shapes[i].family.empty()
+               ? "shape:" + p.shape_text() + ":" + std::string(dtype_name(p.dtype)) + ":" + p.layout.name()
+               : shapes[i].family;
+  };
+  std::map<std::string, std::string> parent;
+  std::function<std::string(const std::string&)> root = [&](const std::string& f) -> std::string {
+    auto it = parent.find(f);
+    if (it == parent.end() || it->second == f) return f;
+    return it->second = root(it->second);
+  };
+  std::map<std::string, std::string> problem_family;
+  for (std::size_t i = 0; i < shapes.size(); ++i) {
+    const std::string f = family_of(i);
+    parent.emplace(f, f);
+    const GemmProblem& p = shapes[i].problem;
+    const std::string key = p.shape_text() + ":" + std::string(dtype_name(p.dtype)) + ":" + p.layout.name();
+    auto [it, fresh] = problem_family.emplace(key, f);
+    if (!fresh) {
+      const std::string a = root(it->second), b = root(f);
+      if (a != b) parent[b] = a;
+    }
+  }
   std::vector<std::string> order;
   std::map<std::string, std::vector<std::size_t>> members;
   for (std::size_t i = 0; i < shapes.size(); ++i) {
-    const std::string family = shapes[i].family.empty() ? "shape:" + shapes[i].problem.shape_text() + ":" +
-                                                               std::string(dtype_name(shapes[i].problem.dtype)) + ":" +
-                                                               shapes[i].problem.layout.name()
-                                                         : shapes[i].family;
-    auto [it, fresh] = members.emplace(family, std::vector<std::size_t>{});
-    if (fresh) order.push_back(family);
+    const std::string group = root(family_of(i));
+    auto [it, fresh] = members.emplace(group, std::vector<std::size_t>{});
+    if (fresh) order.push_back(group);
     it->second.push_back(i);
   }
   std::stable_sort(order.begin(), order.end(),
                    [&](const std::string& a, const std::string& b) { return members[a].size() > members[b].size(); });
   std::vector<std::vector<std::size_t>> out(folds);
-  for (const std::string& family : order) {
+  for (const std::string& group : order) {
     auto smallest = std::min_element(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.size() < b.size(); });
-    smallest->insert(smallest->end(), members[family].begin(), members[family].end());
+    smallest->insert(smallest->end(), members[group].begin(), members[group].end());
   }
   for (auto& fold : out) std::sort(fold.begin(), fold.end());
   return out;
@@ -221,6 +275,7 @@ Calibration calibrate(const std::vector<MeasuredShape>& shapes, const Profile& p
   std::vector<const Measured*> all;
   for (const Measured& m : valid) all.push_back(&m);
 
+  std::vector<ShapeScore> held_before, held_after;
   for (const std::vector<std::size_t>& fold : family_folds(usable, o.folds)) {
     std::vector<const Measured*> held, train;
     std::set<std::size_t> in_fold(fold.begin(), fold.end());
@@ -237,19 +292,34 @@ Calibration calibrate(const std::vector<MeasuredShape>& shapes, const Profile& p
       }
     }
     r.families.assign(fold_families.begin(), fold_families.end());
-    r.before = score(held, profile, target, c.start);
-    r.after = score(held, profile, target, fit(train, profile, target, c.start, o));
+    const std::vector<ShapeScore> before = shape_scores(held, profile, target, c.start);
+    const std::vector<ShapeScore> after = shape_scores(held, profile, target, fit(train, profile, target, c.start, o));
+    held_before.insert(held_before.end(), before.begin(), before.end());
+    held_after.insert(held_after.end(), after.begin(), after.end());
+    r.before = aggregate(before);
+    r.after = aggregate(after);
     c.folds.push_back(std::move(r));
   }
+  c.held_out_before = aggregate(held_before);
+  c.held_out_after = aggregate(held_after);
   c.fitted = fit(all, profile, target, c.start, o);
   c.all_before = score(all, profile, target, c.start);
   c.all_after = score(all, profile, target, c.fitted);
   return c;
 }
 
-std::string calibrated_profile_yaml(const std::string& profile_yaml, const Target& target, const Calibration& c,
-                                    const std::vector<std::string>& provenance) {
+std::string calibrated_profile_yaml(const std::string& profile_yaml, const Profile& profile, const Target& target,
+                                    const Calibration& c, const std::vector<std::string>& provenance) {
   YAML::Node root = YAML::Load(profile_yaml);
+  const Profile as_written = parse_profile(profile_yaml, profile.hw.source);
+  if (profile.hw.cu_count != as_written.hw.cu_count) {
+    root["compute"]["active_cu_count"] = profile.hw.cu_count;
+    root["sources"]["compute.active_cu_count"] = "given to gemm-advisor calibrate (--cu-count): the partition measured";
+  }
+  if (profile.triton.max_split_k != as_written.triton.max_split_k) {
+    root["triton"]["max_split_k"] = profile.triton.max_split_k;
+    root["sources"]["triton.max_split_k"] = "given to gemm-advisor calibrate (--max-split-k)";
+  }
   YAML::Node params = root["targets"][std::string(target.name())]["model_parameters"];
   for (const ModelParamInfo& info : kModelParamRegistry) {
     const double v = c.fitted.*(info.field);

@@ -19,6 +19,19 @@ double Hardware::peak_flops_per_s(Dtype d) const {
   return r ? cu_count * r->flops_per_cycle_per_cu * clock_hz : 0.0;
 }
 
+void use_cu_count(Hardware& hw, int cu_count) {
+  const int product = hw.product_cu_count > 0 ? hw.product_cu_count : hw.cu_count;
+  if (cu_count < 1 || cu_count > product)
+    throw InputError("CU count " + std::to_string(cu_count) + " is outside 1.." + std::to_string(product) + " (" +
+                     hw.name + " has " + std::to_string(product) + " CUs)");
+  hw.product_cu_count = product;
+  if (cu_count == hw.cu_count) return;
+  hw.cu_count = cu_count;
+  hw.xcd_count = std::min(hw.xcd_count, cu_count);
+  if (cu_count != product)
+    hw.display_name += " (" + std::to_string(cu_count) + " of " + std::to_string(product) + " CUs)";
+}
+
 void check_readable_file(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) throw InputError(path + ": cannot open: " + std::strerror(errno));

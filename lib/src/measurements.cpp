@@ -25,6 +25,50 @@ bool gpu_matches_profile(const std::string& gpu, const std::string& profile_name
                         (!display.empty() && (display.find(g) != std::string::npos || g.find(display) != std::string::npos)));
 }
 
+std::size_t apply_families(const std::string& path, std::vector<MeasuredShape>& shapes) {
+  check_readable_file(path);
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path + ": cannot open");
+  CsvReader r(in, path);
+  const CsvHeader h = CsvHeader::read(r, {"m", "n", "k", "family"});
+  const int im = h.index("m"), in_ = h.index("n"), ik = h.index("k"), ib = h.index("batch"), idt = h.index("dtype");
+  const int il = h.index("layout"), ifam = h.index("family"), iname = h.index("name");
+  std::map<std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t, int, std::string>,
+           std::pair<std::string, std::string>>
+      families;
+  std::vector<std::string> f;
+  while (r.next(f)) {
+    if (f.size() != h.size())
+      r.fail("expected " + std::to_string(h.size()) + " fields as in the header, got " + std::to_string(f.size()));
+    GemmProblem p;
+    p.m = csv_int(r, f, im, "m", 1, kMaxDim);
+    p.n = csv_int(r, f, in_, "n", 1, kMaxDim);
+    p.k = csv_int(r, f, ik, "k", 1, kMaxDim);
+    p.batch = ib >= 0 && !f[ib].empty() ? csv_int(r, f, ib, "batch", 1, kMaxBatch) : 1;
+    try {
+      p.dtype = parse_dtype(csv_text(f, idt, "bf16"));
+      p.layout = parse_layout(csv_text(f, il, "NN"));
+    } catch (const InputError& e) {
+      r.fail(e.what());
+    }
+    const std::string family = csv_text(f, ifam, "");
+    if (family.empty()) r.fail("column 'family' is empty");
+    families[std::make_tuple(p.m, p.n, p.k, p.batch, static_cast<int>(p.dtype), p.layout.name())] = {
+        family, csv_text(f, iname, "")};
+  }
+  std::size_t set = 0;
+  for (MeasuredShape& s : shapes) {
+    if (!s.family.empty()) continue;
+    const GemmProblem& p = s.problem;
+    const auto it = families.find(std::make_tuple(p.m, p.n, p.k, p.batch, static_cast<int>(p.dtype), p.layout.name()));
+    if (it == families.end()) continue;
+    s.family = it->second.first;
+    if (s.name.empty()) s.name = it->second.second;
+    ++set;
+  }
+  return set;
+}
+
 std::vector<MeasuredShape> read_measurements(const std::string& path, const std::string& target,
                                              std::vector<std::string>* warnings) {
   check_readable_file(path);
@@ -78,7 +122,10 @@ std::vector<MeasuredShape> read_measurements(std::istream& in, const std::string
       r.fail("column 'status' is empty (a truncated row?): expected ok, wrong, compile_error or launch_error");
     if (status != "ok" && status.size() == 2 && (status[0] | 0x20) == 'o' && (status[1] | 0x20) == 'k')
       r.fail("column 'status': '" + status + "' must be written 'ok'");
-    const auto key = std::make_tuple(p.m, p.n, p.k, p.batch, static_cast<int>(p.dtype), p.layout.name());
+    // A problem is its shape and, where the file names them, its family and name (the compile grid
+    // of 4096^3 NT and a square sweep's 4096^3 NT are two measurements).
+    const auto key = std::make_tuple(p.m, p.n, p.k, p.batch, static_cast<int>(p.dtype),
+                                     p.layout.name() + "|" + csv_text(f, ifam, "") + "|" + csv_text(f, iname, ""));
     auto it = index.find(key);
     if (it == index.end()) {
       it = index.emplace(key, shapes.size()).first;

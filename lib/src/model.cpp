@@ -57,6 +57,8 @@ EstimateContext make_estimate_context(const GemmProblem& p, const Profile& profi
       t.padded = round_up(block, instruction[d]);
       t.row_line_bytes = round_up(t.extent * ctx.bytes_in, core::kLineBytes);
       t.block_line_bytes = round_up(block * ctx.bytes_in, core::kLineBytes);
+      t.busiest = std::min(block, sizes[d]);
+      t.busiest_line_bytes = round_up(t.busiest * ctx.bytes_in, core::kLineBytes);
     }
   }
 

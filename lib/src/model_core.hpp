@@ -82,7 +82,13 @@ inline Residency residency(const EstimateContext& ctx, const KernelShape& k) {
   const double regs_cap = std::min<double>(hw.max_registers_per_thread,
                                            floor_pos(static_cast<double>(hw.registers_per_cu) / r.threads));
   r.registers_per_thread = std::min(regs_cap, regs_needed);
-  r.spill_bytes_per_step = std::max(0.0, regs_needed - regs_cap) * r.threads * kFp32Bytes * kSpillTransfersPerStep;
+  // What spills: the excess over the cap, or, when the accumulators themselves do not fit beside the
+  // kernel's other registers, the whole accumulator tile, out and back every K-step (the matrix
+  // instructions write it where it cannot stay).
+  const double spilled = k.accumulator_registers + mp.register_overhead_per_thread > regs_cap
+                             ? k.accumulator_registers
+                             : std::max(0.0, regs_needed - regs_cap);
+  r.spill_bytes_per_step = spilled * r.threads * kFp32Bytes * kSpillTransfersPerStep / mp.spill_bandwidth_fraction;
   return r;
 }
 
@@ -99,6 +105,7 @@ struct TileGeometry {
   double tiles_per_batch, output_tiles;
   double tile_step_bytes;   // operand bytes one tile loads per K-step
   double tile_step_load_s;  // the CU's time to issue those loads at its fill rate
+  double busiest_step_bytes;  // operand bytes the fullest tile loads in one of its full K-steps
 };
 
 template <bool kExtraStepWork>
@@ -108,17 +115,19 @@ inline TileGeometry tile_geometry(const EstimateContext& ctx, const KernelShape&
   g.tiles_per_batch = k.tiles_m * k.tiles_n;
   g.output_tiles = g.tiles_per_batch * ctx.batch;
   g.tile_step_bytes = (k.a_rows_loaded + k.b_cols_loaded) * k.k_depth * ctx.bytes_in;
+  g.busiest_step_bytes = (k.a_rows_busiest + k.b_cols_busiest) * k.k_depth_busiest * ctx.bytes_in;
   const double scalar_rate = std::min(1.0, ctx.bytes_in / kVectorBytes);
   const double async_rate = ctx.params.async_copy_fill_fraction;
   // An aligned operand is copied asynchronously in whole cache lines (the target counts them); an
   // unaligned one goes element by element through registers, at elem_bytes/16 of the fill rate.
   // Spilled registers and other register loads (scales) move 4 bytes at a time, like scalar loads.
   double load_bytes =
-      (ctx.a_aligned ? k.a_line_bytes / async_rate : k.a_rows_loaded * k.k_depth * ctx.bytes_in / scalar_rate) +
-      (ctx.b_aligned ? k.b_line_bytes / async_rate : k.b_cols_loaded * k.k_depth * ctx.bytes_in / scalar_rate) +
+      (ctx.a_aligned ? k.a_line_bytes / async_rate : k.a_rows_busiest * k.k_depth_busiest * ctx.bytes_in / scalar_rate) +
+      (ctx.b_aligned ? k.b_line_bytes / async_rate : k.b_cols_busiest * k.k_depth_busiest * ctx.bytes_in / scalar_rate) +
       r.spill_bytes_per_step / std::min(1.0, kScalarBytes / kVectorBytes);
   if constexpr (kExtraStepWork) {
     g.tile_step_bytes += k.extra_step_bytes;
+    g.busiest_step_bytes += k.extra_step_bytes;
     load_bytes += k.extra_step_bytes / std::min(1.0, kScalarBytes / kVectorBytes);
   }
   g.tile_step_load_s = load_bytes / hw.per_cu_load_bytes_per_s;
@@ -152,8 +161,9 @@ struct WaveInputs {
   double k_steps;          // K-steps per thread block
   double overlap;          // share of the step overhead hidden under matrix work
   double in_flight_steps;  // loads in flight ahead of the math
-  double compulsory_step;  // compulsory operand bytes per K-step of a wave
-  double out_tile_bytes;   // bytes of one thread block's output
+  double compulsory_tile_step;  // compulsory operand bytes per thread block and K-step (A and B read once)
+  double out_tile_bytes;   // bytes of one thread block's output, on average
+  double out_busiest_bytes;  // ... of the fullest one
 };
 
 // Stage 3: one wave of `tiles` thread blocks: the per-K-step compute and memory times of the busiest
@@ -170,6 +180,11 @@ __attribute__((always_inline)) inline WaveTerms wave_terms(const EstimateContext
   // Compute: the busiest CU advances each of its tiles one K-step.
   w.utilization = min_1_ratio(k.num_warps * per_cu, hw.warps_to_feed_matrix_units);
   const double tile_compute_s = k.matrix_flops / (ctx.cu_flops_per_s * w.utilization);
+  // One block's own matrix work, on the matrix units its warps can feed: what a chain within the
+  // block waits for (a block of 2 warps on a CU needing 4 runs at half rate however many other
+  // blocks share the CU, so more resident blocks never shorten it).
+  const double block_compute_s =
+      k.matrix_flops / (ctx.cu_flops_per_s * min_1_ratio(k.num_warps, hw.warps_to_feed_matrix_units));
   // The warps' per-step bookkeeping (barriers, waits, address arithmetic) partly hides under
   // asynchronous matrix work (k_step_overhead_overlap, model_params.hpp); CTAs sharing a CU each
   // pay their own.
@@ -178,9 +193,14 @@ __attribute__((always_inline)) inline WaveTerms wave_terms(const EstimateContext
   w.compute_step_s = std::max(math_s, w.step_overhead_s) + (1.0 - in.overlap) * std::min(math_s, w.step_overhead_s);
   if constexpr (kExtraStepWork) {
     // Per-step vector math (applying scales) on the CU's FP32 lanes. When it consumes the step's
-    // matrix product, the product must complete first: math, vector work and overhead add up.
-    w.vector_step_s = per_cu * k.vector_ops / (static_cast<double>(hw.vector_fp32_lanes_per_cu) * hw.clock_hz);
-    w.compute_step_s = k.matrix_result_per_step ? math_s + w.vector_step_s + w.step_overhead_s
+    // matrix product, each thread block runs a chain, the product completing before it is scaled:
+    // matrix work, vector work and overhead add up within a block. Blocks sharing a CU run their
+    // chains independently, so one's scaling overlaps another's matrix work: the CU's step takes
+    // the longest of its matrix units' total, its FP32 lanes' total, and one block's chain.
+    const double tile_vector_s = k.vector_ops / (static_cast<double>(hw.vector_fp32_lanes_per_cu) * hw.clock_hz);
+    w.vector_step_s = per_cu * tile_vector_s;
+    const double chain_s = block_compute_s + tile_vector_s + mp.k_step_overhead_cycles / hw.clock_hz;
+    w.compute_step_s = k.matrix_result_per_step ? std::max({math_s, w.vector_step_s, chain_s})
                                                 : w.compute_step_s + w.vector_step_s;
   }
   // Memory: which distinct operand bytes the wave's tiles touch per K-step.
@@ -205,8 +225,12 @@ __attribute__((always_inline)) inline WaveTerms wave_terms(const EstimateContext
                        x * panels * (rows_x * k.a_rows_unique + cols_x * k.b_cols_unique) * k.k_depth * ctx.bytes_in);
     l2_miss = std::max(l2_miss, unique);
   }
+  // DRAM: the distinct bytes not kept in L2 (and the LLC) from earlier waves, and never less than
+  // the wave's share of the compulsory bytes (every operand byte comes from DRAM once: the sum over
+  // the waves is at least A and B, also when a partial last wave touches fewer panels).
   const double reuse = ctx.operand_reuse;
-  const double dram_step_bytes = (1.0 - reuse) * unique + reuse * std::min(unique, in.compulsory_step);
+  const double share = tiles * in.compulsory_tile_step;
+  const double dram_step_bytes = std::max(share, (1.0 - reuse) * unique + reuse * std::min(unique, share));
   w.l2_hit_rate = 1.0 - l2_miss / requested;
   // Likewise a CU draws about its share of the L2 bandwidth (times the same headroom), and never
   // more than its own fill rate.
@@ -216,28 +240,39 @@ __attribute__((always_inline)) inline WaveTerms wave_terms(const EstimateContext
   // Loads are issued by the resident warps, one scheduler per warp's sub-partition: too few warps
   // leave part of the CU's load issue idle, as they do its matrix units.
   w.cu_load_step_s = per_cu * g.tile_step_load_s / w.utilization;
-  double miss_latency_s = hw.dram_latency_s;
   if (hw.llc_bytes > 0) {
     w.llc_step_s = l2_miss / hw.llc_bandwidth_bytes_per_s;
-    w.llc_hit_rate = l2_miss > 0 ? 1.0 - dram_step_bytes / l2_miss : 0.0;
-    miss_latency_s = w.llc_hit_rate * (hw.l2_latency_s + hw.dram_latency_s) / 2 +
-                     (1.0 - w.llc_hit_rate) * hw.dram_latency_s;
+    w.llc_hit_rate = l2_miss > 0 ? std::max(0.0, 1.0 - dram_step_bytes / l2_miss) : 0.0;
   }
-  // Few active CUs cannot keep enough misses in flight to saturate DRAM: each sustains about
-  // its share of the bandwidth (times a fitted headroom).
+  // Few active CUs cannot keep enough misses in flight to saturate DRAM: each sustains about its
+  // share of the bandwidth times a fitted headroom. A CU in a step with DRAM traffic waits, at
+  // that rate, for the bytes of its fullest tiles: also for those another CU's miss fetches (a
+  // merged miss holds the waiting CU's request slot as long as the first). Its share of the
+  // wave's distinct bytes, as the first round had it, undercounts that, and made more CUs sharing
+  // a panel step faster (issue #11: a fixed config must never predict a larger problem faster).
   const double dram_bw = ctx.dram_bytes_per_s;
-  const double dram_bw_active = std::min(dram_bw, dram_bw * mp.dram_active_cu_headroom * active_cus / hw.cu_count);
-  w.dram_step_s = dram_step_bytes / dram_bw_active;
+  const double busiest_wait_bytes = dram_step_bytes > 0 ? per_cu * g.busiest_step_bytes : 0.0;
+  w.dram_step_s = std::max(dram_step_bytes / dram_bw,
+                           busiest_wait_bytes / (dram_bw * mp.dram_active_cu_headroom / hw.cu_count));
   w.dram_bytes = dram_step_bytes * in.k_steps;
-  const double latency_s = (w.l2_hit_rate * hw.l2_latency_s + (1.0 - w.l2_hit_rate) * miss_latency_s) *
-                           mp.loaded_latency_multiplier;
-  const double bandwidth_s = std::max({w.l2_step_s, w.llc_step_s, w.dram_step_s, w.cu_load_step_s});
+  // A K-step's loads are done when the slowest is: the step waits the latency of the farthest level
+  // any of its bytes come from (the first touch of each new K-slice goes to DRAM, the wave's other
+  // requests for it wait on that one), not a hit-rate-weighted average. An LLC hit (AMD MALL) is
+  // taken halfway between an L2 hit and DRAM (an assumption: no MALL latency is published).
+  const double wait_latency_s = dram_step_bytes > 0 ? hw.dram_latency_s
+                                : l2_miss > 0      ? (hw.l2_latency_s + hw.dram_latency_s) / 2
+                                                   : hw.l2_latency_s;
+  const double latency_s = wait_latency_s * mp.loaded_latency_multiplier;
+  const double slowest_level_s = std::max({w.l2_step_s, w.llc_step_s, w.dram_step_s, w.cu_load_step_s});
+  const double bandwidth_s =
+      slowest_level_s + (1.0 - mp.memory_level_overlap) *
+                            (w.l2_step_s + w.llc_step_s + w.dram_step_s + w.cu_load_step_s - slowest_level_s);
   // Latency (Little's law): one K-step's loads take the loaded latency plus their transfer at the
   // CU's share of bandwidth; with s operand buffers, s-1 such loads are in flight ahead of the
   // math, so a step can go no faster than a load over s-1. With one buffer each step waits for
   // its own loads, then computes.
   const double load_s = latency_s + bandwidth_s;
-  w.latency_step_s = in.in_flight_steps >= 1 ? load_s / in.in_flight_steps : load_s + tile_compute_s;
+  w.latency_step_s = in.in_flight_steps >= 1 ? load_s / in.in_flight_steps : load_s + block_compute_s;
   w.memory_step_s = std::max(bandwidth_s, w.latency_step_s);
   w.bound = w.compute_step_s < w.memory_step_s ? Bound::memory
             : math_s >= w.step_overhead_s      ? Bound::compute
@@ -246,7 +281,7 @@ __attribute__((always_inline)) inline WaveTerms wave_terms(const EstimateContext
   // Prefetch: the first K-step's loads, latency plus transfer. Store: the output tiles.
   w.prefetch_s = latency_s + bandwidth_s;
   w.store_s = hw.l2_latency_s + std::max(tiles * in.out_tile_bytes / dram_bw,
-                                         per_cu * in.out_tile_bytes / hw.per_cu_load_bytes_per_s);
+                                         per_cu * in.out_busiest_bytes / hw.per_cu_load_bytes_per_s);
   w.time_s = w.prefetch_s + in.k_steps * step_s + w.store_s;
   return w;
 }
@@ -294,9 +329,11 @@ void estimate_terms(const EstimateContext& ctx, const TileConfig& c, LatencyEsti
   // runs; a synchronous one (mma.sync, MFMA) does not.
   in.overlap = k.async_matrix && !(Rules::kExtraStepWork && k.matrix_result_per_step) ? mp.k_step_overhead_overlap : 0.0;
   in.in_flight_steps = k.loads_in_flight;
-  // The same in every wave: the compulsory operand bytes per K-step, the bytes of an output tile.
-  in.compulsory_step = ctx.operand_bytes / (waves * k_steps);
+  // The same in every wave: the compulsory operand bytes per thread block and K-step, the bytes of an
+  // output tile.
+  in.compulsory_tile_step = ctx.operand_bytes / (work_tiles * k_steps);
   in.out_tile_bytes = k.a_rows_unique * k.b_cols_unique * k.out_elem_bytes;
+  in.out_busiest_bytes = k.out_rows_busiest * k.out_cols_busiest * k.out_elem_bytes;
 
   const double full_waves = waves - 1;
   double last_tiles =

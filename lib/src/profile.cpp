@@ -232,11 +232,13 @@ void parse_identity(ProfileReader& r, const YAML::Node& root, Hardware& hw) {
 }
 
 void parse_compute(ProfileReader& r, const YAML::Node& c, Hardware& hw) {
-  r.check_keys(c, "compute", {"cu_count", "clock_mhz", "warp_size", "vector_fp32_lanes_per_cu", "matrix_units_per_cu",
+  r.check_keys(c, "compute", {"cu_count", "active_cu_count", "clock_mhz", "warp_size", "vector_fp32_lanes_per_cu", "matrix_units_per_cu",
                               "warps_to_feed_matrix_units", "matrix_instruction_warps", "max_warps_per_cu", "max_blocks_per_cu",
                               "registers_per_cu", "max_registers_per_thread", "smem_per_cu_bytes",
                               "smem_per_block_bytes"});
-  hw.cu_count = r.integer(c, "cu_count", "compute.cu_count");
+  hw.cu_count = hw.product_cu_count = r.integer(c, "cu_count", "compute.cu_count");
+  // Validated (and its source checked) here, applied once the whole profile is read.
+  if (c["active_cu_count"]) (void)r.integer(c, "active_cu_count", "compute.active_cu_count");
   hw.clock_hz = r.number(c, "clock_mhz", "compute.clock_mhz") * 1e6;
   hw.warp_size = r.integer(c, "warp_size", "compute.warp_size", false, 1024);
   if (c["vector_fp32_lanes_per_cu"])
@@ -321,15 +323,17 @@ void parse_matrix(ProfileReader& r, const YAML::Node& mx, Hardware& hw) {
       r.error(v, "'" + base + "' must be a mapping");
       continue;
     }
-    r.check_keys(v, base, {"instruction_m", "instruction_n", "instruction_k", "flops_per_cycle_per_cu",
-                           "instruction_cycles", "tf32"});
+    r.check_keys(v, base, {"instruction_m", "instruction_n", "instruction_k", "instruction_max_n",
+                           "flops_per_cycle_per_cu", "instruction_cycles", "tf32"});
     MatrixRate rate;
     rate.instruction_m = r.integer(v, "instruction_m", base + ".instruction_m");
     rate.instruction_n = r.integer(v, "instruction_n", base + ".instruction_n");
     rate.instruction_k = r.integer(v, "instruction_k", base + ".instruction_k");
+    rate.instruction_max_n = v["instruction_max_n"] ? r.integer(v, "instruction_max_n", base + ".instruction_max_n")
+                                                    : rate.instruction_n;
     rate.flops_per_cycle_per_cu = r.number(v, "flops_per_cycle_per_cu", base + ".flops_per_cycle_per_cu");
     r.number(v, "instruction_cycles", base + ".instruction_cycles", false, false);
-    for (const char* dim : {"instruction_m", "instruction_n", "instruction_k"})
+    for (const char* dim : {"instruction_m", "instruction_n", "instruction_k", "instruction_max_n"})
       r.plausible(v, dim, base + "." + dim, 1, 1024);
     r.plausible(v, "flops_per_cycle_per_cu", base + ".flops_per_cycle_per_cu", 1, 1e7);
     if (v["tf32"]) {
@@ -345,9 +349,14 @@ void parse_matrix(ProfileReader& r, const YAML::Node& mx, Hardware& hw) {
 }
 
 void parse_triton(ProfileReader& r, const YAML::Node& t, TritonSettings& triton) {
-  r.check_keys(t, "triton", {"max_num_stages", "smem_stage_offset"});
+  r.check_keys(t, "triton", {"max_num_stages", "smem_stage_offset", "sync_mma_smem_stage_offset", "max_split_k"});
   triton.max_num_stages = r.integer(t, "max_num_stages", "triton.max_num_stages", false, 64);
   triton.smem_stage_offset = r.integer(t, "smem_stage_offset", "triton.smem_stage_offset", true, 64);
+  triton.sync_mma_smem_stage_offset =
+      t["sync_mma_smem_stage_offset"]
+          ? r.integer(t, "sync_mma_smem_stage_offset", "triton.sync_mma_smem_stage_offset", true, 64)
+          : triton.smem_stage_offset;
+  if (t["max_split_k"]) triton.max_split_k = r.integer(t, "max_split_k", "triton.max_split_k", false, 1 << 16);
 }
 
 // A `model_parameters:` mapping at `path`: each key a registry entry (model_params.hpp), each value
@@ -447,6 +456,15 @@ Profile parse_profile(std::string_view yaml_text, const std::string& source, Pro
   if (YAML::Node t = root["targets"]) parse_targets(r, diag, t, profile);
   check_sources(r, root);
   if (!diag.errors.empty()) throw InputError(diag.errors.front());
+  // A partition's profile: the product's figures, and the CUs a kernel gets (use_cu_count).
+  if (const YAML::Node c = root["compute"]; c && c.IsMap() && c["active_cu_count"]) {
+    const int active = r.integer(c, "active_cu_count", "compute.active_cu_count");
+    if (active > hw.cu_count)
+      r.error(c["active_cu_count"], "'compute.active_cu_count' = " + std::to_string(active) +
+                                        " is more than compute.cu_count = " + std::to_string(hw.cu_count));
+    if (!diag.errors.empty()) throw InputError(diag.errors.front());
+    use_cu_count(hw, active);
+  }
   return profile;
 }
 

@@ -27,7 +27,7 @@ bool TileConfig::operator<(const TileConfig& o) const { return key(*this) < key(
 
 TileConfig parse_tile_config(std::string_view text) {
   const std::string quoted = "config '" + printable(text) + "'";
-  const std::string help = " (expected BMxBNxBK:WARPS:STAGES[:SPLITK], e.g. 128x128x64:8:3)";
+  const std::string help = " (expected BMxBNxBK:WARPS:STAGES[:SPLITK][:gGROUP_M], e.g. 128x128x64:8:3 or 64x128x128:4:2:g32)";
   std::vector<std::string_view> fields;
   std::size_t start = 0;
   for (std::size_t i = 0; i <= text.size(); ++i) {
@@ -36,19 +36,25 @@ TileConfig parse_tile_config(std::string_view text) {
       start = i + 1;
     }
   }
-  if (fields.size() < 5 || fields.size() > 6) throw InputError(quoted + help);
-  int values[6] = {0, 0, 0, 0, 0, 1};
-  for (std::size_t i = 0; i < fields.size(); ++i) {
-    int v = 0;
-    auto [ptr, ec] = std::from_chars(fields[i].data(), fields[i].data() + fields[i].size(), v);
-    if (fields[i].empty() || ec != std::errc() || ptr != fields[i].data() + fields[i].size() || v < 1)
-      throw InputError(quoted + ": '" + printable(fields[i]) + "' is not a positive whole number" + help);
-    // The bounds of a --candidates file: far above any real kernel, far below int64 overflow.
-    const int limit = i < 3 ? 65536 : i == 3 ? 1024 : i == 4 ? 64 : 65536;
-    if (v > limit)
-      throw InputError(quoted + ": '" + printable(fields[i]) + "' is larger than " + std::to_string(limit) + help);
-    values[i] = v;
+  // A last field "gN" is GROUP_M (TileConfig::text writes it when it is not 8).
+  std::string_view group;
+  const bool has_group = fields.size() >= 6 && !fields.back().empty() && fields.back()[0] == 'g';
+  if (has_group) {
+    group = fields.back().substr(1);
+    fields.pop_back();
   }
+  if (fields.size() < 5 || fields.size() > 6) throw InputError(quoted + help);
+  // The bounds of a --candidates file: far above any real kernel, far below int64 overflow.
+  auto number = [&](std::string_view field, int limit) {
+    int v = 0;
+    auto [ptr, ec] = std::from_chars(field.data(), field.data() + field.size(), v);
+    if (field.empty() || ec != std::errc() || ptr != field.data() + field.size() || v < 1)
+      throw InputError(quoted + ": '" + printable(field) + "' is not a positive whole number" + help);
+    if (v > limit) throw InputError(quoted + ": '" + printable(field) + "' is larger than " + std::to_string(limit) + help);
+    return v;
+  };
+  int values[6] = {0, 0, 0, 0, 0, 1};
+  for (std::size_t i = 0; i < fields.size(); ++i) values[i] = number(fields[i], i < 3 ? 65536 : i == 3 ? 1024 : i == 4 ? 64 : 65536);
   TileConfig c;
   c.block_m = values[0];
   c.block_n = values[1];
@@ -56,6 +62,7 @@ TileConfig parse_tile_config(std::string_view text) {
   c.num_warps = values[3];
   c.num_stages = values[4];
   c.split_k = values[5];
+  if (has_group) c.group_m = number(group, 65536);
   return c;
 }
 

@@ -6,13 +6,18 @@ Pure Python (no torch/triton import) so it can be run anywhere:
 
 prints the candidate list as CSV (block_m,block_n,block_k,group_m,num_warps,num_stages,split_k).
 
-Rules (H200 defaults: 132 SMs, 232448 bytes of shared memory per block):
+Rules (H200 defaults: 132 SMs, 232448 bytes of shared memory per block, 65536 registers per SM, at
+most 255 a thread; what Triton 3.6 compiles there, measured: the compile grid of
+data/measurements/h200-triton-extra.csv):
   * block_m in {16,32,64,128,256} with block_m <= max(16, next_pow2(M)); block_n likewise with N;
   * block_k in {16,32,64,128,256} with block_k <= max(16, next_pow2(K)) and block_k*elem_bits >= 256;
   * num_warps in {2,4,8}; num_stages in {1..6}; group_m = 8;
-  * shared memory: num_stages*(block_m*block_k + block_k*block_n)*elem_bytes <= smem_per_block;
-  * 128*num_warps <= block_m*block_n <= 4096*num_warps;
-  * split_k in {1,2,4,8,16}; split_k > 1 only when tiles*split_k <= 2*num_sms and
+  * shared memory: buffers*(block_m*block_k + block_k*block_n)*elem_bytes <= smem_per_block, with
+    buffers = num_stages for wgmma (block_m >= 64 and num_warps >= 4), max(1, num_stages - 1) for
+    the mma.sync fallback;
+  * one wgmma's accumulator plus 32 registers within the thread's cap min(255, 65536 / threads)
+    (warpgroups laid over M first: N = min(256, block_n / warpgroups along N));
+  * split_k in {1, 2, 4, ..., 256}; split_k > 1 only when tiles*split_k <= 2*num_sms and
     K >= split_k*max(block_k, 256), tiles = ceil(M/block_m)*ceil(N/block_n)*batch.
 Enumeration order: block_m, block_n, block_k, num_warps, num_stages, split_k (each ascending).
 
@@ -25,11 +30,32 @@ shape is ignored; give --dtype bf16 or fp8).
 BLOCK_SIZES = (16, 32, 64, 128, 256)
 NUM_WARPS = (2, 4, 8)
 NUM_STAGES = (1, 2, 3, 4, 5, 6)
-SPLIT_KS = (1, 2, 4, 8, 16)
+SPLIT_KS = (1, 2, 4, 8, 16, 32, 64, 128, 256)
 GROUP_M = 8
 
 H200_NUM_SMS = 132
 H200_SMEM_PER_BLOCK = 232448
+H200_REGISTERS_PER_SM = 65536
+H200_MAX_REGISTERS_PER_THREAD = 255
+WGMMA_M, WGMMA_MAX_N, WGMMA_WARPS, MMA_N = 64, 256, 4, 8
+REGISTER_RESERVE = 32       # model_params.hpp register_overhead_per_thread
+
+
+def h200_compiles(bm, bn, bk, w, s, eb, smem_per_block=H200_SMEM_PER_BLOCK):
+    """Whether Triton 3.6 compiles and launches the config on the H200 (see the module docstring)."""
+    full = bm >= WGMMA_M and w >= WGMMA_WARPS
+    buffers = s if full else max(1, s - 1)
+    if buffers * (bm * bk + bk * bn) * eb > smem_per_block or w * 32 > 1024:
+        return False
+    cap = min(H200_MAX_REGISTERS_PER_THREAD, H200_REGISTERS_PER_SM // (w * 32))
+    if full:
+        groups = w // WGMMA_WARPS
+        along_m = max(1, min(groups, bm // WGMMA_M))
+        n = min(WGMMA_MAX_N, max(MMA_N, bn // max(1, groups // along_m)))
+        inst = WGMMA_M * n / (WGMMA_WARPS * 32)
+    else:
+        inst = WGMMA_M * MMA_N / 32
+    return inst + REGISTER_RESERVE <= cap
 
 ELEM_BYTES = {"bf16": 2, "fp16": 2, "fp32": 4, "fp8": 1, "fp8e4m3": 1}
 
@@ -63,10 +89,8 @@ def candidate_space(m, n, k, batch=1, dtype="bf16", num_sms=H200_NUM_SMS,
                     continue
                 tiles = cdiv(m, bm) * cdiv(n, bn) * batch
                 for w in NUM_WARPS:
-                    if not (128 * w <= bm * bn <= 4096 * w):
-                        continue
                     for s in NUM_STAGES:
-                        if s * (bm * bk + bk * bn) * eb > smem_per_block:
+                        if not h200_compiles(bm, bn, bk, w, s, eb, smem_per_block):
                             continue
                         for sk in SPLIT_KS:
                             if sk > 1 and not (tiles * sk <= 2 * num_sms and k >= sk * max(bk, 256)):

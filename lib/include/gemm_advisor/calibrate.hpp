@@ -24,7 +24,7 @@ struct PickScore {
   std::size_t shapes = 0;
   double geomean_pct_of_oracle = 0;  ///< measured best / measured time of the top-1, geomean, 0..100
   double worst_pct_of_oracle = 0;
-  double top5_pct_of_oracle = 0;     ///< best measured time among the top 5 / measured best, geomean
+  double top5_pct_of_oracle = 0;     ///< measured best / best time among the top 5 distinct tiles, geomean
   double median_abs_err_pct = 0;     ///< |predicted - measured| / measured of the top-1, median
   double objective = 0;              ///< geomean + worst / 4 - max(0, median error - 15)
 };
@@ -55,12 +55,15 @@ struct Calibration {
   ModelParams start;                 ///< the target's parameters on the profile before the fit
   ModelParams fitted;                ///< fitted on all shapes
   std::vector<FoldResult> folds;
+  PickScore held_out_before, held_out_after;  ///< every shape scored in its held-out fold, pooled
   PickScore all_before, all_after;   ///< on all shapes (in-sample), before and after
   std::size_t shapes = 0, families = 0;
 };
 
 /// Splits the shapes into `folds` folds by family (MeasuredShape::family; a shape without one is a
-/// family of its own), balancing shape counts, deterministically. Returns each fold's shape indices.
+/// family of its own; families that measured the same problem go together, so that no held-out
+/// problem is also trained on), balancing shape counts, deterministically. Returns each fold's
+/// shape indices.
 std::vector<std::vector<std::size_t>> family_folds(const std::vector<MeasuredShape>& shapes, std::size_t folds);
 
 /// Fits and cross-validates. Throws InputError when there are fewer families than folds, or fewer
@@ -71,7 +74,10 @@ Calibration calibrate(const std::vector<MeasuredShape>& shapes, const Profile& p
 /// The profile overlay calibrate writes: the input profile's YAML with the fitted values under
 /// `targets: {TARGET: {model_parameters: ...}}` and the fit's provenance under `calibration:`
 /// (`provenance` lines: data files, shapes, date, cross-validated figures). `--hw FILE` loads it.
-std::string calibrated_profile_yaml(const std::string& profile_yaml, const Target& target, const Calibration& c,
-                                    const std::vector<std::string>& provenance);
+/// `profile` is the profile the fit ran on: where its CU count or split-K limit differ from the
+/// YAML's (--cu-count, --max-split-k), the file records them (compute.active_cu_count,
+/// triton.max_split_k, each with a `sources` entry saying so).
+std::string calibrated_profile_yaml(const std::string& profile_yaml, const Profile& profile, const Target& target,
+                                    const Calibration& c, const std::vector<std::string>& provenance);
 
 }  // namespace gemm_advisor

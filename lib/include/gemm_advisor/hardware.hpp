@@ -18,6 +18,7 @@ struct MatrixRate {
   int instruction_m = 0;  ///< rows of the instruction's output tile
   int instruction_n = 0;  ///< columns of the instruction's output tile
   int instruction_k = 0;  ///< reduction depth of one instruction
+  int instruction_max_n = 0;  ///< largest N one instruction takes (wgmma: 256); default instruction_n
   double flops_per_cycle_per_cu = 0;  ///< dense FLOP per core cycle of one CU/SM, all matrix units
   bool tf32 = false;      ///< fp32 inputs run as TF32 on this hardware
 };
@@ -31,7 +32,8 @@ struct Hardware {
   std::string isa;           ///< e.g. "sm_90", "gfx950"
   std::string source;        ///< where it was loaded from ("embedded:b200" or a path)
 
-  int cu_count = 0;
+  int cu_count = 0;          ///< CUs (SMs) a kernel may use: the product's, or a partition's (use_cu_count)
+  int product_cu_count = 0;  ///< the whole product's CUs, as the profile's compute.cu_count gives them
   double clock_hz = 0;
   int warp_size = 0;
   int matrix_units_per_cu = 0;
@@ -72,6 +74,14 @@ struct Hardware {
   /// 0 when the dtype is unsupported.
   double peak_flops_per_s(Dtype d) const;
 };
+
+/// Restricts `hw` to `cu_count` of its product's CUs: a partition (MIG, MI300X CPX, MI355X
+/// partition modes) or a CU mask (ROCm/tritonBLAS #76: 200 of 304 CUs). Waves, occupancy and the
+/// matrix peak follow the CU count; caches, DRAM bandwidth and latencies stay as the profile gives
+/// them (right for a CU mask; for a partition that also slices memory, give its memory figures in
+/// a profile). The display name gains "(N of M CUs)". Throws InputError unless
+/// 1 <= cu_count <= product_cu_count; `xcd_count` is capped at cu_count.
+void use_cu_count(Hardware& hw, int cu_count);
 
 /// Reads a whole file. Throws InputError naming the path when it is missing, a directory,
 /// unreadable, or longer than `max_bytes` (so `--hw /dev/zero` fails instead of eating memory).

@@ -27,13 +27,17 @@ struct KernelShape {
   double group_m = 0;   ///< grouped raster: consecutive blocks walk this many tile rows before the next column
 
   // --- loads of one tile-step ---
-  double a_rows_loaded = 0;   ///< rows of A a tile-step loads on average (masked: the real rows; wrapped: block_m)
-  double a_rows_unique = 0;   ///< ... of which distinct rows of A (what DRAM and the L2 footprint see)
+  double a_rows_loaded = 0;   ///< rows of A a tile-step loads, on average over the tiles (the L2 traffic;
+                              ///< masked: the real rows; wrapped: block_m)
+  double a_rows_busiest = 0;  ///< ... by the fullest tile (what the busiest CU copies: a wave waits for it)
+  double a_rows_unique = 0;   ///< distinct rows of A per tile, on average (what DRAM and the L2 footprint see)
   double b_cols_loaded = 0;   ///< columns of B loaded, likewise
+  double b_cols_busiest = 0;  ///< ... by the fullest tile
   double b_cols_unique = 0;   ///< ... distinct
   double k_depth = 0;         ///< K elements a tile-step loads on average (K is masked in every kernel)
-  double a_line_bytes = 0;    ///< bytes an asynchronous copy of the A tile moves, in whole cache lines
-  double b_line_bytes = 0;    ///< ... of the B tile
+  double k_depth_busiest = 0; ///< ... in the busiest block's steps: min(block_k, K) (all but its last are full)
+  double a_line_bytes = 0;    ///< bytes an asynchronous copy of the fullest A tile moves, in whole cache lines
+  double b_line_bytes = 0;    ///< ... of the fullest B tile
   double a_staged_elements = 0;  ///< elements of A one tile-step stages through registers when A is unaligned
   double b_staged_elements = 0;  ///< ... of B
   double extra_step_bytes = 0;   ///< other loads per tile-step (e.g. quantization scales), bytes, through registers
@@ -52,6 +56,8 @@ struct KernelShape {
 
   // --- epilogue ---
   double out_elem_bytes = 0;          ///< bytes per output element a thread block writes (fp32 partials under split-K)
+  double out_rows_busiest = 0;        ///< rows of C the fullest tile writes (stores are masked): min(block_m, M)
+  double out_cols_busiest = 0;        ///< ... columns: min(block_n, N)
 };
 
 }  // namespace gemm_advisor

@@ -47,6 +47,12 @@ bool gpu_matches_profile(const std::string& gpu, const std::string& profile_name
 std::vector<MeasuredShape> read_measurements(const std::string& path, const std::string& target = "triton",
                                              std::vector<std::string>* warnings = nullptr);
 
+/// Shape families given apart from the measurements (`--families FILE`): a CSV with columns
+/// m,n,k,family and optional batch (1), dtype (bf16), layout (NN), name. Sets each shape's family
+/// (and name, if given) where the shape is listed and has none; returns how many it set. Throws
+/// InputError "path:line: ..." for a malformed file.
+std::size_t apply_families(const std::string& path, std::vector<MeasuredShape>& shapes);
+
 /// The same, from a stream; `source` names it in messages ("source:line: ...").
 std::vector<MeasuredShape> read_measurements(std::istream& in, const std::string& source,
                                              const std::string& target = "triton",

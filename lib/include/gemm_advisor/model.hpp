@@ -97,6 +97,8 @@ struct EstimateContext {
     double padded = 0;
     double row_line_bytes = 0;    ///< extent * element bytes rounded up to whole 128-byte cache lines
     double block_line_bytes = 0;  ///< block * element bytes rounded up to whole 128-byte cache lines
+    double busiest = 0;           ///< elements the fullest block covers: min(block, size)
+    double busiest_line_bytes = 0;  ///< busiest * element bytes rounded up to whole 128-byte cache lines
   };
   /// BlockTerms for each power-of-two block size 16, 32, ..., 1024 (index log2(block) - 4), the
   /// sizes the Triton targets allow: [0] M by block_m, [1] N by block_n, [2] K by block_k.

@@ -20,6 +20,12 @@ namespace gemm_advisor {
 struct TritonSettings {
   int max_num_stages = 0;     ///< largest num_stages the candidate spaces use
   int smem_stage_offset = 0;  ///< operand buffers in shared memory = max(1, num_stages - offset)
+  /// ... for configs on the synchronous matrix-instruction fallback (Hopper's mma.sync below a
+  /// warpgroup); the profile's `sync_mma_smem_stage_offset`, default smem_stage_offset.
+  int sync_mma_smem_stage_offset = 0;
+  /// Largest split_k the split-K targets try and accept (`triton.max_split_k`, default 256;
+  /// `--max-split-k` overrides it): few-tile, huge-K shapes split K until the CUs are busy.
+  int max_split_k = 256;
 };
 
 /// Model-parameter values a profile gives, each (registry entry, value), in file order.

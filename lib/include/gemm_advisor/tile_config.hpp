@@ -22,7 +22,8 @@ struct TileConfig {
   bool operator<(const TileConfig& o) const;
 };
 
-/// Parses "BMxBNxBK:WARPS:STAGES[:SPLITK]" (as `explain --config` takes it). Numbers must be
+/// Parses "BMxBNxBK:WARPS:STAGES[:SPLITK][:gGROUP_M]" (as `explain --config` takes it; text()'s
+/// form, so every config round-trips). Numbers must be
 /// positive integers within the bounds of a --candidates file (block sizes and split_k <= 65536,
 /// warps <= 1024, stages <= 64). Throws InputError quoting the text.
 TileConfig parse_tile_config(std::string_view text);

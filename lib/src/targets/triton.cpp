@@ -14,6 +14,14 @@ std::int64_t next_pow2(std::int64_t v) {
   return p;
 }
 
+std::string triton_resource_words(const TileConfig& c, const GemmProblem& p, const Profile& profile, const Target& t) {
+  const MatrixRate* rate = profile.hw.rate(p.dtype);
+  if (!rate) return "dtype " + std::string(dtype_name(p.dtype)) + " has no matrix path on " + profile.hw.name;
+  const TritonResources r = triton_resources(c, p.dtype, *rate, profile.hw, profile.triton,
+                                             profile.params_for(t.name(), t.default_params()).register_overhead_per_thread);
+  return triton_resource_message(r.check, c, r.smem_bytes, r.instruction_registers, profile.hw);
+}
+
 std::string triton_rules_message(const TileConfig& c, const GemmProblem& p, const Profile& profile) {
   const Hardware& hw = profile.hw;
   auto pow2 = [](const char* what, int v) -> std::string {
@@ -30,7 +38,9 @@ std::string triton_rules_message(const TileConfig& c, const GemmProblem& p, cons
   if (c.num_stages < 1 || c.num_stages > profile.triton.max_num_stages)
     return "num_stages = " + std::to_string(c.num_stages) + " is outside 1.." +
            std::to_string(profile.triton.max_num_stages) + " for " + hw.name;
-  if (c.split_k < 1 || c.split_k > 256) return "split_k = " + std::to_string(c.split_k) + " is outside 1..256";
+  if (c.split_k < 1 || c.split_k > profile.triton.max_split_k)
+    return "split_k = " + std::to_string(c.split_k) + " is outside 1.." + std::to_string(profile.triton.max_split_k) +
+           " (--max-split-k)";
   if (c.group_m < 1) return "group_m = " + std::to_string(c.group_m) + " must be at least 1";
   if (!hw.rate(p.dtype))
     return std::string("dtype ") + std::string(dtype_name(p.dtype)) + " has no matrix path on " + hw.name;
@@ -41,18 +51,17 @@ std::string triton_rules_message(const TileConfig& c, const GemmProblem& p, cons
 }
 
 std::string triton_resource_message(TritonResourceCheck check, const TileConfig& c, std::int64_t smem_bytes,
-                                    double accumulator_registers, const Hardware& hw) {
+                                    double instruction_registers, const Hardware& hw) {
   switch (check) {
     case TritonResourceCheck::smem:
       return "needs " + std::to_string(smem_bytes) + " bytes of shared memory, more than the " +
              std::to_string(hw.smem_per_block_bytes) + " a block may use on " + hw.name;
-    case TritonResourceCheck::too_many_accumulators:
-      return "needs " + std::to_string(static_cast<long long>(accumulator_registers)) +
-             " accumulator registers per thread, more than half of the " +
-             std::to_string(hw.max_registers_per_thread) + " a thread may use";
-    case TritonResourceCheck::too_few_accumulators:
-      return "gives each thread fewer than 4 accumulators (block_m * block_n < 4 * num_warps * warp_size): "
-             "a warp must own at least one MMA fragment";
+    case TritonResourceCheck::instruction_registers:
+      return "one matrix instruction's accumulator takes " +
+             std::to_string(static_cast<long long>(instruction_registers)) + " registers a thread, which with " +
+             std::to_string(c.num_warps) + " warps leaves too few of the " +
+             std::to_string(static_cast<long long>(triton_register_cap(c.num_warps, hw))) +
+             " a thread may have (ptxas refuses it)";
     case TritonResourceCheck::too_many_threads:
       return "num_warps = " + std::to_string(c.num_warps) + " exceeds 1024 threads per block";
     case TritonResourceCheck::ok:
@@ -71,10 +80,8 @@ struct TritonRules {
   static bool map(const EstimateContext& ctx, const TileConfig& c, KernelShape& k) {
     const GemmProblem& p = *ctx.problem;
     const Hardware& hw = *ctx.hw;
-    triton_family::map_tile(ctx, c, k);
-    if (!triton_config_rules_ok(c, p, hw, ctx.profile->triton) ||
-        !triton_resources_fit(k.smem_bytes, k.accumulator_registers, c.num_warps, hw))
-      return false;
+    const TritonResources r = triton_family::map_tile(ctx, c, k);
+    if (!triton_config_rules_ok(c, p, hw, ctx.profile->triton) || r.check != TritonResourceCheck::ok) return false;
     // The rules passed: every block size is a power of two in [16, 1024].
     const EstimateContext::BlockTerms& tm = ctx.block_terms[0][block_index(c.block_m)];
     const EstimateContext::BlockTerms& tn = ctx.block_terms[1][block_index(c.block_n)];
@@ -87,13 +94,16 @@ struct TritonRules {
     // Masked loads: a tile-step loads the real rows, columns and K-depth it covers (on average).
     k.a_rows_loaded = k.a_rows_unique = tm.extent;
     k.b_cols_loaded = k.b_cols_unique = tn.extent;
+    k.a_rows_busiest = k.out_rows_busiest = tm.busiest;  // the fullest tile: what the busiest CU copies
+    k.b_cols_busiest = k.out_cols_busiest = tn.busiest;
     k.k_depth = tk.extent;
+    k.k_depth_busiest = tk.busiest;
     // An aligned operand is copied in whole cache lines: a tile row shorter than a line (a
     // K-contiguous operand with BLOCK_K * elem < 128 bytes) still costs a line's request slot.
-    k.a_line_bytes = p.layout.a_transposed ? tk.extent * tm.row_line_bytes : tm.extent * tk.row_line_bytes;
-    k.b_line_bytes = p.layout.b_transposed ? tn.extent * tk.row_line_bytes : tk.extent * tn.row_line_bytes;
+    k.a_line_bytes = p.layout.a_transposed ? tk.busiest * tm.busiest_line_bytes : tm.busiest * tk.busiest_line_bytes;
+    k.b_line_bytes = p.layout.b_transposed ? tn.busiest * tk.busiest_line_bytes : tk.busiest * tn.busiest_line_bytes;
     triton_family::map_matrix_work(ctx, c, tm, tn, tk, k);
-    k.loads_in_flight = triton_family::loads_in_flight(ctx, c);
+    k.loads_in_flight = triton_family::loads_in_flight(ctx, c, r.full_instruction);
     k.out_elem_bytes = c.split_k > 1 ? 4.0 : ctx.bytes_out;  // split-K: fp32 partials
     return true;
   }
@@ -111,7 +121,7 @@ class TritonTarget final : public RulesTarget<TritonRules> {
          {"block_n", "BLOCK_N", "16..256, powers of two"},
          {"block_k", "BLOCK_K", "16..256, powers of two, >= 32 bytes"},
          {"group_m", "GROUP_M", "8"},
-         {"split_k", "SPLIT_K", "1, 2, 4, 8, 16 (few-tile shapes)"},
+         {"split_k", "SPLIT_K", "1, 2, 4, ..., triton.max_split_k (few-tile, long-K shapes, up to 2 waves)"},
          {"num_warps", "num_warps", "2, 4, 8"},
          {"num_stages", "num_stages", "1..triton.max_num_stages"}}};
     return kInfo;
@@ -128,10 +138,7 @@ class TritonTarget final : public RulesTarget<TritonRules> {
   void candidates(const GemmProblem& p, const Profile& profile, std::vector<TileConfig>& out) const override;
   std::string infeasibility(const TileConfig& c, const GemmProblem& p, const Profile& profile) const override {
     if (std::string why = triton_rules_message(c, p, profile); !why.empty()) return why;
-    const std::int64_t smem = triton_smem_bytes(c, p.dtype, profile.triton);
-    const double acc = accumulator_registers_per_thread(c, profile.hw);
-    return triton_resource_message(triton_check_resources(smem, acc, c.num_warps, profile.hw), c, smem, acc,
-                                   profile.hw);
+    return triton_resource_words(c, p, profile, *this);
   }
   TileConfig default_config(const GemmProblem&) const override { return triton_default_config(); }
 };
@@ -145,7 +152,7 @@ void TritonTarget::candidates(const GemmProblem& p, const Profile& profile, std:
   // Only when no config of kWarps fits (tiny shapes on 64-wide AMD wavefronts: a 16x16 tile gives
   // fewer than 4 accumulators per lane with 2 waves), a single warp keeps the shape answerable.
   static constexpr int kFallbackWarps[] = {1};
-  static constexpr int kSplits[] = {1, 2, 4, 8, 16};
+  // split_k: powers of two up to triton.max_split_k.
   // split_k > 1 only while the split tiles fill at most this many waves of one block per CU.
   constexpr double kSplitMaxWaves = 2.0;
   // ... and each split keeps at least this much of K (and at least one BLOCK_K).
@@ -154,6 +161,8 @@ void TritonTarget::candidates(const GemmProblem& p, const Profile& profile, std:
   const std::int64_t max_n = std::max<std::int64_t>(16, next_pow2(p.n));
   const std::int64_t max_k = std::max<std::int64_t>(16, next_pow2(p.k));
   const int bits = dtype_bits(p.dtype);
+  const MatrixRate& rate = *hw.rate(p.dtype);
+  const double reserve = profile.params_for(name(), default_params()).register_overhead_per_thread;
   TileConfig c;
   c.group_m = 8;
   auto enumerate = [&](auto& warp_counts) {
@@ -176,13 +185,12 @@ void TritonTarget::candidates(const GemmProblem& p, const Profile& profile, std:
               c.num_stages = s;
               c.split_k = 1;
               // Sizes, warps and stages are legal by construction; only the resources can fail.
-              if (!triton_resources_fit(triton_smem_bytes(c, p.dtype, profile.triton),
-                                        accumulator_registers_per_thread(c, hw), c.num_warps, hw))
+              if (triton_resources(c, p.dtype, rate, hw, profile.triton, reserve).check != TritonResourceCheck::ok)
                 continue;
-              for (int sk : kSplits) {
+              for (int sk = 1; sk <= profile.triton.max_split_k; sk *= 2) {
                 if (sk > 1 && !(tiles * sk <= kSplitMaxWaves * hw.cu_count &&
                                 p.k >= static_cast<std::int64_t>(sk) * std::max<std::int64_t>(bk, kSplitMinK)))
-                  continue;
+                  break;  // both bounds only tighten as split_k grows
                 c.split_k = sk;
                 out.push_back(c);
               }

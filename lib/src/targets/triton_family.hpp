@@ -9,22 +9,26 @@
 namespace gemm_advisor::triton_family {
 
 /// The tile fields and the resources every Triton kernel has: block sizes, warps, stages, shared
-/// memory (num_stages buffers, less the profile's offset), one fp32 accumulator tile, and the
-/// elements an unaligned operand stages through registers (the whole A and B tiles); no extra
-/// loads or vector math per step (a target with them sets its own after this).
-inline void map_tile(const EstimateContext& ctx, const TileConfig& c, KernelShape& k) {
+/// memory (triton_smem_bytes), one fp32 accumulator tile, and the elements an unaligned operand
+/// stages through registers (the whole A and B tiles); no extra loads or vector math per step (a
+/// target with them sets its own after this). Returns the resource view, whose `check` says what
+/// the compiler would refuse (ctx.rate must be set).
+inline TritonResources map_tile(const EstimateContext& ctx, const TileConfig& c, KernelShape& k) {
+  const TritonResources r = triton_resources(c, ctx.problem->dtype, *ctx.rate, *ctx.hw, ctx.profile->triton,
+                                             ctx.params.register_overhead_per_thread);
   k.block_m = c.block_m;
   k.block_n = c.block_n;
   k.block_k = c.block_k;
   k.num_warps = c.num_warps;
   k.num_stages = c.num_stages;
-  k.smem_bytes = triton_smem_bytes(c, ctx.problem->dtype, ctx.profile->triton);
-  k.accumulator_registers = accumulator_registers_per_thread(c, *ctx.hw);
+  k.smem_bytes = r.smem_bytes;
+  k.accumulator_registers = r.accumulator_registers;
   k.a_staged_elements = k.block_m * k.block_k;
   k.b_staged_elements = k.block_k * k.block_n;
   k.extra_step_bytes = 0;
   k.vector_ops = 0;
   k.matrix_result_per_step = false;
+  return r;
 }
 
 /// The matrix work of one tile-step, padded to the profile's instruction. A tile narrower than the
@@ -33,7 +37,7 @@ inline void map_tile(const EstimateContext& ctx, const TileConfig& c, KernelShap
 /// full instruction is asynchronous.
 inline void map_matrix_work(const EstimateContext& ctx, const TileConfig& c, const EstimateContext::BlockTerms& tm,
                             const EstimateContext::BlockTerms& tn, const EstimateContext::BlockTerms& tk, KernelShape& k) {
-  const bool full_instruction = k.block_m >= ctx.rate->instruction_m && c.num_warps >= ctx.hw->matrix_instruction_warps;
+  const bool full_instruction = triton_full_instruction(c, *ctx.rate, *ctx.hw);
   const double bm_work = full_instruction ? tm.padded : k.block_m / ctx.params.narrow_tile_matrix_efficiency;
   k.matrix_flops = 2.0 * bm_work * tn.padded * tk.padded;
   k.async_matrix = full_instruction;
@@ -51,22 +55,28 @@ inline void map_wrapped_operands(const EstimateContext& ctx, const TileConfig& c
   k.tiles_m = tm.blocks;
   k.tiles_n = tn.blocks;
   k.k_blocks = tk.blocks;
-  k.a_rows_loaded = k.block_m;
+  k.a_rows_loaded = k.a_rows_busiest = k.block_m;
   k.a_rows_unique = tm.extent;
-  k.b_cols_loaded = k.block_n;
+  k.b_cols_loaded = k.b_cols_busiest = k.block_n;
   k.b_cols_unique = tn.extent;
+  k.out_rows_busiest = tm.busiest;  // stores are masked
+  k.out_cols_busiest = tn.busiest;
   k.k_depth = tk.extent;
+  k.k_depth_busiest = tk.busiest;
   // Whole cache lines: a row of block_m elements where A is stored K x M, else block_m rows of the
   // K-step's depth; likewise for B.
-  k.a_line_bytes = layout.a_transposed ? tk.extent * tm.block_line_bytes : k.block_m * tk.row_line_bytes;
-  k.b_line_bytes = layout.b_transposed ? k.block_n * tk.row_line_bytes : tk.extent * tn.block_line_bytes;
+  k.a_line_bytes = layout.a_transposed ? tk.busiest * tm.block_line_bytes : k.block_m * tk.busiest_line_bytes;
+  k.b_line_bytes = layout.b_transposed ? k.block_n * tk.busiest_line_bytes : tk.busiest * tn.block_line_bytes;
   map_matrix_work(ctx, c, tm, tn, tk, k);
 }
 
-/// Loads issued ahead of the math: num_stages - 1 buffers' worth (less the profile's offset), none
-/// when an operand is unaligned (it goes through registers and the pipeline is lost).
-inline double loads_in_flight(const EstimateContext& ctx, const TileConfig& c) {
-  return ctx.a_aligned && ctx.b_aligned ? c.num_stages - ctx.profile->triton.smem_stage_offset - 1 : 0.0;
+/// Loads issued ahead of the math: one less than the operand buffers (num_stages less the profile's
+/// offset for the config's matrix path); with an unaligned operand, whose loads go through
+/// registers, the fitted unaligned_pipeline_fraction of that.
+inline double loads_in_flight(const EstimateContext& ctx, const TileConfig& c, bool full_instruction) {
+  const TritonSettings& t = ctx.profile->triton;
+  const double ahead = c.num_stages - (full_instruction ? t.smem_stage_offset : t.sync_mma_smem_stage_offset) - 1;
+  return ctx.a_aligned && ctx.b_aligned ? ahead : ahead * ctx.params.unaligned_pipeline_fraction;
 }
 
 }  // namespace gemm_advisor::triton_family

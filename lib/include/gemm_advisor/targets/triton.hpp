@@ -22,11 +22,23 @@ namespace gemm_advisor {
 /// Whether v is a positive power of two.
 constexpr bool is_pow2(std::int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
 
+/// Whether Triton issues the profile's full, asynchronous matrix instruction for a config (Hopper's
+/// wgmma needs a warpgroup: num_warps >= matrix_instruction_warps, and block_m >= its M of 64) or
+/// falls back to a narrower synchronous one (mma.sync). Every config is "full" where the profile's
+/// instruction is a single warp's (AMD MFMA, Ampere).
+inline bool triton_full_instruction(const TileConfig& c, const MatrixRate& rate, const Hardware& hw) {
+  return c.block_m >= rate.instruction_m && c.num_warps >= hw.matrix_instruction_warps;
+}
+
 /// Shared memory a Triton kernel allocates for operands, in bytes:
-/// max(1, num_stages - smem_stage_offset) * (block_m*block_k*bits_a + block_k*block_n*bits_b) / 8.
-/// (NVIDIA's Triton keeps num_stages buffers, AMD's num_stages - 1: DESIGN.md.)
-inline std::int64_t triton_smem_bytes(const TileConfig& c, Dtype dtype, const TritonSettings& triton) {
-  const std::int64_t buffers = std::max(1, c.num_stages - triton.smem_stage_offset);
+/// max(1, num_stages - offset) * (block_m*block_k*bits_a + block_k*block_n*bits_b) / 8, where offset is
+/// the profile's triton.smem_stage_offset for the full matrix instruction and
+/// triton.sync_mma_smem_stage_offset for the synchronous fallback. Measured on our H200 (Triton 3.6,
+/// data/measurements/h200-triton-extra.csv, compile grid): wgmma kernels keep num_stages buffers
+/// (256x256x128 s3, 8 warps: 393216 bytes asked), mma.sync ones num_stages - 1 (2 warps: 262144).
+inline std::int64_t triton_smem_bytes(const TileConfig& c, Dtype dtype, const TritonSettings& triton, bool full_instruction) {
+  const int offset = full_instruction ? triton.smem_stage_offset : triton.sync_mma_smem_stage_offset;
+  const std::int64_t buffers = std::max(1, c.num_stages - offset);
   const std::int64_t bits = dtype_bits(dtype);
   const std::int64_t per_stage_bits =
       (static_cast<std::int64_t>(c.block_m) * c.block_k + static_cast<std::int64_t>(c.block_k) * c.block_n) * bits;
@@ -38,46 +50,91 @@ inline double accumulator_registers_per_thread(const TileConfig& c, const Hardwa
   return static_cast<double>(c.block_m) * c.block_n / (static_cast<double>(c.num_warps) * hw.warp_size);
 }
 
-/// The resource limit a config breaks first, if any (see triton_resource_message for the words).
-enum class TritonResourceCheck { ok, smem, too_many_accumulators, too_few_accumulators, too_many_threads };
+/// The registers a thread can have: min(max_registers_per_thread, registers_per_cu / threads).
+inline double triton_register_cap(int num_warps, const Hardware& hw) {
+  const double threads = static_cast<double>(num_warps) * hw.warp_size;
+  return std::min(static_cast<double>(hw.max_registers_per_thread),
+                  static_cast<double>(static_cast<std::int64_t>(static_cast<double>(hw.registers_per_cu) / threads)));
+}
 
-/// Checks the resource limits, in order: shared memory (bytes) <= the per-block limit;
-/// accumulators (per thread) <= half the per-thread register limit (rounded up) and >= 4 (one MMA
-/// fragment); num_warps * warp_size <= 1024 threads.
-inline TritonResourceCheck triton_check_resources(std::int64_t smem_bytes, double accumulator_registers,
-                                                  int num_warps, const Hardware& hw) {
+/// fp32 registers one thread holds for ONE matrix instruction's accumulator, which cannot spill
+/// while it runs. The full instruction's: instruction_m x its N over the threads that issue it, the
+/// issuing groups (warpgroups on Hopper) laid over M first (as many as block_m / instruction_m),
+/// then N, so N = min(instruction_max_n, block_n / groups along N) (256x256 with 16 warps: four
+/// groups along M, one m64n256 each, 64 * 256 / 128 = 128 registers; 64x256 with 16 warps: four
+/// along N, m64n64, 32). The fallback's: instruction_m x instruction_n over one warp.
+inline double triton_instruction_registers(const TileConfig& c, const MatrixRate& rate, const Hardware& hw,
+                                           bool full_instruction) {
+  if (!full_instruction) return static_cast<double>(rate.instruction_m) * rate.instruction_n / hw.warp_size;
+  const int groups = std::max(1, c.num_warps / std::max(1, hw.matrix_instruction_warps));
+  const int along_m = std::max(1, std::min(groups, c.block_m / std::max(1, rate.instruction_m)));
+  const int along_n = std::max(1, groups / along_m);
+  const double n = std::min(rate.instruction_max_n, std::max(rate.instruction_n, c.block_n / along_n));
+  return rate.instruction_m * n / (static_cast<double>(hw.matrix_instruction_warps) * hw.warp_size);
+}
+
+/// The limit a config breaks first, if any (see triton_resource_message for the words).
+enum class TritonResourceCheck { ok, smem, too_many_threads, instruction_registers };
+
+/// What the compiler refuses, in order (measured on our H200, Triton 3.6, the compile grid of
+/// data/measurements/h200-triton-extra.csv; every other config there compiled and ran, spilling
+/// where its accumulators outgrow the registers): shared memory (bytes) over the per-block limit;
+/// over 1024 threads per block; one matrix instruction's accumulator plus `reserve_registers` over
+/// the thread's register cap (ptxas: "Insufficient registers (128)" for 256x256 tiles with 16 warps,
+/// whose m64n256 wgmma needs 128 at a cap of 128).
+inline TritonResourceCheck triton_check_resources(std::int64_t smem_bytes, double instruction_registers,
+                                                  double reserve_registers, int num_warps, const Hardware& hw) {
   if (smem_bytes > hw.smem_per_block_bytes) return TritonResourceCheck::smem;
-  if (accumulator_registers > (hw.max_registers_per_thread + 1) / 2) return TritonResourceCheck::too_many_accumulators;
-  if (accumulator_registers < 4) return TritonResourceCheck::too_few_accumulators;
   if (static_cast<std::int64_t>(num_warps) * hw.warp_size > 1024) return TritonResourceCheck::too_many_threads;
+  if (instruction_registers + reserve_registers > triton_register_cap(num_warps, hw))
+    return TritonResourceCheck::instruction_registers;
   return TritonResourceCheck::ok;
 }
 
-/// The words for a failed resource check of config c (its shared memory and accumulators as
-/// computed by the target), or "" for ok.
+/// The words for a failed resource check of config c, or "" for ok.
 std::string triton_resource_message(TritonResourceCheck check, const TileConfig& c, std::int64_t smem_bytes,
-                                    double accumulator_registers, const Hardware& hw);
+                                    double instruction_registers, const Hardware& hw);
+
+/// The Triton family's resource view of one config (what map_tile and the messages share).
+struct TritonResources {
+  bool full_instruction = false;
+  std::int64_t smem_bytes = 0;
+  double accumulator_registers = 0;    ///< per thread, the whole tile
+  double instruction_registers = 0;    ///< per thread, one matrix instruction's accumulator
+  TritonResourceCheck check = TritonResourceCheck::ok;
+};
+/// Computes them (the dtype must have a matrix path: `rate` not null) with `reserve_registers` for
+/// the instruction rule (the model's register_overhead_per_thread).
+inline TritonResources triton_resources(const TileConfig& c, Dtype dtype, const MatrixRate& rate, const Hardware& hw,
+                                        const TritonSettings& triton, double reserve_registers) {
+  TritonResources r;
+  r.full_instruction = triton_full_instruction(c, rate, hw);
+  r.smem_bytes = triton_smem_bytes(c, dtype, triton, r.full_instruction);
+  r.accumulator_registers = accumulator_registers_per_thread(c, hw);
+  r.instruction_registers = triton_instruction_registers(c, rate, hw, r.full_instruction);
+  r.check = triton_check_resources(r.smem_bytes, r.instruction_registers, reserve_registers, c.num_warps, hw);
+  return r;
+}
 
 /// The rules on sizes, warps, stages, split_k, group_m and dtype the Triton targets share:
 /// power-of-two block sizes in [16, 1024] and warps up to 32; num_stages in [1, max_num_stages];
-/// split_k in [1, 256]; group_m >= 1; a matrix path for the dtype; block_k * dtype bits >= 256
+/// split_k in [1, triton.max_split_k]; group_m >= 1; a matrix path for the dtype; block_k * dtype bits >= 256
 /// (one 32-byte load per row).
 inline bool triton_config_rules_ok(const TileConfig& c, const GemmProblem& p, const Hardware& hw,
                                    const TritonSettings& triton) {
   auto block_ok = [](int v) { return v >= 16 && v <= 1024 && is_pow2(v); };
   return block_ok(c.block_m) && block_ok(c.block_n) && block_ok(c.block_k) && is_pow2(c.num_warps) &&
          c.num_warps <= 32 && c.num_stages >= 1 && c.num_stages <= triton.max_num_stages && c.split_k >= 1 &&
-         c.split_k <= 256 && c.group_m >= 1 && hw.rate(p.dtype) != nullptr &&
+         c.split_k <= triton.max_split_k && c.group_m >= 1 && hw.rate(p.dtype) != nullptr &&
          static_cast<std::int64_t>(c.block_k) * dtype_bits(p.dtype) >= 256;
 }
 /// ... the message of the first of those rules a config breaks, or "".
 std::string triton_rules_message(const TileConfig& c, const GemmProblem& p, const Profile& profile);
 
-/// ... and the resource limits (shared memory per block, accumulators per thread, threads per block).
-inline bool triton_resources_fit(std::int64_t smem_bytes, double accumulator_registers, int num_warps,
-                                 const Hardware& hw) {
-  return triton_check_resources(smem_bytes, accumulator_registers, num_warps, hw) == TritonResourceCheck::ok;
-}
+
+/// The words for what the compiler would refuse of config c under target t's parameters on the
+/// profile (triton_resources), or "".
+std::string triton_resource_words(const TileConfig& c, const GemmProblem& p, const Profile& profile, const Target& t);
 
 /// The `triton` target (the default of every command).
 const Target& triton_target();
@@ -85,13 +142,14 @@ const Target& triton_target();
 /// The `triton` candidate space for a problem (the same rules as tools/measure/space.py):
 /// block_m, block_n, block_k in {16..256} (powers of two), block_m <= max(16, next_pow2(M)),
 /// block_n <= max(16, next_pow2(N)), block_k <= max(16, next_pow2(K)); num_warps in {2, 4, 8};
-/// num_stages 1..max_num_stages; group_m 8; split_k in {1, 2, 4, 8, 16}, split_k > 1 only while
-/// tiles * split_k <= 2 * cu_count and K >= split_k * max(block_k, 256); every config feasible.
+/// num_stages 1..max_num_stages; group_m 8; split_k > 1 (powers of two up to the problem's
+/// max_split_k) only while tiles * split_k <= 2 * cu_count and K >= split_k * max(block_k, 256);
+/// every config feasible (triton_check_resources).
 /// `out` is cleared first. (= triton_target().candidates)
 void triton_candidates(const GemmProblem& p, const Profile& profile, std::vector<TileConfig>& out);
 
 /// Why `triton` cannot run a config, or "" (= triton_target().infeasibility). Checks, in order:
-/// the shared rules (triton_rules_message), then the resource limits (triton_check_resources).
+/// the shared rules (triton_rules_message), then what the compiler refuses (triton_check_resources).
 std::string triton_infeasibility(const TileConfig& c, const GemmProblem& p, const Profile& profile);
 
 /// The fixed default config used as the baseline in `evaluate`: 128x128x64, 8 warps, 3 stages,
