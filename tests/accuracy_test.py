@@ -12,7 +12,7 @@ import sys
 
 D = "data/measurements/"
 # target: (files, shapes, geomean floor, worst floor, median error ceiling, p90 error ceiling)
-# Reached 2026-12-01: triton 96.05 / 78.45 / 13.1 / 28.0 on 263 shapes; triton-tutorial 94.64 /
+# Reached 2026-12-01: triton 95.92 / 78.45 / 12.4 / 27.8 on 263 shapes; triton-tutorial 94.64 /
 # 72.63 / 22.9 / 41.3 on 41; vllm-fp8-block 95.88 / 77.49 / 14.0 / 26.0 on 156.
 GUARDS = {
     "triton": ([D + f for f in ("h200-triton-bf16.csv", "h200-triton-fp8.csv", "h200-triton-more.csv",

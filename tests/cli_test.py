@@ -223,4 +223,73 @@ expect_error("unknown target", ["rank", "64x64x64", "--target", "cutlass"], 2, "
 expect_error("tutorial with a split-K config", ["explain", "64x64x65536", "--target", "triton-tutorial", "--config",
                                                 "64x64x64:4:3:4"], 1, "no split-K")
 
+# --- partitions and split-K: --cu-count, --max-split-k, compute.active_cu_count -------------------
+# ROCm/rocm-libraries #12222: M=144, N=16 on the MI355X (256 CUs) has 3 output tiles of 64 rows at
+# most; with K = 28.6M the fix is to split K across the CUs, far beyond the first round's 16.
+rc, out, err = run("rank", "144x16x28600000", "--hw", "mi355x", "--top", "1", "--format", "json")
+top = json.loads(out)["configs"][0] if rc == 0 else {}
+check("huge K, few tiles: split-K beyond 16", rc == 0 and top.get("split_k", 0) > 16, f"{top} {err}")
+rc, out, err = run("rank", "144x16x28600000", "--hw", "mi355x", "--top", "0", "--max-split-k", "16", "--format", "json")
+check("--max-split-k 16 caps every config", rc == 0 and max(c["split_k"] for c in json.loads(out)["configs"]) == 16, err)
+expect_error("--max-split-k 0", ["rank", "64x64x64", "--max-split-k", "0"], 2, "--max-split-k")
+# --cu-count: 200 of 304 CUs (ROCm/tritonBLAS #76). 8192^3 has hundreds of output tiles for any
+# config: fewer CUs mean more waves, and the peak scales with the CUs.
+rc, full, _ = run("rank", "8192x8192x8192", "--hw", "mi300x", "--top", "1", "--format", "json")
+rc2, part, err = run("rank", "8192x8192x8192", "--hw", "mi300x", "--top", "1", "--cu-count", "200", "--format", "json")
+full, part = json.loads(full), json.loads(part) if rc2 == 0 else {}
+check("--cu-count 200: the peak scales by 200/304",
+      rc2 == 0 and abs(part["hardware"]["peak_tflops"] / full["hardware"]["peak_tflops"] - 200 / 304) < 1e-6, err)
+check("--cu-count 200: slower than the whole GPU",
+      rc2 == 0 and part["configs"][0]["latency_s"] > full["configs"][0]["latency_s"], err)
+check("--cu-count 200: the display name says so", rc2 == 0 and "(200 of 304 CUs)" in part["hardware"]["display_name"],
+      str(part.get("hardware")))
+for cmd in (["explain", "4096x4096x4096"], ["batch", "-"]):
+    rc, out, err = run(*cmd, "--hw", "mi300x", "--cu-count", "100", "--format", "json" if cmd[0] == "explain" else "csv",
+                       stdin="4096x4096x4096\n")
+    check(f"{cmd[0]} --cu-count: exit 0", rc == 0, err)
+expect_error("--cu-count above the GPU's", ["rank", "64x64x64", "--hw", "h100", "--cu-count", "133"], 1,
+             "--cu-count: CU count 133 is outside 1..132")
+expect_error("--cu-count 0", ["rank", "64x64x64", "--cu-count", "0"], 2, "--cu-count")
+# The same partition as a profile field, and its error.
+with open("profiles/mi300x.yaml") as f:
+    mi300x = f.read()
+part_profile = os.path.join(TMP, "mi300x-200.yaml")
+with open(part_profile, "w") as f:
+    f.write(mi300x.replace("  cu_count: 304\n", "  cu_count: 304\n  active_cu_count: 200\n", 1) +
+            '  compute.active_cu_count: "test: the CU mask of ROCm/tritonBLAS #76"\n')
+rc, out, err = run("rank", "8192x8192x8192", "--hw", part_profile, "--top", "1", "--format", "json")
+check("compute.active_cu_count: the same as --cu-count",
+      rc == 0 and json.loads(out)["configs"][0]["latency_s"] == part["configs"][0]["latency_s"], err)
+bad_profile = os.path.join(TMP, "mi300x-bad.yaml")
+with open(bad_profile, "w") as f:
+    f.write(mi300x.replace("  cu_count: 304\n", "  cu_count: 304\n  active_cu_count: 400\n", 1))
+expect_error("active_cu_count above cu_count", ["rank", "64x64x64", "--hw", bad_profile], 1,
+             "is more than compute.cu_count = 304")
+
+# --- --distinct: five different tiles; duplicate measurements said; the reason in the error line --
+rc, out, err = run("rank", "4096x4096x4096", "--hw", "h200", "--top", "5", "--distinct", "--format", "json")
+tiles = [(c["block_m"], c["block_n"], c["block_k"], c["split_k"]) for c in json.loads(out)["configs"]] if rc == 0 else []
+check("rank --distinct --top 5: five distinct tiles", len(tiles) == 5 and len(set(tiles)) == 5, f"{tiles} {err}")
+rc, plain, _ = run("rank", "4096x4096x4096", "--hw", "h200", "--top", "1", "--format", "json")
+check("rank --distinct: the first place is the plain ranking's",
+      rc == 0 and json.loads(plain)["configs"][0]["latency_s"] == json.loads(out)["configs"][0]["latency_s"])
+rc, out, err = run("batch", "-", "--hw", "h200", "--top", "3", "--distinct", "--format", "csv", stdin="4096x4096x4096\n")
+rows = list(csv.DictReader(io.StringIO(out))) if rc == 0 else []
+check("batch --distinct: distinct tiles", len({(r["block_m"], r["block_n"], r["block_k"], r["split_k"]) for r in rows}) == 3,
+      out[:300])
+dup = os.path.join(TMP, "dup.csv")
+with open("data/measurements/h200-tutorial.csv") as f:
+    lines = f.read().splitlines()
+with open(dup, "w") as f:
+    f.write("\n".join(lines[:40] + [lines[2]]) + "\n")  # file line 3 (a tutorial row) again, as line 41
+rc, out, err = run("evaluate", "--hw", "h200", "--target", "triton-tutorial", "--measurements", dup)
+check("evaluate: a config measured twice is a warning naming both lines",
+      rc == 0 and f"{dup}:41: config" in err and "measured already (line 3)" in err, err)
+one = os.path.join(TMP, "split-config.csv")
+with open(one, "w") as f:
+    f.write("block_m,block_n,block_k,num_warps,num_stages,group_m,split_k\n64,32,128,4,5,1,2\n")
+rc, out, err = run("-q", "rank", "64x7168x2048", "--target", "vllm-fp8-block", "--candidates", one)
+check("all given configs infeasible: the error line gives the reason, also with --quiet",
+      rc == 1 and out == "" and len(err.splitlines()) == 1 and "has no split-K" in err, err)
+
 cli_harness.finish()

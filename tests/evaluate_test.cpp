@@ -54,6 +54,15 @@ TEST_CASE("evaluate on a hand-made measurement file", "[evaluate]") {
   CHECK(s1.vendor_pct_of_oracle.value() == Approx(160.0));  // 0.8 ms / 0.5 ms: cuBLAS beats the best Triton config
   CHECK_FALSE(s1.default_pct_of_oracle);           // 128x128x64 with 8 warps was not measured here
 
+  // Best of the shortlist: with top_k = 1 the pick alone (80%); with 2, the measured best (ranked
+  // 2nd) is in it: 100%. Its three configs are three distinct tiles, so the distinct shortlist is
+  // the same.
+  CHECK(s1.top_k_pct_of_oracle == Approx(100.0));
+  CHECK(s1.top_k_distinct_pct_of_oracle == Approx(100.0));
+  const Evaluation e1 = evaluate(shapes, hw, triton_target(), 1);
+  CHECK(e1.shapes[0].top_k_pct_of_oracle == Approx(80.0));
+  CHECK(e1.top_k_geomean_pct_of_oracle == Approx(std::sqrt(80.0 * e1.shapes[1].top_k_pct_of_oracle)));
+
   const ShapeEvaluation& s2 = e.shapes[1];
   CHECK(s2.pct_of_oracle == Approx(100.0));        // the model picks the measured best
   CHECK(*s2.best_rank == 1);

@@ -74,3 +74,27 @@ TEST_CASE("a top-N ranking gives exactly the first N places of the full ranking"
     }
   }
 }
+
+TEST_CASE("distinct tiles first: the best config of each tile, then the rest, infeasible last", "[ranker]") {
+  auto ranked_config = [](int bm, int warps, int stages, bool feasible) {
+    RankedConfig r;
+    r.config = test_util::cfg(bm, 64, 64, warps, stages);
+    r.estimate.feasible = feasible;
+    return r;
+  };
+  // A ranking of 128x64x64 at two stage counts, 64x64x64, 128x64x64 again, 32x64x64, and an
+  // infeasible given config: the distinct order keeps each tile's first (best) place.
+  std::vector<RankedConfig> ranked = {ranked_config(128, 4, 3, true), ranked_config(128, 4, 4, true),
+                                      ranked_config(64, 4, 3, true),  ranked_config(128, 8, 3, true),
+                                      ranked_config(32, 4, 3, true),  ranked_config(256, 4, 9, false)};
+  std::vector<RankedConfig> all = ranked;
+  distinct_tiles_first(all);
+  std::vector<std::string> order;
+  for (const auto& r : all) order.push_back(r.config.text());
+  CHECK(order == std::vector<std::string>{"128x64x64:4:3", "64x64x64:4:3", "32x64x64:4:3", "128x64x64:4:4",
+                                          "128x64x64:8:3", "256x64x64:4:9"});
+  distinct_tiles_first(ranked, 3);
+  REQUIRE(ranked.size() == 3);
+  CHECK(ranked[2].config.text() == "32x64x64:4:3");
+}
+

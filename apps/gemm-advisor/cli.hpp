@@ -33,6 +33,7 @@ struct CommonOptions {
   std::string target = "triton";
   std::string candidates;
   std::size_t top = 5;
+  bool distinct = false;  ///< --distinct: distinct tiles first (gemm_advisor::distinct_tiles_first)
   HardwareOverrides overrides;
   // The --dtype and --layout options (their counts say whether the command line gave them).
   const CLI::Option* dtype_option = nullptr;
@@ -55,8 +56,9 @@ gemm_advisor::GemmProblem parse_problem(const std::string& shape, const CommonOp
 /// Adds --hw, --dtype, --layout, --target, --candidates (and --top when with_top) to a subcommand.
 void add_common_options(CLI::App* cmd, CommonOptions& o, bool with_top);
 
-/// Adds --cu-count (a partition or CU mask: gemm_advisor::use_cu_count) and --max-split-k.
-void add_hardware_overrides(CLI::App* cmd, HardwareOverrides& o);
+/// Adds --cu-count (a partition or CU mask: gemm_advisor::use_cu_count) and, with_split_k,
+/// --max-split-k (not on evaluate and calibrate: measured configs are what they are).
+void add_hardware_overrides(CLI::App* cmd, HardwareOverrides& o, bool with_split_k = true);
 
 /// Adds --target (the kernel whose configs are ranked; `gemm-advisor targets` lists them).
 void add_target_option(CLI::App* cmd, std::string& target);

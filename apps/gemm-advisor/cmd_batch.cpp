@@ -372,7 +372,9 @@ int run_batch(const BatchOptions& o) {
                   return item;
                 }
                 try {
-                  advise(target, e.problem, profile, fixed.empty() ? nullptr : &fixed, top, s.candidates, s.ranked);
+                  advise(target, e.problem, profile, fixed.empty() ? nullptr : &fixed, common.distinct ? 0 : top,
+                         s.candidates, s.ranked);
+                  if (common.distinct) distinct_tiles_first(s.ranked, top);
                 } catch (const InputError& err) {
                   e.error = located(source, e.line, err.what());
                   return item;
@@ -497,7 +499,8 @@ Registered register_batch(CLI::App& app) {
                   "e.g. BLOCK_M=BLOCK_SIZE_M,BLOCK_N=BLOCK_SIZE_N")
       ->check(non_empty_validator());
   cmd->add_option("--vllm-device-name", o->vllm_device_name,
-                  "--emit vllm: device name in the file names (default: vLLM's name for the shipped profile)");
+                  "--emit vllm: device name in the file names (default: vLLM's name for the shipped profile)")
+      ->check(non_empty_validator());
   cmd->add_option("-j,--jobs", o->jobs, "Threads, 1..1024 (default 0: all cores); output is identical for any value")
       ->check(CLI::Range(0u, 1024u));
   cmd->add_flag("--keep-going", o->keep_going, "Report each bad line and go on (exit 1 at the end if any)");

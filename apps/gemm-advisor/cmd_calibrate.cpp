@@ -65,7 +65,7 @@ Registered register_calibrate(CLI::App& app) {
   cmd->add_option("--hw", o->hw, "The profile of the GPU the measurements were taken on (name or YAML file)")
       ->capture_default_str();
   add_target_option(cmd, o->target);
-  add_hardware_overrides(cmd, o->overrides);
+  add_hardware_overrides(cmd, o->overrides, false);
   cmd->add_option("--kernel", o->kernel,
                   "The `kernel` column value of your kernel's rows (default: the target's name); e.g. "
                   "--target triton --kernel my-matmul fits the triton target to your kernel")
@@ -86,7 +86,10 @@ Registered register_calibrate(CLI::App& app) {
                   "Comma-separated parameters to fit (default: all but split_k_reduce_launch_s and "
                   "register_overhead_per_thread; `gemm-advisor targets --format json` lists them)")
       ->check(non_empty_validator());
-  cmd->add_option("-o,--out", o->out, "The calibrated profile to write (YAML; load it with --hw FILE)")->required();
+  cmd->add_option("-o,--out", o->out, "The calibrated profile to write (YAML; load it with --hw FILE)")
+      ->required()
+      ->check(non_empty_validator())
+      ->check(CLI::NonexistentPath | CLI::ExistingFile);
   cmd->add_option("--format", o->format, "table or json (the report on stdout)")
       ->capture_default_str()
       ->check(CLI::IsMember({"table", "json"}));
@@ -142,6 +145,11 @@ Registered register_calibrate(CLI::App& app) {
                                kernel + " kernel (rows need kernel=" + kernel + ", or give --kernel)");
             const auto t0 = std::chrono::steady_clock::now();
             const Calibration c = calibrate(shapes, profile, target, options);
+            if (c.held_out_after.geomean_pct_of_oracle < c.held_out_before.geomean_pct_of_oracle)
+              spdlog::warn("the fit does not generalize: held out, geomean {:.1f}% -> {:.1f}% of oracle, worst {:.1f}% -> "
+                           "{:.1f}%; {} is written, but the start ({}) scores better on families it was not fitted on",
+                           c.held_out_before.geomean_pct_of_oracle, c.held_out_after.geomean_pct_of_oracle,
+                           c.held_out_before.worst_pct_of_oracle, c.held_out_after.worst_pct_of_oracle, o->out, o->hw);
             const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
             // Provenance, in the written profile and the report.

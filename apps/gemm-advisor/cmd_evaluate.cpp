@@ -49,6 +49,8 @@ void write_table(std::ostream& out, const gemm_advisor::Evaluation& e, const gem
                      extra_k ? fmt::format(", top-{} {:.0f}%", e.top_k, 100 * e.top_k_hit_rate) : std::string());
   out << fmt::format("          Spearman (mean) {}; top-1 time error median {:.1f}%, p90 {:.1f}%\n", rho_text(e.spearman),
                      e.median_abs_err_pct, e.p90_abs_err_pct);
+  out << fmt::format("          best of the top {0}: geomean {1:.1f}% of oracle; of the top {0} distinct tiles: {2:.1f}%\n",
+                     e.top_k, e.top_k_geomean_pct_of_oracle, e.top_k_distinct_geomean_pct_of_oracle);
   if (e.default_measured_shapes)
     out << fmt::format("default:  {} geomean {:.1f}% of oracle, worst {:.1f}% ({} shapes where it was measured)\n",
                        default_text, e.default_geomean_pct_of_oracle,
@@ -77,7 +79,7 @@ Registered register_evaluate(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("evaluate", "Score the advisor against measured configs (a measurement CSV)");
   cmd->add_option("--hw", o->hw, "Hardware profile the measurements were taken on")->capture_default_str();
   add_target_option(cmd, o->target);
-  add_hardware_overrides(cmd, o->overrides);
+  add_hardware_overrides(cmd, o->overrides, false);
   cmd->add_option("--kernel", o->kernel,
                   "The `kernel` column value of the rows to score (default: the target's name), e.g. your own kernel's")
       ->check(non_empty_validator());
@@ -85,7 +87,7 @@ Registered register_evaluate(CLI::App& app) {
                   "Measurement CSV(s) (data/measurements/); several files are scored as one set")
       ->required()
       ->expected(1, CLI::detail::expected_max_vector_size);
-  cmd->add_option("--top-k", o->top_k, "Extra top-k hit-rate cut-off")->capture_default_str()->check(CLI::PositiveNumber);
+  cmd->add_option("--top-k", o->top_k, "Shortlist length: best of the advisor's top K (and top K distinct tiles), as an autotuner given them would get; also a hit-rate cut-off")->capture_default_str()->check(CLI::Range(1, 1000000));
   cmd->add_option("--format", o->format, "table or json")
       ->capture_default_str()
       ->check(CLI::IsMember({"table", "json"}));

@@ -35,17 +35,26 @@ Registered register_rank(CLI::App& app) {
             const std::vector<TileConfig> given = read_given_candidates(o->common.candidates);
             std::vector<TileConfig> space;
             std::vector<RankedConfig> ranked;
-            advise(target, p, profile, o->common.candidates.empty() ? nullptr : &given, o->common.top, space, ranked);
+            // --distinct needs the whole ranking to pick the best config of each tile from.
+            advise(target, p, profile, o->common.candidates.empty() ? nullptr : &given,
+                   o->common.distinct ? 0 : o->common.top, space, ranked);
+            if (o->common.distinct) distinct_tiles_first(ranked, o->common.top);
             std::size_t feasible = 0, infeasible = 0;
             for (const auto& r : ranked) (r.estimate.feasible ? feasible : infeasible)++;
             for (const auto& r : ranked) {
               if (!r.estimate.feasible)
                 spdlog::warn("config {} is infeasible on {}: {}", r.config.text(), hw.name, r.infeasible_reason);
             }
-            if (feasible == 0)
-              throw InputError("no feasible config for " + p.shape_text() + " on " + hw.name +
-                               (infeasible ? " (all " + std::to_string(infeasible) + " given configs are infeasible)"
-                                           : ""));
+            if (feasible == 0) {
+              // The one error line carries a reason (the warnings above, which --quiet hides, give all).
+              const std::string why = infeasible == 1 ? ": " + ranked.front().infeasible_reason
+                                      : infeasible > 1
+                                          ? " (all " + std::to_string(infeasible) + " given configs are infeasible; " +
+                                                ranked.front().config.text() + ": " + ranked.front().infeasible_reason +
+                                                ")"
+                                          : "";
+              throw InputError("no feasible config for " + p.shape_text() + " on " + hw.name + why);
+            }
             std::ostringstream out;
             if (o->format == "json") {
               out << json_text(ranking_json(p, hw, o->common.target, ranked, o->common.top), 2) << "\n";

@@ -81,19 +81,25 @@ void add_common_options(CLI::App* cmd, CommonOptions& o, bool with_top) {
                   "CSV of configs to rank instead of the target's space "
                   "(block_m,block_n,block_k,num_warps,num_stages[,group_m,split_k])")
       ->check(non_empty_validator());
-  if (with_top)
+  if (with_top) {
     cmd->add_option("--top", o.top, "Configs to print per shape (0 = all)")
         ->capture_default_str()
         ->check(CLI::Range(0, 1000000));  // size_t alone would take -1 as 2^64 - 1
+    cmd->add_flag("--distinct", o.distinct,
+                  "Distinct tiles first: the best config of each (block_m, block_n, block_k, split_k), then the rest, "
+                  "so --top 5 gives 5 different tiles");
+  }
 }
 
-void add_hardware_overrides(CLI::App* cmd, HardwareOverrides& o) {
+void add_hardware_overrides(CLI::App* cmd, HardwareOverrides& o, bool with_split_k) {
   cmd->add_option("--cu-count", o.cu_count,
                   "CUs (SMs) the kernel may use, for a partition (MIG, CPX) or a CU mask: waves and peak follow it, "
                   "memory stays the profile's (default: all)")
       ->check(CLI::Range(1, 1 << 20));
+  if (!with_split_k) return;
   cmd->add_option("--max-split-k", o.max_split_k,
-                  "Largest split_k the split-K targets try and accept (default: the profile's triton.max_split_k, 256)")
+                  "Largest split_k the split-K targets (triton) try and accept (default: the profile's "
+                  "triton.max_split_k, 256); no effect on targets without split-K")
       ->check(CLI::Range(1, 1 << 16));
 }
 

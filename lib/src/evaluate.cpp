@@ -62,7 +62,7 @@ Evaluation evaluate(const std::vector<MeasuredShape>& shapes, const Profile& pro
                     std::size_t top_k) {
   Evaluation out;
   out.top_k = top_k;
-  std::vector<double> pcts, errs, default_pcts, vendor_pcts, rhos;
+  std::vector<double> pcts, errs, default_pcts, vendor_pcts, rhos, topk_pcts, topk_distinct_pcts;
   std::size_t hit1 = 0, hit5 = 0, hit10 = 0, hitk = 0;
   std::vector<TileConfig> configs;
   std::vector<RankedConfig> ranked;
@@ -122,6 +122,25 @@ Evaluation evaluate(const std::vector<MeasuredShape>& shapes, const Profile& pro
       se.spearman = spearman(predicted, measured);
       se.top1_abs_err_pct = 100.0 * std::abs(se.predicted_top1_ms - se.advisor_top1_ms) / se.advisor_top1_ms;
     }
+    // Best of the shortlist: the top_k feasible configs in the advisor's order, and the top_k
+    // distinct tiles.
+    auto best_of_top = [&](const std::vector<RankedConfig>& order) {
+      double fastest = 0;
+      std::size_t taken = 0;
+      for (const RankedConfig& r : order) {
+        if (!r.estimate.feasible || taken == top_k) break;
+        const double ms = measured_ms(r.config);
+        if (fastest == 0 || ms < fastest) fastest = ms;
+        ++taken;
+      }
+      return fastest > 0 ? 100.0 * se.measured_best_ms / fastest : 0.0;
+    };
+    se.top_k_pct_of_oracle = best_of_top(ranked);
+    std::vector<RankedConfig> distinct = ranked;
+    distinct_tiles_first(distinct, top_k);
+    se.top_k_distinct_pct_of_oracle = best_of_top(distinct);
+    topk_pcts.push_back(std::max(se.top_k_pct_of_oracle, 1e-9));
+    topk_distinct_pcts.push_back(std::max(se.top_k_distinct_pct_of_oracle, 1e-9));
     const double default_ms = measured_ms(fixed);
     if (default_ms > 0) se.default_pct_of_oracle = 100.0 * se.measured_best_ms / default_ms;
     if (shape.vendor_ms > 0) {
@@ -150,6 +169,8 @@ Evaluation evaluate(const std::vector<MeasuredShape>& shapes, const Profile& pro
   out.top5_hit_rate = static_cast<double>(hit5) / n;
   out.top10_hit_rate = static_cast<double>(hit10) / n;
   out.top_k_hit_rate = static_cast<double>(hitk) / n;
+  out.top_k_geomean_pct_of_oracle = geomean(topk_pcts);
+  out.top_k_distinct_geomean_pct_of_oracle = geomean(topk_distinct_pcts);
   out.spearman = rhos.empty() ? std::numeric_limits<double>::quiet_NaN()
                               : std::accumulate(rhos.begin(), rhos.end(), 0.0) / static_cast<double>(rhos.size());
   out.median_abs_err_pct = percentile(errs, 0.5);
@@ -185,6 +206,8 @@ nlohmann::json evaluation_json(const Evaluation& e, const Profile& profile, cons
         {"vendor_pct_of_oracle", s.vendor_pct_of_oracle ? nlohmann::json(*s.vendor_pct_of_oracle) : nlohmann::json(nullptr)},
         {"infeasible_but_ran", infeasible},
         {"failed_rows", s.failed_rows}, {"failed_rows_model_infeasible", s.failed_rows_model_infeasible},
+        {"top_k_pct_of_oracle", s.top_k_pct_of_oracle},
+        {"top_k_distinct_pct_of_oracle", s.top_k_distinct_pct_of_oracle},
     });
   }
   return {
@@ -199,6 +222,8 @@ nlohmann::json evaluation_json(const Evaluation& e, const Profile& profile, cons
         {"top10_hit_rate", e.top10_hit_rate},
         {"top_k", e.top_k},
         {"top_k_hit_rate", e.top_k_hit_rate},
+        {"top_k_geomean_pct_of_oracle", e.top_k_geomean_pct_of_oracle},
+        {"top_k_distinct_geomean_pct_of_oracle", e.top_k_distinct_geomean_pct_of_oracle},
         {"spearman", e.spearman},
         {"median_abs_err_pct", e.median_abs_err_pct},
         {"p90_abs_err_pct", e.p90_abs_err_pct},

@@ -25,9 +25,11 @@ void use_cu_count(Hardware& hw, int cu_count) {
     throw InputError("CU count " + std::to_string(cu_count) + " is outside 1.." + std::to_string(product) + " (" +
                      hw.name + " has " + std::to_string(product) + " CUs)");
   hw.product_cu_count = product;
-  if (cu_count == hw.cu_count) return;
+  if (hw.product_display_name.empty()) hw.product_display_name = hw.display_name;
+  if (hw.product_xcd_count == 0) hw.product_xcd_count = hw.xcd_count;
   hw.cu_count = cu_count;
-  hw.xcd_count = std::min(hw.xcd_count, cu_count);
+  hw.xcd_count = std::min(hw.product_xcd_count, cu_count);
+  hw.display_name = hw.product_display_name;
   if (cu_count != product)
     hw.display_name += " (" + std::to_string(cu_count) + " of " + std::to_string(product) + " CUs)";
 }

@@ -98,6 +98,7 @@ std::vector<MeasuredShape> read_measurements(std::istream& in, const std::string
 
   std::vector<MeasuredShape> shapes;
   std::map<std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t, int, std::string>, std::size_t> index;
+  std::vector<std::map<TileConfig, std::size_t>> seen;  // per problem: config -> the line it was first on
   std::vector<std::string> f;
   std::size_t rows = 0;
   while (r.next(f)) {
@@ -158,6 +159,14 @@ std::vector<MeasuredShape> read_measurements(std::istream& in, const std::string
     mc.ms = ms;
     mc.status = status;
     mc.line = r.line();
+    // The same config of the same problem twice: kept (evaluate and calibrate take the faster),
+    // but said, since one of two times of one config is likely a bad run.
+    if (seen.size() < shapes.size()) seen.resize(shapes.size());
+    auto [first, fresh] = seen[it->second].emplace(mc.config, mc.line);
+    if (!fresh && warnings)
+      warnings->push_back(source + ":" + std::to_string(mc.line) + ": config " + mc.config.text() + " of " +
+                          p.shape_text() + " was measured already (line " + std::to_string(first->second) +
+                          "): the faster time counts");
     shape.configs.push_back(mc);
   }
   if (rows == 0) throw InputError(source + ": no measurement rows (only a header)");

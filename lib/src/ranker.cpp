@@ -1,6 +1,8 @@
 #include "gemm_advisor/ranker.hpp"
 
 #include <algorithm>
+#include <array>
+#include <set>
 #include <cstdint>
 
 namespace gemm_advisor {
@@ -78,7 +80,10 @@ void rank_configs(const Target& target, const EstimateContext& context, const st
   }
   std::sort(keys.begin(), keys.end(), by_latency);
   // Near-ties: a run of configs within near_tie_tolerance of the run's fastest is ordered by
-  // arithmetic intensity (higher first), then by the config (Origami's tie-breaker).
+  // arithmetic intensity (higher first: Origami's tie-breaker), then by the config (TileConfig's
+  // order: fewer warps and stages first). Not by predicted time: within the tolerance that is
+  // noise, and ordering same-tile configs by it scored 93.7% of oracle on the 263 H200 triton
+  // shapes against 95.9% (2026-12-01).
   for (auto run = keys.begin(); run != keys.end();) {
     auto stop = run + 1;
     while (stop != keys.end() && stop->latency_s <= run->latency_s * (1.0 + tol)) ++stop;
@@ -99,6 +104,16 @@ void rank_configs(const Target& target, const EstimateContext& context, const st
   for (auto& r : estimated) {
     if (!r.estimate.feasible) out.push_back(std::move(r));  // infeasible tail, in input order
   }
+}
+
+void distinct_tiles_first(std::vector<RankedConfig>& ranked, std::size_t top) {
+  const auto feasible_end =
+      std::stable_partition(ranked.begin(), ranked.end(), [](const RankedConfig& r) { return r.estimate.feasible; });
+  std::set<std::array<int, 4>> seen;
+  std::stable_partition(ranked.begin(), feasible_end, [&](const RankedConfig& r) {
+    return seen.insert({r.config.block_m, r.config.block_n, r.config.block_k, r.config.split_k}).second;
+  });
+  if (top > 0 && ranked.size() > top) ranked.resize(top);
 }
 
 }  // namespace gemm_advisor

@@ -10,7 +10,8 @@ Rules (H200 defaults: 132 SMs, 232448 bytes of shared memory per block, 65536 re
 most 255 a thread; what Triton 3.6 compiles there, measured: the compile grid of
 data/measurements/h200-triton-extra.csv):
   * block_m in {16,32,64,128,256} with block_m <= max(16, next_pow2(M)); block_n likewise with N;
-  * block_k in {16,32,64,128,256} with block_k <= max(16, next_pow2(K)) and block_k*elem_bits >= 256;
+  * block_k in {16,32,64,128,256} with block_k <= max(16, next_pow2(K), the smallest power of two
+    holding 256 bits) and block_k*elem_bits >= 256;
   * num_warps in {2,4,8}; num_stages in {1..6}; group_m = 8;
   * shared memory: buffers*(block_m*block_k + block_k*block_n)*elem_bytes <= smem_per_block, with
     buffers = num_stages for wgmma (block_m >= 64 and num_warps >= 4), max(1, num_stages - 1) for
@@ -76,7 +77,8 @@ def candidate_space(m, n, k, batch=1, dtype="bf16", num_sms=H200_NUM_SMS,
     """Return the list of candidate configs (dicts) for one problem."""
     eb = ELEM_BYTES[dtype]
     ebits = 8 * eb
-    cap_m, cap_n, cap_k = max(16, next_pow2(m)), max(16, next_pow2(n)), max(16, next_pow2(k))
+    # BLOCK_K covers next_pow2(K) and at least the 256 bits a K-step must hold (as the C++ does).
+    cap_m, cap_n, cap_k = max(16, next_pow2(m)), max(16, next_pow2(n)), max(16, next_pow2(k), next_pow2(-(-256 // ebits)))
     out = []
     for bm in BLOCK_SIZES:
         if bm > cap_m:

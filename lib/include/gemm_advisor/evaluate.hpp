@@ -32,6 +32,9 @@ struct ShapeEvaluation {
   double measured_best_ms = 0;
   double pct_of_oracle = 0;          ///< measured_best_ms / advisor_top1_ms * 100
   std::optional<std::size_t> best_rank;  ///< measured best's 1-based rank in the advisor's order
+  /// What an autotuner given the advisor's top_k configs would get: measured best / the fastest
+  /// measured time among them * 100; and the same for the top_k distinct tiles (distinct_tiles_first).
+  double top_k_pct_of_oracle = 0, top_k_distinct_pct_of_oracle = 0;
   double spearman = 0;               ///< predicted vs measured times of the feasible configs; NaN if undefined
   double top1_abs_err_pct = 0;       ///< |predicted - measured| / measured of the advisor's top-1
   std::optional<double> default_pct_of_oracle;  ///< the fixed default config, if it was measured
@@ -48,6 +51,8 @@ struct Evaluation {
   // Aggregates over shapes.
   double geomean_pct_of_oracle = 0, worst_pct_of_oracle = 0;
   double top1_hit_rate = 0, top5_hit_rate = 0, top10_hit_rate = 0, top_k_hit_rate = 0;
+  /// Geomeans of ShapeEvaluation::top_k_pct_of_oracle and top_k_distinct_pct_of_oracle.
+  double top_k_geomean_pct_of_oracle = 0, top_k_distinct_geomean_pct_of_oracle = 0;
   double spearman = 0;               ///< mean over the shapes where it is defined (NaN if none)
   double median_abs_err_pct = 0, p90_abs_err_pct = 0;
   double default_geomean_pct_of_oracle = 0, default_worst_pct_of_oracle = 0;
@@ -58,8 +63,8 @@ struct Evaluation {
 };
 
 /// Ranks exactly the measured configs of each shape with the target's model on the profile
-/// (advise()) and compares. Shapes with no valid measured config are skipped. `top_k` is the extra
-/// hit-rate cut-off (1, 5, 10 always). The fixed default is the target's default_config.
+/// (advise()) and compares. Shapes with no valid measured config are skipped. `top_k` is the
+/// shortlist length for the best-of-top-k scores and an extra hit-rate cut-off (1, 5, 10 always). The fixed default is the target's default_config.
 Evaluation evaluate(const std::vector<MeasuredShape>& shapes, const Profile& profile, const Target& target,
                     std::size_t top_k = 5);
 

@@ -26,7 +26,8 @@ struct MatrixRate {
 /// All figures in SI units (seconds, bytes, Hz), converted once from the profile's keys.
 struct Hardware {
   std::string name;          ///< id used by --hw (e.g. "b200")
-  std::string display_name;  ///< e.g. "NVIDIA B200"
+  std::string display_name;  ///< e.g. "NVIDIA B200"; with " (N of M CUs)" on a partition (use_cu_count)
+  std::string product_display_name;  ///< the product's, without the partition
   std::string vendor;        ///< "nvidia" or "amd"
   std::string arch;          ///< e.g. "hopper", "cdna4"
   std::string isa;           ///< e.g. "sm_90", "gfx950"
@@ -59,6 +60,7 @@ struct Hardware {
   double dram_latency_s = 0;
   double per_cu_load_bytes_per_s = 0;
   int xcd_count = 1;
+  int product_xcd_count = 0;  ///< the product's xcd_count, once use_cu_count has capped xcd_count
 
   double matrix_peak_fraction = 1;
   double dram_bandwidth_fraction = 1;

@@ -28,4 +28,10 @@ void rank_configs(const Target& target, const GemmProblem& p, const Profile& pro
 void rank_configs(const Target& target, const EstimateContext& context, const std::vector<TileConfig>& candidates,
                   std::vector<RankedConfig>& out, std::size_t top = 0);
 
+/// Reorders a ranking so that distinct tiles come first: the best-ranked config of each distinct
+/// (block_m, block_n, block_k, split_k), in rank order, then the others in rank order, then the
+/// infeasible ones as they were; keeps the first `top` (0 = all). A shortlist of 5 is then 5
+/// different tiles, not one tile at five stage counts (what an autotuner given the list needs).
+void distinct_tiles_first(std::vector<RankedConfig>& ranked, std::size_t top = 0);
+
 }  // namespace gemm_advisor

@@ -77,7 +77,7 @@ namespace {
 // fp32 partials reduced by a second kernel.
 struct TritonRules {
   static constexpr bool kExtraStepWork = false;
-  static bool map(const EstimateContext& ctx, const TileConfig& c, KernelShape& k) {
+  [[gnu::always_inline]] static inline bool map(const EstimateContext& ctx, const TileConfig& c, KernelShape& k) {
     const GemmProblem& p = *ctx.problem;
     const Hardware& hw = *ctx.hw;
     const TritonResources r = triton_family::map_tile(ctx, c, k);
@@ -159,8 +159,11 @@ void TritonTarget::candidates(const GemmProblem& p, const Profile& profile, std:
   constexpr std::int64_t kSplitMinK = 256;
   const std::int64_t max_m = std::max<std::int64_t>(16, next_pow2(p.m));
   const std::int64_t max_n = std::max<std::int64_t>(16, next_pow2(p.n));
-  const std::int64_t max_k = std::max<std::int64_t>(16, next_pow2(p.k));
   const int bits = dtype_bits(p.dtype);
+  // BLOCK_K covers K's next power of two, and at least the 256 bits a K-step must hold (fp8 with
+  // K <= 16 gets a masked BLOCK_K of 32, not nothing).
+  const std::int64_t min_bk = (256 + bits - 1) / bits;
+  const std::int64_t max_k = std::max<std::int64_t>({16, next_pow2(p.k), next_pow2(min_bk)});
   const MatrixRate& rate = *hw.rate(p.dtype);
   const double reserve = profile.params_for(name(), default_params()).register_overhead_per_thread;
   TileConfig c;

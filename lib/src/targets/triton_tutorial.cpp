@@ -17,7 +17,7 @@ namespace {
 // input dtype.
 struct TutorialRules {
   static constexpr bool kExtraStepWork = false;
-  static bool map(const EstimateContext& ctx, const TileConfig& c, KernelShape& k) {
+  [[gnu::always_inline]] static inline bool map(const EstimateContext& ctx, const TileConfig& c, KernelShape& k) {
     const GemmProblem& p = *ctx.problem;
     const Hardware& hw = *ctx.hw;
     const TritonResources r = triton_family::map_tile(ctx, c, k);
@@ -40,7 +40,7 @@ class TutorialTarget final : public RulesTarget<TutorialRules> {
         "Triton's tutorial matmul: offsets wrapped with % M and % N (edge tiles re-load real rows), "
         "only K masked, GROUP_SIZE_M raster, no split-K",
         "triton-lang/triton python/tutorials/03-matrix-multiplication.py; our copy after it: "
-        "tools/measure/tutorial_kernel.py, measured on the H200 (data/measurements/h200-tutorial-*.csv)",
+        "tools/measure/tutorial_kernel.py, measured on the H200 (data/measurements/h200-tutorial.csv)",
         {{"block_m", "BLOCK_SIZE_M", "16..256, powers of two"},
          {"block_n", "BLOCK_SIZE_N", "16..256, powers of two"},
          {"block_k", "BLOCK_SIZE_K", "16..256, powers of two, >= 32 bytes"},

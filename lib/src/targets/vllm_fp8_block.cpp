@@ -42,7 +42,7 @@ bool kernel_rules_ok(const TileConfig& c) {
 // that must complete before the scaling, so nothing of the step overlaps the matrix work.
 struct Fp8BlockRules {
   static constexpr bool kExtraStepWork = true;
-  static bool map(const EstimateContext& ctx, const TileConfig& c, KernelShape& k) {
+  [[gnu::always_inline]] static inline bool map(const EstimateContext& ctx, const TileConfig& c, KernelShape& k) {
     const TritonResources r = triton_family::map_tile(ctx, c, k);
     k.accumulator_registers *= 2;
     if (!kernel_rules_ok(c) || r.check != TritonResourceCheck::ok || ctx.problem->dtype != Dtype::fp8) return false;
@@ -67,7 +67,7 @@ class Fp8BlockTarget final : public RulesTarget<Fp8BlockRules> {
         "128x128 block scales, bf16 out; wrapped offsets, scales loaded and applied every K-step, no split-K",
         "vllm-project/vllm vllm/model_executor/layers/quantization/utils/fp8_utils.py (_w8a8_triton_block_scaled_mm), "
         "tuner space of benchmarks/kernels/benchmark_w8a8_block_fp8.py; our copy after it: "
-        "tools/measure/fp8_block_kernel.py, measured on the H200 (data/measurements/h200-fp8-block-*.csv)",
+        "tools/measure/fp8_block_kernel.py, measured on the H200 (data/measurements/h200-fp8-block.csv)",
         {{"block_m", "BLOCK_SIZE_M", "16, 32, 64, 128, 256 (<= the next power of two of M)"},
          {"block_n", "BLOCK_SIZE_N", "32, 64, 128, 256"},
          {"block_k", "BLOCK_SIZE_K", "64, 128 (divides the 128-wide quantization group)"},
