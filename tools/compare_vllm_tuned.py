@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""How good are vLLM's own tuned block-fp8 configs, vLLM's default, and the advisor's picks (and the
+files `batch --emit vllm` writes), on our measured H200 data?
+
+For every problem of data/measurements/h200-fp8-block.csv (the kernel's full tuner space, timed),
+each pick's measured time is looked up and scored as % of oracle (measured best / measured time of
+the pick), geomean over the problems:
+  - advisor: `gemm-advisor evaluate --target vllm-fp8-block` (its top-1 among the measured configs);
+  - emitted: the config `gemm-advisor batch --emit vllm` writes for that (N, K) at the nearest M, as
+    vLLM looks it up at run time;
+  - vllm-tuned: vLLM's shipped file for device NVIDIA_H200 and that (N, K), nearest M (read from the
+    public reference table given with --vllm-configs; the table is not part of this project);
+  - vllm-default: vLLM's fallback config (64x128x128, GROUP_SIZE_M 32, 4 warps, 2 stages).
+Only problems where each pick was measured (and, for vllm-tuned, where vLLM ships a file) count for
+that pick; the counts are printed.
+
+Usage: tools/compare_vllm_tuned.py BUILD/apps/gemm-advisor/gemm-advisor \
+           --vllm-configs ../shared/ref/public/vllm_fp8_block_gemm_configs.csv [--hw h200]
+"""
+import argparse
+import csv
+import glob
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+
+DATA = "data/measurements/h200-fp8-block.csv"
+DEVICE = {"h200": "NVIDIA_H200", "h100": "NVIDIA_H100_80GB_HBM3", "b200": "NVIDIA_B200"}
+
+
+def cfg_key(bm, bn, bk, g, w, s):
+    return (int(bm), int(bn), int(bk), int(g), int(w), int(s))
+
+
+def nearest(keys, m):
+    return min(keys, key=lambda x: abs(x - m))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("binary")
+    ap.add_argument("--vllm-configs", required=True, help="vllm_fp8_block_gemm_configs.csv (public reference table)")
+    ap.add_argument("--hw", default="h200")
+    a = ap.parse_args()
+
+    measured = {}  # (m, n, k) -> {config key: fastest ms}
+    for r in csv.DictReader(open(DATA)):
+        if r["kernel"] != "vllm-fp8-block" or r["status"] != "ok":
+            continue
+        key = cfg_key(r["block_m"], r["block_n"], r["block_k"], r["group_m"], r["num_warps"], r["num_stages"])
+        cell = measured.setdefault((int(r["m"]), int(r["n"]), int(r["k"])), {})
+        cell[key] = min(float(r["ms"]), cell.get(key, float("inf")))
+
+    tuned = {}  # (n, k) -> {m: config key}
+    for r in csv.DictReader(open(a.vllm_configs)):
+        if r["device_name"] != DEVICE[a.hw]:
+            continue
+        tuned.setdefault((int(r["N"]), int(r["K"])), {})[int(r["M"])] = cfg_key(
+            r["block_m"], r["block_n"], r["block_k"], r["group_m"], r["num_warps"], r["num_stages"])
+
+    out = subprocess.run([a.binary, "evaluate", "--hw", a.hw, "--target", "vllm-fp8-block", "--measurements", DATA,
+                          "--format", "json"], capture_output=True, text=True, check=True).stdout
+    advisor = {}
+    for s in json.loads(out)["shapes"]:
+        advisor[(s["m"], s["n"], s["k"])] = s["pct_of_oracle"]
+
+    emitted = {}  # (n, k) -> {m: config key}
+    with tempfile.TemporaryDirectory() as tmp:
+        shapes = os.path.join(tmp, "weights.csv")
+        with open(shapes, "w") as f:
+            f.write("m,n,k\n")
+            for (n, k) in sorted({(n, k) for (_, n, k) in measured}):
+                f.write(f"1,{n},{k}\n")
+        subprocess.run([a.binary, "batch", shapes, "--hw", a.hw, "--emit", "vllm", "--out", tmp, "-q"],
+                       capture_output=True, text=True, check=True)
+        for path in glob.glob(os.path.join(tmp, "N=*.json")):
+            name = os.path.basename(path)
+            n = int(name.split("N=")[1].split(",")[0])
+            k = int(name.split("K=")[1].split(",")[0])
+            emitted[(n, k)] = {int(m): cfg_key(c["BLOCK_SIZE_M"], c["BLOCK_SIZE_N"], c["BLOCK_SIZE_K"], c["GROUP_SIZE_M"],
+                                               c["num_warps"], c["num_stages"]) for m, c in json.load(open(path)).items()}
+
+    default = cfg_key(64, 128, 128, 32, 4, 2)
+    scores = {"advisor": [], "emitted": [], "vllm-tuned": [], "vllm-default": []}
+    common = []  # problems where all four were measured
+    for (m, n, k), cell in sorted(measured.items()):
+        best = min(cell.values())
+        row = {}
+        if (m, n, k) in advisor:
+            row["advisor"] = advisor[(m, n, k)]
+        for label, table in (("emitted", emitted), ("vllm-tuned", tuned)):
+            if (n, k) in table:
+                c = table[(n, k)][nearest(table[(n, k)].keys(), m)]
+                if c in cell:
+                    row[label] = 100.0 * best / cell[c]
+        if default in cell:
+            row["vllm-default"] = 100.0 * best / cell[default]
+        for label, v in row.items():
+            scores[label].append(v)
+        if len(row) == 4:
+            common.append(row)
+
+    def geo(xs):
+        return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
+
+    print(f"{DATA} on {a.hw}: {len(measured)} problems; % of oracle, geomean (worst)")
+    for label, xs in scores.items():
+        if xs:
+            print(f"  {label:13s} {geo(xs):5.1f}% ({min(xs):5.1f}%)  over {len(xs)} problems")
+        else:
+            print(f"  {label:13s}   -    (no problem where it was measured)")
+    if common:
+        print(f"  on the {len(common)} problems where all four were measured:")
+        for label in scores:
+            xs = [r[label] for r in common]
+            print(f"  {label:13s} {geo(xs):5.1f}% ({min(xs):5.1f}%)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
