@@ -196,3 +196,52 @@ TEST_CASE("8192^3 bf16 within 55-100% of peak: B200, MI300X (not met)", "[model]
     CHECK(f >= 0.55);
   }
 }
+
+// Triton's own A100 expectations: triton-lang/triton python/test/regression/test_performance.py,
+// last version (commit 855ac8f0, 2024-01-27), matmul_data['a100'], float16 (the only dtype that
+// version asserts): the fraction of the tensor-core peak that `triton.ops.matmul` (autotuned, with
+// SPLIT_K) reached. A and B row-major: our NN. The test's peak is at the current SM clock; the
+// profile's at its 1410 MHz boost clock, taken as the same. Issue #11 asks for +-15% on 80% of the
+// shapes; the first round had 1 of 14.
+struct Utilisation {
+  const char* shape;
+  double expected;
+};
+const Utilisation kTritonA100[] = {
+    {"512x512x512", 0.108},   {"1024x1024x1024", 0.355}, {"2048x2048x2048", 0.653}, {"8192x8192x8192", 0.839},
+    {"16x1024x1024", 0.015},  {"16x4096x4096", 0.08},    {"16x8192x8192", 0.083},   {"64x1024x1024", 0.045},
+    {"64x4096x4096", 0.17},   {"64x8192x8192", 0.227},   {"1024x64x1024", 0.04},    {"4096x64x4096", 0.16},
+    {"8192x64x8192", 0.272},  {"8192x8192x8176", 0.828}};
+
+int compare_triton_a100() {
+  const Profile hw = load_profile("a100");
+  int within = 0;
+  std::printf("A100 against Triton's regression utilisations (fp16, NN)\n");
+  for (const Utilisation& u : kTritonA100) {
+    GemmProblem p = parse_shape(u.shape);
+    p.dtype = Dtype::fp16;
+    p.layout = parse_layout("NN");
+    const std::vector<RankedConfig> ranked = test_util::rank_space(p, hw, 1);
+    REQUIRE(!ranked.empty());
+    const double util = ranked.front().estimate.flops_per_s / hw.hw.peak_flops_per_s(Dtype::fp16);
+    const double ratio = util / u.expected;
+    const bool ok = ratio >= 0.85 && ratio <= 1.15;
+    within += ok;
+    std::printf("  %-16s expected %.3f, predicted %.3f (%.2fx) %s%s\n", u.shape, u.expected, util, ratio,
+                ranked.front().config.text().c_str(), ok ? "" : "  <- outside");
+    CHECK(util <= 1.0);
+  }
+  std::printf("  %d of %zu within +-15%%\n", within, std::size(kTritonA100));
+  return within;
+}
+
+TEST_CASE("cross-vendor: A100 against Triton's own regression utilisations", "[model][crossvendor]") {
+  // Regression floor: 3 of 14 on 2026-12-01 (0.55-0.99x: the model is low on mid-size squares, where
+  // it charges mma.sync's per-step bookkeeping in full, with no other warp's math to hide under).
+  CHECK(compare_triton_a100() >= 3);
+}
+
+TEST_CASE("cross-vendor: A100 within +-15% of Triton's figures on 80% of the shapes (issue target, not met)",
+          "[model][crossvendor][!mayfail]") {
+  CHECK(compare_triton_a100() >= 0.8 * static_cast<double>(std::size(kTritonA100)));
+}

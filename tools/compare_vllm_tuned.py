@@ -14,8 +14,12 @@ the pick), geomean over the problems:
 Only problems where each pick was measured (and, for vllm-tuned, where vLLM ships a file) count for
 that pick; the counts are printed.
 
+With --predicted (no measurements needed, any device vLLM ships files for): for every tuned row of
+the device, the model's predicted time of vLLM's tuned config over its own top-1's (issue #11: within
+10% on at least 70% of rows). AMD rows without num_stages take Triton's AMD default, 2.
+
 Usage: tools/compare_vllm_tuned.py BUILD/apps/gemm-advisor/gemm-advisor \
-           --vllm-configs ../shared/ref/public/vllm_fp8_block_gemm_configs.csv [--hw h200]
+           --vllm-configs ../shared/ref/public/vllm_fp8_block_gemm_configs.csv [--hw h200] [--predicted]
 """
 import argparse
 import csv
@@ -28,7 +32,7 @@ import sys
 import tempfile
 
 DATA = "data/measurements/h200-fp8-block.csv"
-DEVICE = {"h200": "NVIDIA_H200", "h100": "NVIDIA_H100_80GB_HBM3", "b200": "NVIDIA_B200"}
+DEVICE = {"h200": "NVIDIA_H200", "h100": "NVIDIA_H100_80GB_HBM3", "b200": "NVIDIA_B200", "mi300x": "AMD_Instinct_MI300X"}
 
 
 def cfg_key(bm, bn, bk, g, w, s):
@@ -44,7 +48,10 @@ def main():
     ap.add_argument("binary")
     ap.add_argument("--vllm-configs", required=True, help="vllm_fp8_block_gemm_configs.csv (public reference table)")
     ap.add_argument("--hw", default="h200")
+    ap.add_argument("--predicted", action="store_true", help="tuned config's predicted time against the top-1's")
     a = ap.parse_args()
+    if a.predicted:
+        return predicted(a)
 
     measured = {}  # (m, n, k) -> {config key: fastest ms}
     for r in csv.DictReader(open(DATA)):
@@ -117,6 +124,27 @@ def main():
         for label in scores:
             xs = [r[label] for r in common]
             print(f"  {label:13s} {geo(xs):5.1f}% ({min(xs):5.1f}%)")
+    return 0
+
+
+def predicted(a):
+    rows = [r for r in csv.DictReader(open(a.vllm_configs)) if r["device_name"] == DEVICE[a.hw]]
+    ratios, failed = [], 0
+    for r in rows:
+        shape = f"{r['M']}x{r['N']}x{r['K']}"
+        config = f"{r['block_m']}x{r['block_n']}x{r['block_k']}:{r['num_warps']}:{r['num_stages'] or 2}:g{r['group_m']}"
+        common = ["--hw", a.hw, "--target", "vllm-fp8-block", "--format", "json"]
+        e = subprocess.run([a.binary, "explain", shape, "--config", config, *common], capture_output=True, text=True)
+        t = subprocess.run([a.binary, "rank", shape, "--top", "1", *common], capture_output=True, text=True)
+        if e.returncode or t.returncode:
+            failed += 1  # the model calls the tuned config infeasible
+            continue
+        ratios.append(json.loads(e.stdout)["configs"][0]["latency_s"] / json.loads(t.stdout)["configs"][0]["latency_s"])
+    within = sum(x <= 1.10 for x in ratios)
+    geo = math.exp(sum(math.log(x) for x in ratios) / len(ratios)) if ratios else float("nan")
+    print(f"{DEVICE[a.hw]}: {len(rows)} tuned rows, {len(ratios)} scored, {failed} called infeasible; tuned config "
+          f"within 10% of the top-1's predicted time on {within} ({100 * within / max(1, len(ratios)):.0f}%), "
+          f"geomean predicted tuned / top-1 {geo:.2f}")
     return 0
 
 
