@@ -27,7 +27,7 @@ struct HardwareOverrides {
 
 /// Options every subcommand that ranks shares.
 struct CommonOptions {
-  std::string hw = "h200";
+  std::string hw;  // empty: default_hardware()
   std::string dtype = "bf16";
   std::string layout = "NT";
   std::string target = "triton";
@@ -63,7 +63,13 @@ void add_hardware_overrides(CLI::App* cmd, HardwareOverrides& o, bool with_split
 /// Adds --target (the kernel whose configs are ranked; `gemm-advisor targets` lists them).
 void add_target_option(CLI::App* cmd, std::string& target);
 
-/// Loads a profile by name or path (gemm_advisor::load_profile) and logs its warnings (unknown
+/// The profile to use when --hw is not given: $GEMM_ADVISOR_HW, else the local GPU as nvidia-smi
+/// (or rocm-smi) names it, resolved to a shipped profile. Throws gemm_advisor::InputError when
+/// neither gives one (no GPU, or one no shipped profile describes), listing the profiles: never a
+/// silent default.
+std::string default_hardware();
+
+/// Loads a profile by name or path (an empty name: default_hardware()) (gemm_advisor::load_profile) and logs its warnings (unknown
 /// keys, uncited numbers) on stderr as "gemm-advisor: warning: FILE:LINE: ..." (not with --quiet),
 /// then applies the overrides. Throws gemm_advisor::InputError (also for a CU count above the
 /// profile's).

@@ -35,19 +35,20 @@ nlohmann::json score_json(const gemm_advisor::PickScore& s) {
           {"median_abs_err_pct", s.median_abs_err_pct}};
 }
 
-// The profile's own YAML text: a shipped one's embedded text, else the file's.
-std::string profile_text(const std::string& name_or_path) {
+// The profile's own YAML text, from where it was loaded (Hardware::source): a shipped one's
+// embedded text ("embedded:NAME"), else the file's.
+std::string profile_text(const std::string& source) {
   for (const auto& e : gemm_advisor::embedded_profiles()) {
-    if (e.name == name_or_path) return std::string(e.yaml);
+    if ("embedded:" + std::string(e.name) == source) return std::string(e.yaml);
   }
-  return gemm_advisor::read_text_file(name_or_path);
+  return gemm_advisor::read_text_file(source);
 }
 
 }  // namespace
 
 Registered register_calibrate(CLI::App& app) {
   struct Options {
-    std::string hw = "h200";
+    std::string hw;  // empty: default_hardware()
     HardwareOverrides overrides;
     std::string target = "triton";
     std::string kernel;
@@ -62,8 +63,8 @@ Registered register_calibrate(CLI::App& app) {
   auto o = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand(
       "calibrate", "Fit a target's model parameters to measured configs of your kernel and GPU; write a profile");
-  cmd->add_option("--hw", o->hw, "The profile of the GPU the measurements were taken on (name or YAML file)")
-      ->capture_default_str();
+  cmd->add_option("--hw", o->hw, "The profile of the GPU the measurements were taken on (a shipped name, a GPU name as nvidia-smi, rocm-smi or torch print it, or a YAML file; default: $GEMM_ADVISOR_HW, else the local GPU)")
+      ->check(non_empty_validator());
   add_target_option(cmd, o->target);
   add_hardware_overrides(cmd, o->overrides, false);
   cmd->add_option("--kernel", o->kernel,
@@ -149,7 +150,8 @@ Registered register_calibrate(CLI::App& app) {
               spdlog::warn("the fit does not generalize: held out, geomean {:.1f}% -> {:.1f}% of oracle, worst {:.1f}% -> "
                            "{:.1f}%; {} is written, but the start ({}) scores better on families it was not fitted on",
                            c.held_out_before.geomean_pct_of_oracle, c.held_out_after.geomean_pct_of_oracle,
-                           c.held_out_before.worst_pct_of_oracle, c.held_out_after.worst_pct_of_oracle, o->out, o->hw);
+                           c.held_out_before.worst_pct_of_oracle, c.held_out_after.worst_pct_of_oracle, o->out,
+                           profile.hw.name);
             const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
             // Provenance, in the written profile and the report.
@@ -177,7 +179,7 @@ Registered register_calibrate(CLI::App& app) {
                   f.before.worst_pct_of_oracle, f.after.worst_pct_of_oracle, f.before.top5_pct_of_oracle,
                   f.after.top5_pct_of_oracle, f.before.median_abs_err_pct, f.after.median_abs_err_pct));
             }
-            std::string yaml = calibrated_profile_yaml(profile_text(o->hw), profile, target, c, provenance);
+            std::string yaml = calibrated_profile_yaml(profile_text(profile.hw.source), profile, target, c, provenance);
             write_file_atomically(o->out, yaml);
             // The file must load as it is meant to be used.
             (void)parse_profile(yaml, o->out);

@@ -67,7 +67,7 @@ void write_table(std::ostream& out, const gemm_advisor::Evaluation& e, const gem
 
 Registered register_evaluate(CLI::App& app) {
   struct Options {
-    std::string hw = "h200";
+    std::string hw;  // empty: default_hardware()
     HardwareOverrides overrides;
     std::string target = "triton";
     std::string kernel;
@@ -77,7 +77,8 @@ Registered register_evaluate(CLI::App& app) {
   };
   auto o = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand("evaluate", "Score the advisor against measured configs (a measurement CSV)");
-  cmd->add_option("--hw", o->hw, "Hardware profile the measurements were taken on")->capture_default_str();
+  cmd->add_option("--hw", o->hw, "Hardware profile the measurements were taken on (a shipped name, a GPU name as nvidia-smi, rocm-smi or torch print it, or a YAML file; default: $GEMM_ADVISOR_HW, else the local GPU)")
+      ->check(non_empty_validator());
   add_target_option(cmd, o->target);
   add_hardware_overrides(cmd, o->overrides, false);
   cmd->add_option("--kernel", o->kernel,

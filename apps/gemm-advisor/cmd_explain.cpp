@@ -22,7 +22,8 @@ Registered register_explain(CLI::App& app) {
   auto o = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand("explain", "Show every term of the estimate for the top config or a given one");
   cmd->add_option("shape", o->shape, "MxNxK or MxNxKxB")->required();
-  cmd->add_option("--hw", o->common.hw, "Hardware profile name or YAML file")->capture_default_str();
+  cmd->add_option("--hw", o->common.hw, "Hardware profile (a shipped name, a GPU name as nvidia-smi, rocm-smi or torch print it, or a YAML file; default: $GEMM_ADVISOR_HW, else the local GPU)")
+      ->check(non_empty_validator());
   o->common.dtype_option =
       cmd->add_option("--dtype", o->common.dtype, "Input dtype")->capture_default_str()->check(dtype_validator());
   o->common.layout_option =

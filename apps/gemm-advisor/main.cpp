@@ -9,6 +9,7 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <string>
@@ -66,8 +67,7 @@ CLI::Validator non_empty_validator() {
 }
 
 void add_common_options(CLI::App* cmd, CommonOptions& o, bool with_top) {
-  cmd->add_option("--hw", o.hw, "Hardware profile: a shipped name (see `gemm-advisor profiles`) or a YAML file")
-      ->capture_default_str()
+  cmd->add_option("--hw", o.hw, "Hardware profile (a shipped name, a GPU name as nvidia-smi, rocm-smi or torch print it, or a YAML file; default: $GEMM_ADVISOR_HW, else the local GPU)")
       ->check(non_empty_validator());
   o.dtype_option = cmd->add_option("--dtype", o.dtype, "Input dtype: fp32, fp16, bf16, fp8, fp6, fp4 (vllm-fp8-block: fp8)")
                        ->capture_default_str()
@@ -111,9 +111,61 @@ void add_target_option(CLI::App* cmd, std::string& target) {
       ->check(CLI::IsMember(names));
 }
 
+namespace {
+
+// The first line of a command's stdout ("" if it cannot run): how the local GPU is named.
+std::vector<std::string> command_lines(const char* command) {
+  std::vector<std::string> lines;
+  FILE* pipe = ::popen(command, "r");
+  if (!pipe) return lines;
+  char buffer[512];
+  while (std::fgets(buffer, sizeof buffer, pipe) && lines.size() < 64) {
+    std::string line(buffer);
+    while (!line.empty() && (line.back() == '\n' || line.back() == '\r' || line.back() == ' ')) line.pop_back();
+    if (!line.empty()) lines.push_back(line);
+  }
+  ::pclose(pipe);
+  return lines;
+}
+
+std::string shipped_names() {
+  std::string known;
+  for (const auto& e : gemm_advisor::embedded_profiles()) known += (known.empty() ? "" : ", ") + std::string(e.name);
+  return known;
+}
+
+}  // namespace
+
+std::string default_hardware() {
+  if (const char* env = std::getenv("GEMM_ADVISOR_HW"); env && *env) return env;
+  // nvidia-smi prints one name per GPU ("NVIDIA H100 80GB HBM3"); rocm-smi --showproductname prints
+  // "GPU[0] : Card Series: AMD Instinct MI300X OAM" among other lines.
+  std::vector<std::string> names = command_lines("nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null");
+  if (names.empty()) {
+    for (const std::string& line : command_lines("rocm-smi --showproductname 2>/dev/null")) {
+      const std::size_t at = line.find("Card Series:");
+      if (at == std::string::npos) continue;
+      std::string name = line.substr(at + 12);
+      name.erase(0, name.find_first_not_of(" \t"));
+      if (!name.empty()) names.push_back(name);
+    }
+  }
+  if (names.empty())
+    throw gemm_advisor::InputError("no --hw given, GEMM_ADVISOR_HW is not set and no GPU was found (nvidia-smi, "
+                                   "rocm-smi): give --hw NAME (" + shipped_names() + ") or a profile YAML");
+  const std::string resolved = gemm_advisor::resolve_profile_name(names.front());
+  if (resolved.empty())
+    throw gemm_advisor::InputError("no --hw given and the local GPU, '" + names.front() +
+                                   "', is not a shipped profile: give --hw NAME (" + shipped_names() +
+                                   ") or a profile YAML");
+  spdlog::info("--hw {}: the local GPU, {}", resolved, names.front());
+  return resolved;
+}
+
 gemm_advisor::Profile load_profile_logged(const std::string& name_or_path, const HardwareOverrides& overrides) {
   gemm_advisor::ProfileDiagnostics diagnostics;
-  gemm_advisor::Profile profile = gemm_advisor::load_profile(name_or_path, &diagnostics);
+  gemm_advisor::Profile profile =
+      gemm_advisor::load_profile(name_or_path.empty() ? default_hardware() : name_or_path, &diagnostics);
   for (const auto& w : diagnostics.warnings) spdlog::warn("{}", w);
   if (overrides.cu_count > 0) {
     try {

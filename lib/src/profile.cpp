@@ -218,6 +218,16 @@ void parse_identity(ProfileReader& r, const YAML::Node& root, Hardware& hw) {
   hw.vendor = r.text(root, "vendor", "vendor");
   hw.arch = r.text(root, "arch", "arch");
   hw.isa = r.text(root, "isa", "isa");
+  if (const YAML::Node a = root["aliases"]) {
+    if (!a.IsSequence()) {
+      r.error(a, "'aliases' must be a list of names, e.g. [\"NVIDIA H200\", \"H200\"]");
+    } else {
+      for (const auto& item : a) {
+        if (!item.IsScalar() || item.Scalar().empty()) r.error(item, "each alias must be a non-empty name");
+        else hw.aliases.push_back(item.Scalar());
+      }
+    }
+  }
   // A plain loop, not std::regex: libstdc++'s regex recurses per character and overflows the
   // stack on a long enough name.
   const bool name_ok = std::all_of(hw.name.begin(), hw.name.end(), [](char ch) {
@@ -444,7 +454,7 @@ Profile parse_profile(std::string_view yaml_text, const std::string& source, Pro
   Profile profile;
   Hardware& hw = profile.hw;
   hw.source = source;
-  r.check_keys(root, "", {"name", "display_name", "vendor", "arch", "isa", "compute", "memory", "efficiency",
+  r.check_keys(root, "", {"name", "display_name", "aliases", "vendor", "arch", "isa", "compute", "memory", "efficiency",
                           "matrix", "triton", "sources", "model_parameters", "targets", "calibration", "notes"});
   parse_identity(r, root, hw);
   if (YAML::Node c = r.section(root, "compute")) parse_compute(r, c, hw);
@@ -468,6 +478,66 @@ Profile parse_profile(std::string_view yaml_text, const std::string& source, Pro
   return profile;
 }
 
+namespace {
+
+// Lowercase letters and digits only: how GPU names are compared.
+std::string name_key(std::string_view text) {
+  std::string out;
+  for (char ch : text) {
+    if (ch >= 'A' && ch <= 'Z') out += static_cast<char>(ch - 'A' + 'a');
+    else if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9')) out += ch;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, std::vector<std::string>>> profile_aliases() {
+  static const std::vector<std::pair<std::string, std::vector<std::string>>> kAliases = [] {
+    std::vector<std::pair<std::string, std::vector<std::string>>> out;
+    std::map<std::string, int> isa_count;
+    std::vector<Profile> loaded;
+    for (const auto& e : embedded_profiles()) {
+      loaded.push_back(parse_profile(e.yaml, "embedded:" + std::string(e.name)));
+      ++isa_count[loaded.back().hw.isa];
+    }
+    for (const Profile& p : loaded) {
+      std::vector<std::string> names = {p.hw.display_name};
+      names.insert(names.end(), p.hw.aliases.begin(), p.hw.aliases.end());
+      if (isa_count[p.hw.isa] == 1) names.push_back(p.hw.isa);
+      out.emplace_back(p.hw.name, names);
+    }
+    return out;
+  }();
+  return kAliases;
+}
+
+std::string resolve_profile_name(std::string_view text) {
+  const std::string key = name_key(text);
+  if (key.empty()) return "";
+  std::vector<std::string> hits;
+  for (const auto& [name, names] : profile_aliases()) {
+    bool hit = name_key(name) == key;
+    for (const std::string& a : names) hit = hit || name_key(a) == key;
+    if (hit) hits.push_back(name);
+  }
+  // An ISA shared by several profiles (sm_90: h100, h200; gfx950: mi350x, mi355x) is not an alias
+  // of any: say which it could be.
+  if (hits.empty()) {
+    for (const auto& e : embedded_profiles()) {
+      const Profile p = parse_profile(e.yaml, "embedded:" + std::string(e.name));
+      if (name_key(p.hw.isa) == key) hits.push_back(p.hw.name);
+    }
+    if (hits.size() == 1) return hits.front();
+  }
+  if (hits.size() > 1) {
+    std::string list;
+    for (const std::string& h : hits) list += (list.empty() ? "" : " or ") + h;
+    throw InputError("hardware '" + printable(std::string(text)) + "' could be " + list + ": give one of them");
+  }
+  return hits.empty() ? "" : hits.front();
+}
+
 Profile load_profile(const std::string& name_or_path, ProfileDiagnostics* diagnostics) {
   const bool looks_like_path = name_or_path.find('/') != std::string::npos ||
                                (name_or_path.size() > 5 && (name_or_path.rfind(".yaml") == name_or_path.size() - 5)) ||
@@ -482,8 +552,11 @@ Profile load_profile(const std::string& name_or_path, ProfileDiagnostics* diagno
   struct stat st {};
   if (!name_or_path.empty() && ::stat(name_or_path.c_str(), &st) == 0)
     return parse_profile(read_text_file(name_or_path), name_or_path, diagnostics);
+  // A GPU as drivers name it ("NVIDIA H100 80GB HBM3", "gfx942").
+  const std::string resolved = resolve_profile_name(name_or_path);
+  if (!resolved.empty()) return load_profile(resolved, diagnostics);
   throw InputError("unknown hardware profile '" + printable(name_or_path) + "' (known: " + known +
-                   "; or give a path to a .yaml file)");
+                   ", or a GPU name they list under `gemm-advisor profiles`; or give a path to a .yaml file)");
 }
 
 }  // namespace gemm_advisor

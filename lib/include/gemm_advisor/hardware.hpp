@@ -32,6 +32,9 @@ struct Hardware {
   std::string arch;          ///< e.g. "hopper", "cdna4"
   std::string isa;           ///< e.g. "sm_90", "gfx950"
   std::string source;        ///< where it was loaded from ("embedded:b200" or a path)
+  /// Other names of the GPU, as drivers and tools print them (`aliases:`; torch, nvidia-smi,
+  /// rocm-smi, vLLM's file names): `--hw` takes any of them (resolve_profile_name).
+  std::vector<std::string> aliases;
 
   int cu_count = 0;          ///< CUs (SMs) a kernel may use: the product's, or a partition's (use_cu_count)
   int product_cu_count = 0;  ///< the whole product's CUs, as the profile's compute.cu_count gives them

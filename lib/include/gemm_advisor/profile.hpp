@@ -68,4 +68,15 @@ struct EmbeddedProfile {
 /// Every profile of profiles/*.yaml, sorted by name. Generated at build time.
 const std::vector<EmbeddedProfile>& embedded_profiles();
 
+/// The shipped profile a GPU name means: its `name`, its `display_name`, one of its `aliases`
+/// (torch / nvidia-smi / rocm-smi / vLLM spellings), or its `isa` where only one shipped profile
+/// has it; compared on lowercase letters and digits only ("NVIDIA H100 80GB HBM3", "nvidia_h100_80gb_hbm3"
+/// and "h100" all give "h100"). Returns "" when nothing matches; throws InputError when the text
+/// names several profiles (gfx950: mi350x and mi355x), naming them.
+std::string resolve_profile_name(std::string_view text);
+
+/// Every shipped profile's names as resolve_profile_name takes them: name -> aliases (display
+/// name, aliases, a unique isa), for `gemm-advisor profiles`.
+std::vector<std::pair<std::string, std::vector<std::string>>> profile_aliases();
+
 }  // namespace gemm_advisor

@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""--hw as users name their GPU (issue "Where users are", deliverable 3): the names torch,
+nvidia-smi and rocm-smi print, case-insensitively; GEMM_ADVISOR_HW as the default; without either,
+the local GPU as nvidia-smi / rocm-smi name it (stand-in scripts on PATH here: CI has no GPU), and
+without a GPU a clear error listing the profiles, never a silent H200.
+Usage: hw_names_test.py PATH/TO/gemm-advisor (run from the repo root)."""
+import json
+import os
+import stat
+import subprocess
+import sys
+import tempfile
+
+import cli_harness
+
+BIN = os.path.abspath(sys.argv[1])
+TMP = tempfile.mkdtemp(prefix="gemm-advisor-hw-test-")
+check = cli_harness.check
+
+
+def run(*args, env_hw=None, path=None):
+    env = {k: v for k, v in os.environ.items() if k != "GEMM_ADVISOR_HW"}
+    if env_hw is not None:
+        env["GEMM_ADVISOR_HW"] = env_hw
+    if path is not None:
+        env["PATH"] = path
+    p = subprocess.run([BIN, *args], capture_output=True, text=True, env=env, timeout=60)
+    return p.returncode, p.stdout, p.stderr
+
+
+def hardware_of(*args, **kw):
+    rc, out, err = run("rank", "64x64x64", "--top", "1", "--format", "json", *args, **kw)
+    return (json.loads(out)["hardware"]["name"] if rc == 0 else None), err
+
+
+# Names as the drivers print them (profiles' `aliases`), any case, any punctuation.
+for text, want in [("NVIDIA H100 80GB HBM3", "h100"), ("nvidia h200", "h200"), ("NVIDIA_H200", "h200"),
+                   ("NVIDIA B200", "b200"), ("NVIDIA A100-SXM4-80GB", "a100"), ("AMD Instinct MI300X", "mi300x"),
+                   ("AMD Instinct MI355X", "mi355x"), ("gfx942", "mi300x"), ("GFX942", "mi300x"), ("H200", "h200"),
+                   ("mi350x", "mi350x")]:
+    got, err = hardware_of("--hw", text, env_hw="")
+    check(f"--hw '{text}' is {want}", got == want, f"{got} {err}")
+rc, out, err = run("rank", "64x64x64", "--hw", "gfx950")
+check("--hw gfx950: MI350X or MI355X, so an error naming both", rc == 1 and "mi350x or mi355x" in err, err)
+rc, out, err = run("rank", "64x64x64", "--hw", "NVIDIA H100 PCIe")
+check("--hw of a GPU with no profile: exit 1, the profiles listed", rc == 1 and "h100" in err and out == "", err)
+
+# GEMM_ADVISOR_HW is the default, --hw wins over it.
+got, err = hardware_of(env_hw="mi300x")
+check("GEMM_ADVISOR_HW=mi300x is the default", got == "mi300x", err)
+got, err = hardware_of("--hw", "a100", env_hw="mi300x")
+check("--hw wins over GEMM_ADVISOR_HW", got == "a100", err)
+
+# Neither: the local GPU, as nvidia-smi or rocm-smi name it.
+def fake_bin(name, script):
+    d = tempfile.mkdtemp(dir=TMP)
+    path = os.path.join(d, name)
+    with open(path, "w") as f:
+        f.write("#!/bin/sh\n" + script)
+    os.chmod(path, os.stat(path).st_mode | stat.S_IEXEC)
+    return d
+
+
+nvidia = fake_bin("nvidia-smi", 'echo "NVIDIA H100 80GB HBM3"\n')
+got, err = hardware_of(path=nvidia)
+check("no --hw, no GEMM_ADVISOR_HW: nvidia-smi's GPU", got == "h100", err)
+rocm = fake_bin("rocm-smi", 'echo "============ Product Info ============"\n'
+                            'echo "GPU[0]\t\t: Card Series: \t\tAMD Instinct MI300X OAM"\n'
+                            'echo "GPU[0]\t\t: Card Vendor: \t\tAdvanced Micro Devices, Inc. [AMD/ATI]"\n')
+got, err = hardware_of(path=rocm)
+check("no --hw, no GEMM_ADVISOR_HW: rocm-smi's GPU", got == "mi300x", err)
+unknown = fake_bin("nvidia-smi", 'echo "NVIDIA GeForce RTX 4090"\n')
+rc, out, err = run("rank", "64x64x64", path=unknown)
+check("a local GPU with no profile: exit 1 naming it and the profiles",
+      rc == 1 and "NVIDIA GeForce RTX 4090" in err and "h200" in err and out == "", err)
+empty = tempfile.mkdtemp(dir=TMP)
+for cmd in (["rank", "64x64x64"], ["explain", "64x64x64"], ["batch", "-"]):
+    rc, out, err = run(*cmd, path=empty)
+    check(f"{cmd[0]} with no --hw and no GPU: exit 1, one line listing the profiles, no silent H200",
+          rc == 1 and out == "" and len(err.splitlines()) == 1 and "GEMM_ADVISOR_HW" in err and "mi355x" in err, err)
+
+# `profiles` lists what --hw takes.
+rc, out, err = run("profiles", "--format", "json")
+entries = {p["name"]: p["aliases"] for p in json.loads(out)} if rc == 0 else {}
+check("profiles --format json: each profile's aliases", "NVIDIA H100 80GB HBM3" in entries.get("h100", []) and
+      "gfx942" in entries.get("mi300x", []), out[:300])
+cli_harness.finish()
