@@ -292,4 +292,26 @@ rc, out, err = run("-q", "rank", "64x7168x2048", "--target", "vllm-fp8-block", "
 check("all given configs infeasible: the error line gives the reason, also with --quiet",
       rc == 1 and out == "" and len(err.splitlines()) == 1 and "has no split-K" in err, err)
 
+# --- provenance: --version and every JSON result's generator ----------------------------------
+import re
+rc, out, err = run("--version")
+m = re.fullmatch(r"gemm-advisor (\d+\.\d+\.\d+) \(commit ([0-9a-f]{12}(-dirty)?|unknown), model digest ([0-9a-f]{16})\)\n", out)
+check("--version: version, commit and model digest", rc == 0 and m is not None, out)
+rc, out, err = run("rank", "64x64x64", "--hw", "h200", "--top", "1", "--format", "json")
+gen = json.loads(out).get("generator", {}) if rc == 0 else {}
+check("rank JSON records its generator, the same as --version says",
+      m is not None and gen.get("version") == m.group(1) and gen.get("commit") == m.group(2) and
+      gen.get("model_digest") == m.group(4), str(gen))
+rc, out, err = run("evaluate", "--hw", "h200", "--measurements", "data/measurements/h200-triton-fp8.csv", "--format", "json")
+check("evaluate JSON records its generator", rc == 0 and json.loads(out)["generator"] == gen, out[:200])
+rc, out, err = run("batch", "-", "--hw", "h200", "--top", "1", "--emit", "triton", stdin="64x64x64\n")
+check("--emit triton: each shape records its generator", rc == 0 and json.loads(out)[0]["generator"] == gen, out[:300])
+vdir = os.path.join(TMP, "vllm-gen")
+rc, out, err = run("batch", "-", "--hw", "h200", "--emit", "vllm", "--out", vdir, "--m-values", "1,16", stdin="16x576x7168\n")
+sidecar = os.path.join(vdir, "gemm-advisor-generator.json")
+check("--emit vllm: a sidecar records the generator, the config files stay vLLM's own",
+      rc == 0 and os.path.exists(sidecar) and json.load(open(sidecar))["commit"] == gen.get("commit") and
+      all(k.isdigit() for f in os.listdir(vdir) if f.startswith("N=") for k in json.load(open(os.path.join(vdir, f)))),
+      out + err)
+
 cli_harness.finish()

@@ -36,6 +36,7 @@
 #include "gemm_advisor/report.hpp"
 #include "gemm_advisor/shape_list.hpp"
 #include "gemm_advisor/targets/vllm_fp8_block.hpp"
+#include "gemm_advisor/version.hpp"
 
 namespace cli {
 
@@ -448,6 +449,15 @@ int run_batch(const BatchOptions& o) {
       write_file_atomically(path, vllm_config_file_text(best_by_m));
       std::cout << path << "\n";
       ++files;
+    }
+    // Which advisor wrote them: a sidecar, since vLLM reads every key of its files as an M.
+    if (files > 0) {
+      const std::string sidecar = (std::filesystem::path(o.out_dir) / "gemm-advisor-generator.json").string();
+      nlohmann::json g = generator_json();
+      g["hardware"] = hw.name;
+      g["target"] = std::string(target.name());
+      write_file_atomically(sidecar, json_text(g, 2) + "\n");
+      std::cout << sidecar << "\n";
     }
     std::cout.flush();
   }

@@ -17,6 +17,7 @@
 #include "gemm_advisor/error.hpp"
 #include "gemm_advisor/measurements.hpp"
 #include "gemm_advisor/report.hpp"
+#include "gemm_advisor/version.hpp"
 
 namespace cli {
 
@@ -159,8 +160,8 @@ Registered register_calibrate(CLI::App& app) {
             char date[32];
             std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
             std::vector<std::string> provenance = {
-                fmt::format("fitted by gemm-advisor calibrate on {} for target {} on profile {}", date, target.name(),
-                            profile.hw.source),
+                fmt::format("fitted by {} calibrate on {} for target {} on profile {}", version_line(), date,
+                            target.name(), profile.hw.source),
                 fmt::format("data: {} (kernel {})", fmt::join(o->measurements, ", "), kernel),
                 fmt::format("{} shapes in {} families, {}-fold cross-validation by family; pooled held out: geomean "
                             "{:.1f}% -> {:.1f}% of oracle, worst {:.1f}% -> {:.1f}%, top-5 distinct {:.1f}% -> {:.1f}%, "
@@ -192,7 +193,8 @@ Registered register_calibrate(CLI::App& app) {
               nlohmann::json params = nlohmann::json::object();
               for (const ModelParamInfo& info : kModelParamRegistry)
                 params[std::string(info.name)] = {{"start", c.start.*(info.field)}, {"fitted", c.fitted.*(info.field)}};
-              out << json_text(nlohmann::json{{"target", target.name()},
+              out << json_text(nlohmann::json{{"generator", generator_json()},
+                                              {"target", target.name()},
                                               {"hardware", profile.hw.name},
                                               {"shapes", c.shapes},
                                               {"families", c.families},

@@ -17,6 +17,7 @@
 
 #include "cli.hpp"
 #include "gemm_advisor/error.hpp"
+#include "gemm_advisor/version.hpp"
 #include "gemm_advisor/candidates.hpp"
 
 namespace cli {
@@ -238,7 +239,7 @@ int main(int argc, char** argv) {
   CLI::App app{"gemm-advisor: ranks GEMM tile configurations for a GPU with an analytical latency model,\n"
                "without running anything on that GPU."};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "gemm-advisor 0.1.0");
+  app.set_version_flag("--version", gemm_advisor::version_line());
   bool verbose = false;
   app.add_flag("-q,--quiet", cli::g_quiet, "Only errors on stderr");
   app.add_flag("-v,--verbose", verbose, "More detail on stderr");

@@ -14,6 +14,7 @@
 #include "gemm_advisor/error.hpp"
 #include "gemm_advisor/report.hpp"
 #include "gemm_advisor/targets/vllm_fp8_block.hpp"
+#include "gemm_advisor/version.hpp"
 
 namespace gemm_advisor {
 
@@ -87,6 +88,8 @@ nlohmann::ordered_json emit_json(const Target& target, const GemmProblem& p, con
   j["dtype"] = dtype_name(p.dtype);
   j["layout"] = p.layout.name();
   j["configs"] = configs_json(target, ranked, top, names);
+  j["generator"] = {{"name", "gemm-advisor"}, {"version", version()}, {"commit", git_commit()},
+                    {"model_digest", model_digest()}};
   return j;
 }
 

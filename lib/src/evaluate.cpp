@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "gemm_advisor/advise.hpp"
+#include "gemm_advisor/version.hpp"
 
 namespace gemm_advisor {
 
@@ -213,6 +214,7 @@ nlohmann::json evaluation_json(const Evaluation& e, const Profile& profile, cons
   return {
       {"hardware", hw.name},
       {"target", target.name()},
+      {"generator", generator_json()},
       {"aggregate",
        {{"shapes", e.shapes.size()},
         {"geomean_pct_of_oracle", e.geomean_pct_of_oracle},

@@ -1,4 +1,5 @@
 #include "gemm_advisor/report.hpp"
+#include "gemm_advisor/version.hpp"
 
 #include <fmt/format.h>
 
@@ -82,6 +83,7 @@ nlohmann::json ranking_json(const GemmProblem& p, const Hardware& hw, const std:
       {"hardware", {{"name", hw.name}, {"display_name", hw.display_name}, {"peak_tflops", hw.peak_flops_per_s(p.dtype) / 1e12}}},
       {"target", target},
       {"configs", configs},
+      {"generator", generator_json()},
   };
   if (!infeasible.empty()) j["infeasible"] = infeasible;
   if (!name.empty()) j["name"] = name;

@@ -42,7 +42,7 @@ nlohmann::ordered_json configs_json(const Target& target, const std::vector<Rank
                                     const ParameterNames& names = {});
 
 /// The `--emit triton` object of one shape: {"name" (when not empty), "m", "n", "k", "batch",
-/// "dtype", "layout", "configs": configs_json(...)}.
+/// "dtype", "layout", "configs": configs_json(...), "generator": generator_json() (version.hpp)}.
 nlohmann::ordered_json emit_json(const Target& target, const GemmProblem& p, const std::string& name,
                                  const std::vector<RankedConfig>& ranked, std::size_t top,
                                  const ParameterNames& names = {});

@@ -1,0 +1,55 @@
+#include "gemm_advisor/version.hpp"
+
+#include <cstdint>
+#include <cstdio>
+
+#include "gemm_advisor/model_params.hpp"
+#include "gemm_advisor/profile.hpp"
+#include "gemm_advisor/target.hpp"
+#include "gemm_advisor_git_commit.hpp"  // generated at build time (cmake/git_commit.cmake)
+
+namespace gemm_advisor {
+
+const char* version() { return "0.2.0"; }
+
+const char* git_commit() { return GEMM_ADVISOR_GIT_COMMIT; }
+
+const std::string& model_digest() {
+  static const std::string kDigest = [] {
+    std::uint64_t h = 14695981039346656037ull;  // FNV-1a 64, offset basis
+    auto add = [&h](std::string_view text) {
+      for (unsigned char ch : text) {
+        h ^= ch;
+        h *= 1099511628211ull;
+      }
+    };
+    for (const EmbeddedProfile& e : embedded_profiles()) {
+      add(e.name);
+      add(e.yaml);
+    }
+    char number[40];
+    for (const Target* t : all_targets()) {
+      add(t->name());
+      for (const ModelParamInfo& info : kModelParamRegistry) {
+        std::snprintf(number, sizeof number, "%.17g", t->default_params().*(info.field));
+        add(info.name);
+        add(number);
+      }
+    }
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+    return std::string(hex);
+  }();
+  return kDigest;
+}
+
+nlohmann::json generator_json() {
+  return {{"name", "gemm-advisor"}, {"version", version()}, {"commit", git_commit()}, {"model_digest", model_digest()}};
+}
+
+std::string version_line() {
+  return std::string("gemm-advisor ") + version() + " (commit " + git_commit() + ", model digest " + model_digest() +
+         ")";
+}
+
+}  // namespace gemm_advisor
