@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "gemm_advisor/moe.hpp"
 #include "gemm_advisor/problem.hpp"
 #include "gemm_advisor/profile.hpp"
 #include "gemm_advisor/target.hpp"
@@ -25,6 +26,17 @@ struct HardwareOverrides {
   int max_split_k = 0;
 };
 
+/// The fused-MoE layer of `--target vllm-fused-moe` (rank, explain; batch takes --from-hf, --tp and
+/// --routing, its list gives the rest).
+struct MoeOptions {
+  std::int64_t experts = 0, top_k = 0, hidden = 0, intermediate = 0, tp = 1;
+  std::string from_hf;             ///< a Hugging Face config.json giving experts, top_k, hidden, intermediate
+  std::string routing = "uniform";  ///< uniform, tuner, zipf:S (gemm_advisor::parse_moe_routing)
+  std::string gemm = "layer";       ///< layer, up or down
+  std::string block_shape;          ///< fp8: [b,b] block scales ("128x128"); empty: per-tensor
+  std::vector<const CLI::Option*> options;  ///< every MoE option added (their counts: which were given)
+};
+
 /// Options every subcommand that ranks shares.
 struct CommonOptions {
   std::string hw;  // empty: default_hardware()
@@ -35,6 +47,7 @@ struct CommonOptions {
   std::size_t top = 5;
   bool distinct = false;  ///< --distinct: distinct tiles first (gemm_advisor::distinct_tiles_first)
   HardwareOverrides overrides;
+  MoeOptions moe;
   // The --dtype and --layout options (their counts say whether the command line gave them).
   const CLI::Option* dtype_option = nullptr;
   const CLI::Option* layout_option = nullptr;
@@ -50,8 +63,46 @@ CLI::Validator non_empty_validator();
 /// Throws gemm_advisor::InputError for an unknown target.
 gemm_advisor::GemmProblem problem_defaults(const CommonOptions& o);
 
-/// The shape text with problem_defaults' dtype and layout; throws gemm_advisor::InputError.
+/// The shape text with problem_defaults' dtype and layout; throws gemm_advisor::InputError. For the
+/// fused-MoE target the shape is the token count M and the layer comes from the MoE options
+/// (moe_problem); MoE options with another target are an InputError.
 gemm_advisor::GemmProblem parse_problem(const std::string& shape, const CommonOptions& o);
+
+/// Adds the MoE options to a subcommand: with `layer` (rank, explain) --experts, --top-k, --hidden,
+/// --intermediate, --gemm and --block-shape besides --from-hf, --tp and --routing (batch).
+void add_moe_options(CLI::App* cmd, MoeOptions& o, bool layer);
+
+/// Whether the command line gave any MoE option.
+bool moe_options_given(const MoeOptions& o);
+
+/// The routing the options give (a MoeSpec with routing and zipf exponent only). Throws InputError.
+gemm_advisor::MoeSpec moe_routing(const MoeOptions& o);
+
+/// The model the MoE options describe: --from-hf (its dtype unless --dtype was given) or the four
+/// sizes, with --tp, --dtype and --block-shape. Throws InputError naming what is missing.
+gemm_advisor::MoeModel moe_model(const CommonOptions& o);
+
+/// The MoE problem for `tokens` (the SHAPE of rank/explain: a whole number M): the layer, or its up
+/// or down GEMM (--gemm). Throws InputError.
+gemm_advisor::GemmProblem moe_problem(const std::string& tokens, const CommonOptions& o);
+
+/// `batch --target vllm-fused-moe`: ranks every model of a list (or --from-hf) at each M and
+/// prints the rankings, or writes vLLM's tuned-config files (--emit vllm --out DIR).
+struct MoeBatchOptions {
+  const CommonOptions* common = nullptr;
+  std::string input;  ///< the model list ("" with --from-hf)
+  std::string format, emit, out_dir, m_values, vllm_device_name;
+  bool keep_going = false;
+};
+int run_moe_batch(const MoeBatchOptions& o);
+/// What run_moe_batch throws for a bad combination of options (batch reports it as a usage error, exit 2).
+struct MoeUsageError {
+  std::string message;
+};
+
+/// --m-values: "" -> vLLM's tuner list (gemm_advisor::vllm_default_m_values), else "1,16,128"
+/// (sorted, duplicates dropped). Throws gemm_advisor::InputError for a bad entry.
+std::vector<std::int64_t> parse_m_value_list(const std::string& text);
 
 /// Adds --hw, --dtype, --layout, --target, --candidates (and --top when with_top) to a subcommand.
 void add_common_options(CLI::App* cmd, CommonOptions& o, bool with_top);
@@ -77,6 +128,9 @@ gemm_advisor::Profile load_profile_logged(const std::string& name_or_path, const
 
 /// The given configs of --candidates FILE (warnings logged), or an empty list when none was given.
 std::vector<gemm_advisor::TileConfig> read_given_candidates(const std::string& path);
+
+/// Whether two paths name one file (the same file given twice on a command line).
+bool same_file(const std::string& a, const std::string& b);
 
 /// Throws InputError when the hardware has no matrix path for the problem's dtype.
 void require_dtype(const gemm_advisor::Hardware& hw, gemm_advisor::Dtype d);

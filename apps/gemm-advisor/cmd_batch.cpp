@@ -36,9 +36,30 @@
 #include "gemm_advisor/report.hpp"
 #include "gemm_advisor/shape_list.hpp"
 #include "gemm_advisor/targets/vllm_fp8_block.hpp"
+#include "gemm_advisor/targets/vllm_fused_moe.hpp"
 #include "gemm_advisor/version.hpp"
 
 namespace cli {
+
+std::vector<std::int64_t> parse_m_value_list(const std::string& text) {
+  if (text.empty()) return gemm_advisor::vllm_default_m_values();
+  std::vector<std::int64_t> out;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    const std::string_view field = std::string_view(text).substr(start, comma - start);
+    std::int64_t m = 0;
+    const auto [ptr, ec] = std::from_chars(field.data(), field.data() + field.size(), m);
+    if (field.empty() || ec != std::errc() || ptr != field.data() + field.size() || m < 1 || m > gemm_advisor::kMaxDim)
+      throw gemm_advisor::InputError("--m-values: '" + std::string(field) +
+                                     "' is not a positive whole number (give e.g. 1,16,128 or 'input')");
+    out.push_back(m);
+    start = comma + 1;
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
 
 namespace {
 
@@ -183,31 +204,38 @@ class InputBuffer : public std::streambuf {
 
 // --m-values: "" -> vLLM's list; "input" -> each line's own M; else a comma-separated list.
 bool parse_m_values(const std::string& text, std::vector<std::int64_t>& out) {
-  if (text.empty()) {
-    out = gemm_advisor::vllm_default_m_values();
-    return false;
-  }
   if (text == "input") return true;
-  out.clear();
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    const std::size_t comma = std::min(text.find(',', start), text.size());
-    const std::string_view field = std::string_view(text).substr(start, comma - start);
-    std::int64_t m = 0;
-    const auto [ptr, ec] = std::from_chars(field.data(), field.data() + field.size(), m);
-    if (field.empty() || ec != std::errc() || ptr != field.data() + field.size() || m < 1 || m > gemm_advisor::kMaxDim)
-      throw UsageError{"--m-values: '" + std::string(field) +
-                       "' is not a positive whole number (give e.g. 1,16,128 or 'input')"};
-    out.push_back(m);
-    start = comma + 1;
+  try {
+    out = parse_m_value_list(text);
+  } catch (const gemm_advisor::InputError& e) {
+    throw UsageError{e.what()};
   }
-  std::sort(out.begin(), out.end());
-  out.erase(std::unique(out.begin(), out.end()), out.end());
   return false;
 }
 
 int run_batch(const BatchOptions& o) {
   using namespace gemm_advisor;
+  if (o.common.target == vllm_fused_moe_target().name()) {
+    if (!o.names.empty()) throw UsageError{"--names goes with --emit triton, not with --target vllm-fused-moe"};
+    if (!o.common.candidates.empty()) throw UsageError{"--target vllm-fused-moe ranks the kernel's own space: drop --candidates"};
+    MoeBatchOptions m;
+    m.common = &o.common;
+    m.input = o.input;
+    m.format = o.format;
+    m.emit = o.emit;
+    m.out_dir = o.out_dir;
+    m.m_values = o.m_values;
+    m.vllm_device_name = o.vllm_device_name;
+    m.keep_going = o.keep_going;
+    try {
+      return run_moe_batch(m);
+    } catch (const MoeUsageError& e) {
+      throw UsageError{e.message};
+    }
+  }
+  if (moe_options_given(o.common.moe))
+    throw UsageError{"--from-hf, --tp and --routing describe MoE layers: they go with --target vllm-fused-moe"};
+  if (o.input.empty()) throw UsageError{"give the shape list: a FILE, or - for stdin"};
   const Output output = o.emit == "triton" ? Output::triton
                         : o.emit == "vllm" ? Output::vllm
                         : o.format == "csv" ? Output::csv
@@ -487,8 +515,10 @@ Registered register_batch(CLI::App& app) {
   auto o = std::make_shared<BatchOptions>();
   o->common.top = 1;
   CLI::App* cmd = app.add_subcommand("batch", "Rank every shape of a list (CSV, YAML, JSON or MxNxK lines), streaming");
-  cmd->add_option("input", o->input, "Shape list file, or - for stdin")->required();
+  cmd->add_option("input", o->input,
+                  "Shape list file, or - for stdin (--target vllm-fused-moe: a model list, or none with --from-hf)");
   add_common_options(cmd, o->common, true);
+  add_moe_options(cmd, o->common.moe, false);
   o->target_option = cmd->get_option("--target");
   CLI::Option* format = cmd->add_option("--format", o->format, "jsonl (one object per shape), csv or table")
                             ->capture_default_str()

@@ -16,6 +16,8 @@
 #include "gemm_advisor/emit.hpp"
 #include "gemm_advisor/error.hpp"
 #include "gemm_advisor/measurements.hpp"
+#include "gemm_advisor/targets/vllm_fused_moe.hpp"
+#include "gemm_advisor/measurements.hpp"
 #include "gemm_advisor/report.hpp"
 #include "gemm_advisor/version.hpp"
 
@@ -53,6 +55,7 @@ Registered register_calibrate(CLI::App& app) {
     HardwareOverrides overrides;
     std::string target = "triton";
     std::string kernel;
+    bool per_gemm = false;
     std::vector<std::string> measurements;
     std::size_t folds = 5;
     std::size_t passes = 2;
@@ -68,6 +71,9 @@ Registered register_calibrate(CLI::App& app) {
       ->check(non_empty_validator());
   add_target_option(cmd, o->target);
   add_hardware_overrides(cmd, o->overrides, false);
+  cmd->add_flag("--per-gemm", o->per_gemm,
+                "vllm-fused-moe: score each GEMM (up, down) of a layer on its own instead of whole layers (the sum of "
+                "both launches with one config, as vLLM runs them)");
   cmd->add_option("--kernel", o->kernel,
                   "The `kernel` column value of your kernel's rows (default: the target's name); e.g. "
                   "--target triton --kernel my-matmul fits the triton target to your kernel")
@@ -120,7 +126,7 @@ Registered register_calibrate(CLI::App& app) {
               }
             }
             std::vector<MeasuredShape> shapes;
-            std::map<std::string, std::string> measured_in;
+            std::map<std::string, std::pair<std::string, std::size_t>> measured_in;
             for (const std::string& path : o->measurements) {
               std::vector<std::string> warnings;
               auto file_shapes = read_measurements(path, kernel, &warnings);
@@ -130,18 +136,22 @@ Registered register_calibrate(CLI::App& app) {
                 const long line = s.configs.front().line;
                 const std::string key = s.problem.shape_text() + " " + std::string(dtype_name(s.problem.dtype)) +
                                         " " + s.problem.layout.name() + (s.name.empty() ? "" : " " + s.family + "/" + s.name);
-                if (!measured_in.emplace(key, path).second)
-                  throw InputError(located(path, line, "shape " + key + " is measured twice (give each shape in one file)"));
+                const auto [seen, fresh] = measured_in.try_emplace(key, path, shapes.size());
+                if (!fresh && same_file(seen->second.first, path))
+                  throw InputError(located(path, line, "shape " + key + " is measured in " + seen->second.first +
+                                                           " too: the same file is given twice"));
                 if (!s.gpu.empty() && !gpu_matches_profile(s.gpu, profile.hw.name, profile.hw.display_name))
                   throw InputError(located(path, line, "measured on '" + printable(s.gpu) + "', not on " +
                                                            profile.hw.display_name + " (give that GPU's profile with --hw)"));
                 if (std::string why = target.problem_error(s.problem, profile); !why.empty())
                   throw InputError(located(path, line, s.problem.shape_text() + ": " + why +
                                                            " (measurements of another kernel, dtype or GPU?)"));
-                shapes.push_back(std::move(s));
+                if (fresh) shapes.push_back(std::move(s));
+                else merge_measured_shape(shapes[seen->second.second], std::move(s));  // a re-measurement
               }
             }
             for (const std::string& path : o->families) (void)apply_families(path, shapes);
+            if (&target == &vllm_fused_moe_target() && !o->per_gemm) shapes = pair_moe_layers(shapes);
             if (shapes.empty())
               throw InputError(fmt::format("{}", fmt::join(o->measurements, ", ")) + ": no shape has a config of the " +
                                kernel + " kernel (rows need kernel=" + kernel + ", or give --kernel)");

@@ -12,6 +12,8 @@
 
 #include "cli.hpp"
 #include "gemm_advisor/error.hpp"
+#include "gemm_advisor/measurements.hpp"
+#include "gemm_advisor/targets/vllm_fused_moe.hpp"
 #include "gemm_advisor/evaluate.hpp"
 #include "gemm_advisor/report.hpp"
 
@@ -25,7 +27,9 @@ std::string rho_text(double rho) { return std::isnan(rho) ? "-" : fmt::format("{
 
 void write_table(std::ostream& out, const gemm_advisor::Evaluation& e, const gemm_advisor::Hardware& hw,
                  const gemm_advisor::Target& target) {
-  const std::string default_text = target.default_config(gemm_advisor::GemmProblem{}).text();
+  const std::string default_text = &target == &gemm_advisor::vllm_fused_moe_target()
+                                       ? std::string("vLLM's get_default_config")
+                                       : target.default_config(gemm_advisor::GemmProblem{}).text();
   out << fmt::format("evaluate {} on {}: {} shapes; % of oracle = measured best / measured time of the pick\n",
                      target.name(), hw.name, e.shapes.size());
   out << fmt::format("{:<22} {:>4} {:<18} {:>9} {:<18} {:>9} {:>7} {:>5} {:>6} {:>6} {:>8} {:>7}\n", "shape", "cfgs",
@@ -71,6 +75,7 @@ Registered register_evaluate(CLI::App& app) {
     HardwareOverrides overrides;
     std::string target = "triton";
     std::string kernel;
+    bool per_gemm = false;
     std::vector<std::string> measurements;
     std::size_t top_k = 5;
     std::string format = "table";
@@ -81,6 +86,9 @@ Registered register_evaluate(CLI::App& app) {
       ->check(non_empty_validator());
   add_target_option(cmd, o->target);
   add_hardware_overrides(cmd, o->overrides, false);
+  cmd->add_flag("--per-gemm", o->per_gemm,
+                "vllm-fused-moe: score each GEMM (up, down) of a layer on its own instead of whole layers (the sum of "
+                "both launches with one config, as vLLM runs them)");
   cmd->add_option("--kernel", o->kernel,
                   "The `kernel` column value of the rows to score (default: the target's name), e.g. your own kernel's")
       ->check(non_empty_validator());
@@ -99,28 +107,32 @@ Registered register_evaluate(CLI::App& app) {
             const Target& target = find_target(o->target);
             const std::string kernel = o->kernel.empty() ? std::string(target.name()) : o->kernel;
             std::vector<MeasuredShape> shapes;
-            std::map<std::string, std::string> measured_in;  // shape key -> the file that measured it
+            // shape key -> (the file that measured it first, its index in shapes)
+            std::map<std::string, std::pair<std::string, std::size_t>> measured_in;
             for (const std::string& path : o->measurements) {
               std::vector<std::string> warnings;
               auto file_shapes = read_measurements(path, kernel, &warnings);
               for (const std::string& w : warnings) spdlog::warn("{}", w);
-              for (const auto& shape : file_shapes) {
+              for (auto& shape : file_shapes) {
                 const std::string key = shape.problem.shape_text() + " " + std::string(dtype_name(shape.problem.dtype)) + " " +
                                         shape.problem.layout.name() + (shape.name.empty() ? "" : " " + shape.family + "/" + shape.name);
                 const long line = shape.configs.empty() ? 0 : shape.configs.front().line;
-                const auto [it, fresh] = measured_in.emplace(key, path);
-                if (!fresh)
-                  throw InputError(located(path, line, "shape " + key + " is measured in " + it->second +
-                                                           " too: give each shape in one file (a file given "
-                                                           "twice counts every shape twice)"));
                 if (!hw.rate(shape.problem.dtype) && !shape.configs.empty())
                   throw InputError(located(path, line,
                                            "dtype " + std::string(dtype_name(shape.problem.dtype)) +
                                                " is not supported by " + hw.name));
+                const auto [it, fresh] = measured_in.try_emplace(key, path, shapes.size());
+                if (fresh) {
+                  shapes.push_back(std::move(shape));
+                } else if (same_file(it->second.first, path)) {
+                  throw InputError(located(path, line, "shape " + key + " is measured in " + it->second.first +
+                                                           " too: the same file is given twice"));
+                } else {
+                  merge_measured_shape(shapes[it->second.second], std::move(shape));  // a re-measurement
+                }
               }
-              shapes.insert(shapes.end(), std::make_move_iterator(file_shapes.begin()),
-                            std::make_move_iterator(file_shapes.end()));
             }
+            if (&target == &vllm_fused_moe_target() && !o->per_gemm) shapes = pair_moe_layers(shapes);
             const Evaluation e = evaluate(shapes, profile, target, o->top_k);
             if (e.shapes.empty())
               throw InputError(fmt::format("{}", fmt::join(o->measurements, ", ")) +

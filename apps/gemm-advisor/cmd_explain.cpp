@@ -8,6 +8,7 @@
 #include "cli.hpp"
 #include "gemm_advisor/advise.hpp"
 #include "gemm_advisor/error.hpp"
+#include "gemm_advisor/moe.hpp"
 #include "gemm_advisor/report.hpp"
 
 namespace cli {
@@ -21,7 +22,7 @@ Registered register_explain(CLI::App& app) {
   };
   auto o = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand("explain", "Show every term of the estimate for the top config or a given one");
-  cmd->add_option("shape", o->shape, "MxNxK or MxNxKxB")->required();
+  cmd->add_option("shape", o->shape, "MxNxK or MxNxKxB; --target vllm-fused-moe: the tokens M")->required();
   cmd->add_option("--hw", o->common.hw, "Hardware profile (a shipped name, a GPU name as nvidia-smi, rocm-smi or torch print it, or a YAML file; default: $GEMM_ADVISOR_HW, else the local GPU)")
       ->check(non_empty_validator());
   o->common.dtype_option =
@@ -30,6 +31,7 @@ Registered register_explain(CLI::App& app) {
       cmd->add_option("--layout", o->common.layout, "NN, NT, TN or TT")->capture_default_str()->check(layout_validator());
   add_target_option(cmd, o->common.target);
   add_hardware_overrides(cmd, o->common.overrides);
+  add_moe_options(cmd, o->common.moe, true);
   cmd->add_option("--config", o->config, "BMxBNxBK:WARPS:STAGES[:SPLITK] (default: the advisor's top config)")
       ->check(non_empty_validator());
   cmd->add_option("--format", o->format, "table or json")
@@ -60,10 +62,24 @@ Registered register_explain(CLI::App& app) {
               throw InputError("config " + c.text() + (why.empty() ? " does not fit on a CU of " + hw.name
                                                                    : " is infeasible on " + hw.name + ": " + why));
             }
+            // A MoE layer: each of its two launches on its own (the layer's record sums their times).
+            std::vector<std::pair<GemmProblem, Estimate>> gemms;
+            if (p.moe.gemm == MoeGemm::layer) {
+              for (const GemmProblem& g : moe_layer_gemms(p)) gemms.emplace_back(g, target.estimate(target.context(g, profile), c));
+            }
             std::ostringstream out;
             if (o->format == "json") {
               nlohmann::json j = ranking_json(p, hw, std::string(target.name()), {r}, 1);
               j["chosen"] = chosen;
+              if (!gemms.empty()) {
+                nlohmann::json list = nlohmann::json::array();
+                for (const auto& [g, ge] : gemms) {
+                  list.push_back({{"gemm", moe_gemm_name(g.moe.gemm)}, {"m", g.m}, {"n", g.n}, {"k", g.k},
+                                  {"latency_s", ge.latency_s}, {"tflops", ge.flops_per_s / 1e12},
+                                  {"bound", bound_name(ge.bound)}, {"terms", estimate_json(ge)}});
+                }
+                j["gemms"] = list;
+              }
               out << json_text(j, 2) << "\n";
             } else {
               const double peak = hw.peak_flops_per_s(p.dtype);
@@ -106,6 +122,21 @@ Registered register_explain(CLI::App& app) {
               if (hw.llc_bytes > 0) line("LLC hit rate (of L2 misses)", fmt::format("{:.1f}%", 100 * e.llc_hit_rate));
               line("DRAM traffic", fmt::format("{:.3f} MB (compulsory {:.3f} MB)", e.dram_bytes / 1e6,
                                                p.compulsory_bytes() / 1e6));
+              if (p.is_moe()) {
+                const MoeRoutingTerms rt = moe_routing_terms(p);
+                out << "fused MoE (" << moe_routing_text(p.moe) << " routing)\n";
+                line("routed rows", fmt::format("{:.0f} = M {} x top_k {}, over {:.1f} of {} experts (busiest {:.1f} rows)",
+                                                rt.routed_rows, p.m, p.moe.top_k, rt.active_experts, p.moe.experts,
+                                                rt.busiest_expert_rows));
+                const double blocks = rt.blocks[block_index(c.block_m)];
+                line("padded rows", fmt::format("{:.0f} in {:.1f} blocks of {} ({:.1f}% padding)", blocks * c.block_m,
+                                                blocks, c.block_m, 100 * (1 - rt.routed_rows / (blocks * c.block_m))));
+                for (const auto& [g, ge] : gemms) {
+                  line(fmt::format("{} GEMM {}x{}x{}", moe_gemm_name(g.moe.gemm), g.m, g.n, g.k),
+                       fmt::format("{} = {:.1f} TFLOP/s, {}-bound, {:.0f} waves, {:.3f} MB DRAM", us(ge.latency_s),
+                                   ge.flops_per_s / 1e12, bound_name(ge.bound), ge.waves, ge.dram_bytes / 1e6));
+                }
+              }
             }
             std::cout << out.str();
             return kExitOk;

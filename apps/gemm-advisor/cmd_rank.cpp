@@ -20,8 +20,11 @@ Registered register_rank(CLI::App& app) {
   };
   auto o = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand("rank", "Rank the tile configs of one GEMM shape");
-  cmd->add_option("shape", o->shape, "MxNxK or MxNxKxB (B = batch), e.g. 4096x4096x4096")->required();
+  cmd->add_option("shape", o->shape,
+                  "MxNxK or MxNxKxB (B = batch), e.g. 4096x4096x4096; --target vllm-fused-moe: the tokens M")
+      ->required();
   add_common_options(cmd, o->common, true);
+  add_moe_options(cmd, o->common.moe, true);
   cmd->add_option("--format", o->format, "table, json or csv")
       ->capture_default_str()
       ->check(CLI::IsMember({"table", "json", "csv"}));

@@ -19,6 +19,7 @@
 #include "gemm_advisor/error.hpp"
 #include "gemm_advisor/version.hpp"
 #include "gemm_advisor/candidates.hpp"
+#include "gemm_advisor/targets/vllm_fused_moe.hpp"
 
 namespace cli {
 
@@ -60,6 +61,10 @@ gemm_advisor::GemmProblem problem_defaults(const CommonOptions& o) {
 }
 
 gemm_advisor::GemmProblem parse_problem(const std::string& shape, const CommonOptions& o) {
+  if (o.target == gemm_advisor::vllm_fused_moe_target().name()) return moe_problem(shape, o);
+  if (moe_options_given(o.moe))
+    throw gemm_advisor::InputError("--experts, --top-k, --hidden, --intermediate, --tp, --from-hf, --routing, --gemm "
+                                   "and --block-shape describe a MoE layer: they go with --target vllm-fused-moe");
   return gemm_advisor::parse_shape(shape, problem_defaults(o));
 }
 CLI::Validator non_empty_validator() {

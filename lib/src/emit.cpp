@@ -14,6 +14,7 @@
 #include "gemm_advisor/error.hpp"
 #include "gemm_advisor/report.hpp"
 #include "gemm_advisor/targets/vllm_fp8_block.hpp"
+#include "gemm_advisor/targets/vllm_fused_moe.hpp"
 #include "gemm_advisor/version.hpp"
 
 namespace gemm_advisor {
@@ -153,6 +154,24 @@ std::string vllm_config_file_text(const std::map<std::int64_t, TileConfig>& best
   constexpr int kIndent = 4;  // vLLM's tuner: json.dump(configs, f, indent=4)
   nlohmann::ordered_json j = nlohmann::ordered_json::object();
   for (const auto& [m, config] : best_by_m) j[std::to_string(m)] = config_json(vllm_fp8_block_target(), config);
+  return json_text(j, kIndent) + "\n";
+}
+
+std::string vllm_moe_config_file_text(const std::map<std::int64_t, TileConfig>& best_by_m, const Hardware& hw) {
+  constexpr int kIndent = 4;  // benchmark_moe.py's save_configs: json.dump(configs, f, indent=4)
+  nlohmann::ordered_json j = nlohmann::ordered_json::object();
+  for (const auto& [m, config] : best_by_m) {
+    nlohmann::ordered_json c = config_json(vllm_fused_moe_target(), config);
+    if (hw.vendor == "amd") {
+      // The ROCm kernel's launch keys, at the values most of vLLM's shipped MI300X files hold (285
+      // of their 612 entries: ../shared/ref/public/vllm_fused_moe_configs.csv); the model does not
+      // rank them.
+      c["waves_per_eu"] = kRocmWavesPerEu;
+      c["matrix_instr_nonkdim"] = kRocmMatrixInstrNonKDim;
+      c["kpack"] = kRocmKpack;
+    }
+    j[std::to_string(m)] = c;
+  }
   return json_text(j, kIndent) + "\n";
 }
 

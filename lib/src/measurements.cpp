@@ -7,6 +7,8 @@
 #include "gemm_advisor/csv_reader.hpp"
 #include "gemm_advisor/error.hpp"
 #include "gemm_advisor/hardware.hpp"
+#include "gemm_advisor/moe.hpp"
+#include "gemm_advisor/targets/vllm_fp8_block.hpp"
 #include "gemm_advisor/target.hpp"
 
 namespace gemm_advisor {
@@ -77,6 +79,91 @@ std::vector<MeasuredShape> read_measurements(const std::string& path, const std:
   return read_measurements(in, path, target, warnings);
 }
 
+namespace {
+
+// The fused-MoE columns of a row: `gemm` (up, down or layer) makes it a MoE problem with `experts`
+// and `top_k`; `routing` (default tuner: tools/measure/fused_moe_kernel.py routes as vLLM's tuner)
+// and `block_shape` (default [128,128] for fp8: the harness measures only the block-scaled path).
+void read_moe_columns(const CsvReader& r, const std::vector<std::string>& f, int igemm, int iexp, int itopk,
+                      int iroute, int iblock, GemmProblem& p) {
+  const std::string gemm = csv_text(f, igemm, "");
+  if (gemm.empty()) return;
+  if (gemm == "up") p.moe.gemm = MoeGemm::up;
+  else if (gemm == "down") p.moe.gemm = MoeGemm::down;
+  else if (gemm == "layer") p.moe.gemm = MoeGemm::layer;
+  else r.fail("column 'gemm': '" + printable(gemm) + "' is not up, down or layer");
+  p.moe.experts = csv_int(r, f, iexp, "experts", 1, kMaxExperts);
+  p.moe.top_k = csv_int(r, f, itopk, "top_k", 1, kMaxExperts);
+  try {
+    p.moe.routing = MoeRouting::tuner;
+    if (const std::string routing = csv_text(f, iroute, ""); !routing.empty()) parse_moe_routing(routing, p.moe);
+    const std::string block = csv_text(f, iblock, "");
+    p.moe.quant_block = !block.empty() ? parse_block_shape(block) : p.dtype == Dtype::fp8 ? kVllmFp8QuantBlock : 0;
+    p.layout = Layout{false, true};
+    validate_problem(p);
+  } catch (const InputError& e) {
+    r.fail(e.what());
+  }
+}
+
+}  // namespace
+
+void merge_measured_shape(MeasuredShape& into, MeasuredShape&& more) {
+  into.configs.insert(into.configs.end(), std::make_move_iterator(more.configs.begin()),
+                      std::make_move_iterator(more.configs.end()));
+  if (more.vendor_ms > 0 && (into.vendor_ms == 0 || more.vendor_ms < into.vendor_ms)) {
+    into.vendor_ms = more.vendor_ms;
+    into.vendor_kernel = more.vendor_kernel;
+  }
+  if (into.gpu.empty()) into.gpu = more.gpu;
+}
+
+std::vector<MeasuredShape> pair_moe_layers(const std::vector<MeasuredShape>& shapes) {
+  std::vector<MeasuredShape> out;
+  // (family, name, M, E, top_k, dtype) -> index of its up and down shapes.
+  std::map<std::tuple<std::string, std::string, std::int64_t, std::int64_t, std::int64_t, int>, std::pair<int, int>> layers;
+  for (std::size_t i = 0; i < shapes.size(); ++i) {
+    const GemmProblem& p = shapes[i].problem;
+    if (p.moe.gemm != MoeGemm::up && p.moe.gemm != MoeGemm::down) {
+      out.push_back(shapes[i]);
+      continue;
+    }
+    auto& slot = layers.try_emplace(std::make_tuple(shapes[i].family, shapes[i].name, p.m, p.moe.experts, p.moe.top_k,
+                                                    static_cast<int>(p.dtype)),
+                                    -1, -1)
+                     .first->second;
+    (p.moe.gemm == MoeGemm::up ? slot.first : slot.second) = static_cast<int>(i);
+  }
+  for (const auto& [key, slot] : layers) {
+    if (slot.first < 0 || slot.second < 0) continue;  // a layer needs both of its GEMMs
+    const MeasuredShape& up = shapes[static_cast<std::size_t>(slot.first)];
+    const MeasuredShape& down = shapes[static_cast<std::size_t>(slot.second)];
+    if (up.problem.k != down.problem.n || up.problem.n != 2 * down.problem.k) continue;  // not one layer
+    MeasuredShape layer = up;
+    layer.problem.moe.gemm = MoeGemm::layer;
+    layer.problem.n = down.problem.k;
+    layer.problem.k = up.problem.k;
+    layer.configs.clear();
+    layer.vendor_ms = 0;
+    layer.vendor_kernel.clear();
+    std::map<TileConfig, double> down_ms;
+    for (const MeasuredConfig& c : down.configs) {
+      if (c.status != "ok") continue;
+      auto [it, fresh] = down_ms.emplace(c.config, c.ms);
+      if (!fresh) it->second = std::min(it->second, c.ms);
+    }
+    for (const MeasuredConfig& c : up.configs) {
+      const auto it = down_ms.find(c.config);
+      if (c.status != "ok" || it == down_ms.end()) continue;
+      MeasuredConfig both = c;
+      both.ms = c.ms + it->second;
+      layer.configs.push_back(both);
+    }
+    if (!layer.configs.empty()) out.push_back(std::move(layer));
+  }
+  return out;
+}
+
 std::vector<MeasuredShape> read_measurements(std::istream& in, const std::string& source, const std::string& target,
                                              std::vector<std::string>* warnings) {
   CsvReader r(in, source);
@@ -86,7 +173,7 @@ std::vector<MeasuredShape> read_measurements(std::istream& in, const std::string
     for (std::string& w : h.unknown_column_warnings({"m", "n", "k", "batch", "dtype", "layout", "kernel", "block_m",
                                                      "block_n", "block_k", "group_m", "num_warps", "num_stages",
                                                      "split_k", "ms", "reps", "rel_err", "status", "family", "name",
-                                                     "gpu", "experts", "top_k", "gemm"}))
+                                                     "gpu", "experts", "top_k", "gemm", "routing", "block_shape"}))
       warnings->push_back(std::move(w));
   }
   const int im = h.index("m"), in_ = h.index("n"), ik = h.index("k"), ib = h.index("batch");
@@ -95,6 +182,8 @@ std::vector<MeasuredShape> read_measurements(std::istream& in, const std::string
   const int iw = h.index("num_warps"), is = h.index("num_stages"), ig = h.index("group_m");
   const int isk = h.index("split_k"), ims = h.index("ms");
   const int ifam = h.index("family"), iname = h.index("name"), igpu = h.index("gpu");
+  const int igemm = h.index("gemm"), iexp = h.index("experts"), itopk = h.index("top_k");
+  const int iroute = h.index("routing"), iblock = h.index("block_shape");
 
   std::vector<MeasuredShape> shapes;
   std::map<std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t, int, std::string>, std::size_t> index;
@@ -115,6 +204,7 @@ std::vector<MeasuredShape> read_measurements(std::istream& in, const std::string
     } catch (const InputError& e) {
       r.fail(e.what());
     }
+    read_moe_columns(r, f, igemm, iexp, itopk, iroute, iblock, p);
     const std::string kernel = csv_text(f, ikern, "triton");
     const std::string status = csv_text(f, ist, "ok");
     // A present but empty status is a cut-off row (a sweep stopped mid-write), not an ok one; a
@@ -126,7 +216,8 @@ std::vector<MeasuredShape> read_measurements(std::istream& in, const std::string
     // A problem is its shape and, where the file names them, its family and name (the compile grid
     // of 4096^3 NT and a square sweep's 4096^3 NT are two measurements).
     const auto key = std::make_tuple(p.m, p.n, p.k, p.batch, static_cast<int>(p.dtype),
-                                     p.layout.name() + "|" + csv_text(f, ifam, "") + "|" + csv_text(f, iname, ""));
+                                     p.layout.name() + "|" + csv_text(f, ifam, "") + "|" + csv_text(f, iname, "") + "|" +
+                                         p.shape_text());
     auto it = index.find(key);
     if (it == index.end()) {
       it = index.emplace(key, shapes.size()).first;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "gemm_advisor/moe.hpp"
+
 #include "model_core.hpp"
 
 namespace gemm_advisor {
@@ -15,7 +17,46 @@ const char* bound_name(Bound b) {
   return "?";
 }
 
+namespace {
+
+// A fused-MoE GEMM as a grouped GEMM over the experts the routing hits (EstimateContext::moe_layer's
+// comment): its M dimension from the routing, N and K as any GEMM's (filled by the caller).
+void moe_gemm_terms(const GemmProblem& p, EstimateContext& ctx) {
+  using core::round_up;
+  const MoeRoutingTerms r = moe_routing_terms(p);
+  ctx.batch = r.active_experts;
+  ctx.m = r.routed_rows / r.active_experts;
+  ctx.flops = 2.0 * r.routed_rows * ctx.n * ctx.k;
+  for (std::size_t i = 0; i < ctx.block_terms[0].size(); ++i) {
+    const double block = static_cast<double>(kSmallestBlock << i);
+    EstimateContext::BlockTerms& t = ctx.block_terms[0][i];
+    t.blocks = r.blocks[i] / r.active_experts;
+    t.extent = r.routed_rows / r.blocks[i];
+    t.padded = round_up(block, ctx.rate->instruction_m);
+    t.row_line_bytes = round_up(t.extent * ctx.bytes_in, core::kLineBytes);
+    t.block_line_bytes = round_up(block * ctx.bytes_in, core::kLineBytes);
+    t.busiest = r.busiest_rows[i];
+    t.busiest_line_bytes = round_up(t.busiest * ctx.bytes_in, core::kLineBytes);
+  }
+  ctx.operand_bytes = (r.active_experts * ctx.n * ctx.k + r.a_rows * ctx.k) * ctx.bytes_in;
+}
+
+}  // namespace
+
 EstimateContext make_estimate_context(const GemmProblem& p, const Profile& profile, const ModelParams& params) {
+  if (p.moe.gemm == MoeGemm::layer) {
+    auto layer = std::make_shared<MoeLayerContexts>();
+    const std::array<GemmProblem, 2> g = moe_layer_gemms(p);
+    layer->up = g[0];
+    layer->down = g[1];
+    layer->up_ctx = make_estimate_context(layer->up, profile, params);
+    layer->down_ctx = make_estimate_context(layer->down, profile, params);
+    EstimateContext ctx = layer->up_ctx;
+    ctx.problem = &p;
+    ctx.flops = p.flops();
+    ctx.moe_layer = std::move(layer);
+    return ctx;
+  }
   using core::ceil_div;
   using core::round_up;
   const Hardware& hw = profile.hw;
@@ -50,7 +91,7 @@ EstimateContext make_estimate_context(const GemmProblem& p, const Profile& profi
   const int instruction[3] = {ctx.rate->instruction_m, ctx.rate->instruction_n, ctx.rate->instruction_k};
   for (std::size_t d = 0; d < 3; ++d) {
     for (std::size_t i = 0; i < ctx.block_terms[d].size(); ++i) {
-      const double block = static_cast<double>(16 << i);
+      const double block = static_cast<double>(kSmallestBlock << i);
       EstimateContext::BlockTerms& t = ctx.block_terms[d][i];
       t.blocks = ceil_div(sizes[d], block);
       t.extent = sizes[d] / t.blocks;
@@ -65,6 +106,7 @@ EstimateContext make_estimate_context(const GemmProblem& p, const Profile& profi
   // DRAM traffic over the whole kernel: each wave fetches the operand panels its tiles touch;
   // panels that fit in the reusable part of L2 (and the LLC) are fetched once.
   ctx.operand_bytes = batch * (m * k + k * n) * ctx.bytes_in;
+  if (p.is_moe()) moe_gemm_terms(p, ctx);
   const double cache_bytes = hw.l2_bytes * params.l2_reuse_fraction + hw.llc_bytes;
   ctx.operand_reuse = std::min(1.0, cache_bytes / ctx.operand_bytes);
 

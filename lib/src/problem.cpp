@@ -1,11 +1,13 @@
 #include "gemm_advisor/problem.hpp"
 
+#include <array>
 #include <cctype>
 #include <charconv>
 #include <string>
 #include <vector>
 
 #include "gemm_advisor/error.hpp"
+#include "gemm_advisor/moe.hpp"
 
 namespace gemm_advisor {
 
@@ -98,7 +100,7 @@ Dtype parse_dtype(std::string_view text) {
   if (t == "fp32" || t == "f32" || t == "float32" || t == "float" || t == "tf32") return Dtype::fp32;
   if (t == "fp16" || t == "f16" || t == "float16" || t == "half") return Dtype::fp16;
   if (t == "bf16" || t == "bfloat16") return Dtype::bf16;
-  if (t == "fp8" || t == "f8" || t == "e4m3" || t == "e5m2" || t == "fp8e4m3" || t == "float8")
+  if (t == "fp8" || t == "f8" || t == "e4m3" || t == "e5m2" || t == "fp8e4m3" || t == "float8" || t == "fp8_w8a8")
     return Dtype::fp8;
   if (t == "fp6" || t == "e2m3" || t == "e3m2") return Dtype::fp6;
   if (t == "fp4" || t == "e2m1" || t == "mxfp4") return Dtype::fp4;
@@ -124,21 +126,47 @@ Layout parse_layout(std::string_view text) {
   throw InputError("unknown layout '" + printable(text) + "' (expected NN, NT, TN or TT)");
 }
 
+std::string_view moe_gemm_name(MoeGemm g) {
+  switch (g) {
+    case MoeGemm::none: return "none";
+    case MoeGemm::up: return "up";
+    case MoeGemm::down: return "down";
+    case MoeGemm::layer: return "layer";
+  }
+  return "?";
+}
+
 double GemmProblem::flops() const {
-  return 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k) *
-         static_cast<double>(batch);
+  const double md = static_cast<double>(m), nd = static_cast<double>(n), kd = static_cast<double>(k);
+  if (is_moe()) {
+    const double rows = md * static_cast<double>(moe.top_k);
+    // A layer: up (2N x H) and down (H x N) over the same routed rows.
+    return moe.gemm == MoeGemm::layer ? 6.0 * rows * nd * kd : 2.0 * rows * nd * kd;
+  }
+  return 2.0 * md * nd * kd * static_cast<double>(batch);
 }
 
 double GemmProblem::compulsory_bytes() const {
   const double bits = dtype_bits(dtype);
   const double out_bits = dtype_bits(output_dtype(dtype));
   const double md = static_cast<double>(m), nd = static_cast<double>(n), kd = static_cast<double>(k);
+  if (moe.gemm == MoeGemm::layer) {
+    const std::array<GemmProblem, 2> g = moe_layer_gemms(*this);
+    return g[0].compulsory_bytes() + g[1].compulsory_bytes();
+  }
+  if (is_moe()) {
+    // The weights of every expert hit, the distinct A rows, and C ([M, top_k, N]).
+    const MoeRoutingTerms r = moe_routing_terms(*this);
+    return ((r.active_experts * nd * kd + r.a_rows * kd) * bits + r.routed_rows * nd * out_bits) / 8.0;
+  }
   return static_cast<double>(batch) * ((md * kd + kd * nd) * bits + md * nd * out_bits) / 8.0;
 }
 
 std::string GemmProblem::shape_text() const {
   std::string s = std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k);
   if (batch != 1) s += "x" + std::to_string(batch);
+  if (is_moe())
+    s += "/E" + std::to_string(moe.experts) + "/top" + std::to_string(moe.top_k) + "/" + std::string(moe_gemm_name(moe.gemm));
   return s;
 }
 
@@ -156,6 +184,26 @@ void validate_problem(const GemmProblem& p) {
   if (p.batch > kMaxBatch)
     throw InputError("batch = " + std::to_string(p.batch) +
                      " exceeds the largest supported batch 16777216 (2^24)");
+  if (!p.is_moe()) return;
+  const MoeSpec& e = p.moe;
+  if (e.experts < 1 || e.experts > kMaxExperts)
+    throw InputError("experts = " + std::to_string(e.experts) + " is outside 1.." + std::to_string(kMaxExperts));
+  if (e.top_k < 1 || e.top_k > e.experts)
+    throw InputError("top_k = " + std::to_string(e.top_k) + " is outside 1..experts (" + std::to_string(e.experts) + ")");
+  if (p.batch != 1) throw InputError("a MoE problem has batch 1 (the experts are its groups), got " + std::to_string(p.batch));
+  if (p.moe.gemm == MoeGemm::layer && p.n > kMaxDim / 2)
+    throw InputError("N = " + std::to_string(p.n) + ": the up GEMM's 2N exceeds the largest supported dimension");
+  if (static_cast<double>(p.m) * static_cast<double>(e.top_k) > static_cast<double>(kMaxDim))
+    throw InputError("M * top_k = " + std::to_string(p.m) + " * " + std::to_string(e.top_k) +
+                     " routed rows exceed the largest supported dimension 2147483647");
+  if (e.routing == MoeRouting::zipf && !(e.zipf_exponent > 0 && e.zipf_exponent <= 16))
+    throw InputError("routing zipf: the exponent must be in (0, 16], got " + std::to_string(e.zipf_exponent));
+  if (e.quant_block != 0) {
+    if (p.dtype != Dtype::fp8)
+      throw InputError("a block shape goes with fp8_w8a8 (dtype fp8), got " + std::string(dtype_name(p.dtype)));
+    if (e.quant_block < 16 || e.quant_block > 1024 || (e.quant_block & (e.quant_block - 1)) != 0)
+      throw InputError("block shape " + std::to_string(e.quant_block) + ": a power of two in [16, 1024] expected");
+  }
 }
 
 GemmProblem parse_shape(std::string_view text, const GemmProblem& base) {

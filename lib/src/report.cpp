@@ -1,5 +1,6 @@
 #include "gemm_advisor/report.hpp"
 #include "gemm_advisor/version.hpp"
+#include "gemm_advisor/moe.hpp"
 
 #include <fmt/format.h>
 
@@ -87,6 +88,14 @@ nlohmann::json ranking_json(const GemmProblem& p, const Hardware& hw, const std:
   };
   if (!infeasible.empty()) j["infeasible"] = infeasible;
   if (!name.empty()) j["name"] = name;
+  if (p.is_moe()) {
+    const MoeRoutingTerms r = moe_routing_terms(p);
+    j["problem"]["moe"] = {{"gemm", moe_gemm_name(p.moe.gemm)}, {"experts", p.moe.experts}, {"top_k", p.moe.top_k},
+                           {"routing", moe_routing_text(p.moe)},
+                           {"block_shape", p.moe.quant_block ? nlohmann::json::array({p.moe.quant_block, p.moe.quant_block})
+                                                             : nlohmann::json(nullptr)},
+                           {"routed_rows", r.routed_rows}, {"active_experts", r.active_experts}};
+  }
   return j;
 }
 

@@ -6,6 +6,7 @@
 #include "gemm_advisor/targets/triton.hpp"
 #include "gemm_advisor/targets/triton_tutorial.hpp"
 #include "gemm_advisor/targets/vllm_fp8_block.hpp"
+#include "gemm_advisor/targets/vllm_fused_moe.hpp"
 
 namespace gemm_advisor {
 
@@ -22,7 +23,7 @@ int config_field(const TileConfig& c, std::string_view field) {
 
 const std::vector<const Target*>& all_targets() {
   static const std::vector<const Target*> targets = {&triton_target(), &triton_tutorial_target(),
-                                                     &vllm_fp8_block_target()};
+                                                     &vllm_fp8_block_target(), &vllm_fused_moe_target()};
   return targets;
 }
 

@@ -5,6 +5,7 @@
 #   fp8       plans/plan-fp8-block.csv  -> $OUT/fp8.csv, $OUT/fp8.log
 #   tutorial  plans/plan-tutorial.csv   -> $OUT/tutorial.csv, $OUT/tutorial.log
 #   moe       plans/plan-moe.csv        -> $OUT/moe.csv, $OUT/moe.log
+#   moe-check plans/plan-moe-check.csv  -> $OUT/moe-check.csv (make_moe_check_plan.py: the emitted files)
 #   all-b     tutorial, then moe in the time left
 #   triton-more  plans/plan-triton-more.csv (make_triton_plan.py) -> $OUT/triton-more.csv, .log
 # $OUT (the folder whose files come back; at most 8 files) also gets env.txt. The call must end within
@@ -58,6 +59,7 @@ case "$MODE" in
   fp8)      run_plan fp8 plan-fp8-block.csv "${MAXMIN:-$(left_min)}" ;;
   tutorial) run_plan tutorial plan-tutorial.csv "${MAXMIN:-$(left_min)}" ;;
   moe)      run_plan moe plan-moe.csv "${MAXMIN:-$(left_min)}" ;;
+  moe-check) run_plan moe-check plan-moe-check.csv "${MAXMIN:-$(left_min)}" ;;
   triton-more) run_plan triton-more plan-triton-more.csv "${MAXMIN:-$(left_min)}" ;;
   all-b)
     run_plan tutorial plan-tutorial.csv "${MAXMIN:-4.8}"

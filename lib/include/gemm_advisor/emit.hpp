@@ -74,6 +74,21 @@ void require_vllm_block_fp8(const Hardware& hw);
 /// vLLM's tuner writes it (json.dump(indent=4)).
 std::string vllm_config_file_text(const std::map<std::int64_t, TileConfig>& best_by_m);
 
+// --- vLLM fused MoE (target vllm-fused-moe) ---------------------------------------------------------
+
+/// The ROCm launch keys --emit vllm adds for AMD profiles: waves_per_eu 0 (the compiler's choice),
+/// matrix_instr_nonkdim 16 (16x16 MFMA), kpack 2: the values most of vLLM's shipped MI300X fused-MoE
+/// files hold. Not modelled: the advisor ranks the other keys.
+constexpr int kRocmWavesPerEu = 0;
+constexpr int kRocmMatrixInstrNonKDim = 16;
+constexpr int kRocmKpack = 2;
+
+/// A whole fused-MoE tuned-config file ({"M": config, ...}, ascending by M, vLLM's keys
+/// BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K, GROUP_SIZE_M, num_warps, num_stages, plus the ROCm
+/// keys above on an AMD profile), indented by 4 and ending in a newline, as benchmark_moe.py
+/// writes it. The file name: vllm_moe_config_file_name (moe.hpp).
+std::string vllm_moe_config_file_text(const std::map<std::int64_t, TileConfig>& best_by_m, const Hardware& hw);
+
 // --- files ----------------------------------------------------------------------------------------
 
 /// Writes `text` to `path` atomically: into a temporary file in the same directory, then renamed

@@ -4,7 +4,9 @@
 /// dtype (bf16), layout (NN), group_m (8), split_k (1), kernel (triton), status (ok), family and
 /// name (the shape's family, e.g. the model, and its label; tools/measure/harness.py writes them),
 /// gpu (the measuring device's name as torch or nvidia-smi print it),
-/// reps, rel_err (the harness's), experts, top_k, gemm (vllm-fused-moe rows).
+/// reps, rel_err (the harness's); for vllm-fused-moe rows gemm (up, down or layer), experts, top_k and
+/// optional routing (tuner: the harness routes as vLLM's tuner) and block_shape ([128,128] for fp8:
+/// the harness measures the block-scaled path).
 /// Rows whose kernel is the target are its configs; rows of another target's kernel are skipped;
 /// any other kernel (e.g. `cublas`) is a vendor-library reference timing.
 #include <istream>
@@ -52,6 +54,18 @@ std::vector<MeasuredShape> read_measurements(const std::string& path, const std:
 /// (and name, if given) where the shape is listed and has none; returns how many it set. Throws
 /// InputError "path:line: ..." for a malformed file.
 std::size_t apply_families(const std::string& path, std::vector<MeasuredShape>& shapes);
+
+/// Adds another measurement of the same problem (another file's rows of it: a re-measurement, or more
+/// configs) to `into`: its configs are appended (a config timed in both: the faster time counts, as
+/// within one file) and the faster vendor time is kept.
+void merge_measured_shape(MeasuredShape& into, MeasuredShape&& more);
+
+/// Fused-MoE layers from per-GEMM measurements (rows with gemm up and down, as the harness writes
+/// them): each (family, name, M, experts, top_k, dtype) whose two GEMMs were both measured becomes
+/// one layer problem (MoeGemm::layer: n = N, k = H), holding each config measured ok in both with
+/// ms = up + down, since vLLM runs both launches of a layer with one config. Other shapes are
+/// returned unchanged, first; the layers follow in (family, name, M) order.
+std::vector<MeasuredShape> pair_moe_layers(const std::vector<MeasuredShape>& shapes);
 
 /// The same, from a stream; `source` names it in messages ("source:line: ...").
 std::vector<MeasuredShape> read_measurements(std::istream& in, const std::string& source,

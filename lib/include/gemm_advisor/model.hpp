@@ -12,6 +12,7 @@
 /// and pass it to each estimate (Target::estimate and friends).
 #include <array>
 #include <cstdint>
+#include <memory>
 
 #include "gemm_advisor/hardware.hpp"
 #include "gemm_advisor/model_params.hpp"
@@ -67,6 +68,12 @@ struct Estimate {
   double registers_per_thread = 0;  ///< estimated registers per thread
 };
 
+struct MoeLayerContexts;
+
+/// The power-of-two block sizes the model precomputes terms for: kSmallestBlock << i, i < kBlockSizeCount (8..1024).
+constexpr int kSmallestBlock = 8;
+constexpr std::size_t kBlockSizeCount = 8;
+
 /// The terms of the model that depend on the problem, the profile and the target's parameters but
 /// not on the config, computed once per problem (make_estimate_context) so that estimating each of
 /// a problem's candidates does not repeat them. It points to the problem and the profile it was
@@ -100,11 +107,29 @@ struct EstimateContext {
     double busiest = 0;           ///< elements the fullest block covers: min(block, size)
     double busiest_line_bytes = 0;  ///< busiest * element bytes rounded up to whole 128-byte cache lines
   };
-  /// BlockTerms for each power-of-two block size 16, 32, ..., 1024 (index log2(block) - 4), the
-  /// sizes the Triton targets allow: [0] M by block_m, [1] N by block_n, [2] K by block_k.
-  std::array<std::array<BlockTerms, 7>, 3> block_terms{};
+  /// BlockTerms for each power-of-two block size 8, 16, ..., 1024 (index log2(block) - 3,
+  /// block_index), the sizes the Triton targets allow (8 only as vllm-fused-moe's BLOCK_SIZE_M):
+  /// [0] M by block_m, [1] N by block_n, [2] K by block_k.
+  std::array<std::array<BlockTerms, kBlockSizeCount>, 3> block_terms{};
 
   ModelParams params;  ///< the target's free parameters on this profile (Profile::params_for)
+
+  /// A fused-MoE GEMM (problem->moe.gemm up or down) is a grouped GEMM: the context then takes
+  /// batch = the experts the routing hits (moe_routing_terms; fractional under tuner routing), m =
+  /// the routed rows per expert hit, and block_terms[0] from the routing: `blocks` the padded
+  /// BLOCK_SIZE_M blocks per expert hit, `extent` the real rows per block, `busiest` the fullest
+  /// block's rows. flops and operand_bytes are the GEMM's (2 * M * top_k * N * K; the weights of the
+  /// experts hit and the distinct A rows).
+  /// A whole layer (MoeGemm::layer) has its two GEMMs' contexts here; this context's own terms are
+  /// the up GEMM's, flops the layer's. Empty otherwise.
+  std::shared_ptr<const MoeLayerContexts> moe_layer;
+};
+
+/// The two GEMMs of a MoE layer problem and their contexts (EstimateContext::moe_layer). Each
+/// context points to the problem beside it: the object is never copied or moved.
+struct MoeLayerContexts {
+  GemmProblem up, down;
+  EstimateContext up_ctx, down_ctx;
 };
 
 /// Builds the context of a problem on a profile, for a target whose parameters on that profile are
@@ -121,9 +146,9 @@ struct LatencyEstimate {
   double arithmetic_intensity = 0;  ///< FLOP per operand byte of a tile-step (0 if infeasible)
 };
 
-/// The index of a power-of-two block size in [16, 1024] in EstimateContext::block_terms.
+/// The index of a power-of-two block size in [8, 1024] in EstimateContext::block_terms.
 inline std::size_t block_index(int block) {
-  return static_cast<std::size_t>(__builtin_ctz(static_cast<unsigned>(block)) - 4);
+  return static_cast<std::size_t>(__builtin_ctz(static_cast<unsigned>(block)) - 3);
 }
 
 }  // namespace gemm_advisor

@@ -45,6 +45,40 @@ constexpr std::int64_t kMaxDim = 2147483647;
 /// Largest batch accepted: 2^24.
 constexpr std::int64_t kMaxBatch = 16777216;
 
+/// Which GEMM of a fused-MoE layer a problem is. vLLM's fused_moe runs one layer as two launches of
+/// fused_moe_kernel (vllm/model_executor/layers/fused_moe/fused_moe.py), both with the same config:
+///  - up:    hidden [M, H] (rows gathered per expert) x w1 [E, 2N, H] -> [M, top_k, 2N]: the problem's
+///           m = M tokens, n = 2N, k = H;
+///  - down:  act [M * top_k, N] x w2 [E, H, N] -> [M, top_k, H], routed weights applied: m = M, n = H, k = N;
+///  - layer: both, one config: m = M, n = N (the intermediate size per tensor-parallel rank), k = H.
+/// none: a plain GEMM.
+enum class MoeGemm : std::uint8_t { none, up, down, layer };
+/// "none", "up", "down", "layer".
+std::string_view moe_gemm_name(MoeGemm g);
+
+/// How the M * top_k routed rows spread over the experts (moe.hpp computes what follows):
+///  - uniform: as evenly as integers allow (floor or ceil of M * top_k / E rows per expert; with
+///    fewer rows than experts, one row each on M * top_k experts);
+///  - tuner:   as vLLM's tuner routes (benchmarks/kernels/benchmark_moe.py: softmax of random
+///    normal gating logits, then top-k): every expert's row count is Binomial(M, top_k / E), and the
+///    model takes its expectation (of the padded blocks, the busiest block, the experts hit);
+///  - zipf:    skewed: expert e (0-based) draws a share proportional to 1 / (e + 1)^s of the rows,
+///    s = zipf_exponent, at most M rows each (a token visits an expert once).
+enum class MoeRouting : std::uint8_t { uniform, tuner, zipf };
+
+/// A fused-MoE problem's routing and quantisation (all zero / none for a plain GEMM).
+struct MoeSpec {
+  std::int64_t experts = 0;  ///< E, the experts of the layer on this rank; 0: not a MoE problem
+  std::int64_t top_k = 0;    ///< experts each token is routed to
+  MoeGemm gemm = MoeGemm::none;
+  MoeRouting routing = MoeRouting::uniform;
+  double zipf_exponent = 0;      ///< routing zipf only: s > 0
+  std::int64_t quant_block = 0;  ///< fp8_w8a8 with [b, b] block scales: b (128); 0: per-tensor scales (or none)
+};
+
+/// Largest number of experts accepted (vLLM's largest public model has 384).
+constexpr std::int64_t kMaxExperts = 65536;
+
 struct GemmProblem {
   std::int64_t m = 0;      ///< rows of A and C
   std::int64_t n = 0;      ///< columns of B and C
@@ -52,12 +86,16 @@ struct GemmProblem {
   std::int64_t batch = 1;  ///< independent GEMMs of the same shape
   Dtype dtype = Dtype::bf16;
   Layout layout;
+  MoeSpec moe;  ///< a fused-MoE problem when moe.gemm != MoeGemm::none (then batch is 1, layout NT)
 
-  /// Useful floating-point operations: 2 * M * N * K * batch (as double: no overflow at the limits).
+  bool is_moe() const { return moe.gemm != MoeGemm::none; }
+  /// Useful floating-point operations: 2 * M * N * K * batch (as double: no overflow at the limits);
+  /// for a MoE GEMM 2 * (M * top_k) * N * K, for a layer the sum of its two GEMMs (6 * M * top_k * N * K).
   double flops() const;
-  /// Bytes every kernel must move at least: A and B read once, C written once.
+  /// Bytes every kernel must move at least: A and B read once, C written once; for a MoE GEMM the
+  /// weights of the experts the routing hits (moe_active_experts), the distinct A rows and C.
   double compulsory_bytes() const;
-  /// "MxNxK" or "MxNxKxB".
+  /// "MxNxK" or "MxNxKxB"; a MoE problem adds "/E{experts}/top{top_k}/{gemm}", e.g. 64x768x2048/E128/top8/layer.
   std::string shape_text() const;
 };
 
@@ -66,7 +104,9 @@ struct GemmProblem {
 /// [1, kMaxBatch]. Throws InputError with a message that quotes the text and says what is wrong.
 GemmProblem parse_shape(std::string_view text, const GemmProblem& base = GemmProblem{});
 
-/// Checks a problem built by hand (dimensions and batch in range). Throws InputError.
+/// Checks a problem built by hand (dimensions and batch in range; for a MoE problem experts in
+/// [1, kMaxExperts], top_k in [1, experts], batch 1, a zipf exponent in (0, 16], quant_block 0 or a
+/// power of two in [16, 1024] with fp8). Throws InputError.
 void validate_problem(const GemmProblem& problem);
 
 }  // namespace gemm_advisor

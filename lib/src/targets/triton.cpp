@@ -131,6 +131,7 @@ class TritonTarget final : public RulesTarget<TritonRules> {
     return kParams;
   }
   std::string problem_error(const GemmProblem& p, const Profile& profile) const override {
+    if (p.is_moe()) return "a fused-MoE problem: its kernel is the target vllm-fused-moe";
     if (!profile.hw.rate(p.dtype))
       return "dtype " + std::string(dtype_name(p.dtype)) + " has no matrix path on " + profile.hw.name;
     return "";

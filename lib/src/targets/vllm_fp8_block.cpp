@@ -80,6 +80,7 @@ class Fp8BlockTarget final : public RulesTarget<Fp8BlockRules> {
   }
   const ModelParams& default_params() const override { return vllm_fp8_block_default_params(); }
   std::string problem_error(const GemmProblem& p, const Profile& profile) const override {
+    if (p.is_moe()) return "a fused-MoE problem: its kernel is the target vllm-fused-moe";
     if (p.dtype != Dtype::fp8)
       return "vLLM's block FP8 GEMM takes fp8 operands, got " + std::string(dtype_name(p.dtype)) + " (give --dtype fp8)";
     if (p.layout.name() != "NT") return "vLLM's block FP8 GEMM computes x W^T (layout NT), got " + p.layout.name();

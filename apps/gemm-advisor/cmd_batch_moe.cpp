@@ -1,0 +1,147 @@
+// `gemm-advisor batch LIST --target vllm-fused-moe`: ranks every MoE model of a list (or --from-hf) at
+// each M of --m-values, and prints the rankings or writes vLLM's fused-MoE tuned-config files.
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <tuple>
+
+#include "cli.hpp"
+#include "gemm_advisor/advise.hpp"
+#include "gemm_advisor/emit.hpp"
+#include "gemm_advisor/error.hpp"
+#include "gemm_advisor/report.hpp"
+#include "gemm_advisor/targets/vllm_fused_moe.hpp"
+#include "gemm_advisor/version.hpp"
+
+namespace cli {
+
+int run_moe_batch(const MoeBatchOptions& o) {
+  using namespace gemm_advisor;
+  const CommonOptions& common = *o.common;
+  const bool emit_vllm = o.emit == "vllm";
+  if (o.emit == "triton") throw MoeUsageError{"--emit triton lists a GEMM's configs: for MoE layers use --emit vllm"};
+  if (emit_vllm && o.out_dir.empty()) throw MoeUsageError{"--emit vllm needs --out DIR (the directory for the config files)"};
+  if (!emit_vllm && (!o.out_dir.empty() || !o.vllm_device_name.empty()))
+    throw MoeUsageError{"--out and --vllm-device-name go with --emit vllm"};
+  if (o.m_values == "input") throw MoeUsageError{"--m-values input: a model list has no M; give a list, e.g. 1,16,128"};
+  std::vector<std::int64_t> m_values;
+  try {
+    m_values = parse_m_value_list(o.m_values);
+  } catch (const InputError& e) {
+    throw MoeUsageError{e.what()};
+  }
+
+  // The models: a list, or one config.json.
+  std::vector<MoeModel> models;
+  if (!common.moe.from_hf.empty()) {
+    if (!o.input.empty()) throw MoeUsageError{"give a model list or --from-hf config.json, not both"};
+    models.push_back(moe_model(common));
+  } else {
+    if (o.input.empty()) throw MoeUsageError{"give a model list (CSV, YAML or JSON) or --from-hf config.json"};
+    if (common.moe.tp != 1) throw MoeUsageError{"--tp goes with --from-hf: a model list gives each model's tp"};
+    if (common.dtype_option && common.dtype_option->count() > 0)
+      throw MoeUsageError{"--dtype goes with --from-hf: a model list gives each model's dtype"};
+    if (o.input == "-") throw MoeUsageError{"the model list is read from a file (a list is short): give its path"};
+    models = read_moe_models(o.input);
+  }
+  const MoeSpec routing = moe_routing(common.moe);
+
+  const Profile profile = load_profile_logged(common.hw, common.overrides);
+  const Hardware& hw = profile.hw;
+  const Target& target = vllm_fused_moe_target();
+  std::string device_name;
+  if (emit_vllm) {
+    device_name = o.vllm_device_name.empty() ? vllm_device_name(hw) : o.vllm_device_name;
+    if (device_name.find_first_of("/ ") != std::string::npos)
+      throw InputError("--vllm-device-name '" + device_name + "': vLLM's names have no '/' or space (e.g. NVIDIA_H200)");
+    ensure_directory(o.out_dir);
+  }
+
+  // One file per (E, N, dtype, block shape), as vLLM names them; two models sharing one would write
+  // the same file, so the first keeps it.
+  using FileKey = std::tuple<std::int64_t, std::int64_t, std::string, std::int64_t>;
+  std::map<FileKey, std::pair<std::string, std::map<std::int64_t, TileConfig>>> files;  // key -> (model, M -> config)
+  std::vector<TileConfig> space;
+  std::vector<RankedConfig> ranked;
+  std::size_t ranked_layers = 0, bad = 0;
+  const std::size_t top = common.top;
+  if (o.format == "csv" && !emit_vllm) write_ranking_csv_header(std::cout);
+  for (const MoeModel& model : models) {
+    const std::string where = model.line > 0 ? o.input + ":" + std::to_string(model.line) + ": " : "";
+    const std::string label = model.name.empty() ? fmt::format("E{}-N{}-H{}", model.experts, model.n_per_rank(), model.hidden)
+                                                 : model.name;
+    const FileKey key{model.experts, model.n_per_rank(), vllm_moe_dtype(model), model.quant_block};
+    if (emit_vllm) {
+      const auto [it, fresh] = files.try_emplace(key, label, std::map<std::int64_t, TileConfig>{});
+      if (!fresh) {
+        spdlog::warn("{}{}: E={}, N={} and dtype as {}, whose file it is: vLLM names its files by E, N and dtype only; "
+                     "skipped",
+                     where, label, model.experts, model.n_per_rank(), it->second.first);
+        continue;
+      }
+    }
+    for (const std::int64_t m : m_values) {
+      const GemmProblem p = model.layer(m, routing);
+      try {
+        validate_problem(p);
+        require_dtype(hw, p.dtype);
+        advise(target, p, profile, nullptr, emit_vllm ? 1 : (common.distinct ? 0 : top), space, ranked);
+        if (common.distinct) distinct_tiles_first(ranked, top);
+        if (ranked.empty() || !ranked.front().estimate.feasible)
+          throw InputError("no config of vLLM's fused MoE kernel fits " + p.shape_text() + " on " + hw.name);
+      } catch (const InputError& e) {
+        std::cout.flush();
+        std::cerr << "gemm-advisor: error: " << where << label << " M=" << m << ": " << e.what() << "\n";
+        ++bad;
+        if (!o.keep_going) return kExitBadInput;
+        continue;
+      }
+      ++ranked_layers;
+      const std::string name = fmt::format("{}/m{}", label, m);
+      if (emit_vllm) {
+        files[key].second[m] = ranked.front().config;
+      } else if (o.format == "csv") {
+        write_ranking_csv_rows(std::cout, p, hw, ranked, top, name);
+      } else if (o.format == "table") {
+        write_ranking_table(std::cout, p, hw, ranked, top, name);
+        std::cout << "\n";
+      } else {
+        std::cout << json_text(ranking_json(p, hw, std::string(target.name()), ranked, top, name)) << "\n";
+      }
+    }
+  }
+  std::size_t written = 0;
+  if (emit_vllm) {
+    for (const auto& [key, entry] : files) {
+      if (entry.second.empty()) continue;
+      const auto& [experts, n, dtype, block] = key;
+      const std::string path =
+          (std::filesystem::path(o.out_dir) / vllm_moe_config_file_name(experts, n, device_name, dtype, block)).string();
+      write_file_atomically(path, vllm_moe_config_file_text(entry.second, hw));
+      std::cout << path << "\n";
+      ++written;
+    }
+    if (written > 0) {
+      const std::string sidecar = (std::filesystem::path(o.out_dir) / "gemm-advisor-generator.json").string();
+      nlohmann::json g = generator_json();
+      g["hardware"] = hw.name;
+      g["target"] = std::string(target.name());
+      g["routing"] = moe_routing_text(routing);
+      write_file_atomically(sidecar, json_text(g, 2) + "\n");
+      std::cout << sidecar << "\n";
+    }
+  }
+  std::cout.flush();
+  if (!g_quiet) {
+    std::cerr << fmt::format("gemm-advisor: batch: {} models x {} M values: {} layers ranked ({} routing), {} bad{}\n",
+                             models.size(), m_values.size(), ranked_layers, moe_routing_text(routing), bad,
+                             emit_vllm ? fmt::format(", {} files written to {}", written, o.out_dir) : std::string());
+  }
+  return bad ? kExitBadInput : kExitOk;
+}
+
+}  // namespace cli

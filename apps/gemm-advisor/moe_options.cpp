@@ -1,0 +1,120 @@
+// The fused-MoE options of rank, explain and batch (`--target vllm-fused-moe`).
+#include <charconv>
+#include <filesystem>
+
+#include "cli.hpp"
+#include "gemm_advisor/error.hpp"
+
+namespace cli {
+
+bool same_file(const std::string& a, const std::string& b) {
+  std::error_code ea, eb;
+  const auto ca = std::filesystem::weakly_canonical(a, ea), cb = std::filesystem::weakly_canonical(b, eb);
+  return ea || eb ? a == b : ca == cb;
+}
+
+void add_moe_options(CLI::App* cmd, MoeOptions& o, bool layer) {
+  if (layer) {
+    o.options.push_back(cmd->add_option("--experts", o.experts, "vllm-fused-moe: experts E of the layer")
+                            ->check(CLI::Range(std::int64_t{1}, gemm_advisor::kMaxExperts)));
+    o.options.push_back(cmd->add_option("--top-k", o.top_k, "vllm-fused-moe: experts per token")
+                            ->check(CLI::Range(std::int64_t{1}, gemm_advisor::kMaxExperts)));
+    o.options.push_back(cmd->add_option("--hidden", o.hidden, "vllm-fused-moe: hidden size H")
+                            ->check(CLI::Range(std::int64_t{1}, gemm_advisor::kMaxDim)));
+    o.options.push_back(cmd->add_option("--intermediate", o.intermediate,
+                                        "vllm-fused-moe: the expert's intermediate size I (N = I / tp per rank)")
+                            ->check(CLI::Range(std::int64_t{1}, gemm_advisor::kMaxDim / 2)));
+    o.options.push_back(cmd->add_option("--gemm", o.gemm,
+                                        "vllm-fused-moe: layer (both launches, one config, as vLLM runs them), up or down")
+                            ->capture_default_str()
+                            ->check(CLI::IsMember({"layer", "up", "down"})));
+    o.options.push_back(cmd->add_option("--block-shape", o.block_shape,
+                                        "vllm-fused-moe, fp8: block-scale shape, e.g. 128x128 (default: per-tensor scales)")
+                            ->check(non_empty_validator()));
+  }
+  o.options.push_back(cmd->add_option("--from-hf", o.from_hf,
+                                      "vllm-fused-moe: a Hugging Face config.json giving experts, top_k, hidden and "
+                                      "intermediate (and fp8 block quantisation)")
+                          ->check(non_empty_validator()));
+  o.options.push_back(cmd->add_option("--tp", o.tp, "vllm-fused-moe: tensor-parallel size (N = I / tp)")
+                          ->capture_default_str()
+                          ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 20)));
+  o.options.push_back(cmd->add_option("--routing", o.routing,
+                                      "vllm-fused-moe: how tokens spread over experts: uniform, tuner (random, as "
+                                      "vLLM's benchmark_moe.py routes) or zipf:S (skewed, e.g. zipf:1.2)")
+                          ->capture_default_str()
+                          ->check(CLI::Validator(
+                              [](std::string& v) -> std::string {
+                                try {
+                                  gemm_advisor::MoeSpec spec;
+                                  gemm_advisor::parse_moe_routing(v, spec);
+                                  return "";
+                                } catch (const gemm_advisor::InputError& e) {
+                                  return e.what();
+                                }
+                              },
+                              "ROUTING")));
+}
+
+bool moe_options_given(const MoeOptions& o) {
+  for (const CLI::Option* opt : o.options) {
+    if (opt->count() > 0) return true;
+  }
+  return false;
+}
+
+gemm_advisor::MoeSpec moe_routing(const MoeOptions& o) {
+  gemm_advisor::MoeSpec spec;
+  gemm_advisor::parse_moe_routing(o.routing, spec);
+  return spec;
+}
+
+gemm_advisor::MoeModel moe_model(const CommonOptions& o) {
+  using namespace gemm_advisor;
+  const bool dtype_given = o.dtype_option && o.dtype_option->count() > 0;
+  MoeModel m;
+  if (!o.moe.from_hf.empty()) {
+    if (o.moe.experts || o.moe.top_k || o.moe.hidden || o.moe.intermediate)
+      throw InputError("--from-hf gives experts, top_k, hidden and intermediate: drop --experts, --top-k, --hidden, "
+                       "--intermediate");
+    m = moe_model_from_hf_config(o.moe.from_hf, o.moe.tp, dtype_given ? o.dtype : "");
+  } else {
+    std::string missing;
+    for (auto [given, name] : {std::pair<bool, const char*>{o.moe.experts > 0, "--experts"},
+                               {o.moe.top_k > 0, "--top-k"},
+                               {o.moe.hidden > 0, "--hidden"},
+                               {o.moe.intermediate > 0, "--intermediate"}}) {
+      if (!given) missing += std::string(missing.empty() ? "" : ", ") + name;
+    }
+    if (!missing.empty())
+      throw InputError("the fused-MoE target needs the layer: give " + missing + " (or --from-hf config.json)");
+    m.experts = o.moe.experts;
+    m.top_k = o.moe.top_k;
+    m.hidden = o.moe.hidden;
+    m.intermediate = o.moe.intermediate;
+    m.tp = o.moe.tp;
+    m.dtype = parse_moe_dtype(dtype_given ? o.dtype : "bf16");
+  }
+  if (!o.moe.block_shape.empty()) m.quant_block = parse_block_shape(o.moe.block_shape);
+  validate_moe_model(m, "");
+  return m;
+}
+
+gemm_advisor::GemmProblem moe_problem(const std::string& tokens, const CommonOptions& o) {
+  using namespace gemm_advisor;
+  std::int64_t m = 0;
+  const auto [ptr, ec] = std::from_chars(tokens.data(), tokens.data() + tokens.size(), m);
+  if (tokens.empty() || ec != std::errc() || ptr != tokens.data() + tokens.size() || m < 1 || m > kMaxDim)
+    throw InputError("shape '" + printable(tokens) +
+                     "': the fused-MoE target takes the token count M (a whole number, e.g. 64); the layer comes from "
+                     "--experts, --top-k, --hidden, --intermediate or --from-hf");
+  if (o.layout_option && o.layout_option->count() > 0 && o.layout != "NT" && o.layout != "nt")
+    throw InputError("--layout " + o.layout + ": vLLM's fused MoE computes x W^T (layout NT)");
+  GemmProblem p = moe_model(o).layer(m, moe_routing(o.moe));
+  validate_problem(p);
+  if (o.moe.gemm == "up") p = moe_layer_gemms(p)[0];
+  if (o.moe.gemm == "down") p = moe_layer_gemms(p)[1];
+  return p;
+}
+
+}  // namespace cli

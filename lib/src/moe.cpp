@@ -1,0 +1,468 @@
+#include "gemm_advisor/moe.hpp"
+
+#include <nlohmann/json.hpp>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include "gemm_advisor/csv_reader.hpp"
+#include "gemm_advisor/error.hpp"
+#include "gemm_advisor/hardware.hpp"
+#include "gemm_advisor/model.hpp"
+
+namespace gemm_advisor {
+
+namespace {
+
+constexpr std::size_t kBlockSizes = kBlockSizeCount;  // BLOCK_SIZE_M = 8 << i (8..1024), as block_terms
+// Tuner routing: the Binomial distribution is summed over mean +- this many standard deviations
+// (the mass outside is below 1e-30: nothing a double of the sums would show).
+constexpr double kBinomialSpanSigmas = 12.0;
+
+static_assert(std::tuple_size<decltype(MoeRoutingTerms::blocks)>::value == kBlockSizeCount,
+              "MoeRoutingTerms holds one entry per block_terms size");
+double block_m_of(std::size_t i) { return static_cast<double>(kSmallestBlock << i); }
+
+// Every expert the same (or one more) row: the integer split of `rows` over min(E, rows) experts.
+void uniform_terms(double rows, double experts, MoeRoutingTerms& t) {
+  t.active_experts = std::min(experts, rows);
+  const double base = std::floor(rows / t.active_experts);
+  const double extra = rows - base * t.active_experts;  // experts with base + 1 rows
+  t.busiest_expert_rows = extra > 0 ? base + 1 : base;
+  for (std::size_t i = 0; i < kBlockSizes; ++i) {
+    const double bm = block_m_of(i);
+    t.blocks[i] = extra * std::ceil((base + 1) / bm) + (t.active_experts - extra) * std::ceil(base / bm);
+  }
+}
+
+// vLLM's tuner: each token's top-k of E iid random logits is a uniformly random k-subset, so one
+// expert's row count is Binomial(M, k / E). Expectations over it, summed over its bulk.
+void tuner_terms(double tokens, double top_k, double experts, MoeRoutingTerms& t) {
+  const double p = top_k / experts;
+  if (p >= 1.0) {  // every token on every expert
+    uniform_terms(tokens * experts, experts, t);
+    return;
+  }
+  const double mean = tokens * p;
+  const double sigma = std::sqrt(tokens * p * (1 - p));
+  const double lo = std::max(0.0, std::floor(mean - kBinomialSpanSigmas * sigma - 1));
+  const double hi = std::min(tokens, std::ceil(mean + kBinomialSpanSigmas * sigma + 1));
+  const double log_p = std::log(p), log_q = std::log1p(-p), log_fact_m = std::lgamma(tokens + 1);
+  std::array<double, kBlockSizes> blocks{};
+  double cdf = 0, expected_max = 0, prob_zero = 0;
+  for (double x = lo; x <= hi; x += 1) {
+    const double pmf = std::exp(log_fact_m - std::lgamma(x + 1) - std::lgamma(tokens - x + 1) + x * log_p +
+                                (tokens - x) * log_q);
+    if (x == 0) prob_zero = pmf;
+    for (std::size_t i = 0; i < kBlockSizes; ++i) blocks[i] += pmf * std::ceil(x / block_m_of(i));
+    cdf += pmf;
+    // E[max of E counts] = sum over c >= 0 of P(max > c) = 1 - F(c)^E (the counts taken as
+    // independent: they are nearly so, and exactly so in sum); below lo, P(max > c) is 1.
+    expected_max += 1.0 - std::pow(std::min(1.0, cdf), experts);
+  }
+  t.active_experts = experts * (1.0 - (lo > 0 ? 0.0 : prob_zero));
+  t.busiest_expert_rows = std::min(tokens, lo + expected_max);
+  for (std::size_t i = 0; i < kBlockSizes; ++i) t.blocks[i] = experts * blocks[i];
+}
+
+// Zipf: shares 1/(e+1)^s, each expert capped at `tokens` rows (the excess goes to the others in
+// proportion), then rounded to whole rows by largest remainder.
+void zipf_terms(double tokens, double rows, std::int64_t experts, double s, MoeRoutingTerms& t) {
+  std::vector<double> share(static_cast<std::size_t>(experts)), count(share.size(), 0.0);
+  for (std::size_t e = 0; e < share.size(); ++e) share[e] = std::pow(static_cast<double>(e + 1), -s);
+  std::vector<bool> capped(share.size(), false);
+  double left = rows;
+  for (std::size_t round = 0; round < share.size() && left > 0; ++round) {
+    double open = 0;
+    for (std::size_t e = 0; e < share.size(); ++e) open += capped[e] ? 0.0 : share[e];
+    bool newly = false;
+    for (std::size_t e = 0; e < share.size(); ++e) {
+      if (capped[e]) continue;
+      count[e] = left * share[e] / open;
+      if (count[e] > tokens) newly = true;
+    }
+    if (!newly) break;
+    left = rows;
+    for (std::size_t e = 0; e < share.size(); ++e) {
+      if (!capped[e] && count[e] > tokens) capped[e] = true;
+      if (capped[e]) {
+        count[e] = tokens;
+        left -= tokens;
+      }
+    }
+  }
+  std::vector<std::pair<double, std::size_t>> remainders;
+  double whole = 0;
+  for (std::size_t e = 0; e < count.size(); ++e) {
+    const double f = std::floor(count[e]);
+    remainders.emplace_back(count[e] - f, e);
+    count[e] = f;
+    whole += f;
+  }
+  std::stable_sort(remainders.begin(), remainders.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (std::size_t i = 0; whole < rows && i < remainders.size(); ++i, whole += 1) count[remainders[i].second] += 1;
+  t.active_experts = 0;
+  t.busiest_expert_rows = 0;
+  for (double c : count) {
+    if (c <= 0) continue;
+    t.active_experts += 1;
+    t.busiest_expert_rows = std::max(t.busiest_expert_rows, c);
+    for (std::size_t i = 0; i < kBlockSizes; ++i) t.blocks[i] += std::ceil(c / block_m_of(i));
+  }
+}
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (auto& ch : out) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return out;
+}
+
+std::string trim(std::string_view s) {
+  std::size_t b = 0, e = s.size();
+  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
+  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
+  return std::string(s.substr(b, e - b));
+}
+
+std::int64_t parse_count(std::string_view text, const char* what, std::int64_t min_value, std::int64_t max_value) {
+  const std::string t = trim(text);
+  std::int64_t v = 0;
+  const auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+  if (t.empty() || ec != std::errc() || ptr != t.data() + t.size())
+    throw InputError(std::string(what) + " '" + printable(text) + "' is not a whole number");
+  if (v < min_value || v > max_value)
+    throw InputError(std::string(what) + " = " + std::to_string(v) + " is outside " + std::to_string(min_value) + ".." +
+                     std::to_string(max_value));
+  return v;
+}
+
+}  // namespace
+
+MoeRoutingTerms moe_routing_terms(const GemmProblem& p) {
+  MoeRoutingTerms t;
+  const double tokens = static_cast<double>(p.m), top_k = static_cast<double>(p.moe.top_k);
+  const double experts = static_cast<double>(p.moe.experts);
+  t.routed_rows = tokens * top_k;
+  t.a_rows = p.moe.gemm == MoeGemm::down ? t.routed_rows : tokens;
+  switch (p.moe.routing) {
+    case MoeRouting::uniform: uniform_terms(t.routed_rows, experts, t); break;
+    case MoeRouting::tuner: tuner_terms(tokens, top_k, experts, t); break;
+    case MoeRouting::zipf: zipf_terms(tokens, t.routed_rows, p.moe.experts, p.moe.zipf_exponent, t); break;
+  }
+  for (std::size_t i = 0; i < kBlockSizes; ++i) {
+    // At least one block per expert hit, and at least the rows' own blocks (rounding of expectations).
+    t.blocks[i] = std::max({t.blocks[i], t.active_experts, std::ceil(t.routed_rows / block_m_of(i))});
+    t.busiest_rows[i] = std::min(block_m_of(i), std::max(1.0, t.busiest_expert_rows));
+  }
+  return t;
+}
+
+double moe_active_experts(const GemmProblem& p) { return moe_routing_terms(p).active_experts; }
+
+std::array<GemmProblem, 2> moe_layer_gemms(const GemmProblem& layer) {
+  GemmProblem up = layer, down = layer;
+  up.moe.gemm = MoeGemm::up;
+  up.n = 2 * layer.n;
+  up.k = layer.k;
+  down.moe.gemm = MoeGemm::down;
+  down.n = layer.k;
+  down.k = layer.n;
+  return {up, down};
+}
+
+void parse_moe_routing(std::string_view text, MoeSpec& moe) {
+  const std::string t = lower(trim(text));
+  if (t == "uniform") {
+    moe.routing = MoeRouting::uniform;
+  } else if (t == "tuner" || t == "random") {
+    moe.routing = MoeRouting::tuner;
+  } else if (t.rfind("zipf:", 0) == 0 || t.rfind("zipf=", 0) == 0) {
+    const std::string v = t.substr(5);
+    double s = 0;
+    const auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), s);
+    if (v.empty() || ec != std::errc() || ptr != v.data() + v.size() || !(s > 0 && s <= 16))
+      throw InputError("routing '" + printable(text) + "': the zipf exponent must be a number in (0, 16], e.g. zipf:1.2");
+    moe.routing = MoeRouting::zipf;
+    moe.zipf_exponent = s;
+  } else {
+    throw InputError("unknown routing '" + printable(text) + "' (expected uniform, tuner or zipf:S, e.g. zipf:1.2)");
+  }
+}
+
+std::string moe_routing_text(const MoeSpec& moe) {
+  switch (moe.routing) {
+    case MoeRouting::uniform: return "uniform";
+    case MoeRouting::tuner: return "tuner";
+    case MoeRouting::zipf: {
+      std::ostringstream s;
+      s << "zipf:" << moe.zipf_exponent;
+      return s.str();
+    }
+  }
+  return "?";
+}
+
+GemmProblem MoeModel::layer(std::int64_t tokens, const MoeSpec& routing) const {
+  GemmProblem p;
+  p.m = tokens;
+  p.n = n_per_rank();
+  p.k = hidden;
+  p.dtype = dtype;
+  p.layout = Layout{false, true};
+  p.moe = routing;
+  p.moe.experts = experts;
+  p.moe.top_k = top_k;
+  p.moe.gemm = MoeGemm::layer;
+  p.moe.quant_block = quant_block;
+  return p;
+}
+
+void validate_moe_model(const MoeModel& m, const std::string& where) {
+  auto fail = [&](const std::string& what) { throw InputError(where + what); };
+  if (m.experts < 1 || m.experts > kMaxExperts) fail("experts = " + std::to_string(m.experts) + " is outside 1..65536");
+  if (m.top_k < 1 || m.top_k > m.experts)
+    fail("top_k = " + std::to_string(m.top_k) + " is outside 1..experts (" + std::to_string(m.experts) + ")");
+  if (m.hidden < 1 || m.hidden > kMaxDim) fail("hidden = " + std::to_string(m.hidden) + " is outside 1..2147483647");
+  if (m.intermediate < 1 || m.intermediate > kMaxDim / 2)
+    fail("intermediate = " + std::to_string(m.intermediate) + " is outside 1..1073741823");
+  if (m.tp < 1 || m.intermediate % m.tp != 0)
+    fail("tp = " + std::to_string(m.tp) + " must be at least 1 and divide the intermediate size " +
+         std::to_string(m.intermediate));
+  if (m.dtype != Dtype::bf16 && m.dtype != Dtype::fp16 && m.dtype != Dtype::fp8)
+    fail("dtype " + std::string(dtype_name(m.dtype)) + ": vLLM's fused MoE takes bf16, fp16 or fp8_w8a8");
+  if (m.quant_block != 0 && m.dtype != Dtype::fp8) fail("a block_shape goes with dtype fp8_w8a8");
+}
+
+Dtype parse_moe_dtype(std::string_view text) {
+  const std::string t = lower(trim(text));
+  if (t == "fp8_w8a8") return Dtype::fp8;
+  const Dtype d = parse_dtype(t);
+  if (d != Dtype::bf16 && d != Dtype::fp16 && d != Dtype::fp8)
+    throw InputError("dtype '" + printable(text) + "': vLLM's fused MoE takes bf16, fp16 or fp8_w8a8");
+  return d;
+}
+
+std::int64_t parse_block_shape(std::string_view text) {
+  std::string t = trim(text);
+  if (t.empty()) return 0;
+  const std::string quoted = "block_shape '" + printable(text) + "'";
+  if (t.front() == '[' && t.back() == ']') t = t.substr(1, t.size() - 2);
+  std::size_t sep = t.find_first_of(",xX");
+  if (sep == std::string::npos) throw InputError(quoted + ": expected two sizes, e.g. 128x128 or [128,128]");
+  const std::int64_t bn = parse_count(std::string_view(t).substr(0, sep), "block_shape size", 16, 1024);
+  const std::int64_t bk = parse_count(std::string_view(t).substr(sep + 1), "block_shape size", 16, 1024);
+  if (bn != bk || (bn & (bn - 1)) != 0)
+    throw InputError(quoted + ": square power-of-two blocks only ([128,128] is what vLLM ships configs for)");
+  return bn;
+}
+
+namespace {
+
+// Applies one entry's fields (from CSV, YAML or JSON, as text) to a model.
+struct ModelFields {
+  std::string experts, top_k, hidden, intermediate, dtype, tp, block_shape, name;
+};
+
+MoeModel model_from_fields(const ModelFields& f, const std::string& where, long line) {
+  MoeModel m;
+  try {
+    auto need = [](const std::string& v, const char* key) {
+      if (trim(v).empty()) throw InputError(std::string("'") + key + "' is missing");
+      return v;
+    };
+    m.experts = parse_count(need(f.experts, "experts"), "experts", 1, kMaxExperts);
+    m.top_k = parse_count(need(f.top_k, "top_k"), "top_k", 1, kMaxExperts);
+    m.hidden = parse_count(need(f.hidden, "hidden"), "hidden", 1, kMaxDim);
+    m.intermediate = parse_count(need(f.intermediate, "intermediate"), "intermediate", 1, kMaxDim / 2);
+    m.tp = trim(f.tp).empty() ? 1 : parse_count(f.tp, "tp", 1, 1 << 20);
+    m.dtype = trim(f.dtype).empty() ? Dtype::bf16 : parse_moe_dtype(f.dtype);
+    m.quant_block = parse_block_shape(f.block_shape);
+    m.name = trim(f.name);
+    require_utf8(m.name, "'name'");
+  } catch (const InputError& e) {
+    throw InputError(where + e.what());
+  }
+  m.line = line;
+  validate_moe_model(m, where);
+  return m;
+}
+
+bool has_suffix(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && lower(s.substr(s.size() - suffix.size())) == suffix;
+}
+
+std::vector<MoeModel> read_csv_models(std::istream& in, const std::string& path) {
+  CsvReader r(in, path);
+  const CsvHeader h = CsvHeader::read(r, {"experts", "top_k", "hidden", "intermediate"});
+  const std::vector<std::string> known = {"experts", "top_k", "hidden", "intermediate", "dtype", "tp", "block_shape", "name"};
+  for (const std::string& w : h.unknown_column_warnings(known)) throw InputError(w);
+  std::vector<int> index;
+  for (const std::string& k : known) index.push_back(h.index(k));
+  std::vector<MoeModel> out;
+  std::vector<std::string> f;
+  while (r.next(f)) {
+    if (f.size() != h.size())
+      r.fail("expected " + std::to_string(h.size()) + " fields as in the header, got " + std::to_string(f.size()));
+    auto at = [&](std::size_t i) { return index[i] >= 0 ? f[static_cast<std::size_t>(index[i])] : std::string(); };
+    const ModelFields mf{at(0), at(1), at(2), at(3), at(4), at(5), at(6), at(7)};
+    out.push_back(model_from_fields(mf, path + ":" + std::to_string(r.line()) + ": ", r.line()));
+  }
+  return out;
+}
+
+std::vector<MoeModel> read_yaml_models(const std::string& text, const std::string& path) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    throw InputError(path + ":" + std::to_string(e.mark.line + 1) + ": not valid YAML/JSON: " + e.msg);
+  }
+  if (root.IsMap() && root["models"]) root = root["models"];
+  if (!root.IsSequence()) throw InputError(path + ": expected a list of models (or a mapping with a 'models:' list)");
+  std::vector<MoeModel> out;
+  for (const YAML::Node& n : root) {
+    const long line = n.Mark().line + 1;
+    const std::string where = path + ":" + std::to_string(line) + ": ";
+    if (!n.IsMap()) throw InputError(where + "each model is a mapping of experts, top_k, hidden, intermediate, ...");
+    ModelFields mf;
+    static const std::vector<std::string> kKnown = {"experts", "top_k", "hidden", "intermediate", "dtype", "tp",
+                                                    "block_shape", "name"};
+    for (const auto& kv : n) {
+      const std::string key = kv.first.Scalar();
+      if (std::find(kKnown.begin(), kKnown.end(), key) == kKnown.end())
+        throw InputError(where + "unknown key '" + printable(key) +
+                         "' (known: experts, top_k, hidden, intermediate, dtype, tp, block_shape, name)");
+      std::string value;
+      if (kv.second.IsScalar()) {
+        value = kv.second.Scalar();
+      } else if (key == "block_shape" && kv.second.IsSequence() && kv.second.size() == 2) {
+        value = kv.second[0].Scalar() + "," + kv.second[1].Scalar();
+      } else if (!kv.second.IsNull()) {
+        throw InputError(where + "'" + key + "' must be a single value");
+      }
+      if (key == "experts") mf.experts = value;
+      else if (key == "top_k") mf.top_k = value;
+      else if (key == "hidden") mf.hidden = value;
+      else if (key == "intermediate") mf.intermediate = value;
+      else if (key == "dtype") mf.dtype = value;
+      else if (key == "tp") mf.tp = value;
+      else if (key == "block_shape") mf.block_shape = value;
+      else mf.name = value;
+    }
+    out.push_back(model_from_fields(mf, where, line));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<MoeModel> read_moe_models(const std::string& path) {
+  check_readable_file(path);
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path + ": cannot open");
+  std::vector<MoeModel> models;
+  const bool yaml = has_suffix(path, ".yaml") || has_suffix(path, ".yml") || has_suffix(path, ".json");
+  if (yaml) {
+    std::ostringstream text;
+    text << in.rdbuf();
+    models = read_yaml_models(text.str(), path);
+  } else {
+    // Sniff: a list whose first significant character opens a YAML/JSON sequence or mapping.
+    std::string first;
+    while (std::getline(in, first)) {
+      const std::string t = trim(first);
+      if (!t.empty() && t[0] != '#') break;
+    }
+    in.clear();
+    in.seekg(0);
+    const std::string t = trim(first);
+    if (!t.empty() && (t[0] == '[' || t[0] == '{' || t[0] == '-' || t.rfind("models:", 0) == 0)) {
+      std::ostringstream text;
+      text << in.rdbuf();
+      models = read_yaml_models(text.str(), path);
+    } else {
+      models = read_csv_models(in, path);
+    }
+  }
+  if (models.empty()) throw InputError(path + ": no models (the list is empty)");
+  return models;
+}
+
+MoeModel moe_model_from_hf_config(const std::string& path, std::int64_t tp, const std::string& dtype_override) {
+  check_readable_file(path);
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path + ": cannot open");
+  nlohmann::json root;
+  try {
+    root = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(path + ": not valid JSON: " + e.what());
+  }
+  if (!root.is_object()) throw InputError(path + ": expected a JSON object (a Hugging Face config.json)");
+  const nlohmann::json& c = root.contains("text_config") && root["text_config"].is_object() ? root["text_config"] : root;
+  auto integer = [&](std::initializer_list<const char*> keys, const char* what) -> std::int64_t {
+    for (const char* k : keys) {
+      if (c.contains(k) && c[k].is_number_integer()) return c[k].get<std::int64_t>();
+    }
+    std::string names;
+    for (const char* k : keys) names += std::string(names.empty() ? "" : ", ") + k;
+    throw InputError(path + ": no " + what + " (looked for " + names + ")");
+  };
+  MoeModel m;
+  m.experts = integer({"num_local_experts", "n_routed_experts", "num_experts"}, "expert count");
+  m.top_k = integer({"num_experts_per_tok", "experts_per_token", "moe_topk"}, "experts per token");
+  m.hidden = integer({"hidden_size"}, "hidden size");
+  m.intermediate = integer({"moe_intermediate_size", "intermediate_size"}, "expert intermediate size");
+  m.tp = tp;
+  if (c.contains("model_type") && c["model_type"].is_string()) m.name = c["model_type"].get<std::string>();
+  require_utf8(m.name, path + ": model_type");
+  const nlohmann::json* q = nullptr;
+  const std::array<const nlohmann::json*, 2> nodes = {&root, &c};
+  for (const nlohmann::json* node : nodes) {
+    if (node->contains("quantization_config") && (*node)["quantization_config"].is_object())
+      q = &(*node)["quantization_config"];
+  }
+  if (!dtype_override.empty()) {
+    m.dtype = parse_moe_dtype(dtype_override);
+    if (m.dtype == Dtype::fp8 && q && q->contains("weight_block_size") && (*q)["weight_block_size"].is_array() &&
+        (*q)["weight_block_size"].size() == 2)
+      m.quant_block = (*q)["weight_block_size"][0].get<std::int64_t>();
+  } else if (q) {
+    const std::string method = q->contains("quant_method") && (*q)["quant_method"].is_string()
+                                   ? lower((*q)["quant_method"].get<std::string>())
+                                   : "";
+    if (method != "fp8")
+      throw InputError(path + ": quantization '" + printable(method) +
+                       "' is not one vLLM's Triton fused MoE tunes here (bf16, fp16, fp8_w8a8): give --dtype");
+    m.dtype = Dtype::fp8;
+    if (q->contains("weight_block_size") && (*q)["weight_block_size"].is_array()) {
+      const nlohmann::json& b = (*q)["weight_block_size"];
+      if (b.size() != 2 || !b[0].is_number_integer() || b[0] != b[1])
+        throw InputError(path + ": quantization_config.weight_block_size must be [b, b]");
+      m.quant_block = b[0].get<std::int64_t>();
+    }
+  } else {
+    const std::string td = c.contains("torch_dtype") && c["torch_dtype"].is_string() ? c["torch_dtype"].get<std::string>()
+                                                                                     : "bfloat16";
+    m.dtype = lower(td) == "float16" ? Dtype::fp16 : Dtype::bf16;
+  }
+  validate_moe_model(m, path + ": ");
+  return m;
+}
+
+std::string vllm_moe_dtype(const MoeModel& m) { return m.dtype == Dtype::fp8 ? "fp8_w8a8" : ""; }
+
+std::string vllm_moe_config_file_name(std::int64_t experts, std::int64_t n, const std::string& device_name,
+                                      const std::string& vllm_dtype, std::int64_t quant_block) {
+  std::string name = "E=" + std::to_string(experts) + ",N=" + std::to_string(n) + ",device_name=" + device_name;
+  if (!vllm_dtype.empty()) name += ",dtype=" + vllm_dtype;
+  if (quant_block > 0) name += ",block_shape=[" + std::to_string(quant_block) + "," + std::to_string(quant_block) + "]";
+  return name + ".json";
+}
+
+}  // namespace gemm_advisor

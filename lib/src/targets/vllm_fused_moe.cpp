@@ -1,0 +1,304 @@
+// The `vllm-fused-moe` target: vLLM's fused_moe_kernel (vllm/model_executor/layers/fused_moe/fused_moe.py).
+#include "gemm_advisor/targets/vllm_fused_moe.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <iterator>
+#include <limits>
+
+#include "../model_core.hpp"
+#include "gemm_advisor/moe.hpp"
+#include "gemm_advisor/targets/triton.hpp"
+#include "gemm_advisor/targets/vllm_fp8_block.hpp"
+#include "triton_family.hpp"
+
+namespace gemm_advisor {
+
+namespace {
+
+// vLLM's NVIDIA tuner space (benchmarks/kernels/benchmark_moe.py, get_configs_compute_bound).
+constexpr int kBlockM[] = {16, 32, 64, 128, 256};
+constexpr int kBlockN[] = {32, 64, 128, 256};
+constexpr int kBlockK[] = {64, 128, 256};
+constexpr int kGroupM[] = {1, 16, 32, 64};
+constexpr int kWarps[] = {4, 8};
+constexpr int kMinStages = 2, kMaxStages = 5;
+// Block-scaled fp8: per K-step and output element acc += dot(a, b) * a_s[:, None] * b_s[None, :]
+// (two multiplies and an add), one fp32 scale loaded per A row and one per B column.
+constexpr double kScaleOpsPerElement = 3.0;
+constexpr double kScaleBytes = 4.0;
+
+// BLOCK_SIZE_M 8 runs (Triton pads the dot to the instruction): vLLM ships H200 configs with it
+// for block-fp8 decode (E=256,N=256,...fp8_w8a8,block_shape=[128,128].json, M 1..4) and they ran on
+// our H200 (data/measurements/h200-fused-moe.csv). Triton's other rules are checked on a 16-row tile.
+constexpr int kSmallBlockM = 8;
+constexpr int kMinInstructionRows = 16;
+TileConfig rules_view(const TileConfig& c) {
+  TileConfig v = c;
+  if (v.block_m == kSmallBlockM) v.block_m = 2 * kSmallBlockM;
+  return v;
+}
+
+// What the kernel itself allows besides Triton's rules: no split-K, and with block scales a
+// BLOCK_SIZE_K that divides the scale group (the kernel loads one scale per K-step; vLLM clamps
+// BLOCK_SIZE_K to the group before the launch).
+bool kernel_rules_ok(const TileConfig& c, const GemmProblem& p, const Hardware& hw, const TritonSettings& t) {
+  return c.split_k == 1 && triton_config_rules_ok(rules_view(c), p, hw, t) &&
+         (p.moe.quant_block == 0 || p.moe.quant_block % c.block_k == 0);
+}
+
+// The mapping of one GEMM of the layer: a grouped GEMM over the experts hit (the context's batch),
+// whose M dimension the routing gives (block_terms[0]: padded blocks per expert, real rows per
+// block, the fullest block). Padding rows are masked (no traffic, full matrix work); N wraps with
+// % N (a tile always loads BLOCK_SIZE_N weight rows); K is masked. A's rows are gathered through the
+// sorted token ids, each row K-contiguous, so a tile-step's copy is one line run per real row.
+template <bool kBlockScales>
+struct MoeRules {
+  static constexpr bool kExtraStepWork = kBlockScales;
+  [[gnu::always_inline]] static inline bool map(const EstimateContext& ctx, const TileConfig& c, KernelShape& k) {
+    const TritonResources r = triton_family::map_tile(ctx, c, k);
+    if constexpr (kBlockScales) k.accumulator_registers *= 2;  // the fresh product, scaled before it is added
+    if (!kernel_rules_ok(c, *ctx.problem, *ctx.hw, ctx.profile->triton) || r.check != TritonResourceCheck::ok)
+      return false;
+    const EstimateContext::BlockTerms& tm = ctx.block_terms[0][block_index(c.block_m)];
+    const EstimateContext::BlockTerms& tn = ctx.block_terms[1][block_index(c.block_n)];
+    const EstimateContext::BlockTerms& tk = ctx.block_terms[2][block_index(c.block_k)];
+    k.tiles_m = tm.blocks;
+    k.tiles_n = tn.blocks;
+    k.k_blocks = tk.blocks;
+    k.split_k = 1;
+    k.group_m = c.group_m;
+    k.a_rows_loaded = k.a_rows_unique = tm.extent;
+    k.a_rows_busiest = k.out_rows_busiest = tm.busiest;
+    k.b_cols_loaded = k.b_cols_busiest = k.block_n;
+    k.b_cols_unique = tn.extent;
+    k.out_cols_busiest = tn.busiest;
+    k.k_depth = tk.extent;
+    k.k_depth_busiest = tk.busiest;
+    // The copy into shared memory covers the whole tile: masked padding rows are zero-filled there
+    // (Triton's masked asynchronous copy writes `other`), so they cost the CU's fill, not traffic.
+    k.a_line_bytes = k.block_m * tk.busiest_line_bytes;
+    k.b_line_bytes = k.block_n * tk.busiest_line_bytes;
+    triton_family::map_matrix_work(ctx, c, tm, tn, tk, k);
+    // The smallest matrix instruction has 16 rows (mma.sync m16n8k*): an 8-row tile computes 16.
+    if (c.block_m < kMinInstructionRows) k.matrix_flops *= static_cast<double>(kMinInstructionRows) / c.block_m;
+    k.loads_in_flight = triton_family::loads_in_flight(ctx, c, r.full_instruction);
+    k.out_elem_bytes = ctx.bytes_out;
+    if constexpr (kBlockScales) {
+      k.extra_step_bytes = (k.block_m + k.block_n) * kScaleBytes;
+      k.vector_ops = kScaleOpsPerElement * k.block_m * k.block_n;
+      k.matrix_result_per_step = true;
+    }
+    return true;
+  }
+};
+
+// One GEMM's estimate, the rules chosen by the problem's quantisation.
+template <bool kRecord>
+inline void estimate_gemm(const EstimateContext& ctx, const TileConfig& c, LatencyEstimate* out, Estimate* record) {
+  if (ctx.problem->moe.quant_block != 0) core::estimate_terms<MoeRules<true>, kRecord>(ctx, c, out, record);
+  else core::estimate_terms<MoeRules<false>, kRecord>(ctx, c, out, record);
+}
+
+// A layer's record: times, bytes and blocks summed over its two launches (one config for both, as
+// vLLM runs them); the per-K-step terms, hit rates and resources are the up GEMM's (explain shows
+// each GEMM's own).
+Estimate combine_layer(const Estimate& up, const Estimate& down, double layer_flops) {
+  Estimate e = up;
+  if (!up.feasible || !down.feasible) {
+    e.feasible = false;
+    e.latency_s = std::numeric_limits<double>::infinity();
+    return e;
+  }
+  e.latency_s = up.latency_s + down.latency_s;
+  e.flops_per_s = layer_flops / e.latency_s;
+  e.output_tiles = up.output_tiles + down.output_tiles;
+  e.work_tiles = up.work_tiles + down.work_tiles;
+  e.waves = up.waves + down.waves;
+  e.prefetch_s = up.prefetch_s + down.prefetch_s;
+  e.store_s = up.store_s + down.store_s;
+  e.dram_bytes = up.dram_bytes + down.dram_bytes;
+  return e;
+}
+
+template <bool kRecord>
+inline void estimate_problem(const EstimateContext& ctx, const TileConfig& c, LatencyEstimate* out, Estimate* record) {
+  if (!ctx.moe_layer) {
+    estimate_gemm<kRecord>(ctx, c, out, record);
+    return;
+  }
+  const MoeLayerContexts& layer = *ctx.moe_layer;
+  LatencyEstimate up, down;
+  Estimate up_record, down_record;
+  estimate_gemm<kRecord>(layer.up_ctx, c, &up, &up_record);
+  estimate_gemm<kRecord>(layer.down_ctx, c, &down, &down_record);
+  out->feasible = up.feasible && down.feasible;
+  out->latency_s = out->feasible ? up.latency_s + down.latency_s : std::numeric_limits<double>::infinity();
+  out->arithmetic_intensity = out->feasible ? up.arithmetic_intensity : 0.0;
+  if constexpr (kRecord) *record = combine_layer(up_record, down_record, ctx.flops);
+}
+
+class FusedMoeTarget final : public Target {
+ public:
+  const TargetInfo& info() const override {
+    static const TargetInfo kInfo{
+        "vllm-fused-moe",
+        "vLLM's fused MoE grouped GEMM: token rows gathered per expert and padded to BLOCK_SIZE_M "
+        "(moe_align_block_size), one expert's weights per block, N wrapped, K masked; bf16/fp16, fp8_w8a8 per "
+        "tensor or with [128,128] block scales applied every K-step; a layer = the up (2N x H) and down (H x N) "
+        "launches with one config",
+        "vllm-project/vllm vllm/model_executor/layers/fused_moe/fused_moe.py (fused_moe_kernel, "
+        "get_default_config), tuner space of benchmarks/kernels/benchmark_moe.py; our copy after it: "
+        "tools/measure/fused_moe_kernel.py, measured on the H200 (data/measurements/h200-fused-moe.csv)",
+        {{"block_m", "BLOCK_SIZE_M", "16, 32, 64, 128, 256, and 8 for block fp8 (<= the next power of two of an expert's rows)"},
+         {"block_n", "BLOCK_SIZE_N", "32, 64, 128, 256 (also under block fp8, as vLLM's shipped files use them)"},
+         {"block_k", "BLOCK_SIZE_K", "64, 128, 256 (block fp8: 128, the scale group)"},
+         {"group_m", "GROUP_SIZE_M", "1, 16, 32, 64 (those mapping the grid alike collapsed to the smallest)"},
+         {"num_warps", "num_warps", "4, 8"},
+         {"num_stages", "num_stages", "2..5 (at most triton.max_num_stages)"}},
+        "bf16",
+        "NT"};
+    return kInfo;
+  }
+  const ModelParams& default_params() const override { return vllm_fused_moe_default_params(); }
+
+  std::string problem_error(const GemmProblem& p, const Profile& profile) const override {
+    if (!p.is_moe())
+      return "vLLM's fused MoE kernel takes a MoE layer: give --experts, --top-k, --hidden and --intermediate "
+             "(or --from-hf config.json), or a model list to batch";
+    if (p.dtype != Dtype::bf16 && p.dtype != Dtype::fp16 && p.dtype != Dtype::fp8)
+      return "vLLM's fused MoE takes bf16, fp16 or fp8_w8a8, got " + std::string(dtype_name(p.dtype));
+    if (p.layout.name() != "NT") return "vLLM's fused MoE computes x W^T (layout NT), got " + p.layout.name();
+    if (!profile.hw.rate(p.dtype))
+      return "dtype " + std::string(dtype_name(p.dtype)) + " has no matrix path on " + profile.hw.name;
+    if (p.moe.quant_block != 0 && profile.hw.vector_fp32_lanes_per_cu <= 0)
+      return "the profile has no compute.vector_fp32_lanes_per_cu, which the per-step scale math needs";
+    return "";
+  }
+
+  void candidates(const GemmProblem& p, const Profile& profile, std::vector<TileConfig>& out) const override {
+    out.clear();
+    if (!problem_error(p, profile).empty()) return;
+    const Hardware& hw = profile.hw;
+    const MatrixRate& rate = *hw.rate(p.dtype);
+    const double reserve = profile.params_for(name(), default_params()).register_overhead_per_thread;
+    const MoeRoutingTerms routing = moe_routing_terms(p);
+    // A block taller than the busiest expert's rows (rounded to a power of two) only pads: the tuner
+    // times such blocks, the advisor skips them.
+    const auto max_m = std::max<std::int64_t>(
+        kBlockM[0], next_pow2(static_cast<std::int64_t>(std::ceil(routing.busiest_expert_rows))));
+    const int max_stages = std::min(kMaxStages, profile.triton.max_num_stages);
+    const std::int64_t q = p.moe.quant_block;
+    TileConfig c;
+    c.split_k = 1;
+    // BLOCK_SIZE_M 8 where vLLM's shipped files use it: block fp8 (see rules_view).
+    std::vector<int> block_ms(std::begin(kBlockM), std::end(kBlockM));
+    if (q != 0) block_ms.insert(block_ms.begin(), kSmallBlockM);
+    for (int bm : block_ms) {
+      if (bm > max_m) break;
+      const double block_rows = routing.blocks[block_index(bm)];  // the grid's rows of blocks
+      for (int bn : kBlockN) {
+        for (int bk_space : kBlockK) {
+          // Block scales: the tuner's BLOCK_SIZE_K % group == 0, then vLLM's clamp to the group, so
+          // every larger BLOCK_SIZE_K runs the group's: kept once.
+          if (q != 0 && (bk_space % q != 0 || bk_space > q)) continue;
+          const int bk = bk_space;
+          for (int w : kWarps) {
+            for (int s = kMinStages; s <= max_stages; ++s) {
+              for (std::size_t gi = 0; gi < std::size(kGroupM); ++gi) {
+                // Every GROUP_SIZE_M >= the grid's block rows maps the grid alike: keep the smallest.
+                if (gi > 0 && kGroupM[gi - 1] >= block_rows) break;
+                c.block_m = bm;
+                c.block_n = bn;
+                c.block_k = bk;
+                c.num_warps = w;
+                c.num_stages = s;
+                c.group_m = kGroupM[gi];
+                if (triton_resources(c, p.dtype, rate, hw, profile.triton, reserve).check == TritonResourceCheck::ok)
+                  out.push_back(c);
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+
+  std::string infeasibility(const TileConfig& c, const GemmProblem& p, const Profile& profile) const override {
+    if (std::string why = problem_error(p, profile); !why.empty()) return why;
+    if (c.split_k != 1) return "split_k = " + std::to_string(c.split_k) + ": vLLM's fused MoE has no split-K";
+    if (std::string why = triton_rules_message(rules_view(c), p, profile); !why.empty()) return why;
+    if (p.moe.quant_block != 0 && p.moe.quant_block % c.block_k != 0)
+      return "block_k = " + std::to_string(c.block_k) + " must divide the " + std::to_string(p.moe.quant_block) +
+             "-wide scale group (one scale per K-step)";
+    return triton_resource_words(c, p, profile, *this);
+  }
+
+  TileConfig default_config(const GemmProblem& p) const override { return vllm_fused_moe_default_config(p); }
+
+  Estimate estimate(const EstimateContext& ctx, const TileConfig& c) const override {
+    Estimate e;
+    LatencyEstimate unused;
+    estimate_problem<true>(ctx, c, &unused, &e);
+    return e;
+  }
+  LatencyEstimate estimate_latency(const EstimateContext& ctx, const TileConfig& c) const override {
+    LatencyEstimate out;
+    estimate_problem<false>(ctx, c, &out, nullptr);
+    return out;
+  }
+  void estimate_latencies(const EstimateContext& ctx, const TileConfig* configs, std::size_t count,
+                          LatencyEstimate* out) const override {
+    for (std::size_t i = 0; i < count; ++i) estimate_problem<false>(ctx, configs[i], &out[i], nullptr);
+  }
+  void estimate_records(const EstimateContext& ctx, const TileConfig* configs, std::size_t count,
+                        Estimate* out) const override {
+    for (std::size_t i = 0; i < count; ++i) {
+      out[i] = Estimate{};
+      LatencyEstimate unused;
+      estimate_problem<true>(ctx, configs[i], &unused, &out[i]);
+    }
+  }
+};
+
+}  // namespace
+
+TileConfig vllm_fused_moe_default_config(const GemmProblem& p) {
+  TileConfig c;
+  c.split_k = 1;
+  c.num_warps = 4;
+  c.num_stages = 3;
+  if (p.dtype == Dtype::fp8 && p.moe.quant_block != 0) {
+    c.block_m = 64;
+    c.block_n = static_cast<int>(p.moe.quant_block);
+    c.block_k = static_cast<int>(p.moe.quant_block);
+    c.group_m = 32;
+  } else if (p.m <= p.moe.experts) {
+    c.block_m = 16;
+    c.block_n = 32;
+    c.block_k = 64;
+    c.group_m = 1;
+  } else {
+    c.block_m = 64;
+    c.block_n = 64;
+    c.block_k = 32;
+    c.group_m = 8;
+  }
+  return c;
+}
+
+const ModelParams& vllm_fused_moe_default_params() {
+  static const ModelParams kParams = [] {
+    // Before its own fit: the vllm-fp8-block target's values (the nearest kernel: wrapped N, per-step
+    // scales in its fp8 path).
+    return vllm_fp8_block_default_params();
+  }();
+  return kParams;
+}
+
+const Target& vllm_fused_moe_target() {
+  static const FusedMoeTarget kTarget;
+  return kTarget;
+}
+
+}  // namespace gemm_advisor

@@ -1,0 +1,276 @@
+// Fused-MoE problems and the vllm-fused-moe target. Expected values are hand calculations (each
+// says how), vLLM's own rules (fused_moe.py: get_default_config, get_config_file_name), or public
+// model configs (config.json figures typed in, as tools/measure/make_plans.py quotes them).
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "gemm_advisor/emit.hpp"
+#include "gemm_advisor/error.hpp"
+#include "gemm_advisor/measurements.hpp"
+#include "gemm_advisor/moe.hpp"
+#include "gemm_advisor/profile.hpp"
+#include "gemm_advisor/targets/vllm_fused_moe.hpp"
+#include "test_util.hpp"
+
+using namespace gemm_advisor;
+using test_util::cfg;
+
+namespace {
+
+GemmProblem moe(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t experts, std::int64_t top_k, MoeGemm gemm,
+                MoeRouting routing = MoeRouting::uniform, Dtype dtype = Dtype::bf16) {
+  GemmProblem p;
+  p.m = m;
+  p.n = n;
+  p.k = k;
+  p.dtype = dtype;
+  p.moe.experts = experts;
+  p.moe.top_k = top_k;
+  p.moe.gemm = gemm;
+  p.moe.routing = routing;
+  if (dtype == Dtype::fp8) p.moe.quant_block = 128;
+  return p;
+}
+
+std::string temp_file(const std::string& name, const std::string& text) {
+  const std::string path = std::string(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp") + "/ga-moe-" + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+}  // namespace
+
+TEST_CASE("uniform routing splits the routed rows as integers and pads each expert to BLOCK_SIZE_M", "[moe]") {
+  // M 3, top_k 2, E 4: 6 rows, 4 experts hit, two with 2 rows and two with 1; every expert fits one
+  // block of 8 or 16 rows: 4 blocks; the busiest expert has 2 rows.
+  const MoeRoutingTerms a = moe_routing_terms(moe(3, 64, 64, 4, 2, MoeGemm::up));
+  CHECK(a.routed_rows == 6);
+  CHECK(a.active_experts == 4);
+  CHECK(a.busiest_expert_rows == 2);
+  CHECK(a.a_rows == 3);  // up gathers the 3 tokens' rows
+  CHECK(a.blocks[block_index(16)] == 4);
+  CHECK(a.busiest_rows[block_index(16)] == 2);
+  // M 1, top_k 8, E 128 (Qwen3-30B-A3B decode): 8 experts with one row each.
+  const MoeRoutingTerms b = moe_routing_terms(moe(1, 1536, 2048, 128, 8, MoeGemm::down));
+  CHECK(b.active_experts == 8);
+  CHECK(b.a_rows == 8);  // down reads one row per slot
+  CHECK(b.blocks[block_index(64)] == 8);
+  // M 4096: 32768 rows, 256 per expert: 16 blocks of 16 each (2048), 4 of 64 (512), 1 of 256 or 512.
+  const MoeRoutingTerms c = moe_routing_terms(moe(4096, 1536, 2048, 128, 8, MoeGemm::up));
+  CHECK(c.blocks[block_index(16)] == 2048);
+  CHECK(c.blocks[block_index(64)] == 512);
+  CHECK(c.blocks[block_index(256)] == 128);
+  CHECK(c.blocks[block_index(512)] == 128);
+  CHECK(c.busiest_rows[block_index(512)] == 256);
+}
+
+TEST_CASE("tuner routing takes the expectation over Binomial(M, top_k / E) rows per expert", "[moe]") {
+  // M 1, top_k 8, E 128: each expert is hit with probability 1/16, so 8 are expected, each with one
+  // row in one block; the busiest has 1 row (P(max > 0) = 1 - (15/16)^128 = 0.99974).
+  const MoeRoutingTerms a = moe_routing_terms(moe(1, 1536, 2048, 128, 8, MoeGemm::up, MoeRouting::tuner));
+  CHECK(a.active_experts == Approx(8.0).epsilon(1e-9));
+  CHECK(a.blocks[block_index(16)] == Approx(8.0).epsilon(1e-9));
+  CHECK(a.busiest_expert_rows == Approx(1 - std::pow(15.0 / 16, 128)).epsilon(1e-6));
+  // M 2, top_k 2, E 4: X ~ Binomial(2, 1/2): P(0) 1/4, P(1) 1/2, P(2) 1/4; experts hit 4 * 3/4 = 3;
+  // blocks of 16: 4 * (1/2 + 1/4) = 3; blocks of 8 as well; E[max of 4] = P(max>0) + P(max>1)
+  // = (1 - (1/4)^4) + (1 - (3/4)^4) = 0.99609 + 0.68359 = 1.67969.
+  const MoeRoutingTerms b = moe_routing_terms(moe(2, 64, 64, 4, 2, MoeGemm::up, MoeRouting::tuner));
+  CHECK(b.active_experts == Approx(3.0));
+  CHECK(b.blocks[block_index(16)] == Approx(3.0));
+  CHECK(b.busiest_expert_rows == Approx(1.0 - std::pow(0.25, 4) + 1.0 - std::pow(0.75, 4)));
+  // top_k = E: every token on every expert.
+  const MoeRoutingTerms c = moe_routing_terms(moe(40, 64, 64, 4, 4, MoeGemm::up, MoeRouting::tuner));
+  CHECK(c.active_experts == 4);
+  CHECK(c.busiest_expert_rows == 40);
+  CHECK(c.blocks[block_index(16)] == 12);  // ceil(40 / 16) = 3 per expert
+  // A large M stays exact enough and fast: M 2^24 tokens.
+  const MoeRoutingTerms d = moe_routing_terms(moe(16777216, 64, 64, 256, 8, MoeGemm::up, MoeRouting::tuner));
+  CHECK(d.active_experts == Approx(256));
+  CHECK(d.blocks[block_index(1024)] == Approx(256.0 * std::ceil(16777216.0 / 32 / 1024)).epsilon(1e-3));
+}
+
+TEST_CASE("zipf routing skews the rows, at most M per expert", "[moe]") {
+  // E 4, M 100, top_k 1, s 1: shares 1, 1/2, 1/3, 1/4 of 25/12: 48, 24, 16, 12 rows; blocks of 16:
+  // 3 + 2 + 1 + 1 = 7.
+  GemmProblem p = moe(100, 64, 64, 4, 1, MoeGemm::up, MoeRouting::zipf);
+  p.moe.zipf_exponent = 1;
+  const MoeRoutingTerms a = moe_routing_terms(p);
+  CHECK(a.busiest_expert_rows == 48);
+  CHECK(a.blocks[block_index(16)] == 7);
+  CHECK(a.active_experts == 4);
+  // E 4, M 10, top_k 2, s 2: shares 1, 1/4, 1/9, 1/16 of 20 rows would give expert 0 14.05 > 10 rows:
+  // capped at 10, the other 10 spread 5.90, 2.62, 1.48, rounded by largest remainder to 6, 3, 1.
+  GemmProblem q = moe(10, 64, 64, 4, 2, MoeGemm::up, MoeRouting::zipf);
+  q.moe.zipf_exponent = 2;
+  const MoeRoutingTerms b = moe_routing_terms(q);
+  CHECK(b.busiest_expert_rows == 10);
+  CHECK(b.blocks[block_index(8)] == 2 + 1 + 1 + 1);  // 10 -> 2 blocks of 8; 6, 3, 1 -> 1 each
+}
+
+TEST_CASE("a layer is the up (2N x H) and down (H x N) GEMMs over the same routed rows", "[moe]") {
+  const GemmProblem layer = moe(64, 768, 2048, 128, 8, MoeGemm::layer);
+  const auto g = moe_layer_gemms(layer);
+  CHECK(g[0].moe.gemm == MoeGemm::up);
+  CHECK((g[0].m == 64 && g[0].n == 1536 && g[0].k == 2048));
+  CHECK(g[1].moe.gemm == MoeGemm::down);
+  CHECK((g[1].m == 64 && g[1].n == 2048 && g[1].k == 768));
+  // 512 routed rows: up 2 * 512 * 1536 * 2048, down 2 * 512 * 2048 * 768; together 6 * 512 * 768 * 2048.
+  CHECK(layer.flops() == Approx(6.0 * 512 * 768 * 2048));
+  CHECK(g[0].flops() + g[1].flops() == Approx(layer.flops()));
+  // Compulsory bytes of up (uniform: all 128 experts hit): weights 128 * 1536 * 2048 * 2, A 64 * 2048 * 2,
+  // C 512 * 1536 * 2.
+  CHECK(g[0].compulsory_bytes() == Approx(128.0 * 1536 * 2048 * 2 + 64.0 * 2048 * 2 + 512.0 * 1536 * 2));
+  CHECK(layer.shape_text() == "64x768x2048/E128/top8/layer");
+}
+
+TEST_CASE("MoE problems are checked", "[moe]") {
+  CHECK_NOTHROW(validate_problem(moe(1, 64, 64, 8, 2, MoeGemm::layer)));
+  CHECK_THROWS_WITH(validate_problem(moe(1, 64, 64, 8, 9, MoeGemm::layer)), Catch::Contains("top_k = 9"));
+  GemmProblem b = moe(1, 64, 64, 8, 2, MoeGemm::layer);
+  b.batch = 2;
+  CHECK_THROWS_WITH(validate_problem(b), Catch::Contains("batch 1"));
+  GemmProblem q = moe(1, 64, 64, 8, 2, MoeGemm::layer);
+  q.moe.quant_block = 128;
+  CHECK_THROWS_WITH(validate_problem(q), Catch::Contains("fp8"));
+  MoeSpec spec;
+  CHECK_THROWS_WITH(parse_moe_routing("zipf:0", spec), Catch::Contains("(0, 16]"));
+  CHECK_THROWS_WITH(parse_moe_routing("skewed", spec), Catch::Contains("uniform, tuner or zipf"));
+  parse_moe_routing("zipf:1.5", spec);
+  CHECK(spec.routing == MoeRouting::zipf);
+  CHECK(moe_routing_text(spec) == "zipf:1.5");
+  CHECK(parse_block_shape("[128, 128]") == 128);
+  CHECK(parse_block_shape("128x128") == 128);
+  CHECK_THROWS_WITH(parse_block_shape("128x64"), Catch::Contains("square"));
+  CHECK(parse_moe_dtype("fp8_w8a8") == Dtype::fp8);
+  CHECK_THROWS_WITH(parse_moe_dtype("fp32"), Catch::Contains("bf16, fp16 or fp8_w8a8"));
+}
+
+TEST_CASE("the fused-MoE target: a layer's time is its two launches', padding counted", "[moe]") {
+  const Profile h200 = load_profile("h200");
+  const Target& t = vllm_fused_moe_target();
+  const GemmProblem layer = moe(64, 768, 2048, 128, 8, MoeGemm::layer);
+  const TileConfig c = cfg(16, 64, 64, 4, 3, 1, 1);
+  const Estimate e = t.estimate(t.context(layer, h200), c);
+  REQUIRE(e.feasible);
+  const auto g = moe_layer_gemms(layer);
+  const Estimate up = t.estimate(t.context(g[0], h200), c), down = t.estimate(t.context(g[1], h200), c);
+  CHECK(e.latency_s == up.latency_s + down.latency_s);
+  CHECK(t.estimate_latency(t.context(layer, h200), c).latency_s == e.latency_s);
+  // Uniform: 4 rows per expert in one 16-row block: 75% of the M work is padding (N and K divide).
+  CHECK(up.padding_waste == Approx(0.75));
+  // No faster than the floors: the up GEMM's FLOPs at peak, its compulsory bytes at DRAM bandwidth.
+  CHECK(up.latency_s >= g[0].flops() / h200.hw.peak_flops_per_s(Dtype::bf16));
+  CHECK(up.latency_s >= g[0].compulsory_bytes() / h200.hw.dram_bandwidth_bytes_per_s);
+  CHECK(up.dram_bytes >= g[0].compulsory_bytes() * 0.999);
+  // More tokens never run faster with one config (uniform routing; 2% for the model's rounding).
+  double last = 0;
+  for (std::int64_t m : {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096}) {
+    const double s = t.estimate(t.context(moe(m, 768, 2048, 128, 8, MoeGemm::layer), h200), c).latency_s;
+    CHECK(s >= last * 0.98);
+    last = s;
+  }
+  // Plain GEMMs are the other targets' problems, and MoE problems not theirs.
+  GemmProblem plain;
+  plain.m = plain.n = plain.k = 1024;
+  CHECK_THAT(t.problem_error(plain, h200), Catch::Contains("MoE layer"));
+  CHECK_THAT(triton_target().problem_error(layer, h200), Catch::Contains("vllm-fused-moe"));
+}
+
+TEST_CASE("the fused-MoE target's space and rules follow vLLM's tuner and kernel", "[moe]") {
+  const Profile h200 = load_profile("h200");
+  const Target& t = vllm_fused_moe_target();
+  std::vector<TileConfig> space;
+  t.candidates(moe(4096, 768, 2048, 128, 8, MoeGemm::layer), h200, space);
+  REQUIRE(!space.empty());
+  for (const TileConfig& c : space) {
+    CHECK(c.split_k == 1);
+    CHECK(t.infeasibility(c, moe(4096, 768, 2048, 128, 8, MoeGemm::layer), h200).empty());
+  }
+  // Block fp8: BLOCK_SIZE_K 128 only (the tuner's BLOCK_SIZE_K % 128 == 0, then vLLM's clamp), and 8-row
+  // blocks where vLLM's shipped H200 files use them; every config once.
+  const GemmProblem fp8 = moe(1, 256, 7168, 256, 8, MoeGemm::layer, MoeRouting::tuner, Dtype::fp8);
+  t.candidates(fp8, h200, space);
+  bool eight = false;
+  for (const TileConfig& c : space) {
+    CHECK(c.block_k == 128);
+    eight = eight || c.block_m == 8;
+  }
+  CHECK(eight);
+  std::sort(space.begin(), space.end());
+  CHECK(std::adjacent_find(space.begin(), space.end()) == space.end());
+  CHECK_THAT(t.infeasibility(cfg(16, 128, 256, 4, 3), fp8, h200), Catch::Contains("128-wide scale group"));
+  CHECK_THAT(t.infeasibility(cfg(16, 128, 64, 4, 3, 2), fp8, h200), Catch::Contains("no split-K"));
+  // vLLM's get_default_config: block fp8 64 x 128 x 128 g32; bf16 M <= E 16x32x64 g1, else 64x64x32 g8.
+  CHECK(t.default_config(fp8).text() == "64x128x128:4:3:g32");
+  CHECK(t.default_config(moe(128, 768, 2048, 128, 8, MoeGemm::layer)).text() == "16x32x64:4:3:g1");
+  CHECK(t.default_config(moe(129, 768, 2048, 128, 8, MoeGemm::layer)).text() == "64x64x32:4:3");  // g8 is TileConfig::text's default
+}
+
+TEST_CASE("vLLM's fused-MoE file names and contents", "[moe]") {
+  // get_config_file_name: E=..,N=..,device_name=..[,dtype=..][,block_shape=[b,b]].json (vLLM #17619's).
+  CHECK(vllm_moe_config_file_name(8, 7168, "NVIDIA_H200", "", 0) == "E=8,N=7168,device_name=NVIDIA_H200.json");
+  CHECK(vllm_moe_config_file_name(256, 256, "NVIDIA_H200", "fp8_w8a8", 128) ==
+        "E=256,N=256,device_name=NVIDIA_H200,dtype=fp8_w8a8,block_shape=[128,128].json");
+  std::map<std::int64_t, TileConfig> best = {{1, cfg(16, 64, 128, 4, 3, 1, 1)}, {64, cfg(64, 128, 64, 8, 4, 1, 16)}};
+  const nlohmann::json nv = nlohmann::json::parse(vllm_moe_config_file_text(best, load_profile("h200").hw));
+  CHECK(nv["1"]["BLOCK_SIZE_N"] == 64);
+  CHECK(nv["64"]["GROUP_SIZE_M"] == 16);
+  CHECK(!nv["1"].contains("kpack"));
+  const nlohmann::json amd = nlohmann::json::parse(vllm_moe_config_file_text(best, load_profile("mi300x").hw));
+  CHECK(amd["1"]["kpack"] == kRocmKpack);
+  CHECK(amd["1"]["matrix_instr_nonkdim"] == kRocmMatrixInstrNonKDim);
+  CHECK(amd["1"]["waves_per_eu"] == kRocmWavesPerEu);
+}
+
+TEST_CASE("MoE model lists and Hugging Face configs", "[moe]") {
+  const std::string csv = temp_file("models.csv",
+                                    "name,experts,top_k,hidden,intermediate,tp,dtype,block_shape\n"
+                                    "mixtral,8,2,4096,14336,2,bf16,\n"
+                                    "dsv3,256,8,7168,2048,8,fp8_w8a8,128x128\n");
+  const auto models = read_moe_models(csv);
+  REQUIRE(models.size() == 2);
+  CHECK(models[0].n_per_rank() == 7168);
+  CHECK((models[1].dtype == Dtype::fp8 && models[1].quant_block == 128 && models[1].line == 3));
+  CHECK(vllm_moe_dtype(models[1]) == "fp8_w8a8");
+  const std::string yaml = temp_file("models.yaml", "models:\n  - {name: q, experts: 128, top_k: 8, hidden: 2048, intermediate: 768}\n");
+  CHECK(read_moe_models(yaml).at(0).top_k == 8);
+  CHECK_THROWS_WITH(read_moe_models(temp_file("bad.csv", "experts,top_k,hidden,intermediate,tp\n8,2,4096,14336,3\n")),
+                    Catch::Contains("bad.csv:2: tp = 3"));
+  CHECK_THROWS_WITH(read_moe_models(temp_file("typo.csv", "experts,topk,hidden,intermediate\n8,2,4096,14336\n")),
+                    Catch::Contains("top_k"));
+  // DeepSeek-V3's config.json (deepseek-ai/DeepSeek-V3): n_routed_experts 256, num_experts_per_tok 8,
+  // hidden_size 7168, moe_intermediate_size 2048, fp8 with weight_block_size [128, 128].
+  const std::string ds = temp_file("ds.json",
+                                   R"({"model_type": "deepseek_v3", "n_routed_experts": 256, "num_experts_per_tok": 8,
+      "hidden_size": 7168, "intermediate_size": 18432, "moe_intermediate_size": 2048,
+      "quantization_config": {"quant_method": "fp8", "weight_block_size": [128, 128]}})");
+  const MoeModel d = moe_model_from_hf_config(ds, 8);
+  CHECK((d.experts == 256 && d.top_k == 8 && d.hidden == 7168 && d.intermediate == 2048 && d.n_per_rank() == 256));
+  CHECK((d.dtype == Dtype::fp8 && d.quant_block == 128 && d.name == "deepseek_v3"));
+  // Llama-4-Scout nests its text model: text_config {num_local_experts 16, num_experts_per_tok 1,
+  // hidden_size 5120, intermediate_size 8192}.
+  const std::string l4 = temp_file("l4.json", R"({"text_config": {"num_local_experts": 16, "num_experts_per_tok": 1,
+      "hidden_size": 5120, "intermediate_size": 8192, "torch_dtype": "bfloat16"}})");
+  CHECK(moe_model_from_hf_config(l4, 4).n_per_rank() == 2048);
+  CHECK_THROWS_WITH(moe_model_from_hf_config(temp_file("dense.json", R"({"hidden_size": 4096})"), 1),
+                    Catch::Contains("no expert count"));
+}
+
+TEST_CASE("per-GEMM measurements pair into layers", "[moe]") {
+  std::istringstream in(
+      "kernel,family,name,m,n,k,dtype,layout,experts,top_k,gemm,block_m,block_n,block_k,group_m,num_warps,num_stages,ms\n"
+      "vllm-fused-moe,q,m2,2,1536,2048,bf16,NT,128,8,up,16,64,64,1,4,3,0.040\n"
+      "vllm-fused-moe,q,m2,2,1536,2048,bf16,NT,128,8,up,16,128,64,1,4,3,0.050\n"
+      "vllm-fused-moe,q,m2,2,2048,768,bf16,NT,128,8,down,16,64,64,1,4,3,0.020\n");
+  const auto layers = pair_moe_layers(read_measurements(in, "pairs.csv", "vllm-fused-moe"));
+  REQUIRE(layers.size() == 1);
+  const GemmProblem& p = layers[0].problem;
+  CHECK((p.moe.gemm == MoeGemm::layer && p.n == 768 && p.k == 2048 && p.moe.routing == MoeRouting::tuner));
+  REQUIRE(layers[0].configs.size() == 1);  // 16x128x64 has no down time
+  CHECK(layers[0].configs[0].ms == Approx(0.060));
+}

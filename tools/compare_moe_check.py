@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""Scores gemm-advisor's fused-MoE config files against the configs timed with them on the GPU.
+
+    tools/compare_moe_check.py CHECK.csv FIRST.csv DIR[=LABEL] ...
+
+CHECK.csv is a run of plans/plan-moe-check.csv (tools/measure/make_moe_check_plan.py: the files'
+configs, the first run's layer best, vLLM's default and its shipped tuned config, timed together);
+FIRST.csv the first run (data/measurements/h200-fused-moe.csv, 80-100 sampled configs per problem);
+each DIR the files `batch --target vllm-fused-moe --emit vllm --out DIR` wrote for
+examples/moe-models.csv. A layer's time is up + down with one config, as vLLM runs them. The best
+measured layer config of a (model, M) is the fastest of both runs; % of best = that time / the
+config's time. Prints per model and overall the geomean and worst for each file set, vLLM's default
+and, where vLLM ships an H200 file for the (E, N, dtype), vLLM's tuned config.
+"""
+import csv
+import json
+import math
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "measure"))
+import make_plans  # noqa: E402
+import plan_spec as ps  # noqa: E402
+
+KEYS = ("block_m", "block_n", "block_k", "group_m", "num_warps", "num_stages")
+VLLM_KEYS = ("BLOCK_SIZE_M", "BLOCK_SIZE_N", "BLOCK_SIZE_K", "GROUP_SIZE_M", "num_warps", "num_stages")
+
+
+def layer_times(path):
+    t = {}
+    for r in csv.DictReader(open(path)):
+        if r["kernel"] != "vllm-fused-moe" or r["status"] != "ok":
+            continue
+        c = tuple(int(r[k]) for k in KEYS)
+        t.setdefault((r["family"], r["name"]), {}).setdefault(c, {})[r["gemm"]] = float(r["ms"])
+    return {k: {c: v["up"] + v["down"] for c, v in d.items() if "up" in v and "down" in v} for k, d in t.items()}
+
+
+def geo(xs):
+    return 100 * math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
+
+
+def main(argv):
+    if len(argv) < 3:
+        raise SystemExit(__doc__)
+    check, first = layer_times(argv[0]), layer_times(argv[1])
+    sets = [(a.split("=", 1) + [os.path.basename(a)])[:2] for a in argv[2:]]
+    tuned = make_plans.load_moe_tuned()
+    cols = [label for _d, label in sets] + ["vLLM default", "vLLM tuned H200"]
+    score = {c: {} for c in cols}
+    for family, e, topk, h, inter, tp, dt in make_plans.MOE_MODELS:
+        n = inter // tp
+        sel = ",dtype=fp8_w8a8,block_shape=[128,128]" if dt == "fp8" else ""
+        files = {label: json.load(open(os.path.join(d, f"E={e},N={n},device_name=NVIDIA_H200{sel}.json")))
+                 for d, label in sets}
+        for m in make_plans.MOE_M:
+            key = (family, f"tp{tp}.m{m}")
+            here = check.get(key, {})
+            best = min(list(here.values()) + list(first.get(key, {}).values()))
+            picks = {label: tuple(int(files[label][str(m)][k]) for k in VLLM_KEYS) for _d, label in sets}
+            d = ps.moe_default_config(m, e, n, h, topk, "fp8_w8a8" if dt == "fp8" else None,
+                                      [128, 128] if dt == "fp8" else None)
+            picks["vLLM default"] = tuple(d[k] for k in KEYS)
+            t = make_plans.nearest(tuned.get((e, n, dt), []), m)
+            if t:
+                picks["vLLM tuned H200"] = tuple(int(t[1][k]) for k in KEYS)
+            for label, c in picks.items():
+                if c in here:
+                    score[label].setdefault(family, []).append(best / here[c])
+    print(f"{'model':<18}" + "".join(f"{c:>22}" for c in cols))
+    for family, *_ in make_plans.MOE_MODELS:
+        cells = []
+        for c in cols:
+            xs = score[c].get(family, [])
+            cells.append(f"{geo(xs):6.1f}% / {100 * min(xs):5.1f}% ({len(xs):2d})" if xs else f"{'-':>22}")
+        print(f"{family:<18}" + "".join(f"{x:>22}" for x in cells))
+    cells = []
+    for c in cols:
+        xs = [x for v in score[c].values() for x in v]
+        cells.append(f"{geo(xs):6.1f}% / {100 * min(xs):5.1f}% ({len(xs):3d})" if xs else "-")
+    print(f"{'all':<18}" + "".join(f"{x:>22}" for x in cells))
+    print("cells: geomean / worst % of the best measured layer time per (model, M) (count of M values)")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,85 @@
+"""The plan that checks gemm-advisor's fused-MoE config files on the GPU (plans/plan-moe-check.csv).
+
+For each problem of plans/plan-moe.csv (6 models x 18 M x the up and down GEMMs) it lists, to be timed
+in one run:
+  * the config of each emitted file (`gemm-advisor batch examples/moe-models.csv --target vllm-fused-moe
+    --hw h200 --emit vllm --out DIR`, once per routing: DIRS are given as ROUTING=DIR), for that M;
+  * the layer's best config in the first run's measurements (data/measurements/h200-fused-moe.csv:
+    the config with the least up + down time), as the same-run anchor of "the best measured";
+  * vLLM's default config (plan_spec.moe_default_config);
+  * vLLM's shipped H200 tuned config for the nearest M, where vLLM ships a file for the (E, N, dtype)
+    (../shared/ref/public/vllm_fused_moe_configs.csv, as make_plans.load_moe_tuned reads it).
+Duplicates are kept once. Pure Python.
+
+    python3 tools/measure/make_moe_check_plan.py tuner=/tmp/emit-tuner uniform=/tmp/emit-uniform
+"""
+import csv
+import json
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import plan_spec as ps  # noqa: E402
+import make_plans  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(HERE))
+FIRST = os.path.join(ROOT, "data", "measurements", "h200-fused-moe.csv")
+KEYS = ("block_m", "block_n", "block_k", "group_m", "num_warps", "num_stages")
+VLLM_KEYS = ("BLOCK_SIZE_M", "BLOCK_SIZE_N", "BLOCK_SIZE_K", "GROUP_SIZE_M", "num_warps", "num_stages")
+
+
+def file_name(e, n, dt):
+    sel = ",dtype=fp8_w8a8,block_shape=[128,128]" if dt == "fp8" else ""
+    return f"E={e},N={n},device_name=NVIDIA_H200{sel}.json"
+
+
+def main(argv):
+    dirs = [a.split("=", 1) for a in argv]
+    if not dirs or any(len(d) != 2 for d in dirs):
+        raise SystemExit(__doc__)
+    # the first run's layer bests
+    times = {}
+    for r in csv.DictReader(open(FIRST)):
+        if r["kernel"] != "vllm-fused-moe" or r["status"] != "ok":
+            continue
+        key = (r["family"], r["name"])
+        cfg = tuple(int(r[k]) for k in KEYS)
+        times.setdefault(key, {}).setdefault(cfg, {})[r["gemm"]] = float(r["ms"])
+    best = {k: min((v["up"] + v["down"], c) for c, v in d.items() if "up" in v and "down" in v)[1]
+            for k, d in times.items()}
+    tuned = make_plans.load_moe_tuned()
+    rows = []
+    for family, e, topk, h, inter, tp, dt in make_plans.MOE_MODELS:
+        n_rank = inter // tp
+        emitted = {name: json.load(open(os.path.join(d, file_name(e, n_rank, dt)))) for name, d in dirs}
+        for m in make_plans.MOE_M:
+            name = f"tp{tp}.m{m}"
+            d = ps.moe_default_config(m, e, n_rank, h, topk, "fp8_w8a8" if dt == "fp8" else None,
+                                      [128, 128] if dt == "fp8" else None)
+            cfgs = [tuple(int(emitted[nm][str(m)][k]) for k in VLLM_KEYS) for nm, _ in dirs]
+            cfgs += [best[(family, name)], tuple(d[k] for k in KEYS)]
+            t = make_plans.nearest(tuned.get((e, n_rank, dt), []), m)
+            if t:
+                cfgs.append(tuple(int(t[1][k]) for k in KEYS))
+            seen = []
+            for c in cfgs:
+                if c not in seen:
+                    seen.append(c)
+            for gemm, n, k in (("up", 2 * n_rank, h), ("down", h, n_rank)):
+                for c in seen:
+                    rows.append(dict(kernel="vllm-fused-moe", family=family, name=name, m=m, n=n, k=k, batch=1,
+                                     dtype=dt, layout="NT", experts=e, top_k=topk, gemm=gemm,
+                                     **dict(zip(KEYS, c)), split_k=1))
+    out = os.path.join(HERE, "plans", "plan-moe-check.csv")
+    cols = ["kernel", "family", "name", "m", "n", "k", "batch", "dtype", "layout", "experts", "top_k", "gemm",
+            *KEYS, "split_k"]
+    with open(out, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=cols)
+        w.writeheader()
+        w.writerows(rows)
+    print(f"{out}: {len(rows)} rows")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
