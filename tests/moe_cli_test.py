@@ -5,6 +5,7 @@ get_config_file_name; benchmark_moe.py's M grid and keys), --from-hf, and bad in
 Usage: moe_cli_test.py PATH/TO/gemm-advisor (run from the repo root)."""
 import json
 import os
+import re
 import sys
 import tempfile
 
@@ -120,4 +121,26 @@ for args, code, words in bad:
     check(f"bad input {' '.join(args[:2])} ... -> exit {code}: {words}",
           rc == code and len(lines) == 1 and words in err and "Traceback" not in err and not out.strip(),
           f"rc {rc} out {out[:200]!r} err {err!r}")
+# The shipped files were measured: on the H200 they are the configs of h200-fused-moe-check3.csv
+# (tools/measure/make_moe_check_plan.py, timed with the first run's best, vLLM's default and vLLM's
+# tuned files). Scored against the fastest config of that run, per (model, M), as the tool does.
+emitted = os.path.join(TMP, "tuner")
+rc, out, err = run("batch", "examples/moe-models.csv", "--target", "vllm-fused-moe", "--hw", "h200", "--routing", "tuner",
+                   "--emit", "vllm", "--out", emitted, "-q")
+uniform = os.path.join(TMP, "h200")
+import subprocess  # noqa: E402
+score = subprocess.run([sys.executable, "tools/compare_moe_check.py", "--same-run",
+                        "data/measurements/h200-fused-moe-check3.csv", "data/measurements/h200-fused-moe.csv",
+                        emitted + "=tuner", uniform + "=uniform"], capture_output=True, text=True)
+row = [x for x in score.stdout.splitlines() if x.startswith("all")]
+cells = row[0].split() if row else []
+# "all  94.7% /  74.0% (108)  92.7% / ..." -> [tuner geo, tuner worst, count, uniform ..., default ..., tuned ...]
+nums = [float(x) for x in re.findall(r"[0-9.]+", " ".join(cells[1:]))]
+check("every (model, M) config of the files was measured (108)", len(nums) >= 12 and nums[2] == 108 and nums[5] == 108,
+      score.stdout + score.stderr)
+if len(nums) >= 12:
+    # 2026-12-01: tuner routing 94.7% / 74.0%, uniform 92.7% / 71.2%, vLLM default 74.8% / 39.3%.
+    check(f"the files reach {nums[0]}% of the run's best (>= 94.5)", nums[0] >= 94.5)
+    check(f"uniform-routing files {nums[3]}% (>= 92.5)", nums[3] >= 92.5)
+    check(f"both beat vLLM's default ({nums[6]}%) by 15 points", min(nums[0], nums[3]) >= nums[6] + 15)
 cli_harness.finish()

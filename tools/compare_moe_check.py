@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Scores gemm-advisor's fused-MoE config files against the configs timed with them on the GPU.
 
-    tools/compare_moe_check.py CHECK.csv FIRST.csv DIR[=LABEL] ...
+    tools/compare_moe_check.py CHECK.csv[,MORE.csv...] FIRST.csv DIR[=LABEL] ...
 
 CHECK.csv is a run of plans/plan-moe-check.csv (tools/measure/make_moe_check_plan.py: the files'
 configs, the first run's layer best, vLLM's default and its shipped tuned config, timed together);
@@ -9,7 +9,8 @@ FIRST.csv the first run (data/measurements/h200-fused-moe.csv, 80-100 sampled co
 each DIR the files `batch --target vllm-fused-moe --emit vllm --out DIR` wrote for
 examples/moe-models.csv. A layer's time is up + down with one config, as vLLM runs them. The best
 measured layer config of a (model, M) is the fastest of both runs; % of best = that time / the
-config's time. Prints per model and overall the geomean and worst for each file set, vLLM's default
+config's time (with --same-run: the fastest of the CHECK run alone, which re-times the first run's
+best, so that the session's clock and thermal state cancel). Prints per model and overall the geomean and worst for each file set, vLLM's default
 and, where vLLM ships an H200 file for the (E, N, dtype), vLLM's tuned config.
 """
 import csv
@@ -42,9 +43,17 @@ def geo(xs):
 
 
 def main(argv):
+    same_run = "--same-run" in argv
+    argv = [a for a in argv if a != "--same-run"]
     if len(argv) < 3:
         raise SystemExit(__doc__)
-    check, first = layer_times(argv[0]), layer_times(argv[1])
+    # CHECK: the run of the files' configs (its times score them); MORE: other runs, whose layer times
+    # only join the best measured.
+    check_files = argv[0].split(",")
+    check, first = layer_times(check_files[0]), layer_times(argv[1])
+    for more in check_files[1:]:
+        for key, d in layer_times(more).items():
+            first.setdefault(key + ("more",), {}).update(d)
     sets = [(a.split("=", 1) + [os.path.basename(a)])[:2] for a in argv[2:]]
     tuned = make_plans.load_moe_tuned()
     cols = [label for _d, label in sets] + ["vLLM default", "vLLM tuned H200"]
@@ -57,7 +66,8 @@ def main(argv):
         for m in make_plans.MOE_M:
             key = (family, f"tp{tp}.m{m}")
             here = check.get(key, {})
-            best = min(list(here.values()) + list(first.get(key, {}).values()))
+            best = min(list(here.values()) + ([] if same_run else list(first.get(key, {}).values()) +
+                                               list(first.get(key + ("more",), {}).values())))
             picks = {label: tuple(int(files[label][str(m)][k]) for k in VLLM_KEYS) for _d, label in sets}
             d = ps.moe_default_config(m, e, n, h, topk, "fp8_w8a8" if dt == "fp8" else None,
                                       [128, 128] if dt == "fp8" else None)

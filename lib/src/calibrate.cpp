@@ -97,7 +97,8 @@ std::vector<ShapeScore> shape_scores(const std::vector<const Measured*>& shapes,
   std::vector<ShapeScore> out;
   std::vector<RankedConfig> ranked;
   for (const Measured* m : shapes) {
-    const EstimateContext ctx = make_estimate_context(m->shape->problem, profile, params);
+    const EstimateContext ctx =
+        make_estimate_context(m->shape->problem, profile, target.problem_params(m->shape->problem, profile, params));
     rank_configs(target, ctx, m->configs, ranked, kShortlistSearch);
     if (ranked.empty() || !ranked.front().estimate.feasible) {
       // The model rejects every config that ran: the worst possible pick.

@@ -11,7 +11,9 @@ in one run:
     (../shared/ref/public/vllm_fused_moe_configs.csv, as make_plans.load_moe_tuned reads it).
 Duplicates are kept once. Pure Python.
 
-    python3 tools/measure/make_moe_check_plan.py tuner=/tmp/emit-tuner uniform=/tmp/emit-uniform
+    python3 tools/measure/make_moe_check_plan.py [--out NAME] tuner=/tmp/emit-tuner uniform=/tmp/emit-uniform
+
+NAME (default plan-moe-check) names plans/NAME.csv; run it with `bash run_targets.sh moe-check [NAME]`.
 """
 import csv
 import json
@@ -35,6 +37,9 @@ def file_name(e, n, dt):
 
 
 def main(argv):
+    name_out = "plan-moe-check"
+    if argv[:1] == ["--out"]:
+        name_out, argv = argv[1], argv[2:]
     dirs = [a.split("=", 1) for a in argv]
     if not dirs or any(len(d) != 2 for d in dirs):
         raise SystemExit(__doc__)
@@ -71,7 +76,7 @@ def main(argv):
                     rows.append(dict(kernel="vllm-fused-moe", family=family, name=name, m=m, n=n, k=k, batch=1,
                                      dtype=dt, layout="NT", experts=e, top_k=topk, gemm=gemm,
                                      **dict(zip(KEYS, c)), split_k=1))
-    out = os.path.join(HERE, "plans", "plan-moe-check.csv")
+    out = os.path.join(HERE, "plans", name_out + ".csv")
     cols = ["kernel", "family", "name", "m", "n", "k", "batch", "dtype", "layout", "experts", "top_k", "gemm",
             *KEYS, "split_k"]
     with open(out, "w", newline="") as f:

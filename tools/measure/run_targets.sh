@@ -59,7 +59,7 @@ case "$MODE" in
   fp8)      run_plan fp8 plan-fp8-block.csv "${MAXMIN:-$(left_min)}" ;;
   tutorial) run_plan tutorial plan-tutorial.csv "${MAXMIN:-$(left_min)}" ;;
   moe)      run_plan moe plan-moe.csv "${MAXMIN:-$(left_min)}" ;;
-  moe-check) run_plan moe-check plan-moe-check.csv "${MAXMIN:-$(left_min)}" ;;
+  moe-check) P=${2:-plan-moe-check}; run_plan "${P#plan-}" "$P.csv" "${MAXMIN:-$(left_min)}" ;;
   triton-more) run_plan triton-more plan-triton-more.csv "${MAXMIN:-$(left_min)}" ;;
   all-b)
     run_plan tutorial plan-tutorial.csv "${MAXMIN:-4.8}"

@@ -67,7 +67,16 @@ class Target {
   /// The problem's context with this target's parameters on the profile (Profile::params_for).
   /// The problem must be valid; the context points to `p` and `profile`.
   EstimateContext context(const GemmProblem& p, const Profile& profile) const {
-    return make_estimate_context(p, profile, profile.params_for(name(), default_params()));
+    return make_estimate_context(p, profile, problem_params(p, profile, profile.params_for(name(), default_params())));
+  }
+
+  /// The parameters a problem is estimated with, given the target's (its defaults and the profile's
+  /// overrides, or those calibrate is trying): these, unless a kind of problem runs a code path
+  /// another target's parameters describe (vllm-fused-moe's block-fp8 path: vllm-fp8-block's).
+  virtual ModelParams problem_params(const GemmProblem& p, const Profile& profile, const ModelParams& params) const {
+    (void)p;
+    (void)profile;
+    return params;
   }
 
   /// Estimates one config of the context's problem, every term. An infeasible config returns
