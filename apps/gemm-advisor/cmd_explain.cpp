@@ -8,6 +8,7 @@
 #include "cli.hpp"
 #include "gemm_advisor/advise.hpp"
 #include "gemm_advisor/error.hpp"
+#include "gemm_advisor/frontend.hpp"
 #include "gemm_advisor/moe.hpp"
 #include "gemm_advisor/report.hpp"
 
@@ -44,24 +45,15 @@ Registered register_explain(CLI::App& app) {
             const Hardware& hw = profile.hw;
             const Target& target = find_target(o->common.target);
             require_dtype(hw, p.dtype);
-            std::vector<TileConfig> given, space;
+            TileConfig given;
             std::string chosen = "the advisor's top config";
             if (!o->config.empty()) {
-              given.push_back(parse_tile_config(o->config));
+              given = parse_tile_config(o->config);
               chosen = "given";
             }
-            std::vector<RankedConfig> ranked;
-            advise(target, p, profile, given.empty() ? nullptr : &given, 1, space, ranked);
-            if (ranked.empty()) throw InputError("no feasible config for " + p.shape_text() + " on " + hw.name);
-            const RankedConfig& r = ranked.front();
+            const RankedConfig r = explain_config(target, p, profile, o->config.empty() ? nullptr : &given);
             const TileConfig& c = r.config;
             const Estimate& e = r.estimate;
-            if (!e.feasible) {
-              // The target's own rules refuse it, or it passes them but no block fits on a CU.
-              const std::string why = target.infeasibility(c, p, profile);
-              throw InputError("config " + c.text() + (why.empty() ? " does not fit on a CU of " + hw.name
-                                                                   : " is infeasible on " + hw.name + ": " + why));
-            }
             // A MoE layer: each of its two launches on its own (the layer's record sums their times).
             std::vector<std::pair<GemmProblem, Estimate>> gemms;
             if (p.moe.gemm == MoeGemm::layer) {

@@ -12,6 +12,7 @@
 
 #include "cli.hpp"
 #include "gemm_advisor/error.hpp"
+#include "gemm_advisor/frontend.hpp"
 #include "gemm_advisor/report.hpp"
 
 namespace cli {
@@ -73,32 +74,22 @@ Registered register_profiles(CLI::App& app) {
               return kExitOk;
             }
             std::ostringstream out;
-            nlohmann::json list = nlohmann::json::array();
-            if (o->format == "table")
-              out << fmt::format("{:<8} {:<34} {:<7} {:>7} {:>12} {:>10} {:>9}  {}\n", "name", "display_name", "vendor",
-                                 "CUs/SMs", "bf16 TFLOP/s", "DRAM TB/s", "L2 MB", "--hw also takes");
+            if (o->format == "json") {
+              out << gemm_advisor::json_text(profiles_json(), 2) << "\n";
+              std::cout << out.str();
+              return kExitOk;
+            }
+            out << fmt::format("{:<8} {:<34} {:<7} {:>7} {:>12} {:>10} {:>9}  {}\n", "name", "display_name", "vendor",
+                               "CUs/SMs", "bf16 TFLOP/s", "DRAM TB/s", "L2 MB", "--hw also takes");
             for (const auto& e : embedded_profiles()) {
               const Hardware hw = parse_profile(e.yaml, "embedded:" + std::string(e.name)).hw;
-              const double bf16 = hw.peak_flops_per_s(Dtype::bf16) / 1e12;
-              const double dram = hw.dram_bandwidth_bytes_per_s / 1e12;
               std::vector<std::string> aliases;
               for (const auto& [name, names] : profile_aliases())
                 if (name == hw.name) aliases.assign(names.begin() + 1, names.end());  // [0] is the display name
-              if (o->format == "json") {
-                list.push_back({{"name", hw.name},
-                                {"display_name", hw.display_name},
-                                {"vendor", hw.vendor},
-                                {"arch", hw.arch},
-                                {"cu_count", hw.cu_count},
-                                {"peak_bf16_tflops", bf16},
-                                {"dram_tb_per_s", dram},
-                                {"aliases", aliases}});
-              } else {
-                out << fmt::format("{:<8} {:<34} {:<7} {:>7} {:>12.1f} {:>10.2f} {:>9.0f}  {}\n", hw.name, hw.display_name,
-                                   hw.vendor, hw.cu_count, bf16, dram, hw.l2_bytes / 1e6, fmt::join(aliases, "; "));
-              }
+              out << fmt::format("{:<8} {:<34} {:<7} {:>7} {:>12.1f} {:>10.2f} {:>9.0f}  {}\n", hw.name, hw.display_name,
+                                 hw.vendor, hw.cu_count, hw.peak_flops_per_s(Dtype::bf16) / 1e12,
+                                 hw.dram_bandwidth_bytes_per_s / 1e12, hw.l2_bytes / 1e6, fmt::join(aliases, "; "));
             }
-            if (o->format == "json") out << gemm_advisor::json_text(list, 2) << "\n";
             std::cout << out.str();
             return kExitOk;
           }};

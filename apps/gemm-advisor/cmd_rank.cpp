@@ -8,6 +8,7 @@
 #include "cli.hpp"
 #include "gemm_advisor/advise.hpp"
 #include "gemm_advisor/error.hpp"
+#include "gemm_advisor/frontend.hpp"
 #include "gemm_advisor/report.hpp"
 
 namespace cli {
@@ -42,22 +43,11 @@ Registered register_rank(CLI::App& app) {
             advise(target, p, profile, o->common.candidates.empty() ? nullptr : &given,
                    o->common.distinct ? 0 : o->common.top, space, ranked);
             if (o->common.distinct) distinct_tiles_first(ranked, o->common.top);
-            std::size_t feasible = 0, infeasible = 0;
-            for (const auto& r : ranked) (r.estimate.feasible ? feasible : infeasible)++;
             for (const auto& r : ranked) {
               if (!r.estimate.feasible)
                 spdlog::warn("config {} is infeasible on {}: {}", r.config.text(), hw.name, r.infeasible_reason);
             }
-            if (feasible == 0) {
-              // The one error line carries a reason (the warnings above, which --quiet hides, give all).
-              const std::string why = infeasible == 1 ? ": " + ranked.front().infeasible_reason
-                                      : infeasible > 1
-                                          ? " (all " + std::to_string(infeasible) + " given configs are infeasible; " +
-                                                ranked.front().config.text() + ": " + ranked.front().infeasible_reason +
-                                                ")"
-                                          : "";
-              throw InputError("no feasible config for " + p.shape_text() + " on " + hw.name + why);
-            }
+            require_feasible(ranked, p, hw);  // one error line with a reason (the warnings give all)
             std::ostringstream out;
             if (o->format == "json") {
               out << json_text(ranking_json(p, hw, o->common.target, ranked, o->common.top), 2) << "\n";

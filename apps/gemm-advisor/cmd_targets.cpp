@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "cli.hpp"
-#include "gemm_advisor/model_params.hpp"
+#include "gemm_advisor/frontend.hpp"
 #include "gemm_advisor/report.hpp"
 #include "gemm_advisor/target.hpp"
 
@@ -23,27 +23,17 @@ Registered register_targets(CLI::App& app) {
   return {cmd, [o]() {
             using namespace gemm_advisor;
             std::ostringstream out;
-            nlohmann::ordered_json list = nlohmann::ordered_json::array();
+            if (o->format == "json") {
+              out << json_text(targets_json(), 2) << "\n";
+              std::cout << out.str();
+              return kExitOk;
+            }
             for (const Target* t : all_targets()) {
               const TargetInfo& info = t->info();
-              if (o->format == "json") {
-                nlohmann::ordered_json params = nlohmann::ordered_json::array();
-                for (const TargetParameter& p : info.parameters)
-                  params.push_back({{"name", p.name}, {"field", p.field}, {"values", p.values}});
-                nlohmann::ordered_json model = nlohmann::ordered_json::object();
-                for (const ModelParamInfo& m : kModelParamRegistry) model[std::string(m.name)] = t->default_params().*(m.field);
-                list.push_back({{"name", info.name},
-                                {"kernel", info.kernel},
-                                {"source", info.source},
-                                {"parameters", params},
-                                {"model_parameters", model}});
-                continue;
-              }
               out << fmt::format("{}{}\n  kernel:     {}\n  source:     {}\n  parameters:\n", t == all_targets().front() ? "" : "\n",
                                  info.name, info.kernel, info.source);
               for (const TargetParameter& p : info.parameters) out << fmt::format("    {:<13} {}\n", p.name, p.values);
             }
-            if (o->format == "json") out << json_text(list, 2) << "\n";
             std::cout << out.str();
             return kExitOk;
           }};

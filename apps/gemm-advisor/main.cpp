@@ -20,6 +20,7 @@
 #include "gemm_advisor/version.hpp"
 #include "gemm_advisor/candidates.hpp"
 #include "gemm_advisor/targets/vllm_fused_moe.hpp"
+#include "gemm_advisor/frontend.hpp"
 
 namespace cli {
 
@@ -50,14 +51,10 @@ CLI::Validator layout_validator() {
   return parsing_validator([](const std::string& v) { return gemm_advisor::parse_layout(v); }, "LAYOUT");
 }
 gemm_advisor::GemmProblem problem_defaults(const CommonOptions& o) {
-  const gemm_advisor::TargetInfo& info = gemm_advisor::find_target(o.target).info();
   const bool dtype_given = o.dtype_option && o.dtype_option->count() > 0;
   const bool layout_given = o.layout_option && o.layout_option->count() > 0;
-  gemm_advisor::GemmProblem base;
-  base.dtype = gemm_advisor::parse_dtype(!dtype_given && !info.default_dtype.empty() ? info.default_dtype : o.dtype);
-  base.layout =
-      gemm_advisor::parse_layout(!layout_given && !info.default_layout.empty() ? info.default_layout : o.layout);
-  return base;
+  return gemm_advisor::problem_defaults_for(gemm_advisor::find_target(o.target).info(), dtype_given ? o.dtype : "",
+                                        layout_given ? o.layout : "");
 }
 
 gemm_advisor::GemmProblem parse_problem(const std::string& shape, const CommonOptions& o) {
@@ -117,54 +114,10 @@ void add_target_option(CLI::App* cmd, std::string& target) {
       ->check(CLI::IsMember(names));
 }
 
-namespace {
-
-// The first line of a command's stdout ("" if it cannot run): how the local GPU is named.
-std::vector<std::string> command_lines(const char* command) {
-  std::vector<std::string> lines;
-  FILE* pipe = ::popen(command, "r");
-  if (!pipe) return lines;
-  char buffer[512];
-  while (std::fgets(buffer, sizeof buffer, pipe) && lines.size() < 64) {
-    std::string line(buffer);
-    while (!line.empty() && (line.back() == '\n' || line.back() == '\r' || line.back() == ' ')) line.pop_back();
-    if (!line.empty()) lines.push_back(line);
-  }
-  ::pclose(pipe);
-  return lines;
-}
-
-std::string shipped_names() {
-  std::string known;
-  for (const auto& e : gemm_advisor::embedded_profiles()) known += (known.empty() ? "" : ", ") + std::string(e.name);
-  return known;
-}
-
-}  // namespace
-
 std::string default_hardware() {
-  if (const char* env = std::getenv("GEMM_ADVISOR_HW"); env && *env) return env;
-  // nvidia-smi prints one name per GPU ("NVIDIA H100 80GB HBM3"); rocm-smi --showproductname prints
-  // "GPU[0] : Card Series: AMD Instinct MI300X OAM" among other lines.
-  std::vector<std::string> names = command_lines("nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null");
-  if (names.empty()) {
-    for (const std::string& line : command_lines("rocm-smi --showproductname 2>/dev/null")) {
-      const std::size_t at = line.find("Card Series:");
-      if (at == std::string::npos) continue;
-      std::string name = line.substr(at + 12);
-      name.erase(0, name.find_first_not_of(" \t"));
-      if (!name.empty()) names.push_back(name);
-    }
-  }
-  if (names.empty())
-    throw gemm_advisor::InputError("no --hw given, GEMM_ADVISOR_HW is not set and no GPU was found (nvidia-smi, "
-                                   "rocm-smi): give --hw NAME (" + shipped_names() + ") or a profile YAML");
-  const std::string resolved = gemm_advisor::resolve_profile_name(names.front());
-  if (resolved.empty())
-    throw gemm_advisor::InputError("no --hw given and the local GPU, '" + names.front() +
-                                   "', is not a shipped profile: give --hw NAME (" + shipped_names() +
-                                   ") or a profile YAML");
-  spdlog::info("--hw {}: the local GPU, {}", resolved, names.front());
+  std::string local_gpu;
+  std::string resolved = gemm_advisor::default_hardware_name("--hw", &local_gpu);
+  if (!local_gpu.empty()) spdlog::info("--hw {}: the local GPU, {}", resolved, local_gpu);
   return resolved;
 }
 
@@ -192,16 +145,7 @@ std::vector<gemm_advisor::TileConfig> read_given_candidates(const std::string& p
   return given;
 }
 
-void require_dtype(const gemm_advisor::Hardware& hw, gemm_advisor::Dtype d) {
-  if (hw.rate(d)) return;
-  std::string have;
-  for (int i = 0; i < gemm_advisor::kDtypeCount; ++i) {
-    if (hw.matrix[static_cast<std::size_t>(i)])
-      have += (have.empty() ? "" : ", ") + std::string(gemm_advisor::dtype_name(static_cast<gemm_advisor::Dtype>(i)));
-  }
-  throw gemm_advisor::InputError("dtype " + std::string(gemm_advisor::dtype_name(d)) + " is not supported by " +
-                                 hw.name + " (it has: " + have + ")");
-}
+void require_dtype(const gemm_advisor::Hardware& hw, gemm_advisor::Dtype d) { gemm_advisor::require_matrix_dtype(hw, d); }
 
 namespace {
 

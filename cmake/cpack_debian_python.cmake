@@ -1,0 +1,25 @@
+# CPACK_PRE_BUILD_SCRIPTS: in the .deb, the Python package goes where Debian's python3 looks,
+# /usr/lib/python3/dist-packages (GEMM_ADVISOR_PYTHON_INSTALL_DIR, lib/python3.X/site-packages by
+# default, is right for a --prefix install such as ~/.local, not for /usr).
+file(GLOB_RECURSE inits "${CPACK_TEMPORARY_INSTALL_DIRECTORY}/__init__.py")
+list(FILTER inits INCLUDE REGEX "/gemm_advisor/__init__\\.py$")
+foreach(init ${inits})
+  get_filename_component(package "${init}" DIRECTORY)
+  get_filename_component(site "${package}" DIRECTORY)
+  string(FIND "${site}" "/lib/python3/dist-packages" debian_layout)
+  if(debian_layout EQUAL -1)
+    string(REGEX REPLACE "/lib/python3[^/]*/(site|dist)-packages$" "/lib/python3/dist-packages" target "${site}")
+    file(MAKE_DIRECTORY "${target}")
+    file(RENAME "${package}" "${target}/gemm_advisor")
+    file(GLOB left "${site}/*")
+    if(NOT left)
+      file(REMOVE_RECURSE "${site}")
+      get_filename_component(versioned "${site}" DIRECTORY)  # lib/python3.X, empty now
+      file(GLOB left "${versioned}/*")
+      if(NOT left)
+        file(REMOVE_RECURSE "${versioned}")
+      endif()
+    endif()
+    message(STATUS "gemm-advisor .deb: the Python package in ${target}")
+  endif()
+endforeach()

@@ -1,0 +1,58 @@
+#pragma once
+/// What every front end (the CLI, the Python module `gemm_advisor`) shares, so that both answer and
+/// fail alike: which profile to use when none is given, the problem defaults of a target, the
+/// checks and error messages of `rank` and `explain`, and the lists of profiles and targets.
+#include <nlohmann/json.hpp>
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gemm_advisor/profile.hpp"
+#include "gemm_advisor/ranker.hpp"
+#include "gemm_advisor/target.hpp"
+
+namespace gemm_advisor {
+
+/// The profile name to use when the user gave none: $GEMM_ADVISOR_HW, else the local GPU as
+/// `nvidia-smi` (or `rocm-smi --showproductname`) names it, resolved to a shipped profile
+/// (resolve_profile_name). `option` is how the front end spells the setting in messages ("--hw" for
+/// the CLI, "hw=" for Python). When the local GPU was used, `*local_gpu` (if given) receives the
+/// name the tool printed, else "". Throws InputError when neither gives a profile (no GPU, or one
+/// that no shipped profile describes), listing the shipped profiles: never a silent default.
+std::string default_hardware_name(std::string_view option = "--hw", std::string* local_gpu = nullptr);
+
+/// "a100, b200, ...": the shipped profile names, for messages.
+std::string shipped_profile_names();
+
+/// The problem defaults of a command: `dtype` and `layout`, or, where one is "" (not given), the
+/// target's own default (TargetInfo::default_dtype/layout: fp8 NT for vllm-fp8-block), else bf16
+/// and NT. Throws InputError for a bad dtype or layout text.
+GemmProblem problem_defaults_for(const TargetInfo& target, std::string_view dtype, std::string_view layout);
+
+/// Throws InputError "dtype D is not supported by HW (it has: ...)" when the hardware has no matrix
+/// path for the dtype.
+void require_matrix_dtype(const Hardware& hw, Dtype d);
+
+/// Throws InputError "no feasible config for SHAPE on HW[: reason]" (as `rank` reports it) when
+/// `ranked` (advise()'s result) has no feasible entry; the reason is the first infeasible given
+/// config's, with a count when there are several.
+void require_feasible(const std::vector<RankedConfig>& ranked, const GemmProblem& p, const Hardware& hw);
+
+/// `explain`'s pick: the advisor's top config for the problem, or exactly `given` when not null,
+/// estimated with every term. Throws InputError when the problem cannot run, when there is no
+/// feasible config, or when `given` is infeasible (with the target's reason).
+RankedConfig explain_config(const Target& target, const GemmProblem& p, const Profile& profile,
+                            const TileConfig* given);
+
+/// `profiles --format json`: one object per shipped profile, sorted by name: name, display_name,
+/// vendor, arch, cu_count, peak_bf16_tflops (TFLOP/s), dram_tb_per_s (TB/s), aliases (what --hw
+/// also takes).
+nlohmann::json profiles_json();
+
+/// `targets --format json`: one object per target, in all_targets() order: name, kernel, source,
+/// parameters [{name, field, values}], model_parameters {name: default value}.
+nlohmann::ordered_json targets_json();
+
+}  // namespace gemm_advisor

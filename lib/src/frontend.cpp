@@ -1,0 +1,153 @@
+#include "gemm_advisor/frontend.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "gemm_advisor/advise.hpp"
+#include "gemm_advisor/error.hpp"
+#include "gemm_advisor/model_params.hpp"
+
+namespace gemm_advisor {
+
+namespace {
+
+// The non-empty lines of a command's stdout (none if it cannot run): how the local GPU is named.
+std::vector<std::string> command_lines(const char* command) {
+  std::vector<std::string> lines;
+  FILE* pipe = ::popen(command, "r");
+  if (!pipe) return lines;
+  char buffer[512];
+  while (std::fgets(buffer, sizeof buffer, pipe) && lines.size() < 64) {
+    std::string line(buffer);
+    while (!line.empty() && (line.back() == '\n' || line.back() == '\r' || line.back() == ' ')) line.pop_back();
+    if (!line.empty()) lines.push_back(line);
+  }
+  ::pclose(pipe);
+  return lines;
+}
+
+}  // namespace
+
+std::string shipped_profile_names() {
+  std::string known;
+  for (const auto& e : embedded_profiles()) known += (known.empty() ? "" : ", ") + std::string(e.name);
+  return known;
+}
+
+std::string default_hardware_name(std::string_view option, std::string* local_gpu) {
+  if (local_gpu) local_gpu->clear();
+  if (const char* env = std::getenv("GEMM_ADVISOR_HW"); env && *env) return env;
+  // nvidia-smi prints one name per GPU ("NVIDIA H100 80GB HBM3"); rocm-smi --showproductname prints
+  // "GPU[0] : Card Series: AMD Instinct MI300X OAM" among other lines.
+  std::vector<std::string> names = command_lines("nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null");
+  if (names.empty()) {
+    for (const std::string& line : command_lines("rocm-smi --showproductname 2>/dev/null")) {
+      const std::size_t at = line.find("Card Series:");
+      if (at == std::string::npos) continue;
+      std::string name = line.substr(at + 12);
+      name.erase(0, name.find_first_not_of(" \t"));
+      if (!name.empty()) names.push_back(name);
+    }
+  }
+  const std::string opt(option);
+  const std::string give = "give " + opt + (opt.back() == '=' ? "" : " ") + "NAME (" + shipped_profile_names() +
+                           ") or a profile YAML";
+  if (names.empty())
+    throw InputError("no " + opt + " given, GEMM_ADVISOR_HW is not set and no GPU was found (nvidia-smi, rocm-smi): " +
+                     give);
+  const std::string resolved = resolve_profile_name(names.front());
+  if (resolved.empty())
+    throw InputError("no " + opt + " given and the local GPU, '" + printable(names.front()) +
+                     "', is not a shipped profile: " + give);
+  if (local_gpu) *local_gpu = names.front();
+  return resolved;
+}
+
+GemmProblem problem_defaults_for(const TargetInfo& target, std::string_view dtype, std::string_view layout) {
+  GemmProblem base;
+  base.dtype = parse_dtype(!dtype.empty() ? dtype : !target.default_dtype.empty() ? target.default_dtype : "bf16");
+  base.layout = parse_layout(!layout.empty() ? layout : !target.default_layout.empty() ? target.default_layout : "NT");
+  return base;
+}
+
+void require_matrix_dtype(const Hardware& hw, Dtype d) {
+  if (hw.rate(d)) return;
+  std::string have;
+  for (int i = 0; i < kDtypeCount; ++i) {
+    if (hw.matrix[static_cast<std::size_t>(i)])
+      have += (have.empty() ? "" : ", ") + std::string(dtype_name(static_cast<Dtype>(i)));
+  }
+  throw InputError("dtype " + std::string(dtype_name(d)) + " is not supported by " + hw.name + " (it has: " + have +
+                   ")");
+}
+
+void require_feasible(const std::vector<RankedConfig>& ranked, const GemmProblem& p, const Hardware& hw) {
+  std::size_t feasible = 0, infeasible = 0;
+  for (const auto& r : ranked) (r.estimate.feasible ? feasible : infeasible)++;
+  if (feasible > 0) return;
+  // The one error line carries a reason (a front end's warnings give every one).
+  const std::string why = infeasible == 1 ? ": " + ranked.front().infeasible_reason
+                          : infeasible > 1
+                              ? " (all " + std::to_string(infeasible) + " given configs are infeasible; " +
+                                    ranked.front().config.text() + ": " + ranked.front().infeasible_reason + ")"
+                              : "";
+  throw InputError("no feasible config for " + p.shape_text() + " on " + hw.name + why);
+}
+
+RankedConfig explain_config(const Target& target, const GemmProblem& p, const Profile& profile,
+                            const TileConfig* given) {
+  std::vector<TileConfig> list, space;
+  if (given) list.push_back(*given);
+  std::vector<RankedConfig> ranked;
+  advise(target, p, profile, given ? &list : nullptr, 1, space, ranked);
+  if (ranked.empty()) throw InputError("no feasible config for " + p.shape_text() + " on " + profile.hw.name);
+  RankedConfig r = ranked.front();
+  if (!r.estimate.feasible) {
+    // The target's own rules refuse it, or it passes them but no block fits on a CU.
+    const std::string why = target.infeasibility(r.config, p, profile);
+    throw InputError("config " + r.config.text() +
+                     (why.empty() ? " does not fit on a CU of " + profile.hw.name
+                                  : " is infeasible on " + profile.hw.name + ": " + why));
+  }
+  return r;
+}
+
+nlohmann::json profiles_json() {
+  nlohmann::json list = nlohmann::json::array();
+  const auto aliases_of = profile_aliases();
+  for (const auto& e : embedded_profiles()) {
+    const Hardware hw = parse_profile(e.yaml, "embedded:" + std::string(e.name)).hw;
+    std::vector<std::string> aliases;
+    for (const auto& [name, names] : aliases_of)
+      if (name == hw.name) aliases.assign(names.begin() + 1, names.end());  // [0] is the display name
+    list.push_back({{"name", hw.name},
+                    {"display_name", hw.display_name},
+                    {"vendor", hw.vendor},
+                    {"arch", hw.arch},
+                    {"cu_count", hw.cu_count},
+                    {"peak_bf16_tflops", hw.peak_flops_per_s(Dtype::bf16) / 1e12},
+                    {"dram_tb_per_s", hw.dram_bandwidth_bytes_per_s / 1e12},
+                    {"aliases", aliases}});
+  }
+  return list;
+}
+
+nlohmann::ordered_json targets_json() {
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (const Target* t : all_targets()) {
+    const TargetInfo& info = t->info();
+    nlohmann::ordered_json params = nlohmann::ordered_json::array();
+    for (const TargetParameter& p : info.parameters)
+      params.push_back({{"name", p.name}, {"field", p.field}, {"values", p.values}});
+    nlohmann::ordered_json model = nlohmann::ordered_json::object();
+    for (const ModelParamInfo& m : kModelParamRegistry) model[std::string(m.name)] = t->default_params().*(m.field);
+    list.push_back({{"name", info.name},
+                    {"kernel", info.kernel},
+                    {"source", info.source},
+                    {"parameters", params},
+                    {"model_parameters", model}});
+  }
+  return list;
+}
+
+}  // namespace gemm_advisor

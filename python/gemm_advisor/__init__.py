@@ -1,0 +1,281 @@
+"""gemm_advisor: which tile configuration should this GEMM use on that GPU?
+
+The Python face of the gemm-advisor library: it ranks every legal tile configuration of a GPU
+kernel (a "target": the project's Triton GEMM, Triton's tutorial matmul, vLLM's block-scaled fp8
+GEMM) for a GEMM shape through an analytical latency model, without running anything on a GPU.
+The answers are the CLI's, computed by the same library::
+
+    >>> import gemm_advisor as g
+    >>> best = g.rank("4096x4096x4096", hw="NVIDIA H200", top=3)
+    >>> [c["rank"] for c in best], best[0]["latency_s"] > 0
+    ([1, 2, 3], True)
+
+Shapes are "MxNxK" or "MxNxKxB" text (B = batch) or a tuple (M, N, K) / (M, N, K, B) of ints.
+``hw`` is a shipped profile name ("h200"), the GPU's name as torch, nvidia-smi, rocm-smi or vLLM
+spell it ("NVIDIA H200", "AMD Instinct MI300X", "gfx942"), a path to a profile YAML, or a
+:class:`Profile` from :func:`load_profile`; None means what the CLI does without --hw:
+$GEMM_ADVISOR_HW, else the local GPU as nvidia-smi or rocm-smi name it, else an error.
+Times are seconds, rates TFLOP/s (``tflops``), percentages 0..100.
+
+Bad input (a malformed shape, an unknown profile or dtype, an impossible config) raises
+:class:`Error`, a ValueError whose message is the CLI's one-line error. Warnings the CLI prints
+(an unknown key in a profile file, an infeasible given config) are :class:`AdvisorWarning`.
+
+Submodules: :mod:`gemm_advisor.triton` (configs for ``triton.autotune`` and a
+``prune_configs_by`` shortlist), :mod:`gemm_advisor.plot` (roofline, heatmap and
+predicted-vs-measured figures; needs matplotlib).
+"""
+
+import functools as _functools
+import json as _json
+import os as _os
+import warnings as _warnings
+
+from . import _gemm_advisor as _core
+
+Error = _core.Error
+Error.__module__ = __name__
+Error.__doc__ = ("Bad input to gemm_advisor (a ValueError): str(e) is one line naming the input and what "
+                 "is wrong, the message the CLI prints after 'gemm-advisor: error: '.")
+Profile = _core.Profile
+
+__version__ = _core.__version__
+__all__ = ["Error", "AdvisorWarning", "Profile", "rank", "ranking", "explain", "profiles", "targets",
+           "load_profile", "default_hardware", "version", "config_text"]
+
+# The TileConfig fields, in the order of a config's text (BMxBNxBK:WARPS:STAGES:SPLITK:gGROUP_M).
+FIELDS = ("block_m", "block_n", "block_k", "group_m", "num_warps", "num_stages", "split_k")
+_REQUIRED = ("block_m", "block_n", "block_k", "num_warps", "num_stages")
+_DEFAULTS = {"group_m": 8, "split_k": 1}
+
+
+class AdvisorWarning(UserWarning):
+    """What the CLI reports as 'gemm-advisor: warning: ...': the input is used, but look at it."""
+
+
+_PACKAGE_DIR = _os.path.dirname(_os.path.abspath(__file__))
+
+
+def _warn(messages):
+    """Issues each message as an AdvisorWarning, attributed to the caller's line outside this package."""
+    if not messages:
+        return
+    import sys
+    level, frame = 2, sys._getframe(1)
+    while frame is not None and _os.path.dirname(_os.path.abspath(frame.f_code.co_filename)) == _PACKAGE_DIR:
+        level, frame = level + 1, frame.f_back
+    for message in messages:
+        _warnings.warn(message, AdvisorWarning, stacklevel=level)
+
+
+def _is_int(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _shape_text(shape):
+    """'MxNxK[xB]' text of a shape given as text or as a tuple of ints."""
+    if isinstance(shape, str):
+        return shape
+    if isinstance(shape, (tuple, list)):
+        if len(shape) not in (3, 4) or not all(_is_int(v) for v in shape):
+            raise Error(f"shape {tuple(shape)!r}: expected (M, N, K) or (M, N, K, B) of ints")
+        return "x".join(str(v) for v in shape)
+    raise TypeError(f"shape must be 'MxNxK[xB]' text or a tuple (M, N, K[, B]) of ints, not {type(shape).__name__}")
+
+
+def _hw_arg(hw):
+    if hw is None or isinstance(hw, (str, Profile)):
+        return hw
+    if isinstance(hw, _os.PathLike):
+        return _os.fspath(hw)
+    raise TypeError(f"hw must be a profile name, a GPU name, a path or a gemm_advisor.Profile, not {type(hw).__name__}")
+
+
+def _text_arg(name, value):
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be text or None, not {type(value).__name__}")
+    if value == "":
+        raise Error(f"{name} must not be empty (None: the target's default)")
+    return value
+
+
+def _target_arg(target):
+    if not isinstance(target, str):
+        raise TypeError(f"target must be a target name (see gemm_advisor.targets()), not {type(target).__name__}")
+    return target
+
+
+@_functools.lru_cache(maxsize=None)
+def _targets_cached():
+    return _json.loads(_core.targets_json())
+
+
+def _parameter_names(target):
+    """{kernel parameter name: field} of a target (BLOCK_SIZE_M -> block_m); Error for an unknown target."""
+    for t in _targets_cached():
+        if t["name"] == target:
+            return {p["name"]: p["field"] for p in t["parameters"]}
+    names = ", ".join(t["name"] for t in _targets_cached())
+    raise Error(f"unknown target '{target}' (known: {names})")
+
+
+def config_text(config, target="triton", where="config"):
+    """The text form 'BMxBNxBK:WARPS:STAGES:SPLITK:gGROUP_M' of a config.
+
+    ``config`` is that text already (returned as is) or a dict of the advisor's field names
+    (block_m, block_n, block_k, num_warps, num_stages; optional group_m, default 8, and split_k,
+    default 1) or of the target's own parameter names (BLOCK_SIZE_M, ...; as
+    :func:`targets` lists them). Other keys (a rank, a latency) are ignored, so a dict that
+    :func:`rank` returned can be passed back. Raises :class:`Error` naming ``where`` for a missing
+    field, a value that is not a positive int, or two keys for one field.
+    """
+    if isinstance(config, str):
+        return config
+    if not isinstance(config, dict):
+        raise TypeError(f"{where} must be a dict of config fields or config text, not {type(config).__name__}")
+    by_name = _parameter_names(target)
+    values = {}
+    for key, value in config.items():
+        field = key if key in FIELDS else by_name.get(key)
+        if field is None:
+            continue
+        if field in values:
+            raise Error(f"{where}: {field} given twice (as '{key}' too)")
+        if not _is_int(value) or value < 1:
+            raise Error(f"{where}: {key} must be a positive whole number, got {value!r}")
+        values[field] = value
+    missing = [f for f in _REQUIRED if f not in values]
+    if missing:
+        raise Error(f"{where}: missing {', '.join(missing)} (a config needs {', '.join(_REQUIRED)})")
+    v = {**_DEFAULTS, **values}
+    return f"{v['block_m']}x{v['block_n']}x{v['block_k']}:{v['num_warps']}:{v['num_stages']}:{v['split_k']}:g{v['group_m']}"
+
+
+def _top_arg(top):
+    if not _is_int(top):
+        raise TypeError(f"top must be an int, not {type(top).__name__}")
+    if top < 0 or top > 1000000:
+        raise Error(f"top must be in 0..1000000 (0 = all), got {top}")
+    return top
+
+
+def ranking(shape, hw=None, dtype=None, layout=None, target="triton", top=10, candidates=None, *, distinct=False):
+    """The whole ranking of one GEMM, as ``gemm-advisor rank --format json`` prints it.
+
+    Returns a dict with "problem" (m, n, k, batch, dtype, layout), "hardware" (name, display_name,
+    peak_tflops: the dtype's datasheet peak in TFLOP/s), "target", "generator", "configs" (see
+    :func:`rank`) and, when some ``candidates`` cannot run, "infeasible" (each with "reason").
+    Arguments as for :func:`rank`.
+    """
+    texts = None
+    if candidates is not None:
+        if isinstance(candidates, (str, dict)):
+            raise TypeError("candidates must be a list of configs (dicts or config text), not one config")
+        target_name = _target_arg(target)
+        texts = [config_text(c, target_name, f"candidates[{i}]") for i, c in enumerate(candidates)]
+    text, warnings = _core.ranking_json(_shape_text(shape), _hw_arg(hw), _text_arg("dtype", dtype),
+                                        _text_arg("layout", layout), _target_arg(target), _top_arg(top),
+                                        bool(distinct), texts)
+    _warn(warnings)
+    return _json.loads(text)
+
+
+def rank(shape, hw=None, dtype=None, layout=None, target="triton", top=10, candidates=None, *, distinct=False):
+    """Rank the tile configs of a target for one GEMM shape on a GPU, best first.
+
+    shape: "MxNxK" or "MxNxKxB" text, or a tuple (M, N, K) or (M, N, K, B) of ints.
+    hw: a profile name, a GPU name, a profile YAML path, a :class:`Profile`, or None (see the
+        module's doc: $GEMM_ADVISOR_HW, else the local GPU, else :class:`Error`).
+    dtype: fp32, fp16, bf16, fp8, fp6 or fp4; None: the target's default (bf16; fp8 for
+        vllm-fp8-block). layout: NN, NT, TN or TT (storage of A and B; NT = a PyTorch Linear);
+        None: the target's default (NT).
+    target: the kernel (``gemm_advisor.targets()``): "triton", "triton-tutorial", "vllm-fp8-block".
+    top: how many configs to return (0 = all).
+    candidates: None (the target's whole candidate space) or a list of configs to rank instead,
+        each a dict (see :func:`config_text`) or config text "128x128x64:8:3"; configs that cannot
+        run are left out of the result with an :class:`AdvisorWarning` giving the reason (the
+        whole result: :func:`ranking`'s "infeasible").
+    distinct: the best config of each distinct tile (block_m, block_n, block_k, split_k) first.
+
+    Returns a list of dicts with exactly the keys of a config entry of ``gemm-advisor rank
+    --format json``: rank (1 = best), block_m, block_n, block_k, group_m, num_warps, num_stages,
+    split_k, feasible (True), latency_s (predicted time, seconds), tflops (useful
+    2*M*N*K*batch/s / 1e12), pct_of_peak (0..100 of the datasheet peak), bound ("compute",
+    "memory" or "issue"), waves, terms (every term of the estimate, units in the key names).
+
+    Raises :class:`Error` for bad input: a malformed shape, an unknown profile, dtype, layout or
+    target, a dtype the GPU lacks, a bad candidate, or no candidate that can run (the message
+    gives the reason).
+    """
+    return ranking(shape, hw, dtype, layout, target, top, candidates, distinct=distinct)["configs"]
+
+
+def explain(shape, config=None, hw=None, dtype=None, layout=None, target="triton"):
+    """Every term of one estimate, as ``gemm-advisor explain --format json`` prints it.
+
+    config: None (the advisor's top config), config text "BMxBNxBK:WARPS:STAGES[:SPLITK][:gG]"
+    or a dict (see :func:`config_text`). Other arguments as for :func:`rank`.
+    Returns the :func:`ranking` dict with one entry in "configs" and "chosen" ("given" or "the
+    advisor's top config"). Raises :class:`Error` for bad input, including a config that cannot
+    run (with the reason).
+    """
+    target = _target_arg(target)
+    text = "" if config is None else config_text(config, target)
+    result, warnings = _core.explain_json(_shape_text(shape), _hw_arg(hw), _text_arg("dtype", dtype),
+                                          _text_arg("layout", layout), target, text)
+    _warn(warnings)
+    return _json.loads(result)
+
+
+def profiles():
+    """The shipped hardware profiles, as ``gemm-advisor profiles --format json`` lists them.
+
+    A list of dicts, sorted by name: name ("h200", what hw= takes), display_name, vendor, arch,
+    cu_count, peak_bf16_tflops (TFLOP/s), dram_tb_per_s (TB/s) and aliases (the GPU names hw=
+    also takes).
+    """
+    return _json.loads(_core.profiles_json())
+
+
+def targets():
+    """The kernels configs are ranked for, as ``gemm-advisor targets --format json`` lists them.
+
+    A list of dicts: name (what target= takes), kernel, source, parameters (each {name: the
+    kernel's own name, field: the advisor's, values}) and model_parameters.
+    """
+    return [dict(t) for t in _targets_cached()]
+
+
+def load_profile(name_or_path):
+    """Load a hardware profile once, to pass as hw= to many calls.
+
+    name_or_path: a shipped name or GPU name (as hw= takes it) or a path to a profile YAML
+    (schema: profiles/SCHEMA.md; a path needs a '/' or a .yaml ending). Returns a
+    :class:`Profile` (name, display_name, vendor, arch, cu_count, dram_bandwidth_bytes_per_s,
+    l2_bandwidth_bytes_per_s, peak_flops_per_s(dtype), warnings). The file's warnings (unknown
+    keys, uncited numbers) are issued as :class:`AdvisorWarning`. Raises :class:`Error` for an
+    unknown name, an unreadable file or a broken profile.
+    """
+    hw = _hw_arg(name_or_path)
+    if hw is None:
+        raise TypeError("load_profile needs a name or a path (for the default: load_profile(default_hardware()))")
+    if isinstance(hw, Profile):
+        return hw
+    profile = _core.load_profile(hw)
+    _warn(profile.warnings)
+    return profile
+
+
+def default_hardware():
+    """The profile name hw=None means: $GEMM_ADVISOR_HW, else the local GPU (nvidia-smi, rocm-smi).
+
+    Raises :class:`Error` when neither names a profile, listing the shipped ones.
+    """
+    return _core.default_hardware_name()
+
+
+def version():
+    """'gemm-advisor VERSION (commit C, model digest D)', as ``gemm-advisor --version`` prints it."""
+    return _core.version_line()

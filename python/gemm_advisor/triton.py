@@ -1,0 +1,179 @@
+"""gemm_advisor.triton: the advisor's configs in Triton's autotuner.
+
+Two ways in::
+
+    import triton, gemm_advisor.triton as gat
+
+    # 1. The advisor's top configs for a representative shape, as the autotune list:
+    @triton.autotune(configs=gat.configs(4096, 4096, 4096, hw="h200", top=8), key=["M", "N", "K"])
+
+    # 2. Any config list, cut per shape to the advisor's shortlist before benchmarking:
+    @triton.autotune(configs=my_configs, key=["M", "N", "K"],
+                     prune_configs_by=gat.shortlist(top=8, hw="h200"))
+
+Parameter names: the target's own (``gemm-advisor targets``: BLOCK_M, BLOCK_N, BLOCK_K, GROUP_M,
+SPLIT_K for "triton"; BLOCK_SIZE_M, ... for "triton-tutorial" and "vllm-fp8-block"); ``names``
+renames them for your kernel, keyed by the advisor's field names (block_m, block_n, block_k,
+group_m, split_k): ``names={"block_m": "BM", "split_k": None}`` (None: the kernel has no such
+parameter; the field keeps its default, group_m 8 and split_k 1). num_warps and num_stages are
+always ``triton.Config``'s own arguments.
+
+Triton is imported only when present: without it, :func:`configs` returns plain dicts (the
+kernel's names plus num_warps and num_stages, as ``gemm-advisor batch --emit triton`` writes).
+"""
+
+import operator as _operator
+import warnings as _warnings
+
+import gemm_advisor as _ga
+
+__all__ = ["configs", "shortlist", "parameter_names"]
+
+_OWN = ("num_warps", "num_stages")  # triton.Config's own arguments, never kernel parameters
+
+
+def _triton():
+    try:
+        import triton  # noqa: PLC0415 (optional dependency)
+    except ImportError:
+        return None
+    return triton
+
+
+def parameter_names(target="triton", names=None):
+    """{advisor field: kernel parameter name} for a target, with ``names`` applied.
+
+    The target's own names (``gemm_advisor.targets()``) for every field it has; ``names`` maps
+    field names (block_m, block_n, block_k, group_m, split_k) to your kernel's names, or to None
+    to leave the field out. Raises gemm_advisor.Error for an unknown target or field, or a name
+    used twice; TypeError when ``names`` is not a dict of text (or None) values.
+    """
+    own = _ga._parameter_names(target)  # kernel name -> field
+    result = {field: name for name, field in own.items() if field not in _OWN}
+    if names is not None:
+        if not isinstance(names, dict):
+            raise TypeError(f"names must be a dict {{field: kernel name}}, not {type(names).__name__}")
+        for field, name in names.items():
+            if field in _OWN:
+                raise _ga.Error(f"names: {field} is triton.Config's own argument and cannot be renamed")
+            if field not in _ga.FIELDS:
+                raise _ga.Error(f"names: unknown field '{field}' (fields: "
+                                f"{', '.join(f for f in _ga.FIELDS if f not in _OWN)})")
+            if name is not None and not isinstance(name, str):
+                raise TypeError(f"names['{field}'] must be text or None, not {type(name).__name__}")
+            if name is None:
+                result.pop(field, None)
+            else:
+                result[field] = name
+    seen = {}
+    for field, name in result.items():
+        if name in seen or name in _OWN:
+            raise _ga.Error(f"names: '{name}' names both {seen.get(name, name)} and {field}")
+        seen[name] = field
+    return result
+
+
+def _to_kernel(entry, mapping, triton):
+    kwargs = {name: entry[field] for field, name in mapping.items()}
+    if triton is None:
+        return {**kwargs, "num_warps": entry["num_warps"], "num_stages": entry["num_stages"]}
+    return triton.Config(kwargs, num_warps=entry["num_warps"], num_stages=entry["num_stages"])
+
+
+def _dim(value, what):
+    try:
+        v = _operator.index(value)  # ints, numpy and torch integer scalars
+    except TypeError:
+        raise TypeError(f"{what} must be an int, not {type(value).__name__}") from None
+    return v
+
+
+def configs(M, N, K, hw=None, top=8, names=None, dtype=None, target="triton", layout=None, *, batch=1,
+            distinct=True):
+    """The advisor's top configs for one GEMM shape, ready for ``triton.autotune(configs=...)``.
+
+    M, N, K (and batch): the problem's dimensions (ints). hw, dtype, layout, target: as for
+    :func:`gemm_advisor.rank`. top: how many (0 = all). names: see the module's doc.
+    distinct: one config per distinct tile (block_m, block_n, block_k, split_k) first, as an
+    autotuner's shortlist wants (``gemm-advisor rank --distinct``).
+
+    Returns a list, best first, of ``triton.Config(kwargs, num_warps=, num_stages=)`` when triton
+    can be imported, else of dicts {kernel name: value, ..., "num_warps", "num_stages"}. Every
+    config fits the profile's limits. Raises gemm_advisor.Error for bad input.
+    """
+    mapping = parameter_names(target, names)
+    shape = (_dim(M, "M"), _dim(N, "N"), _dim(K, "K"), _dim(batch, "batch"))
+    ranked = _ga.rank(shape, hw=hw, dtype=dtype, layout=layout, target=target, top=top, distinct=distinct)
+    triton = _triton()
+    return [_to_kernel(entry, mapping, triton) for entry in ranked]
+
+
+def _fields_of(config, inverse):
+    """The advisor's fields of a triton.Config (or a dict as configs() returns without triton)."""
+    if isinstance(config, dict):
+        kwargs = {k: v for k, v in config.items() if k not in _OWN}
+        own = {k: config.get(k) for k in _OWN}
+    else:
+        kwargs = dict(getattr(config, "kwargs", {}) or {})
+        own = {k: getattr(config, k, None) for k in _OWN}
+    fields = {inverse[k]: v for k, v in kwargs.items() if k in inverse}
+    fields.update({k: v for k, v in own.items() if v is not None})
+    return fields
+
+
+def shortlist(top=8, hw=None, key_names=("M", "N", "K"), names=None, dtype=None, layout=None, target="triton", *,
+              distinct=True):
+    """A ``prune_configs_by`` for ``triton.autotune`` that benchmarks only the advisor's shortlist.
+
+    Returns {"early_config_prune": fn}. For each new autotune key Triton calls
+    ``fn(configs, named_args, **kwargs)``; fn reads M, N, K from ``named_args`` under
+    ``key_names`` (a 4th name, if given, is the batch), ranks exactly those configs with the
+    advisor (their parameters read back through ``names``, as for :func:`configs`; num_warps and
+    num_stages from the Config) and returns the ``top`` it ranks highest among them, best first
+    (configs that share the advisor's fields and differ only in other kernel arguments stay
+    together). Configs that cannot run on the GPU are dropped.
+
+    The profile is loaded now, so a bad ``hw`` (or none found) raises gemm_advisor.Error here, at
+    decoration time. At run time, a config the advisor cannot describe (a field it needs is not a
+    parameter) or a shape it rejects is kept rather than lost: fn issues an AdvisorWarning and
+    returns the configs it was given, so the autotuner still benchmarks them all.
+    """
+    if not _ga._is_int(top) or top < 1:
+        raise _ga.Error(f"shortlist: top must be a positive int, got {top!r}")
+    if isinstance(key_names, str) or len(key_names) not in (3, 4) or not all(isinstance(k, str) for k in key_names):
+        raise _ga.Error(f"shortlist: key_names must be 3 or 4 argument names (M, N, K[, batch]), got {key_names!r}")
+    mapping = parameter_names(target, names)
+    inverse = {name: field for field, name in mapping.items()}
+    profile = _ga.load_profile(_ga.default_hardware() if hw is None else hw)
+    key_names = tuple(key_names)
+
+    def early_config_prune(configs, named_args, **kwargs):
+        configs = list(configs)
+        try:
+            shape = tuple(_dim(named_args[k], k) for k in key_names)
+        except KeyError as e:
+            raise _ga.Error(f"shortlist: the kernel has no argument {e.args[0]!r} (key_names={key_names!r})") from None
+        groups = {}  # config text -> the configs with those fields, in input order
+        for config in configs:
+            try:
+                text = _ga.config_text(_fields_of(config, inverse), target, "config")
+            except (_ga.Error, TypeError) as e:
+                _warnings.warn(f"shortlist: {e}; benchmarking all {len(configs)} configs", _ga.AdvisorWarning,
+                               stacklevel=2)
+                return configs
+            groups.setdefault(text, []).append(config)
+        try:
+            with _warnings.catch_warnings():
+                _warnings.simplefilter("ignore", _ga.AdvisorWarning)  # infeasible ones are dropped: that's the point
+                result = _ga.ranking(shape, hw=profile, dtype=dtype, layout=layout, target=target, top=top,
+                                     candidates=list(groups), distinct=distinct)
+        except _ga.Error as e:
+            _warnings.warn(f"shortlist: {e}; benchmarking all {len(configs)} configs", _ga.AdvisorWarning,
+                           stacklevel=2)
+            return configs
+        kept = []
+        for entry in result["configs"]:
+            kept.extend(groups[_ga.config_text(entry, target)])
+        return kept
+
+    return {"early_config_prune": early_config_prune}

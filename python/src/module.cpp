@@ -1,0 +1,165 @@
+// _gemm_advisor: the compiled half of the Python package `gemm_advisor` (python/gemm_advisor/).
+// Thin on purpose: each call runs the same library path as the CLI's subcommand (frontend.hpp,
+// advise.hpp) and returns the same JSON text (report.hpp), which the Python half parses. Every
+// gemm_advisor::InputError reaches Python as gemm_advisor.Error (a ValueError) with its one-line
+// message.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "gemm_advisor/advise.hpp"
+#include "gemm_advisor/error.hpp"
+#include "gemm_advisor/frontend.hpp"
+#include "gemm_advisor/profile.hpp"
+#include "gemm_advisor/ranker.hpp"
+#include "gemm_advisor/report.hpp"
+#include "gemm_advisor/target.hpp"
+#include "gemm_advisor/version.hpp"
+
+namespace py = pybind11;
+namespace ga = gemm_advisor;
+
+namespace {
+
+// A loaded profile, as Python holds it: the profile, what it was loaded from, and its load
+// warnings (unknown keys, uncited numbers), which the Python half shows once.
+struct ProfileHandle {
+  ga::Profile profile;
+  std::string source;
+  std::vector<std::string> warnings;
+};
+
+ProfileHandle load(const std::string& name_or_path) {
+  ga::ProfileDiagnostics diagnostics;
+  ProfileHandle h{ga::load_profile(name_or_path, &diagnostics), name_or_path, std::move(diagnostics.warnings)};
+  return h;
+}
+
+// hw as the Python half passes it: None (the default, as the CLI finds it), a name or path, or a
+// ProfileHandle.
+ProfileHandle resolve_hw(const py::object& hw) {
+  if (hw.is_none()) return load(ga::default_hardware_name("hw="));
+  if (py::isinstance<py::str>(hw)) return load(hw.cast<std::string>());
+  ProfileHandle h = hw.cast<ProfileHandle>();
+  h.warnings.clear();  // shown when it was loaded
+  return h;
+}
+
+ga::GemmProblem problem(const ga::Target& target, const std::string& shape, const std::string& dtype,
+                        const std::string& layout) {
+  return ga::parse_shape(shape, ga::problem_defaults_for(target.info(), dtype, layout));
+}
+
+// rank: (the JSON text of `rank --format json`, warnings). `candidates`: config texts
+// (BMxBNxBK:WARPS:STAGES:SPLITK:gGROUP_M), ranked instead of the target's space.
+std::pair<std::string, std::vector<std::string>> ranking_json(const std::string& shape, const py::object& hw,
+                                                              const std::string& dtype, const std::string& layout,
+                                                              const std::string& target_name, std::size_t top,
+                                                              bool distinct,
+                                                              const std::optional<std::vector<std::string>>& candidates) {
+  const ga::Target& target = ga::find_target(target_name);
+  const ga::GemmProblem p = problem(target, shape, dtype, layout);
+  ProfileHandle h = resolve_hw(hw);
+  std::vector<std::string> warnings = h.warnings;
+  const ga::Hardware& hwr = h.profile.hw;
+  ga::require_matrix_dtype(hwr, p.dtype);
+  std::vector<ga::TileConfig> given;
+  if (candidates) {
+    if (candidates->empty()) throw ga::InputError("candidates: the list is empty (give at least one config)");
+    for (std::size_t i = 0; i < candidates->size(); ++i) {
+      try {
+        given.push_back(ga::parse_tile_config((*candidates)[i]));
+      } catch (const ga::InputError& e) {
+        throw ga::InputError("candidates[" + std::to_string(i) + "]: " + e.what());
+      }
+    }
+  }
+  std::vector<ga::RankedConfig> ranked;
+  {
+    py::gil_scoped_release release;
+    std::vector<ga::TileConfig> space;
+    // distinct needs the whole ranking to pick the best config of each tile from.
+    ga::advise(target, p, h.profile, candidates ? &given : nullptr, distinct ? 0 : top, space, ranked);
+    if (distinct) ga::distinct_tiles_first(ranked, top);
+  }
+  for (const auto& r : ranked)
+    if (!r.estimate.feasible)
+      warnings.push_back("config " + r.config.text() + " is infeasible on " + hwr.name + ": " + r.infeasible_reason);
+  ga::require_feasible(ranked, p, hwr);
+  return {ga::json_text(ga::ranking_json(p, hwr, std::string(target.name()), ranked, top)), warnings};
+}
+
+// explain: (the JSON text of `explain --format json`, warnings); `config` "" = the advisor's top one.
+std::pair<std::string, std::vector<std::string>> explain_json(const std::string& shape, const py::object& hw,
+                                                              const std::string& dtype, const std::string& layout,
+                                                              const std::string& target_name,
+                                                              const std::string& config) {
+  const ga::Target& target = ga::find_target(target_name);
+  const ga::GemmProblem p = problem(target, shape, dtype, layout);
+  ProfileHandle h = resolve_hw(hw);
+  ga::require_matrix_dtype(h.profile.hw, p.dtype);
+  ga::TileConfig given;
+  if (!config.empty()) given = ga::parse_tile_config(config);
+  ga::RankedConfig r;
+  {
+    py::gil_scoped_release release;
+    r = ga::explain_config(target, p, h.profile, config.empty() ? nullptr : &given);
+  }
+  nlohmann::json j = ga::ranking_json(p, h.profile.hw, std::string(target.name()), {r}, 1);
+  j["chosen"] = config.empty() ? "the advisor's top config" : "given";
+  return {ga::json_text(j), h.warnings};
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_gemm_advisor, m) {
+  m.doc() = "The compiled core of gemm_advisor; use the gemm_advisor package, not this module.";
+  py::register_exception<ga::InputError>(m, "Error", PyExc_ValueError);
+
+  py::class_<ProfileHandle>(m, "Profile",
+                            "A loaded hardware profile (gemm_advisor.load_profile); pass it as hw= to skip reloading.")
+      .def_property_readonly("name", [](const ProfileHandle& h) { return h.profile.hw.name; },
+                             "The profile's name, e.g. 'h200'.")
+      .def_property_readonly("display_name", [](const ProfileHandle& h) { return h.profile.hw.display_name; },
+                             "The GPU's name, e.g. 'NVIDIA H200 SXM 141GB'.")
+      .def_property_readonly("vendor", [](const ProfileHandle& h) { return h.profile.hw.vendor; }, "'nvidia' or 'amd'.")
+      .def_property_readonly("arch", [](const ProfileHandle& h) { return h.profile.hw.arch; }, "The architecture.")
+      .def_property_readonly("cu_count", [](const ProfileHandle& h) { return h.profile.hw.cu_count; },
+                             "CUs (SMs) a kernel may use.")
+      .def_property_readonly("dram_bandwidth_bytes_per_s",
+                             [](const ProfileHandle& h) { return h.profile.hw.dram_bandwidth_bytes_per_s; },
+                             "DRAM bandwidth, bytes/s (the datasheet figure).")
+      .def_property_readonly("l2_bandwidth_bytes_per_s",
+                             [](const ProfileHandle& h) { return h.profile.hw.l2_bandwidth_bytes_per_s; },
+                             "L2 bandwidth, bytes/s.")
+      .def_property_readonly("source", [](const ProfileHandle& h) { return h.source; },
+                             "The name or path it was loaded from.")
+      .def_property_readonly("warnings", [](const ProfileHandle& h) { return h.warnings; },
+                             "The load's warnings (unknown keys, uncited numbers), each 'FILE:LINE: message'.")
+      .def(
+          "peak_flops_per_s",
+          [](const ProfileHandle& h, const std::string& dtype) {
+            return h.profile.hw.peak_flops_per_s(ga::parse_dtype(dtype));
+          },
+          py::arg("dtype") = "bf16",
+          "Datasheet dense matrix peak for a dtype (fp32, fp16, bf16, fp8, fp6, fp4), FLOP/s; 0 when the "
+          "hardware has no matrix path for it. Raises gemm_advisor.Error for an unknown dtype.")
+      .def("__repr__", [](const ProfileHandle& h) {
+        return "<gemm_advisor.Profile " + h.profile.hw.name + " (" + h.profile.hw.display_name + ")>";
+      });
+
+  m.def("load_profile", &load, py::arg("name_or_path"));
+  m.def("default_hardware_name", []() { return ga::default_hardware_name("hw="); });
+  m.def("ranking_json", &ranking_json, py::arg("shape"), py::arg("hw"), py::arg("dtype"), py::arg("layout"),
+        py::arg("target"), py::arg("top"), py::arg("distinct"), py::arg("candidates"));
+  m.def("explain_json", &explain_json, py::arg("shape"), py::arg("hw"), py::arg("dtype"), py::arg("layout"),
+        py::arg("target"), py::arg("config"));
+  m.def("profiles_json", []() { return ga::json_text(ga::profiles_json()); });
+  m.def("targets_json", []() { return ga::json_text(ga::targets_json()); });
+  m.def("version_line", []() { return ga::version_line(); });
+  m.attr("__version__") = ga::version();
+}

@@ -1,0 +1,361 @@
+#!/usr/bin/env python3
+"""The Python module gemm_advisor against the CLI (issue "Where users are"): rank, ranking, explain,
+profiles and targets give what `gemm-advisor ... --format json` prints; bad input is
+gemm_advisor.Error (a ValueError) with the CLI's one-line message; candidates= ranks exactly the
+configs given; hw=None resolves as the CLI does; gemm_advisor.triton's configs() and shortlist()
+work with a stand-in triton module (tests/fake_triton) and without any.
+Usage: python_api_test.py PATH/TO/gemm-advisor PACKAGE_DIR (PACKAGE_DIR holds gemm_advisor/)."""
+import json
+import os
+import stat
+import subprocess
+import sys
+import tempfile
+import warnings
+
+import cli_harness
+
+BIN = os.path.abspath(sys.argv[1])
+PKG = os.path.abspath(sys.argv[2])
+HERE = os.path.dirname(os.path.abspath(__file__))
+FAKE_TRITON = os.path.join(HERE, "fake_triton")
+SRC = os.path.dirname(HERE)
+sys.path.insert(0, PKG)
+TMP = tempfile.mkdtemp(prefix="gemm-advisor-py-test-")
+check = cli_harness.check
+
+import gemm_advisor as g  # noqa: E402
+
+check("the package comes from PACKAGE_DIR", g.__file__.startswith(PKG), g.__file__)
+
+
+def cli_json(*args):
+    rc, out, err = cli_harness.run(BIN, *args, "--format", "json")
+    if rc != 0:
+        raise AssertionError(f"gemm-advisor {' '.join(args)}: exit {rc}: {err}")
+    return json.loads(out)
+
+
+def cli_error(*args):
+    """The CLI's error line for a command that must fail with exit 1, without the prefix."""
+    rc, out, err = cli_harness.run(BIN, *args)
+    lines = [line for line in err.splitlines() if line.startswith("gemm-advisor: error: ")]
+    assert rc == 1 and lines, (rc, err)
+    return lines[-1][len("gemm-advisor: error: "):]
+
+
+def py_error(fn, *args, **kwargs):
+    try:
+        fn(*args, **kwargs)
+    except g.Error as e:
+        return e
+    return None
+
+
+def key(c):
+    return tuple(c[f] for f in ("block_m", "block_n", "block_k", "group_m", "num_warps", "num_stages", "split_k"))
+
+
+# --- rank / ranking: the CLI's JSON, whole ---------------------------------------------------------
+for shape, hw, extra, kwargs in [
+    ("4096x4096x4096", "h200", [], {}),
+    ("16x6144x4096", "NVIDIA B200", ["--top", "4"], {"top": 4}),
+    ("8192x8192x8192x4", "h100", ["--dtype", "fp8", "--layout", "NN"], {"dtype": "fp8", "layout": "NN"}),
+    ("64x7168x2048", "h200", ["--target", "vllm-fp8-block"], {"target": "vllm-fp8-block"}),
+    ("1000x3000x777", "AMD Instinct MI300X", ["--target", "triton-tutorial", "--distinct", "--top", "6"],
+     {"target": "triton-tutorial", "distinct": True, "top": 6}),
+]:
+    want = cli_json("rank", shape, "--hw", hw, *(extra if "top" in kwargs else extra + ["--top", "10"]))
+    got = g.ranking(shape, hw=hw, **kwargs)
+    check(f"ranking({shape}, {hw}, {kwargs}) is `rank --format json` whole", got == want,
+          f"{json.dumps(got)[:300]} != {json.dumps(want)[:300]}")
+    configs = g.rank(shape, hw=hw, **kwargs)
+    check(f"rank({shape}, {hw}) is its configs, ranks 1..n", configs == want["configs"]
+          and [c["rank"] for c in configs] == list(range(1, len(configs) + 1)), configs[:1])
+got = g.rank("4096x4096x4096", hw="h200", top=3)
+keys = set(cli_json("rank", "4096x4096x4096", "--hw", "h200", "--top", "3")["configs"][0])
+check("rank's dicts have exactly the rank JSON's keys", all(set(c) == keys for c in got) and len(got) == 3,
+      [sorted(c) for c in got])
+check("rank: a tuple shape is the text shape", g.rank((4096, 4096, 4096), hw="h200", top=5) == g.rank(
+    "4096x4096x4096", hw="h200", top=5))
+check("rank: (M, N, K, B) is MxNxKxB", g.ranking((256, 512, 1024, 3), hw="a100", top=2)["problem"]["batch"] == 3)
+check("rank top=0 is every config", len(g.rank("512x512x512", hw="h200", top=0)) ==
+      len(cli_json("rank", "512x512x512", "--hw", "h200", "--top", "0")["configs"]))
+check("ranking's default dtype and layout are the target's", g.ranking("64x7168x2048", hw="h200",
+      target="vllm-fp8-block", top=1)["problem"] == {"m": 64, "n": 7168, "k": 2048, "batch": 1,
+                                                           "dtype": "fp8", "layout": "NT"})
+
+# --- errors: gemm_advisor.Error, a ValueError, with the CLI's message -------------------------------
+broken = os.path.join(TMP, "broken.yaml")
+with open(broken, "w") as f:
+    f.write("name: broken\ncompute: [\n")
+none_fit = os.path.join(TMP, "none-fit.csv")
+with open(none_fit, "w") as f:
+    f.write("block_m,block_n,block_k,num_warps,num_stages\n256,256,256,4,6\n512,512,256,8,6\n")
+for what, cli_args, call in [
+    ("a malformed shape", ["rank", "4096x4096", "--hw", "h200"], lambda: g.rank("4096x4096", hw="h200")),
+    ("a zero dimension", ["rank", "0x64x64", "--hw", "h200"], lambda: g.rank((0, 64, 64), hw="h200")),
+    ("an unknown profile", ["rank", "64x64x64", "--hw", "h900"], lambda: g.rank("64x64x64", hw="h900")),
+    ("a GPU with no profile", ["rank", "64x64x64", "--hw", "NVIDIA H100 PCIe"],
+     lambda: g.rank("64x64x64", hw="NVIDIA H100 PCIe")),
+    ("two profiles' isa", ["rank", "64x64x64", "--hw", "gfx950"], lambda: g.rank("64x64x64", hw="gfx950")),
+    ("a dtype the GPU lacks", ["rank", "64x64x64", "--hw", "a100", "--dtype", "fp8"],
+     lambda: g.rank("64x64x64", hw="a100", dtype="fp8")),
+    ("a broken profile file", ["rank", "64x64x64", "--hw", broken], lambda: g.rank("64x64x64", hw=broken)),
+    ("a missing profile file", ["rank", "64x64x64", "--hw", "/nonexistent/x.yaml"],
+     lambda: g.load_profile("/nonexistent/x.yaml")),
+    ("no candidate can run", ["rank", "4096x4096x4096", "--hw", "h200", "--candidates", none_fit],
+     lambda: g.rank("4096x4096x4096", hw="h200", candidates=[
+         {"block_m": 256, "block_n": 256, "block_k": 256, "num_warps": 4, "num_stages": 6},
+         "512x512x256:8:6"])),
+    ("an infeasible explain config", ["explain", "4096x4096x4096", "--hw", "h200", "--config", "256x256x256:4:6"],
+     lambda: g.explain("4096x4096x4096", "256x256x256:4:6", hw="h200")),
+    ("a bad explain config", ["explain", "4096x4096x4096", "--hw", "h200", "--config", "128x128:4"],
+     lambda: g.explain("4096x4096x4096", "128x128:4", hw="h200")),
+    ("a target that cannot run the problem", ["rank", "64x64x64x2", "--hw", "h200", "--target", "vllm-fp8-block"],
+     lambda: g.rank("64x64x64x2", hw="h200", target="vllm-fp8-block")),
+]:
+    want = cli_error(*cli_args)
+    e = py_error(call)
+    check(f"{what}: gemm_advisor.Error, a ValueError", isinstance(e, g.Error) and isinstance(e, ValueError), repr(e))
+    check(f"{what}: the CLI's message", e is not None and str(e) == want, f"{e} != {want}")
+    check(f"{what}: one line", e is not None and "\n" not in str(e), repr(e))
+for what, call in [
+    ("an unknown dtype", lambda: g.rank("64x64x64", hw="h200", dtype="fp12")),
+    ("an unknown layout", lambda: g.rank("64x64x64", hw="h200", layout="NX")),
+    ("an unknown target", lambda: g.rank("64x64x64", hw="h200", target="cutlass")),
+    ("a negative top", lambda: g.rank("64x64x64", hw="h200", top=-1)),
+    ("a shape of two ints", lambda: g.rank((64, 64), hw="h200")),
+    ("an empty candidate list", lambda: g.rank("64x64x64", hw="h200", candidates=[])),
+    ("a candidate without block_k", lambda: g.rank("64x64x64", hw="h200", candidates=[
+        {"block_m": 64, "block_n": 64, "num_warps": 4, "num_stages": 2}])),
+    ("a candidate with a negative value", lambda: g.rank("64x64x64", hw="h200", candidates=[
+        {"block_m": -64, "block_n": 64, "block_k": 64, "num_warps": 4, "num_stages": 2}])),
+    ("a candidate with a float", lambda: g.rank("64x64x64", hw="h200", candidates=[
+        {"block_m": 64.0, "block_n": 64, "block_k": 64, "num_warps": 4, "num_stages": 2}])),
+    ("a candidate too large", lambda: g.rank("64x64x64", hw="h200", candidates=["64x64x64:4:65"])),
+]:
+    e = py_error(call)
+    check(f"{what}: gemm_advisor.Error with a one-line message", isinstance(e, g.Error) and str(e)
+          and "\n" not in str(e), repr(e))
+e = py_error(g.rank, "64x64x64", hw="h200", candidates=["64x64x64:4:2", "64x64x64:4:99"])
+check("a bad candidate's error names its index", e is not None and str(e).startswith("candidates[1]: "), repr(e))
+e = py_error(g.rank, "64x64x64", hw="h200", dtype="fp12")
+check("an unknown dtype's message names it", e is not None and "fp12" in str(e), repr(e))
+for what, call in [("a shape of another type", lambda: g.rank(4096, hw="h200")),
+                   ("hw of another type", lambda: g.rank("64x64x64", hw=200)),
+                   ("top of another type", lambda: g.rank("64x64x64", hw="h200", top="3"))]:
+    try:
+        call()
+        check(f"{what}: TypeError", False, "no exception")
+    except TypeError:
+        check(f"{what}: TypeError", True)
+    except Exception as e:  # noqa: BLE001
+        check(f"{what}: TypeError", False, repr(e))
+
+# --- candidates= -------------------------------------------------------------------------------------
+space = g.rank("2048x2048x2048", hw="h200", top=0)
+chosen = [space[i] for i in (40, 3, 17, 25)]  # out of order, on purpose
+as_fields = [{k: c[k] for k in ("block_m", "block_n", "block_k", "group_m", "num_warps", "num_stages", "split_k")}
+             for c in chosen]
+got = g.rank("2048x2048x2048", hw="h200", candidates=as_fields, top=0)
+check("candidates=: exactly those configs, ranked as in the whole space", [key(c) for c in got] ==
+      [key(space[i]) for i in (3, 17, 25, 40)], [key(c) for c in got])
+as_names = [{"BLOCK_M": c["block_m"], "BLOCK_N": c["block_n"], "BLOCK_K": c["block_k"], "GROUP_M": c["group_m"],
+             "SPLIT_K": c["split_k"], "num_warps": c["num_warps"], "num_stages": c["num_stages"]} for c in chosen]
+check("candidates=: the target's own parameter names work too",
+      [key(c) for c in g.rank("2048x2048x2048", hw="h200", candidates=as_names, top=0)] == [key(c) for c in got])
+check("candidates=: rank()'s own dicts can be passed back", [key(c) for c in g.rank(
+    "2048x2048x2048", hw="h200", candidates=chosen, top=2)] == [key(c) for c in got[:2]])
+csv_path = os.path.join(TMP, "chosen.csv")
+with open(csv_path, "w") as f:
+    f.write("block_m,block_n,block_k,group_m,num_warps,num_stages,split_k\n")
+    f.writelines(",".join(str(c[k]) for k in ("block_m", "block_n", "block_k", "group_m", "num_warps", "num_stages",
+                                                "split_k")) + "\n" for c in chosen)
+    f.write("256,256,256,8,4,6,1\n")
+want = cli_json("rank", "2048x2048x2048", "--hw", "h200", "--candidates", csv_path, "--top", "0")
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    got = g.ranking("2048x2048x2048", hw="h200", candidates=as_fields + ["256x256x256:4:6"], top=0)
+check("candidates= with an infeasible one: `rank --candidates` whole, its reason under infeasible", got == want,
+      f"{json.dumps(got)[:300]} != {json.dumps(want)[:300]}")
+check("an infeasible candidate is an AdvisorWarning with the reason",
+      len(caught) == 1 and caught[0].category is g.AdvisorWarning and "256x256x256:4:6 is infeasible on h200"
+      in str(caught[0].message) and caught[0].filename == __file__, [str(w.message) for w in caught])
+
+# --- explain, profiles, targets, load_profile -------------------------------------------------------
+for args, kwargs in [(("1x8192x8192",), {}), (("4096x4096x4096", "128x256x64:8:3"), {}),
+                     (("4096x4096x4096", {"block_m": 128, "block_n": 256, "block_k": 64, "num_warps": 8,
+                                          "num_stages": 3}), {}),
+                     (("144x16x28000000",), {"hw": "mi355x"})]:
+    hw = kwargs.get("hw", "h200")
+    cli_args = ["explain", args[0], "--hw", hw]
+    if len(args) > 1:
+        cli_args += ["--config", args[1] if isinstance(args[1], str) else "128x256x64:8:3"]
+    want = cli_json(*cli_args)
+    got = g.explain(*args, hw=hw)
+    check(f"explain{args} is `explain --format json`", got == want, f"{json.dumps(got)[:300]}")
+check("explain's given config is 'given'", g.explain("4096x4096x4096", "128x256x64:8:3", hw="h200")["chosen"] ==
+      "given")
+check("profiles() is `profiles --format json`", g.profiles() == cli_json("profiles"))
+check("targets() is `targets --format json`", g.targets() == cli_json("targets"))
+check("version() is --version's line", g.version() == cli_harness.run(BIN, "--version")[1].strip(), g.version())
+
+h200 = g.load_profile("h200")
+check("load_profile: a Profile with the profile's figures", isinstance(h200, g.Profile) and h200.name == "h200"
+      and h200.cu_count == 132 and h200.dram_bandwidth_bytes_per_s > 4e12 and h200.peak_flops_per_s("bf16") > 9e14,
+      repr(h200))
+check("load_profile: usable as hw=", g.ranking("4096x4096x4096", hw=h200) == g.ranking("4096x4096x4096", hw="h200"))
+mine = os.path.join(TMP, "my-h200.yaml")
+with open(os.path.join(SRC, "profiles", "h200.yaml")) as src, open(mine, "w") as dst:
+    text = src.read()
+    dst.write(text.replace("name: h200", "name: my-h200", 1) + "\nfavourite_colour: green\n")
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    p = g.load_profile(mine)
+check("load_profile(path): the file's warnings as AdvisorWarning", p.name == "my-h200" and any(
+    "favourite_colour" in str(w.message) and w.category is g.AdvisorWarning for w in caught),
+    [str(w.message) for w in caught])
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    ranked = g.rank("4096x4096x4096", hw=p, top=5)
+check("a loaded Profile warns once, at load", not caught, [str(w.message) for w in caught])
+check("a copy of h200 ranks as h200", [key(c) for c in ranked] ==
+      [key(c) for c in g.rank("4096x4096x4096", hw="h200", top=5)])
+e = py_error(g.load_profile, "h900")
+check("load_profile of an unknown name: Error", e is not None and "h900" in str(e), repr(e))
+
+
+# --- hw=None: GEMM_ADVISOR_HW, else the local GPU (stand-in nvidia-smi), else an error ---------------
+def py_run(code, env_hw=None, path=None, extra_path=()):
+    env = {k: v for k, v in os.environ.items() if k not in ("GEMM_ADVISOR_HW", "PYTHONPATH")}
+    if env_hw is not None:
+        env["GEMM_ADVISOR_HW"] = env_hw
+    if path is not None:
+        env["PATH"] = path
+    env["PYTHONPATH"] = os.pathsep.join([PKG, *extra_path])
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    return p.returncode, p.stdout.strip(), p.stderr
+
+
+rank_hw = "import gemm_advisor as g; print(g.ranking('64x64x64', top=1)['hardware']['name'])"
+check("hw=None: GEMM_ADVISOR_HW", py_run(rank_hw, env_hw="mi300x")[:2] == (0, "mi300x"))
+smi_dir = os.path.join(TMP, "smi")
+os.makedirs(smi_dir)
+smi = os.path.join(smi_dir, "nvidia-smi")
+with open(smi, "w") as f:
+    f.write("#!/bin/sh\necho 'NVIDIA H100 80GB HBM3'\n")
+os.chmod(smi, os.stat(smi).st_mode | stat.S_IEXEC)
+check("hw=None: the local GPU as nvidia-smi names it",
+      py_run(rank_hw, env_hw="", path=smi_dir + os.pathsep + "/usr/bin:/bin")[:2] == (0, "h100"))
+no_gpu = os.path.join(TMP, "no-gpu")
+os.makedirs(no_gpu)
+rc, out, err = py_run("import gemm_advisor as g\ntry:\n    g.rank('64x64x64')\nexcept g.Error as e:\n    print(e)",
+                      env_hw="", path=no_gpu)
+p = subprocess.run([BIN, "rank", "64x64x64"], capture_output=True, text=True, timeout=60,
+                   env={**{k: v for k, v in os.environ.items() if k != "GEMM_ADVISOR_HW"}, "PATH": no_gpu})
+cli_line = p.stderr.strip().splitlines()[-1] if p.stderr.strip() else ""
+check("hw=None without a GPU: an Error saying hw= and listing the profiles", rc == 0 and out.startswith(
+    "no hw= given, GEMM_ADVISOR_HW is not set and no GPU was found") and "h200" in out and "give hw=NAME" in out,
+    out + err)
+check("... the CLI's message, with hw= for --hw", p.returncode == 1 and cli_line.replace("--hw", "hw=").replace(
+    "hw= NAME", "hw=NAME") == "gemm-advisor: error: " + out, f"{cli_line!r} vs {out!r}")
+
+# --- gemm_advisor.triton, with no triton importable: plain dicts ------------------------------------
+code = ("import json, gemm_advisor.triton as t\n"
+        "print(json.dumps(t.configs(4096, 4096, 4096, hw='h200', top=3)))")
+rc, out, err = py_run(code)
+no_triton = json.loads(out) if rc == 0 else None
+want = g.rank("4096x4096x4096", hw="h200", top=3, distinct=True)
+check("triton.configs without triton: dicts with the target's names, in rank --distinct order",
+      no_triton == [{"BLOCK_M": c["block_m"], "BLOCK_N": c["block_n"], "BLOCK_K": c["block_k"],
+                     "GROUP_M": c["group_m"], "SPLIT_K": c["split_k"], "num_warps": c["num_warps"],
+                     "num_stages": c["num_stages"]} for c in want], out + err)
+
+# --- gemm_advisor.triton with the stand-in triton -----------------------------------------------------
+sys.path.insert(0, FAKE_TRITON)
+import triton  # noqa: E402
+
+import gemm_advisor.triton as gat  # noqa: E402
+
+check("the stand-in triton is the one imported", getattr(triton, "FAKE", False))
+cfgs = gat.configs(4096, 4096, 4096, hw="h200", top=4)
+want = g.rank("4096x4096x4096", hw="h200", top=4, distinct=True)
+check("configs(): triton.Config objects, best first", len(cfgs) == 4 and all(isinstance(c, triton.Config)
+      for c in cfgs) and [(c.kwargs["BLOCK_M"], c.kwargs["BLOCK_N"], c.kwargs["BLOCK_K"], c.kwargs["GROUP_M"],
+                           c.num_warps, c.num_stages, c.kwargs["SPLIT_K"]) for c in cfgs] == [key(c) for c in want],
+      cfgs)
+check("configs(): num_warps and num_stages are Config's arguments, not kernel kwargs",
+      all("num_warps" not in c.kwargs and "num_stages" not in c.kwargs for c in cfgs))
+cfgs = gat.configs(16, 6144, 4096, hw="b200", top=2, names={"block_m": "BM", "block_n": "BN", "split_k": None})
+check("configs(names=): renamed, and None leaves a parameter out", all(set(c.kwargs) == {"BM", "BN", "BLOCK_K",
+      "GROUP_M"} for c in cfgs), [c.kwargs for c in cfgs])
+cfgs = gat.configs(16, 6144, 4096, hw="h200", top=1, target="triton-tutorial")
+check("configs(target=triton-tutorial): that kernel's names, no SPLIT_K", set(cfgs[0].kwargs) == {
+    "BLOCK_SIZE_M", "BLOCK_SIZE_N", "BLOCK_SIZE_K", "GROUP_SIZE_M"}, cfgs[0].kwargs)
+check("configs(distinct=False) is rank's plain order", [
+    (c.kwargs["BLOCK_M"], c.num_stages) for c in gat.configs(4096, 4096, 4096, hw="h200", top=5, distinct=False)] ==
+    [(c["block_m"], c["num_stages"]) for c in g.rank("4096x4096x4096", hw="h200", top=5)])
+for what, call in [("an unknown field in names", lambda: gat.configs(64, 64, 64, hw="h200", names={"blockm": "BM"})),
+                   ("renaming num_warps", lambda: gat.configs(64, 64, 64, hw="h200", names={"num_warps": "W"})),
+                   ("two fields one name", lambda: gat.configs(64, 64, 64, hw="h200", names={"block_m": "BLOCK_N"})),
+                   ("a bad hw", lambda: gat.configs(64, 64, 64, hw="h900")),
+                   ("shortlist with a bad hw", lambda: gat.shortlist(hw="h900")),
+                   ("shortlist with top=0", lambda: gat.shortlist(top=0, hw="h200")),
+                   ("shortlist with two key names", lambda: gat.shortlist(hw="h200", key_names=("M", "N")))]:
+    e = py_error(call)
+    check(f"triton helpers, {what}: gemm_advisor.Error", isinstance(e, g.Error), repr(e))
+
+grid = [triton.Config({"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk, "GROUP_M": 8, "SPLIT_K": 1}, num_warps=w,
+                      num_stages=s)
+        for bm in (32, 64, 128, 256) for bn in (32, 64, 128, 256) for bk in (32, 64) for w in (4, 8) for s in (3, 4)]
+grid.append(triton.Config({"BLOCK_M": 256, "BLOCK_N": 256, "BLOCK_K": 256, "GROUP_M": 8, "SPLIT_K": 1}, num_warps=4,
+                          num_stages=6))  # cannot run on the H200: never benchmarked
+prune = gat.shortlist(top=8, hw="h200")
+check("shortlist(): a prune_configs_by dict", set(prune) == {"early_config_prune"} and callable(
+    prune["early_config_prune"]))
+
+
+@triton.autotune(configs=grid, key=["M", "N", "K"], prune_configs_by=prune)
+def matmul(a, b, c, M, N, K):
+    return (M, N, K)
+
+
+for shape in [(4096, 4096, 4096), (16, 6144, 4096), (1000, 3000, 777)]:
+    matmul(None, None, None, *shape)
+    benchmarked = matmul.benchmarked[shape]
+    as_dicts = [{**c.kwargs, "num_warps": c.num_warps, "num_stages": c.num_stages} for c in grid]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", g.AdvisorWarning)
+        want = g.rank(shape, hw="h200", candidates=as_dicts, top=8, distinct=True)
+    check(f"autotune + shortlist at {shape}: only the advisor's top 8 of the list, best first",
+          len(benchmarked) == 8 and [(c.kwargs["BLOCK_M"], c.kwargs["BLOCK_N"], c.kwargs["BLOCK_K"], 8, c.num_warps,
+                                      c.num_stages, 1) for c in benchmarked] == [key(c) for c in want],
+          [(c.kwargs, c.num_warps, c.num_stages) for c in benchmarked])
+    check(f"autotune + shortlist at {shape}: the very objects given", all(any(c is x for x in grid)
+                                                                        for c in benchmarked))
+check("the infeasible config is never benchmarked", all(grid[-1] not in b for b in matmul.benchmarked.values()))
+small = gat.shortlist(top=3, hw="h200")["early_config_prune"](grid, {"M": 64, "N": 64, "K": 64, "a": None})
+check("shortlist's fn, called as Triton 2.x does (no kwargs): top 3", len(small) == 3, small)
+renamed = [triton.Config({"BM": c.kwargs["BLOCK_M"], "BN": c.kwargs["BLOCK_N"], "BLOCK_K": c.kwargs["BLOCK_K"],
+                          "EVEN_K": True}, num_warps=c.num_warps, num_stages=c.num_stages) for c in grid[:-1]]
+picked = gat.shortlist(top=4, hw="h200", names={"block_m": "BM", "block_n": "BN", "split_k": None, "group_m": None})[
+    "early_config_prune"](renamed, {"M": 4096, "N": 4096, "K": 4096})
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore", g.AdvisorWarning)
+    want = g.rank((4096, 4096, 4096), hw="h200", top=4, distinct=True, candidates=[
+        {"block_m": c.kwargs["BM"], "block_n": c.kwargs["BN"], "block_k": c.kwargs["BLOCK_K"],
+         "num_warps": c.num_warps, "num_stages": c.num_stages} for c in renamed])
+check("shortlist(names=): read back through the kernel's names, other kwargs ignored", [
+    (c.kwargs["BM"], c.kwargs["BN"], c.kwargs["BLOCK_K"], c.num_warps, c.num_stages) for c in picked] == [
+    (c["block_m"], c["block_n"], c["block_k"], c["num_warps"], c["num_stages"]) for c in want], picked)
+undescribed = [triton.Config({"BLOCK_M": 64, "BLOCK_N": 64}, num_warps=4, num_stages=3)] + grid[:5]
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    kept = prune["early_config_prune"](undescribed, {"M": 64, "N": 64, "K": 64})
+check("a config without BLOCK_K: a warning, and every config kept", kept == undescribed and any(
+    "block_k" in str(w.message) for w in caught), [str(w.message) for w in caught])
+e = py_error(prune["early_config_prune"], grid, {"M": 64, "N": 64})
+check("named_args without K: an Error naming it", e is not None and "'K'" in str(e), repr(e))
+
+cli_harness.finish()
