@@ -2,6 +2,9 @@
 // Mapping pieces the Triton targets share (a private header): every Triton kernel here issues the
 // same matrix instructions from the same tile, and copies aligned operands the same way; they differ
 // in which rows they load (masked or wrapped), in extra per-step work, and in their epilogue.
+#include <cstddef>
+#include <vector>
+
 #include "gemm_advisor/kernel_shape.hpp"
 #include "gemm_advisor/model.hpp"
 #include "gemm_advisor/targets/triton.hpp"
@@ -77,6 +80,49 @@ inline double loads_in_flight(const EstimateContext& ctx, const TileConfig& c, b
   const TritonSettings& t = ctx.profile->triton;
   const double ahead = c.num_stages - (full_instruction ? t.smem_stage_offset : t.sync_mma_smem_stage_offset) - 1;
   return ctx.a_aligned && ctx.b_aligned ? ahead : ahead * ctx.params.unaligned_pipeline_fraction;
+}
+
+/// One of vLLM's tuner spaces (benchmarks/kernels/benchmark_w8a8_block_fp8.py, benchmark_moe.py),
+/// already cut to the problem: the values of each parameter, ascending.
+struct TunerSpace {
+  std::vector<int> block_m, block_n, block_k, num_warps, group_m;
+  int min_stages = 2, max_stages = 5;
+};
+
+/// The space's configs in the tuner's order (BLOCK_SIZE_M, N, K, num_warps, num_stages,
+/// GROUP_SIZE_M) that the compiler accepts (triton_resources), into `out` (appended). The
+/// GROUP_SIZE_M values at or above the grid's rows of blocks map the grid alike: only the smallest
+/// such is kept; `block_rows(bm)` gives those rows for a BLOCK_SIZE_M. `reserve`: the target's
+/// register_overhead_per_thread.
+template <class BlockRows>
+void tuner_candidates(const TunerSpace& space, const GemmProblem& p, const Profile& profile, double reserve,
+                      BlockRows block_rows, std::vector<TileConfig>& out) {
+  const Hardware& hw = profile.hw;
+  const MatrixRate& rate = *hw.rate(p.dtype);
+  TileConfig c;
+  c.split_k = 1;
+  for (int bm : space.block_m) {
+    const double rows = block_rows(bm);
+    for (int bn : space.block_n) {
+      for (int bk : space.block_k) {
+        for (int w : space.num_warps) {
+          for (int s = space.min_stages; s <= space.max_stages; ++s) {
+            for (std::size_t gi = 0; gi < space.group_m.size(); ++gi) {
+              if (gi > 0 && space.group_m[gi - 1] >= rows) break;
+              c.block_m = bm;
+              c.block_n = bn;
+              c.block_k = bk;
+              c.num_warps = w;
+              c.num_stages = s;
+              c.group_m = space.group_m[gi];
+              if (triton_resources(c, p.dtype, rate, hw, profile.triton, reserve).check == TritonResourceCheck::ok)
+                out.push_back(c);
+            }
+          }
+        }
+      }
+    }
+  }
 }
 
 }  // namespace gemm_advisor::triton_family

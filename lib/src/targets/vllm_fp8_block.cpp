@@ -93,43 +93,23 @@ class Fp8BlockTarget final : public RulesTarget<Fp8BlockRules> {
   void candidates(const GemmProblem& p, const Profile& profile, std::vector<TileConfig>& out) const override {
     out.clear();
     if (!problem_error(p, profile).empty()) return;
-    const Hardware& hw = profile.hw;
-    const MatrixRate& rate = *hw.rate(p.dtype);
     const double reserve = profile.params_for(name(), default_params()).register_overhead_per_thread;
     // Tiles larger than the problem's next power of two only add padding (and, with wrapped
     // offsets, re-load the same rows): the tuner times them, the advisor skips them.
     const std::int64_t max_m = std::max<std::int64_t>(kBlockM[0], next_pow2(p.m));
     const std::int64_t max_n = std::max<std::int64_t>(kBlockN[0], next_pow2(p.n));
-    const int max_stages = std::min(kMaxStages, profile.triton.max_num_stages);
-    TileConfig c;
-    c.split_k = 1;
-    for (int bm : kBlockM) {
-      if (bm > max_m) break;
-      const std::int64_t tiles_m = (p.m + bm - 1) / bm;
-      for (int bn : kBlockN) {
-        if (bn > max_n) break;
-        for (int bk : kBlockK) {
-          for (int w : kWarps) {
-            for (int s = kMinStages; s <= max_stages; ++s) {
-              for (std::size_t gi = 0; gi < std::size(kGroupM); ++gi) {
-                // Every GROUP_SIZE_M >= the tile rows maps the grid alike (the grid is one group):
-                // keep the smallest such.
-                if (gi > 0 && kGroupM[gi - 1] >= tiles_m) break;
-                const int g = kGroupM[gi];
-                c.block_m = bm;
-                c.block_n = bn;
-                c.block_k = bk;
-                c.num_warps = w;
-                c.num_stages = s;
-                c.group_m = g;
-                if (triton_resources(c, p.dtype, rate, hw, profile.triton, reserve).check == TritonResourceCheck::ok)
-                  out.push_back(c);
-              }
-            }
-          }
-        }
-      }
-    }
+    triton_family::TunerSpace space;
+    for (int bm : kBlockM)
+      if (bm <= max_m) space.block_m.push_back(bm);
+    for (int bn : kBlockN)
+      if (bn <= max_n) space.block_n.push_back(bn);
+    space.block_k.assign(std::begin(kBlockK), std::end(kBlockK));
+    space.num_warps.assign(std::begin(kWarps), std::end(kWarps));
+    space.group_m.assign(std::begin(kGroupM), std::end(kGroupM));
+    space.min_stages = kMinStages;
+    space.max_stages = std::min(kMaxStages, profile.triton.max_num_stages);
+    triton_family::tuner_candidates(
+        space, p, profile, reserve, [&](int bm) { return static_cast<double>((p.m + bm - 1) / bm); }, out);
   }
   std::string infeasibility(const TileConfig& c, const GemmProblem& p, const Profile& profile) const override {
     if (std::string why = problem_error(p, profile); !why.empty()) return why;

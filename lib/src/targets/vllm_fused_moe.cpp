@@ -187,49 +187,30 @@ class FusedMoeTarget final : public Target {
   void candidates(const GemmProblem& p, const Profile& profile, std::vector<TileConfig>& out) const override {
     out.clear();
     if (!problem_error(p, profile).empty()) return;
-    const Hardware& hw = profile.hw;
-    const MatrixRate& rate = *hw.rate(p.dtype);
     const double reserve = profile.params_for(name(), default_params()).register_overhead_per_thread;
     const MoeRoutingTerms routing = moe_routing_terms(p);
     // A block taller than the busiest expert's rows (rounded to a power of two) only pads: the tuner
     // times such blocks, the advisor skips them.
     const auto max_m = std::max<std::int64_t>(
         kBlockM[0], next_pow2(static_cast<std::int64_t>(std::ceil(routing.busiest_expert_rows))));
-    const int max_stages = std::min(kMaxStages, profile.triton.max_num_stages);
     const std::int64_t q = p.moe.quant_block;
-    TileConfig c;
-    c.split_k = 1;
+    triton_family::TunerSpace space;
     // BLOCK_SIZE_M 8 where vLLM's shipped files use it: block fp8 (see rules_view).
-    std::vector<int> block_ms(std::begin(kBlockM), std::end(kBlockM));
-    if (q != 0) block_ms.insert(block_ms.begin(), kSmallBlockM);
-    for (int bm : block_ms) {
-      if (bm > max_m) break;
-      const double block_rows = routing.blocks[block_index(bm)];  // the grid's rows of blocks
-      for (int bn : kBlockN) {
-        for (int bk_space : kBlockK) {
-          // Block scales: the tuner's BLOCK_SIZE_K % group == 0, then vLLM's clamp to the group, so
-          // every larger BLOCK_SIZE_K runs the group's: kept once.
-          if (q != 0 && (bk_space % q != 0 || bk_space > q)) continue;
-          const int bk = bk_space;
-          for (int w : kWarps) {
-            for (int s = kMinStages; s <= max_stages; ++s) {
-              for (std::size_t gi = 0; gi < std::size(kGroupM); ++gi) {
-                // Every GROUP_SIZE_M >= the grid's block rows maps the grid alike: keep the smallest.
-                if (gi > 0 && kGroupM[gi - 1] >= block_rows) break;
-                c.block_m = bm;
-                c.block_n = bn;
-                c.block_k = bk;
-                c.num_warps = w;
-                c.num_stages = s;
-                c.group_m = kGroupM[gi];
-                if (triton_resources(c, p.dtype, rate, hw, profile.triton, reserve).check == TritonResourceCheck::ok)
-                  out.push_back(c);
-              }
-            }
-          }
-        }
-      }
-    }
+    if (q != 0) space.block_m.push_back(kSmallBlockM);
+    for (int bm : kBlockM)
+      if (bm <= max_m) space.block_m.push_back(bm);
+    space.block_n.assign(std::begin(kBlockN), std::end(kBlockN));
+    // Block scales: the tuner's BLOCK_SIZE_K % group == 0, then vLLM's clamp to the group, so every
+    // larger BLOCK_SIZE_K runs the group's: kept once.
+    for (int bk : kBlockK)
+      if (q == 0 || (bk % q == 0 && bk <= q)) space.block_k.push_back(bk);
+    space.num_warps.assign(std::begin(kWarps), std::end(kWarps));
+    space.group_m.assign(std::begin(kGroupM), std::end(kGroupM));
+    space.min_stages = kMinStages;
+    space.max_stages = std::min(kMaxStages, profile.triton.max_num_stages);
+    // The grid's rows of blocks: every expert's padded blocks.
+    triton_family::tuner_candidates(
+        space, p, profile, reserve, [&](int bm) { return routing.blocks[block_index(bm)]; }, out);
   }
 
   std::string infeasibility(const TileConfig& c, const GemmProblem& p, const Profile& profile) const override {
