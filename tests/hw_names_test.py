@@ -5,6 +5,7 @@ the local GPU as nvidia-smi / rocm-smi name it (stand-in scripts on PATH here: C
 without a GPU a clear error listing the profiles, never a silent H200.
 Usage: hw_names_test.py PATH/TO/gemm-advisor (run from the repo root)."""
 import json
+import time
 import os
 import stat
 import subprocess
@@ -78,6 +79,17 @@ for cmd in (["rank", "64x64x64"], ["explain", "64x64x64"], ["batch", "-"]):
     rc, out, err = run(*cmd, path=empty)
     check(f"{cmd[0]} with no --hw and no GPU: exit 1, one line listing the profiles, no silent H200",
           rc == 1 and out == "" and len(err.splitlines()) == 1 and "GEMM_ADVISOR_HW" in err and "mi355x" in err, err)
+
+hung = fake_bin("nvidia-smi", '/bin/sleep 30\necho "NVIDIA H100 80GB HBM3"\n')
+t0 = time.time()
+rc, out, err = run("rank", "64x64x64", path=hung)
+check("a hung nvidia-smi is given 5 s, then no GPU (exit 1)", rc == 1 and time.time() - t0 < 15 and "no GPU" in err,
+      f"{time.time() - t0:.1f} s {err}")
+failing = fake_bin("nvidia-smi", 'echo "NVIDIA H100 80GB HBM3"\nexit 3\n')
+rc, out, err = run("rank", "64x64x64", path=failing)
+check("a failing nvidia-smi names no GPU", rc == 1 and "no GPU" in err, err)
+rc, out, err = run("rank", "64x64x64", env_hw="bogus")
+check("GEMM_ADVISOR_HW=bogus: the error names the variable", rc == 1 and err.startswith("gemm-advisor: error: GEMM_ADVISOR_HW:"), err)
 
 # `profiles` lists what --hw takes.
 rc, out, err = run("profiles", "--format", "json")

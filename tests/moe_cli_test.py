@@ -114,6 +114,20 @@ bad = [
     (("batch", "--from-hf", write("dense.json", '{"hidden_size": 4096}'), "--target", "vllm-fused-moe", "--hw", "h200"),
      1, "no expert count"),
     (("batch", "--from-hf", hf, "--hw", "h200"), 2, "go with --target vllm-fused-moe"),
+    (("batch", "--from-hf", write("float.json", '{"num_local_experts": 8.5, "num_experts_per_tok": 2, "hidden_size": 64, '
+                                                '"intermediate_size": 64}'), "--target", "vllm-fused-moe", "--hw", "h200"),
+     1, "num_local_experts = 8.5 is not a whole number"),
+    (("batch", "--from-hf", write("two.json", '{"num_local_experts": 8, "n_routed_experts": 16, "num_experts_per_tok": 2, '
+                                              '"hidden_size": 64, "intermediate_size": 64}'), "--target", "vllm-fused-moe",
+      "--hw", "h200"), 1, "disagree"),
+    (("batch", "--from-hf", write("wbs.json", '{"num_local_experts": 8, "num_experts_per_tok": 2, "hidden_size": 64, '
+                                              '"intermediate_size": 64, "quantization_config": {"quant_method": "fp8", '
+                                              '"weight_block_size": "128x128"}}'), "--target", "vllm-fused-moe",
+      "--hw", "h200"), 1, "weight_block_size must be [b, b]"),
+    (("evaluate", "--target", "vllm-fused-moe", "--hw", "h200", "--measurements",
+      write("uponly.csv", "kernel,family,name,m,n,k,dtype,layout,experts,top_k,gemm,block_m,block_n,block_k,group_m,"
+                          "num_warps,num_stages,ms\nvllm-fused-moe,q,m2,2,1536,2048,bf16,NT,128,8,up,16,64,64,1,4,3,0.04\n")),
+     1, "give --per-gemm"),
 ]
 for args, code, words in bad:
     rc, out, err = run(*args)
@@ -121,6 +135,18 @@ for args, code, words in bad:
     check(f"bad input {' '.join(args[:2])} ... -> exit {code}: {words}",
           rc == code and len(lines) == 1 and words in err and "Traceback" not in err and not out.strip(),
           f"rc {rc} out {out[:200]!r} err {err!r}")
+# A model list's unknown column is a warning; a bad model stops the run after the files before it.
+rc, out, err = run("batch", write("extra.csv", "experts,top_k,hidden,intermediate,splitk\n8,2,4096,14336,1\n"), "--target",
+                   "vllm-fused-moe", "--hw", "h200", "--m-values", "16")
+check("an unknown model-list column is a warning, exit 0", rc == 0 and "unknown column 'splitk' ignored" in err, err)
+outdir = os.path.join(TMP, "a100")
+rc, out, err = run("batch", "examples/moe-models.csv", "--target", "vllm-fused-moe", "--hw", "a100", "--emit", "vllm",
+                   "--out", outdir, "--m-values", "1,64")
+written = sorted(os.listdir(outdir)) if os.path.isdir(outdir) else []
+check("a100 stops at DeepSeek-V3's fp8 (line 8), writing the three files before it",
+      rc == 1 and "moe-models.csv:8:" in err and len([w for w in written if w.startswith("E=")]) == 3 and
+      "E=8,N=7168,device_name=NVIDIA_A100-SXM4-80GB.json" in written, f"{written} {err}")
+
 # The shipped files were measured: on the H200 they are the configs of h200-fused-moe-check3.csv
 # (tools/measure/make_moe_check_plan.py, timed with the first run's best, vLLM's default and vLLM's
 # tuned files). Scored against the fastest config of that run, per (model, M), as the tool does.

@@ -46,7 +46,9 @@ int run_moe_batch(const MoeBatchOptions& o) {
     if (common.dtype_option && common.dtype_option->count() > 0)
       throw MoeUsageError{"--dtype goes with --from-hf: a model list gives each model's dtype"};
     if (o.input == "-") throw MoeUsageError{"the model list is read from a file (a list is short): give its path"};
-    models = read_moe_models(o.input);
+    std::vector<std::string> warnings;
+    models = read_moe_models(o.input, &warnings);
+    for (const std::string& w : warnings) spdlog::warn("{}", w);
   }
   const MoeSpec routing = moe_routing(common.moe);
 
@@ -70,7 +72,9 @@ int run_moe_batch(const MoeBatchOptions& o) {
   std::size_t ranked_layers = 0, bad = 0;
   const std::size_t top = common.top;
   if (o.format == "csv" && !emit_vllm) write_ranking_csv_header(std::cout);
+  bool stopped = false;  // a bad model without --keep-going: the files of the models before it are written
   for (const MoeModel& model : models) {
+    if (stopped) break;
     const std::string where = model.line > 0 ? o.input + ":" + std::to_string(model.line) + ": " : "";
     const std::string label = model.name.empty() ? fmt::format("E{}-N{}-H{}", model.experts, model.n_per_rank(), model.hidden)
                                                  : model.name;
@@ -97,8 +101,8 @@ int run_moe_batch(const MoeBatchOptions& o) {
         std::cout.flush();
         std::cerr << "gemm-advisor: error: " << where << label << " M=" << m << ": " << e.what() << "\n";
         ++bad;
-        if (!o.keep_going) return kExitBadInput;
-        continue;
+        if (!o.keep_going) stopped = true;
+        break;  // the model's file would lack this M: it is not written
       }
       ++ranked_layers;
       const std::string name = fmt::format("{}/m{}", label, m);
@@ -117,7 +121,7 @@ int run_moe_batch(const MoeBatchOptions& o) {
   std::size_t written = 0;
   if (emit_vllm) {
     for (const auto& [key, entry] : files) {
-      if (entry.second.empty()) continue;
+      if (entry.second.size() != m_values.size()) continue;  // a model that did not rank at every M
       const auto& [experts, n, dtype, block] = key;
       const std::string path =
           (std::filesystem::path(o.out_dir) / vllm_moe_config_file_name(experts, n, device_name, dtype, block)).string();
@@ -137,8 +141,9 @@ int run_moe_batch(const MoeBatchOptions& o) {
   }
   std::cout.flush();
   if (!g_quiet) {
-    std::cerr << fmt::format("gemm-advisor: batch: {} models x {} M values: {} layers ranked ({} routing), {} bad{}\n",
+    std::cerr << fmt::format("gemm-advisor: batch: {} models x {} M values: {} layers ranked ({} routing), {} bad{}{}\n",
                              models.size(), m_values.size(), ranked_layers, moe_routing_text(routing), bad,
+                             stopped ? " (stopped at the first bad model; --keep-going goes on)" : "",
                              emit_vllm ? fmt::format(", {} files written to {}", written, o.out_dir) : std::string());
   }
   return bad ? kExitBadInput : kExitOk;

@@ -132,7 +132,14 @@ Registered register_evaluate(CLI::App& app) {
                 }
               }
             }
-            if (&target == &vllm_fused_moe_target() && !o->per_gemm) shapes = pair_moe_layers(shapes);
+            if (&target == &vllm_fused_moe_target() && !o->per_gemm) {
+              const bool measured = !shapes.empty();
+              shapes = pair_moe_layers(shapes);
+              if (measured && shapes.empty())
+                throw InputError(fmt::format("{}", fmt::join(o->measurements, ", ")) +
+                                 ": no MoE layer has both its up and down GEMM measured (rows of one family, name, M, "
+                                 "experts and top_k); give --per-gemm to score each GEMM alone");
+            }
             const Evaluation e = evaluate(shapes, profile, target, o->top_k);
             if (e.shapes.empty())
               throw InputError(fmt::format("{}", fmt::join(o->measurements, ", ")) +

@@ -27,7 +27,7 @@ Registered register_explain(CLI::App& app) {
   cmd->add_option("--hw", o->common.hw, "Hardware profile (a shipped name, a GPU name as nvidia-smi, rocm-smi or torch print it, or a YAML file; default: $GEMM_ADVISOR_HW, else the local GPU)")
       ->check(non_empty_validator());
   o->common.dtype_option =
-      cmd->add_option("--dtype", o->common.dtype, "Input dtype")->capture_default_str()->check(dtype_validator());
+      cmd->add_option("--dtype", o->common.dtype, "Input dtype (vllm-fused-moe: bf16, fp16, fp8_w8a8)")->capture_default_str()->check(dtype_validator());
   o->common.layout_option =
       cmd->add_option("--layout", o->common.layout, "NN, NT, TN or TT")->capture_default_str()->check(layout_validator());
   add_target_option(cmd, o->common.target);

@@ -72,7 +72,7 @@ CLI::Validator non_empty_validator() {
 void add_common_options(CLI::App* cmd, CommonOptions& o, bool with_top) {
   cmd->add_option("--hw", o.hw, "Hardware profile (a shipped name, a GPU name as nvidia-smi, rocm-smi or torch print it, or a YAML file; default: $GEMM_ADVISOR_HW, else the local GPU)")
       ->check(non_empty_validator());
-  o.dtype_option = cmd->add_option("--dtype", o.dtype, "Input dtype: fp32, fp16, bf16, fp8, fp6, fp4 (vllm-fp8-block: fp8)")
+  o.dtype_option = cmd->add_option("--dtype", o.dtype, "Input dtype: fp32, fp16, bf16, fp8, fp6, fp4 (vllm-fp8-block: fp8; vllm-fused-moe: bf16, fp16, fp8_w8a8)")
                        ->capture_default_str()
                        ->check(dtype_validator());
   o.layout_option = cmd->add_option("--layout", o.layout, "Storage of A and B: NN, NT, TN, TT (NT = PyTorch Linear)")
@@ -123,8 +123,15 @@ std::string default_hardware() {
 
 gemm_advisor::Profile load_profile_logged(const std::string& name_or_path, const HardwareOverrides& overrides) {
   gemm_advisor::ProfileDiagnostics diagnostics;
-  gemm_advisor::Profile profile =
-      gemm_advisor::load_profile(name_or_path.empty() ? default_hardware() : name_or_path, &diagnostics);
+  const char* env = std::getenv("GEMM_ADVISOR_HW");
+  const bool from_env = name_or_path.empty() && env && *env;
+  gemm_advisor::Profile profile;
+  try {
+    profile = gemm_advisor::load_profile(name_or_path.empty() ? default_hardware() : name_or_path, &diagnostics);
+  } catch (const gemm_advisor::InputError& e) {
+    if (!from_env) throw;
+    throw gemm_advisor::InputError(std::string("GEMM_ADVISOR_HW: ") + e.what());  // say where the name came from
+  }
   for (const auto& w : diagnostics.warnings) spdlog::warn("{}", w);
   if (overrides.cu_count > 0) {
     try {

@@ -7,14 +7,24 @@
 #include "gemm_advisor/error.hpp"
 #include "gemm_advisor/model_params.hpp"
 
+#include <unistd.h>
+
 namespace gemm_advisor {
 
 namespace {
 
-// The non-empty lines of a command's stdout (none if it cannot run): how the local GPU is named.
-std::vector<std::string> command_lines(const char* command) {
+// A hung driver hangs nvidia-smi: the query gets 5 s (coreutils' timeout, by its path: PATH may
+// not hold it), then counts as no GPU.
+constexpr const char* kTimeoutCommand = "/usr/bin/timeout";
+constexpr const char* kTimeoutArgs = " -k 1 5 ";
+
+// The non-empty lines of a command's stdout (none if it cannot run, fails or times out): how the
+// local GPU is named.
+std::vector<std::string> command_lines(const std::string& query) {
   std::vector<std::string> lines;
-  FILE* pipe = ::popen(command, "r");
+  const bool can_time_out = ::access(kTimeoutCommand, X_OK) == 0;
+  const std::string command = can_time_out ? std::string(kTimeoutCommand) + kTimeoutArgs + query : query;
+  FILE* pipe = ::popen(command.c_str(), "r");
   if (!pipe) return lines;
   char buffer[512];
   while (std::fgets(buffer, sizeof buffer, pipe) && lines.size() < 64) {
@@ -22,7 +32,7 @@ std::vector<std::string> command_lines(const char* command) {
     while (!line.empty() && (line.back() == '\n' || line.back() == '\r' || line.back() == ' ')) line.pop_back();
     if (!line.empty()) lines.push_back(line);
   }
-  ::pclose(pipe);
+  if (::pclose(pipe) != 0) lines.clear();  // a failed query names nothing
   return lines;
 }
 

@@ -296,11 +296,12 @@ bool has_suffix(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && lower(s.substr(s.size() - suffix.size())) == suffix;
 }
 
-std::vector<MoeModel> read_csv_models(std::istream& in, const std::string& path) {
+std::vector<MoeModel> read_csv_models(std::istream& in, const std::string& path, std::vector<std::string>* warnings) {
   CsvReader r(in, path);
   const CsvHeader h = CsvHeader::read(r, {"experts", "top_k", "hidden", "intermediate"});
   const std::vector<std::string> known = {"experts", "top_k", "hidden", "intermediate", "dtype", "tp", "block_shape", "name"};
-  for (const std::string& w : h.unknown_column_warnings(known)) throw InputError(w);
+  for (const std::string& w : h.unknown_column_warnings(known))
+    if (warnings) warnings->push_back(w);
   std::vector<int> index;
   for (const std::string& k : known) index.push_back(h.index(k));
   std::vector<MoeModel> out;
@@ -315,7 +316,8 @@ std::vector<MoeModel> read_csv_models(std::istream& in, const std::string& path)
   return out;
 }
 
-std::vector<MoeModel> read_yaml_models(const std::string& text, const std::string& path) {
+std::vector<MoeModel> read_yaml_models(const std::string& text, const std::string& path,
+                                       std::vector<std::string>* warnings) {
   YAML::Node root;
   try {
     root = YAML::Load(text);
@@ -334,9 +336,12 @@ std::vector<MoeModel> read_yaml_models(const std::string& text, const std::strin
                                                     "block_shape", "name"};
     for (const auto& kv : n) {
       const std::string key = kv.first.Scalar();
-      if (std::find(kKnown.begin(), kKnown.end(), key) == kKnown.end())
-        throw InputError(where + "unknown key '" + printable(key) +
-                         "' (known: experts, top_k, hidden, intermediate, dtype, tp, block_shape, name)");
+      if (std::find(kKnown.begin(), kKnown.end(), key) == kKnown.end()) {
+        if (warnings)
+          warnings->push_back(where + "unknown key '" + printable(key) +
+                              "' ignored (known: experts, top_k, hidden, intermediate, dtype, tp, block_shape, name)");
+        continue;
+      }
       std::string value;
       if (kv.second.IsScalar()) {
         value = kv.second.Scalar();
@@ -361,7 +366,7 @@ std::vector<MoeModel> read_yaml_models(const std::string& text, const std::strin
 
 }  // namespace
 
-std::vector<MoeModel> read_moe_models(const std::string& path) {
+std::vector<MoeModel> read_moe_models(const std::string& path, std::vector<std::string>* warnings) {
   check_readable_file(path);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path + ": cannot open");
@@ -370,7 +375,7 @@ std::vector<MoeModel> read_moe_models(const std::string& path) {
   if (yaml) {
     std::ostringstream text;
     text << in.rdbuf();
-    models = read_yaml_models(text.str(), path);
+    models = read_yaml_models(text.str(), path, warnings);
   } else {
     // Sniff: a list whose first significant character opens a YAML/JSON sequence or mapping.
     std::string first;
@@ -384,9 +389,9 @@ std::vector<MoeModel> read_moe_models(const std::string& path) {
     if (!t.empty() && (t[0] == '[' || t[0] == '{' || t[0] == '-' || t.rfind("models:", 0) == 0)) {
       std::ostringstream text;
       text << in.rdbuf();
-      models = read_yaml_models(text.str(), path);
+      models = read_yaml_models(text.str(), path, warnings);
     } else {
-      models = read_csv_models(in, path);
+      models = read_csv_models(in, path, warnings);
     }
   }
   if (models.empty()) throw InputError(path + ": no models (the list is empty)");
@@ -401,14 +406,31 @@ MoeModel moe_model_from_hf_config(const std::string& path, std::int64_t tp, cons
   try {
     root = nlohmann::json::parse(in);
   } catch (const nlohmann::json::exception& e) {
-    throw InputError(path + ": not valid JSON: " + e.what());
+    const std::string what = e.what();  // "[json.exception.parse_error.101] parse error at line 1, column 2: ..."
+    const std::size_t at = what.find("] ");
+    throw InputError(path + ": not valid JSON: " + (at == std::string::npos ? what : what.substr(at + 2)));
   }
   if (!root.is_object()) throw InputError(path + ": expected a JSON object (a Hugging Face config.json)");
   const nlohmann::json& c = root.contains("text_config") && root["text_config"].is_object() ? root["text_config"] : root;
+  // The first of `keys` present; a present key with no whole number, or two present keys that
+  // disagree, is an error (a config is read as vLLM would, never guessed at).
   auto integer = [&](std::initializer_list<const char*> keys, const char* what) -> std::int64_t {
+    const char* found = nullptr;
+    std::int64_t value = 0;
     for (const char* k : keys) {
-      if (c.contains(k) && c[k].is_number_integer()) return c[k].get<std::int64_t>();
+      if (!c.contains(k)) continue;
+      const nlohmann::json& v = c[k];
+      if (!v.is_number_integer() || (v.is_number_unsigned() && v.get<std::uint64_t>() > static_cast<std::uint64_t>(kMaxDim)))
+        throw InputError(path + ": " + k + " = " + printable(v.dump()) + " is not a whole number of at most 2147483647");
+      if (found && v.get<std::int64_t>() != value)
+        throw InputError(path + ": " + found + " = " + std::to_string(value) + " and " + k + " = " + v.dump() +
+                         " disagree on the " + what);
+      if (!found) {
+        found = k;
+        value = v.get<std::int64_t>();
+      }
     }
+    if (found) return value;
     std::string names;
     for (const char* k : keys) names += std::string(names.empty() ? "" : ", ") + k;
     throw InputError(path + ": no " + what + " (looked for " + names + ")");
@@ -417,21 +439,30 @@ MoeModel moe_model_from_hf_config(const std::string& path, std::int64_t tp, cons
   m.experts = integer({"num_local_experts", "n_routed_experts", "num_experts"}, "expert count");
   m.top_k = integer({"num_experts_per_tok", "experts_per_token", "moe_topk"}, "experts per token");
   m.hidden = integer({"hidden_size"}, "hidden size");
-  m.intermediate = integer({"moe_intermediate_size", "intermediate_size"}, "expert intermediate size");
+  m.intermediate = c.contains("moe_intermediate_size") ? integer({"moe_intermediate_size"}, "expert intermediate size")
+                                                       : integer({"intermediate_size"}, "expert intermediate size");
   m.tp = tp;
   if (c.contains("model_type") && c["model_type"].is_string()) m.name = c["model_type"].get<std::string>();
   require_utf8(m.name, path + ": model_type");
   const nlohmann::json* q = nullptr;
   const std::array<const nlohmann::json*, 2> nodes = {&root, &c};
   for (const nlohmann::json* node : nodes) {
-    if (node->contains("quantization_config") && (*node)["quantization_config"].is_object())
-      q = &(*node)["quantization_config"];
+    if (!node->contains("quantization_config") || (*node)["quantization_config"].is_null()) continue;
+    if (!(*node)["quantization_config"].is_object())
+      throw InputError(path + ": quantization_config must be an object, got " + printable((*node)["quantization_config"].dump()));
+    q = &(*node)["quantization_config"];
   }
+  // weight_block_size, where given, is [b, b] (vLLM's block quantisation).
+  auto block_of = [&](const nlohmann::json& qc) -> std::int64_t {
+    if (!qc.contains("weight_block_size") || qc["weight_block_size"].is_null()) return 0;
+    const nlohmann::json& b = qc["weight_block_size"];
+    if (!b.is_array() || b.size() != 2 || !b[0].is_number_integer() || b[0] != b[1])
+      throw InputError(path + ": quantization_config.weight_block_size must be [b, b], got " + printable(b.dump()));
+    return parse_block_shape(std::to_string(b[0].get<std::int64_t>()) + "x" + std::to_string(b[1].get<std::int64_t>()));
+  };
   if (!dtype_override.empty()) {
     m.dtype = parse_moe_dtype(dtype_override);
-    if (m.dtype == Dtype::fp8 && q && q->contains("weight_block_size") && (*q)["weight_block_size"].is_array() &&
-        (*q)["weight_block_size"].size() == 2)
-      m.quant_block = (*q)["weight_block_size"][0].get<std::int64_t>();
+    if (m.dtype == Dtype::fp8 && q) m.quant_block = block_of(*q);
   } else if (q) {
     const std::string method = q->contains("quant_method") && (*q)["quant_method"].is_string()
                                    ? lower((*q)["quant_method"].get<std::string>())
@@ -440,12 +471,7 @@ MoeModel moe_model_from_hf_config(const std::string& path, std::int64_t tp, cons
       throw InputError(path + ": quantization '" + printable(method) +
                        "' is not one vLLM's Triton fused MoE tunes here (bf16, fp16, fp8_w8a8): give --dtype");
     m.dtype = Dtype::fp8;
-    if (q->contains("weight_block_size") && (*q)["weight_block_size"].is_array()) {
-      const nlohmann::json& b = (*q)["weight_block_size"];
-      if (b.size() != 2 || !b[0].is_number_integer() || b[0] != b[1])
-        throw InputError(path + ": quantization_config.weight_block_size must be [b, b]");
-      m.quant_block = b[0].get<std::int64_t>();
-    }
+    m.quant_block = block_of(*q);
   } else {
     const std::string td = c.contains("torch_dtype") && c["torch_dtype"].is_string() ? c["torch_dtype"].get<std::string>()
                                                                                      : "bfloat16";

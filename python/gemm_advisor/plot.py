@@ -178,6 +178,8 @@ def _evaluation(source):
         raise _ga.Error(f"{path}: cannot read: {e.strerror or e}") from None
     except (ValueError, UnicodeDecodeError) as e:
         raise _ga.Error(f"{path}: not JSON ({e})") from None
+    except RecursionError:
+        raise _ga.Error(f"{path}: not an evaluate JSON result (nested too deeply to read)") from None
     return data, path
 
 

@@ -82,7 +82,9 @@ std::int64_t parse_block_shape(std::string_view text);
 /// (bf16), tp (1), block_shape, name), or YAML / JSON (a list of mappings with those keys, or a
 /// mapping with a `models:` list); the format from the extension, else sniffed. Throws InputError
 /// "path:line: ..." for a bad entry (every entry is checked: a model list is short) or an empty list.
-std::vector<MoeModel> read_moe_models(const std::string& path);
+/// A column or key it does not know is a warning ("path:line: unknown column 'X' ignored ..."),
+/// into `warnings` when given.
+std::vector<MoeModel> read_moe_models(const std::string& path, std::vector<std::string>* warnings = nullptr);
 
 /// A model from a Hugging Face config.json: experts from `num_local_experts`, `n_routed_experts` or
 /// `num_experts`; top_k from `num_experts_per_tok` (or `experts_per_token`); `hidden_size`;
