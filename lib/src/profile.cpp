@@ -513,6 +513,9 @@ std::vector<std::pair<std::string, std::vector<std::string>>> profile_aliases() 
 }
 
 std::string resolve_profile_name(std::string_view text) {
+  // An AMD target as torch's gcnArchName and rocminfo print it carries its features:
+  // "gfx942:sramecc+:xnack-" is gfx942.
+  if (text.rfind("gfx", 0) == 0 && text.find(':') != std::string_view::npos) text = text.substr(0, text.find(':'));
   const std::string key = name_key(text);
   if (key.empty()) return "";
   std::vector<std::string> hits;
