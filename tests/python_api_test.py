@@ -358,4 +358,30 @@ check("a config without BLOCK_K: a warning, and every config kept", kept == unde
 e = py_error(prune["early_config_prune"], grid, {"M": 64, "N": 64})
 check("named_args without K: an Error naming it", e is not None and "'K'" in str(e), repr(e))
 
+# --- fused-MoE layers: moe_ranking is the CLI's `rank M --target vllm-fused-moe` JSON -----------------
+for kwargs, cli in [
+    (dict(tokens=64, experts=128, top_k=8, hidden=2048, intermediate=768, hw="h200", top=3),
+     ["64", "--experts", "128", "--top-k", "8", "--hidden", "2048", "--intermediate", "768", "--hw", "h200",
+      "--top", "3"]),
+    (dict(tokens=16, experts=256, top_k=8, hidden=7168, intermediate=2048, tp=8, hw="h200", dtype="fp8_w8a8",
+          block_shape=[128, 128], routing="tuner", gemm="up", top=2),
+     ["16", "--experts", "256", "--top-k", "8", "--hidden", "7168", "--intermediate", "2048", "--tp", "8", "--hw",
+      "h200", "--dtype", "fp8_w8a8", "--block-shape", "128x128", "--routing", "tuner", "--gemm", "up", "--top", "2"]),
+]:
+    want = cli_json("rank", *cli, "--target", "vllm-fused-moe")
+    got = g.moe_ranking(**kwargs)
+    want.pop("generator", None)
+    got.pop("generator", None)
+    check(f"moe_ranking({kwargs['tokens']}, E={kwargs['experts']}) is the CLI's JSON", got == want,
+          json.dumps(got)[:300] + " vs " + json.dumps(want)[:300])
+check("moe_rank returns the configs", [key(c) for c in g.moe_rank(64, 128, 8, 2048, 768, hw="h200", top=3)] ==
+      [key(c) for c in cli_json("rank", "64", "--target", "vllm-fused-moe", "--experts", "128", "--top-k", "8",
+                                "--hidden", "2048", "--intermediate", "768", "--hw", "h200", "--top", "3")["configs"]])
+e = py_error(g.moe_rank, 64, 8, 9, 2048, 768, hw="h200")
+check("moe_rank: top_k > experts is an Error with the CLI's words", e is not None and "top_k = 9" in str(e), repr(e))
+e = py_error(g.moe_rank, 64, 8, 2, 4096, 14336, tp=3, hw="h200")
+check("moe_rank: tp not dividing the intermediate size is an Error", e is not None and "tp = 3" in str(e), repr(e))
+e = py_error(g.moe_rank, 64, 8, 2, 4096, 14336, hw="h200", routing="zipf:0")
+check("moe_rank: a bad routing is an Error", e is not None and "(0, 16]" in str(e), repr(e))
+
 cli_harness.finish()

@@ -40,7 +40,7 @@ Error.__doc__ = ("Bad input to gemm_advisor (a ValueError): str(e) is one line n
 Profile = _core.Profile
 
 __version__ = _core.__version__
-__all__ = ["Error", "AdvisorWarning", "Profile", "rank", "ranking", "explain", "profiles", "targets",
+__all__ = ["Error", "AdvisorWarning", "Profile", "rank", "ranking", "moe_rank", "moe_ranking", "explain", "profiles", "targets",
            "load_profile", "default_hardware", "version", "config_text"]
 
 # The TileConfig fields, in the order of a config's text (BMxBNxBK:WARPS:STAGES:SPLITK:gGROUP_M).
@@ -210,6 +210,46 @@ def rank(shape, hw=None, dtype=None, layout=None, target="triton", top=10, candi
     gives the reason).
     """
     return ranking(shape, hw, dtype, layout, target, top, candidates, distinct=distinct)["configs"]
+
+
+def moe_ranking(tokens, experts, top_k, hidden, intermediate, tp=1, hw=None, dtype="bf16", block_shape=None,
+                routing="uniform", gemm="layer", top=10):
+    """The ranking of vLLM's fused-MoE kernel (target vllm-fused-moe) for one MoE layer, as
+    ``gemm-advisor rank TOKENS --target vllm-fused-moe --experts E --top-k K --hidden H
+    --intermediate I --tp T --format json`` prints it (a dict; "problem" has a "moe" entry).
+
+    tokens: M, the tokens of the batch. experts, top_k, hidden, intermediate: the layer (the
+    expert's intermediate size before tensor parallelism); tp: tensor-parallel ranks (N =
+    intermediate / tp). dtype: "bf16", "fp16" or "fp8_w8a8"; block_shape: None (per-tensor scales)
+    or "128x128" / [128, 128] for block-quantised fp8. routing: "uniform", "tuner" (as vLLM's
+    benchmark_moe.py routes) or "zipf:S". gemm: "layer" (both launches, one config, as vLLM runs
+    them), "up" or "down". hw and top as for :func:`rank`.
+
+    Raises :class:`Error` for a bad layer (top_k > experts, tp not dividing intermediate, ...).
+    """
+    ints = {"tokens": tokens, "experts": experts, "top_k": top_k, "hidden": hidden, "intermediate": intermediate,
+            "tp": tp}
+    for name, v in ints.items():
+        if not _is_int(v):
+            raise TypeError(f"{name} must be an int, not {type(v).__name__}")
+    if isinstance(block_shape, (list, tuple)):
+        block_shape = "x".join(str(b) for b in block_shape)
+    text, warnings = _core.moe_ranking_json(tokens, experts, top_k, hidden, intermediate, tp,
+                                            _text_arg("dtype", dtype) or "bf16",
+                                            _text_arg("block_shape", block_shape) or "",
+                                            _text_arg("routing", routing) or "uniform",
+                                            _text_arg("gemm", gemm) or "layer", _hw_arg(hw), _top_arg(top))
+    _warn(warnings)
+    return _json.loads(text)
+
+
+def moe_rank(tokens, experts, top_k, hidden, intermediate, tp=1, hw=None, dtype="bf16", block_shape=None,
+             routing="uniform", gemm="layer", top=10):
+    """The configs of :func:`moe_ranking`, best first (the keys of :func:`rank`'s dicts; latency_s
+    is the layer's: up + down). Pass them to vLLM as BLOCK_SIZE_M = block_m, ... (or write whole
+    config files with ``gemm-advisor batch --target vllm-fused-moe --emit vllm``)."""
+    return moe_ranking(tokens, experts, top_k, hidden, intermediate, tp, hw, dtype, block_shape, routing, gemm,
+                       top)["configs"]
 
 
 def explain(shape, config=None, hw=None, dtype=None, layout=None, target="triton"):

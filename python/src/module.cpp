@@ -14,10 +14,12 @@
 #include "gemm_advisor/advise.hpp"
 #include "gemm_advisor/error.hpp"
 #include "gemm_advisor/frontend.hpp"
+#include "gemm_advisor/moe.hpp"
 #include "gemm_advisor/profile.hpp"
 #include "gemm_advisor/ranker.hpp"
 #include "gemm_advisor/report.hpp"
 #include "gemm_advisor/target.hpp"
+#include "gemm_advisor/targets/vllm_fused_moe.hpp"
 #include "gemm_advisor/version.hpp"
 
 namespace py = pybind11;
@@ -114,6 +116,46 @@ std::pair<std::string, std::vector<std::string>> explain_json(const std::string&
   return {ga::json_text(j), h.warnings};
 }
 
+// moe_rank: (the JSON text of `rank M --target vllm-fused-moe ... --format json`, warnings) for one
+// fused-MoE layer (or its up or down GEMM), the arguments as the CLI's MoE options.
+std::pair<std::string, std::vector<std::string>> moe_ranking_json(std::int64_t tokens, std::int64_t experts,
+                                                                  std::int64_t top_k, std::int64_t hidden,
+                                                                  std::int64_t intermediate, std::int64_t tp,
+                                                                  const std::string& dtype,
+                                                                  const std::string& block_shape,
+                                                                  const std::string& routing, const std::string& gemm,
+                                                                  const py::object& hw, std::size_t top) {
+  ga::MoeModel model;
+  model.experts = experts;
+  model.top_k = top_k;
+  model.hidden = hidden;
+  model.intermediate = intermediate;
+  model.tp = tp;
+  model.dtype = ga::parse_moe_dtype(dtype);
+  model.quant_block = ga::parse_block_shape(block_shape);
+  ga::validate_moe_model(model, "");
+  if (tokens < 1 || tokens > ga::kMaxDim)
+    throw ga::InputError("tokens = " + std::to_string(tokens) + " is outside 1..2147483647");
+  ga::MoeSpec spec;
+  ga::parse_moe_routing(routing, spec);
+  ga::GemmProblem p = model.layer(tokens, spec);
+  ga::validate_problem(p);
+  if (gemm == "up" || gemm == "down") p = ga::moe_layer_gemms(p)[gemm == "up" ? 0 : 1];
+  else if (gemm != "layer") throw ga::InputError("gemm '" + ga::printable(gemm) + "': expected layer, up or down");
+  ProfileHandle h = resolve_hw(hw);
+  const ga::Hardware& hwr = h.profile.hw;
+  ga::require_matrix_dtype(hwr, p.dtype);
+  const ga::Target& target = ga::vllm_fused_moe_target();
+  std::vector<ga::RankedConfig> ranked;
+  {
+    py::gil_scoped_release release;
+    std::vector<ga::TileConfig> space;
+    ga::advise(target, p, h.profile, nullptr, top, space, ranked);
+  }
+  ga::require_feasible(ranked, p, hwr);
+  return {ga::json_text(ga::ranking_json(p, hwr, std::string(target.name()), ranked, top)), h.warnings};
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_gemm_advisor, m) {
@@ -158,6 +200,9 @@ PYBIND11_MODULE(_gemm_advisor, m) {
         py::arg("target"), py::arg("top"), py::arg("distinct"), py::arg("candidates"));
   m.def("explain_json", &explain_json, py::arg("shape"), py::arg("hw"), py::arg("dtype"), py::arg("layout"),
         py::arg("target"), py::arg("config"));
+  m.def("moe_ranking_json", &moe_ranking_json, py::arg("tokens"), py::arg("experts"), py::arg("top_k"),
+        py::arg("hidden"), py::arg("intermediate"), py::arg("tp"), py::arg("dtype"), py::arg("block_shape"),
+        py::arg("routing"), py::arg("gemm"), py::arg("hw"), py::arg("top"));
   m.def("profiles_json", []() { return ga::json_text(ga::profiles_json()); });
   m.def("targets_json", []() { return ga::json_text(ga::targets_json()); });
   m.def("version_line", []() { return ga::version_line(); });
