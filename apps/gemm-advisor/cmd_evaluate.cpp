@@ -132,14 +132,8 @@ Registered register_evaluate(CLI::App& app) {
                 }
               }
             }
-            if (&target == &vllm_fused_moe_target() && !o->per_gemm) {
-              const bool measured = !shapes.empty();
-              shapes = pair_moe_layers(shapes);
-              if (measured && shapes.empty())
-                throw InputError(fmt::format("{}", fmt::join(o->measurements, ", ")) +
-                                 ": no MoE layer has both its up and down GEMM measured (rows of one family, name, M, "
-                                 "experts and top_k); give --per-gemm to score each GEMM alone");
-            }
+            if (&target == &vllm_fused_moe_target() && !o->per_gemm)
+              shapes = measured_moe_layers(shapes, fmt::format("{}", fmt::join(o->measurements, ", ")));
             const Evaluation e = evaluate(shapes, profile, target, o->top_k);
             if (e.shapes.empty())
               throw InputError(fmt::format("{}", fmt::join(o->measurements, ", ")) +

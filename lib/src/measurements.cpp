@@ -164,6 +164,15 @@ std::vector<MeasuredShape> pair_moe_layers(const std::vector<MeasuredShape>& sha
   return out;
 }
 
+std::vector<MeasuredShape> measured_moe_layers(const std::vector<MeasuredShape>& shapes, const std::string& sources) {
+  std::vector<MeasuredShape> layers = pair_moe_layers(shapes);
+  if (!shapes.empty() && layers.empty())
+    throw InputError(sources +
+                     ": no MoE layer has both its up and down GEMM measured (rows of one family, name, M, experts and "
+                     "top_k); give --per-gemm to score each GEMM alone");
+  return layers;
+}
+
 std::vector<MeasuredShape> read_measurements(std::istream& in, const std::string& source, const std::string& target,
                                              std::vector<std::string>* warnings) {
   CsvReader r(in, source);

@@ -67,6 +67,10 @@ void merge_measured_shape(MeasuredShape& into, MeasuredShape&& more);
 /// returned unchanged, first; the layers follow in (family, name, M) order.
 std::vector<MeasuredShape> pair_moe_layers(const std::vector<MeasuredShape>& shapes);
 
+/// pair_moe_layers for a command that scores layers: throws InputError "sources: no MoE layer has
+/// both its up and down GEMM measured ... --per-gemm ..." when there were shapes but none pairs.
+std::vector<MeasuredShape> measured_moe_layers(const std::vector<MeasuredShape>& shapes, const std::string& sources);
+
 /// The same, from a stream; `source` names it in messages ("source:line: ...").
 std::vector<MeasuredShape> read_measurements(std::istream& in, const std::string& source,
                                              const std::string& target = "triton",
