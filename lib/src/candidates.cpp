@@ -30,8 +30,7 @@ std::vector<TileConfig> read_candidates(std::istream& in, const std::string& sou
   std::vector<TileConfig> out;
   std::vector<std::string> f;
   while (reader.next(f)) {
-    if (f.size() != h.size())
-      reader.fail("expected " + std::to_string(h.size()) + " fields as in the header, got " + std::to_string(f.size()));
+    require_header_fields(reader, h, f);
     TileConfig c;
     c.block_m = static_cast<int>(csv_int(reader, f, ibm, "block_m", 1, 65536));
     c.block_n = static_cast<int>(csv_int(reader, f, ibn, "block_n", 1, 65536));

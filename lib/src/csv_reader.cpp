@@ -9,6 +9,7 @@
 #include <deque>
 
 #include "gemm_advisor/error.hpp"
+#include "text.hpp"
 
 namespace gemm_advisor {
 
@@ -31,15 +32,7 @@ LineRead read_line(std::istream& in, std::string& line, std::size_t max_bytes) {
   }
 }
 
-namespace {
-
-std::string trim(std::string s) {
-  std::size_t b = 0, e = s.size();
-  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
-  return s.substr(b, e - b);
-}
-}  // namespace
+using text::trim;
 
 struct CsvReader::Impl {
   csv_parser parser{};
@@ -201,6 +194,11 @@ double csv_double(const CsvReader& r, const std::vector<std::string>& fields, in
   if (end != s.c_str() + s.size() || !std::isfinite(v))
     r.fail(std::string("column '") + name + "': '" + printable(s) + "' is not a finite number");
   return v;
+}
+
+void require_header_fields(const CsvReader& r, const CsvHeader& h, const std::vector<std::string>& fields) {
+  if (fields.size() != h.size())
+    r.fail("expected " + std::to_string(h.size()) + " fields as in the header, got " + std::to_string(fields.size()));
 }
 
 }  // namespace gemm_advisor

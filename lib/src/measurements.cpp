@@ -27,32 +27,50 @@ bool gpu_matches_profile(const std::string& gpu, const std::string& profile_name
                         (!display.empty() && (display.find(g) != std::string::npos || g.find(display) != std::string::npos)));
 }
 
+namespace {
+
+// The columns of a problem in a measurement or family CSV, and one row's problem (batch 1, dtype
+// bf16 and layout NN where the row gives none).
+struct ProblemColumns {
+  int m, n, k, batch, dtype, layout;
+};
+
+ProblemColumns problem_columns(const CsvHeader& h) {
+  return {h.index("m"), h.index("n"), h.index("k"), h.index("batch"), h.index("dtype"), h.index("layout")};
+}
+
+GemmProblem read_problem_row(const CsvReader& r, const std::vector<std::string>& f, const ProblemColumns& c) {
+  GemmProblem p;
+  p.m = csv_int(r, f, c.m, "m", 1, kMaxDim);
+  p.n = csv_int(r, f, c.n, "n", 1, kMaxDim);
+  p.k = csv_int(r, f, c.k, "k", 1, kMaxDim);
+  p.batch = c.batch >= 0 && !f[c.batch].empty() ? csv_int(r, f, c.batch, "batch", 1, kMaxBatch) : 1;
+  try {
+    p.dtype = parse_dtype(csv_text(f, c.dtype, "bf16"));
+    p.layout = parse_layout(csv_text(f, c.layout, "NN"));
+  } catch (const InputError& e) {
+    r.fail(e.what());
+  }
+  return p;
+}
+
+}  // namespace
+
 std::size_t apply_families(const std::string& path, std::vector<MeasuredShape>& shapes) {
   check_readable_file(path);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path + ": cannot open");
   CsvReader r(in, path);
   const CsvHeader h = CsvHeader::read(r, {"m", "n", "k", "family"});
-  const int im = h.index("m"), in_ = h.index("n"), ik = h.index("k"), ib = h.index("batch"), idt = h.index("dtype");
-  const int il = h.index("layout"), ifam = h.index("family"), iname = h.index("name");
+  const ProblemColumns cols = problem_columns(h);
+  const int ifam = h.index("family"), iname = h.index("name");
   std::map<std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t, int, std::string>,
            std::pair<std::string, std::string>>
       families;
   std::vector<std::string> f;
   while (r.next(f)) {
-    if (f.size() != h.size())
-      r.fail("expected " + std::to_string(h.size()) + " fields as in the header, got " + std::to_string(f.size()));
-    GemmProblem p;
-    p.m = csv_int(r, f, im, "m", 1, kMaxDim);
-    p.n = csv_int(r, f, in_, "n", 1, kMaxDim);
-    p.k = csv_int(r, f, ik, "k", 1, kMaxDim);
-    p.batch = ib >= 0 && !f[ib].empty() ? csv_int(r, f, ib, "batch", 1, kMaxBatch) : 1;
-    try {
-      p.dtype = parse_dtype(csv_text(f, idt, "bf16"));
-      p.layout = parse_layout(csv_text(f, il, "NN"));
-    } catch (const InputError& e) {
-      r.fail(e.what());
-    }
+    require_header_fields(r, h, f);
+    GemmProblem p = read_problem_row(r, f, cols);
     const std::string family = csv_text(f, ifam, "");
     if (family.empty()) r.fail("column 'family' is empty");
     families[std::make_tuple(p.m, p.n, p.k, p.batch, static_cast<int>(p.dtype), p.layout.name())] = {
@@ -185,8 +203,8 @@ std::vector<MeasuredShape> read_measurements(std::istream& in, const std::string
                                                      "gpu", "experts", "top_k", "gemm", "routing", "block_shape"}))
       warnings->push_back(std::move(w));
   }
-  const int im = h.index("m"), in_ = h.index("n"), ik = h.index("k"), ib = h.index("batch");
-  const int idt = h.index("dtype"), il = h.index("layout"), ikern = h.index("kernel"), ist = h.index("status");
+  const ProblemColumns cols = problem_columns(h);
+  const int ikern = h.index("kernel"), ist = h.index("status");
   const int ibm = h.index("block_m"), ibn = h.index("block_n"), ibk = h.index("block_k");
   const int iw = h.index("num_warps"), is = h.index("num_stages"), ig = h.index("group_m");
   const int isk = h.index("split_k"), ims = h.index("ms");
@@ -200,19 +218,8 @@ std::vector<MeasuredShape> read_measurements(std::istream& in, const std::string
   std::vector<std::string> f;
   std::size_t rows = 0;
   while (r.next(f)) {
-    if (f.size() != h.size())
-      r.fail("expected " + std::to_string(h.size()) + " fields as in the header, got " + std::to_string(f.size()));
-    GemmProblem p;
-    p.m = csv_int(r, f, im, "m", 1, kMaxDim);
-    p.n = csv_int(r, f, in_, "n", 1, kMaxDim);
-    p.k = csv_int(r, f, ik, "k", 1, kMaxDim);
-    p.batch = ib >= 0 && !f[ib].empty() ? csv_int(r, f, ib, "batch", 1, kMaxBatch) : 1;
-    try {
-      p.dtype = parse_dtype(csv_text(f, idt, "bf16"));
-      p.layout = parse_layout(csv_text(f, il, "NN"));
-    } catch (const InputError& e) {
-      r.fail(e.what());
-    }
+    require_header_fields(r, h, f);
+    GemmProblem p = read_problem_row(r, f, cols);
     read_moe_columns(r, f, igemm, iexp, itopk, iroute, iblock, p);
     const std::string kernel = csv_text(f, ikern, "triton");
     const std::string status = csv_text(f, ist, "ok");

@@ -14,6 +14,7 @@
 #include "gemm_advisor/error.hpp"
 #include "gemm_advisor/hardware.hpp"
 #include "gemm_advisor/model.hpp"
+#include "text.hpp"
 
 namespace gemm_advisor {
 
@@ -116,18 +117,8 @@ void zipf_terms(double tokens, double rows, std::int64_t experts, double s, MoeR
   }
 }
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (auto& ch : out) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  return out;
-}
-
-std::string trim(std::string_view s) {
-  std::size_t b = 0, e = s.size();
-  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
-  return std::string(s.substr(b, e - b));
-}
+using text::lower;
+using text::trim;
 
 std::int64_t parse_count(std::string_view text, const char* what, std::int64_t min_value, std::int64_t max_value) {
   const std::string t = trim(text);
@@ -292,10 +283,6 @@ MoeModel model_from_fields(const ModelFields& f, const std::string& where, long 
   return m;
 }
 
-bool has_suffix(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && lower(s.substr(s.size() - suffix.size())) == suffix;
-}
-
 std::vector<MoeModel> read_csv_models(std::istream& in, const std::string& path, std::vector<std::string>* warnings) {
   CsvReader r(in, path);
   const CsvHeader h = CsvHeader::read(r, {"experts", "top_k", "hidden", "intermediate"});
@@ -307,8 +294,7 @@ std::vector<MoeModel> read_csv_models(std::istream& in, const std::string& path,
   std::vector<MoeModel> out;
   std::vector<std::string> f;
   while (r.next(f)) {
-    if (f.size() != h.size())
-      r.fail("expected " + std::to_string(h.size()) + " fields as in the header, got " + std::to_string(f.size()));
+    require_header_fields(r, h, f);
     auto at = [&](std::size_t i) { return index[i] >= 0 ? f[static_cast<std::size_t>(index[i])] : std::string(); };
     const ModelFields mf{at(0), at(1), at(2), at(3), at(4), at(5), at(6), at(7)};
     out.push_back(model_from_fields(mf, path + ":" + std::to_string(r.line()) + ": ", r.line()));
@@ -371,7 +357,9 @@ std::vector<MoeModel> read_moe_models(const std::string& path, std::vector<std::
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path + ": cannot open");
   std::vector<MoeModel> models;
-  const bool yaml = has_suffix(path, ".yaml") || has_suffix(path, ".yml") || has_suffix(path, ".json");
+  const std::string lower_path = lower(path);
+  const bool yaml = text::ends_with(lower_path, ".yaml") || text::ends_with(lower_path, ".yml") ||
+                    text::ends_with(lower_path, ".json");
   if (yaml) {
     std::ostringstream text;
     text << in.rdbuf();

@@ -8,6 +8,7 @@
 
 #include "gemm_advisor/error.hpp"
 #include "gemm_advisor/moe.hpp"
+#include "text.hpp"
 
 namespace gemm_advisor {
 
@@ -87,13 +88,7 @@ std::string_view dtype_name(Dtype d) {
   return "?";
 }
 
-namespace {
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (auto& ch : out) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  return out;
-}
-}  // namespace
+using text::lower;
 
 Dtype parse_dtype(std::string_view text) {
   const std::string t = lower(text);

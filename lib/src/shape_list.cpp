@@ -10,6 +10,7 @@
 
 #include "gemm_advisor/csv_reader.hpp"
 #include "gemm_advisor/error.hpp"
+#include "text.hpp"
 
 namespace gemm_advisor {
 
@@ -62,9 +63,7 @@ class NonEmptyReader : public ShapeReader {
   std::size_t entries_ = 0;
 };
 
-bool ends_with(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
+using text::ends_with;
 
 // Applies optional dtype/layout text to a problem, throwing InputError with the bad text.
 void apply_dtype_layout(GemmProblem& p, const std::string& dtype, const std::string& layout) {
@@ -92,9 +91,7 @@ class CsvShapeReader : public ShapeReader {
     e = ShapeEntry{};
     e.line = reader_.line();
     try {
-      if (fields_.size() != header_.size())
-        reader_.fail("expected " + std::to_string(header_.size()) + " fields as in the header, got " +
-                     std::to_string(fields_.size()));
+      require_header_fields(reader_, header_, fields_);
       e.problem = defaults_;
       e.problem.m = csv_int(reader_, fields_, im_, "m", 1, kMaxDim);
       e.problem.n = csv_int(reader_, fields_, in_, "n", 1, kMaxDim);

@@ -58,6 +58,10 @@ class CsvHeader {
   long line_ = 0;
 };
 
+/// Throws InputError "source:line: expected N fields as in the header, got M" (located at the
+/// reader's current record) unless `fields` has as many as the header.
+void require_header_fields(const CsvReader& r, const CsvHeader& h, const std::vector<std::string>& fields);
+
 /// Outcome of read_line.
 enum class LineRead { ok, end, too_long };
 
