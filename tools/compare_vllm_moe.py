@@ -41,7 +41,7 @@ import tempfile
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_CSV = os.path.join(REPO, "..", "shared", "ref", "public", "vllm_fused_moe_configs.csv")
-# advisor profile -> vLLM device_name (file names). MI325X has no advisor profile (see `profiles`).
+# advisor profile -> vLLM device_name (file names), as lib/src/emit.cpp's kVllmDeviceNames spells them.
 DEVICE = {"b200": "NVIDIA_B200", "h100": "NVIDIA_H100_80GB_HBM3", "h200": "NVIDIA_H200",
           "mi300x": "AMD_Instinct_MI300X", "mi325x": "AMD_Instinct_MI325X"}
 TPS = (1, 2, 4, 8)

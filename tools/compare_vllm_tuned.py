@@ -32,7 +32,8 @@ import sys
 import tempfile
 
 DATA = "data/measurements/h200-fp8-block.csv"
-DEVICE = {"h200": "NVIDIA_H200", "h100": "NVIDIA_H100_80GB_HBM3", "b200": "NVIDIA_B200", "mi300x": "AMD_Instinct_MI300X"}
+DEVICE = {"h200": "NVIDIA_H200", "h100": "NVIDIA_H100_80GB_HBM3", "b200": "NVIDIA_B200", "mi300x": "AMD_Instinct_MI300X",
+          "mi325x": "AMD_Instinct_MI325X"}
 
 
 def cfg_key(bm, bn, bk, g, w, s):

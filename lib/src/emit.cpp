@@ -115,16 +115,19 @@ namespace {
 //    80GB), and NVIDIA_B200 in vLLM's fused-MoE configs ("E=128,N=704,device_name=NVIDIA_B200,
 //    dtype=fp8_w8a8.json"), which take the name from the same call.
 //  - AMD names come from _ROCM_DEVICE_ID_NAME_MAP in vllm/platforms/rocm.py: 0x74a1 -> AMD_Instinct_MI300X,
-//    0x75a0 -> AMD_Instinct_MI350X, 0x75a3 -> AMD_Instinct_MI355X; "N=1536,K=7168,device_name=
-//    AMD_Instinct_MI300X,dtype=fp8_w8a8,block_shape=[128,128].json" is a shipped file.
+//    0x74a5 (and its VF 0x74b9) -> AMD_Instinct_MI325X, 0x75a0 -> AMD_Instinct_MI350X, 0x75a3 ->
+//    AMD_Instinct_MI355X; "N=1536,K=7168,device_name=AMD_Instinct_MI300X,dtype=fp8_w8a8,block_shape=
+//    [128,128].json" is a shipped file, as are "E=8,N=7168,device_name=AMD_Instinct_MI325X.json" (fused
+//    MoE) and "N=1536,K=7168,device_name=AMD_Instinct_MI325X,dtype=fp8_w8a8,block_shape=[128,128].json"
+//    (../shared/ref/public/vllm_fused_moe_configs.csv, vllm_fp8_block_gemm_configs.csv).
 struct VllmDeviceName {
   const char* profile;
   const char* device_name;
 };
 constexpr VllmDeviceName kVllmDeviceNames[] = {
     {"a100", "NVIDIA_A100-SXM4-80GB"},  {"h100", "NVIDIA_H100_80GB_HBM3"}, {"h200", "NVIDIA_H200"},
-    {"b200", "NVIDIA_B200"},            {"mi300x", "AMD_Instinct_MI300X"}, {"mi350x", "AMD_Instinct_MI350X"},
-    {"mi355x", "AMD_Instinct_MI355X"},
+    {"b200", "NVIDIA_B200"},            {"mi300x", "AMD_Instinct_MI300X"}, {"mi325x", "AMD_Instinct_MI325X"},
+    {"mi350x", "AMD_Instinct_MI350X"},  {"mi355x", "AMD_Instinct_MI355X"},
 };
 
 }  // namespace
