@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "gemm_advisor/calibrate.hpp"
 #include "gemm_advisor/emit.hpp"
 #include "gemm_advisor/error.hpp"
 #include "gemm_advisor/measurements.hpp"
@@ -273,4 +274,45 @@ TEST_CASE("per-GEMM measurements pair into layers", "[moe]") {
   CHECK((p.moe.gemm == MoeGemm::layer && p.n == 768 && p.k == 2048 && p.moe.routing == MoeRouting::tuner));
   REQUIRE(layers[0].configs.size() == 1);  // 16x128x64 has no down time
   CHECK(layers[0].configs[0].ms == Approx(0.060));
+}
+
+TEST_CASE("block-fp8 MoE layers have their own parameter set, which a profile overrides apart", "[moe][hardware]") {
+  const Target& t = vllm_fused_moe_target();
+  const GemmProblem bf16 = moe(64, 14336, 4096, 8, 2, MoeGemm::up);
+  const GemmProblem fp8 = moe(64, 512, 7168, 256, 8, MoeGemm::up, MoeRouting::uniform, Dtype::fp8);
+  CHECK(t.param_variant(bf16).empty());
+  CHECK(t.param_variant(fp8) == "fp8_block");
+  // The shipped sets differ (the block-fp8 one fitted on six block-fp8 models: its per-step
+  // overhead, 2273 cycles, is several times the 16-bit set's 409.2).
+  const Profile h200 = load_profile("h200");
+  CHECK(t.problem_params(bf16, h200).k_step_overhead_cycles == Approx(409.2));
+  CHECK(t.problem_params(fp8, h200).k_step_overhead_cycles == Approx(2273));
+  // `targets: vllm-fused-moe: fp8_block: model_parameters:` moves the block-fp8 set only; the
+  // target's own section moves only the 16-bit one.
+  std::ostringstream file;
+  file << std::ifstream(test_util::source_path("profiles/h200.yaml")).rdbuf();
+  const std::string text = file.str();
+  const Profile p = parse_profile(text + "targets:\n  vllm-fused-moe:\n    model_parameters:\n      k_step_overhead_cycles: 11\n"
+                                         "    fp8_block:\n      model_parameters:\n        k_step_overhead_cycles: 22\n",
+                                  "v.yaml");
+  CHECK(t.problem_params(bf16, p).k_step_overhead_cycles == 11);
+  CHECK(t.problem_params(fp8, p).k_step_overhead_cycles == 22);
+  CHECK(t.context(fp8, p).params.k_step_overhead_cycles == 22);
+  // A variant another target does not have is an unknown key there (a warning, ignored); a
+  // malformed one is an error.
+  ProfileDiagnostics diag;
+  const Profile w = parse_profile(text + "targets:\n  triton:\n    fp8_block:\n      model_parameters: {}\n", "w.yaml", &diag);
+  CHECK(std::any_of(diag.warnings.begin(), diag.warnings.end(), [](const std::string& m) {
+    return m.find("w.yaml:") != std::string::npos && m.find("unknown key 'targets.triton.fp8_block'") != std::string::npos;
+  }));
+  CHECK(w.target_model.count("triton.fp8_block") == 0);
+  CHECK_THROWS_WITH(parse_profile(text + "targets:\n  vllm-fused-moe:\n    fp8_block: 3\n", "x.yaml"),
+                    Catch::Contains("x.yaml:") && Catch::Contains("targets.vllm-fused-moe.fp8_block' must be a mapping"));
+  // calibrate fits the set its measured problems share; mixed problems fit the target's own set.
+  MeasuredShape a, b;
+  a.problem = fp8;
+  b.problem = bf16;
+  CHECK(fitted_variant({a, a}, t) == "fp8_block");
+  CHECK(fitted_variant({a, b}, t).empty());
+  CHECK(fitted_variant({b}, t).empty());
 }

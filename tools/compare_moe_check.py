@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Scores gemm-advisor's fused-MoE config files against the configs timed with them on the GPU.
 
-    tools/compare_moe_check.py CHECK.csv[,MORE.csv...] FIRST.csv DIR[=LABEL] ...
+    tools/compare_moe_check.py CHECK.csv[,MORE.csv...] FIRST.csv[,FIRST2.csv] DIR[=LABEL] ...
 
 CHECK.csv is a run of plans/plan-moe-check.csv (tools/measure/make_moe_check_plan.py: the files'
 configs, the first run's layer best, vLLM's default and its shipped tuned config, timed together);
@@ -50,7 +50,10 @@ def main(argv):
     # CHECK: the run of the files' configs (its times score them); MORE: other runs, whose layer times
     # only join the best measured.
     check_files = argv[0].split(",")
-    check, first = layer_times(check_files[0]), layer_times(argv[1])
+    check, first = layer_times(check_files[0]), {}
+    for path in argv[1].split(","):  # FIRST[,FIRST_FP8]: the first runs
+        for key, d in layer_times(path).items():
+            first.setdefault(key, {}).update(d)
     for more in check_files[1:]:
         for key, d in layer_times(more).items():
             first.setdefault(key + ("more",), {}).update(d)
@@ -58,7 +61,9 @@ def main(argv):
     tuned = make_plans.load_moe_tuned()
     cols = [label for _d, label in sets] + ["vLLM default", "vLLM tuned H200"]
     score = {c: {} for c in cols}
-    for family, e, topk, h, inter, tp, dt in make_plans.MOE_MODELS:
+    models = [m for m in make_plans.MOE_MODELS + make_plans.MOE_FP8_MODELS
+              if any(k[0] == m[0] for k in check)]  # the models the check run measured
+    for family, e, topk, h, inter, tp, dt in models:
         n = inter // tp
         sel = ",dtype=fp8_w8a8,block_shape=[128,128]" if dt == "fp8" else ""
         files = {label: json.load(open(os.path.join(d, f"E={e},N={n},device_name=NVIDIA_H200{sel}.json")))
@@ -74,22 +79,32 @@ def main(argv):
             picks["vLLM default"] = tuple(d[k] for k in KEYS)
             t = make_plans.nearest(tuned.get((e, n, dt), []), m)
             if t:
-                picks["vLLM tuned H200"] = tuple(int(t[1][k]) for k in KEYS)
+                c = {k: int(t[1][k]) for k in KEYS}
+                if dt == "fp8":
+                    c["block_k"] = min(c["block_k"], ps.FP8_GROUP)  # vLLM's launch-time clamp
+                picks["vLLM tuned H200"] = tuple(c[k] for k in KEYS)
             for label, c in picks.items():
                 if c in here:
                     score[label].setdefault(family, []).append(best / here[c])
     print(f"{'model':<18}" + "".join(f"{c:>22}" for c in cols))
-    for family, *_ in make_plans.MOE_MODELS:
+    for family, *_ in models:
         cells = []
         for c in cols:
             xs = score[c].get(family, [])
             cells.append(f"{geo(xs):6.1f}% / {100 * min(xs):5.1f}% ({len(xs):2d})" if xs else f"{'-':>22}")
         print(f"{family:<18}" + "".join(f"{x:>22}" for x in cells))
-    cells = []
-    for c in cols:
-        xs = [x for v in score[c].values() for x in v]
-        cells.append(f"{geo(xs):6.1f}% / {100 * min(xs):5.1f}% ({len(xs):3d})" if xs else "-")
-    print(f"{'all':<18}" + "".join(f"{x:>22}" for x in cells))
+    groups = [("all", [m[0] for m in models])]
+    six = [m[0] for m in make_plans.MOE_MODELS]
+    if any(m[0] not in six for m in models):  # the block-fp8 models too: subtotals
+        groups += [("moe-models.csv", [f for f in groups[0][1] if f in six]),
+                   ("moe-fp8-models", [f for f in groups[0][1] if f not in six]),
+                   ("all block fp8", [m[0] for m in models if m[6] == "fp8"])]
+    for label, fams in groups:
+        cells = []
+        for c in cols:
+            xs = [x for f in fams for x in score[c].get(f, [])]
+            cells.append(f"{geo(xs):6.1f}% / {100 * min(xs):5.1f}% ({len(xs):3d})" if xs else "-")
+        print(f"{label:<18}" + "".join(f"{x:>22}" for x in cells))
     print("cells: geomean / worst % of the best measured layer time per (model, M) (count of M values)")
 
 

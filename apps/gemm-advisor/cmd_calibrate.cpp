@@ -3,6 +3,7 @@
 #include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 #include <iostream>
@@ -60,6 +61,7 @@ Registered register_calibrate(CLI::App& app) {
     std::size_t folds = 5;
     std::size_t passes = 2;
     std::string params;
+    std::string param_set;
     std::vector<std::string> families;
     std::string out;
     std::string format = "table";
@@ -94,6 +96,11 @@ Registered register_calibrate(CLI::App& app) {
                   "Comma-separated parameters to fit (default: all but split_k_reduce_launch_s and "
                   "register_overhead_per_thread; `gemm-advisor targets --format json` lists them)")
       ->check(non_empty_validator());
+  cmd->add_option("--param-set", o->param_set,
+                  "Fit this parameter set of the target, on the measured problems it covers (vllm-fused-moe: "
+                  "fp8_block, its block-fp8 layers; default: the set all measured problems share, else the "
+                  "target's own)")
+      ->check(non_empty_validator());
   cmd->add_option("-o,--out", o->out, "The calibrated profile to write (YAML; load it with --hw FILE)")
       ->required()
       ->check(non_empty_validator())
@@ -106,6 +113,14 @@ Registered register_calibrate(CLI::App& app) {
             const Profile profile = load_profile_logged(o->hw, o->overrides);
             const Target& target = find_target(o->target);
             const std::string kernel = o->kernel.empty() ? std::string(target.name()) : o->kernel;
+            if (!o->param_set.empty()) {
+              const std::vector<std::string_view> sets = target.param_variants();
+              if (std::find(sets.begin(), sets.end(), o->param_set) == sets.end())
+                throw InputError("--param-set: target " + std::string(target.name()) + " has no parameter set '" +
+                                 printable(o->param_set) + "' (" +
+                                 (sets.empty() ? std::string("it has only its own")
+                                               : "known: " + fmt::format("{}", fmt::join(sets, ", "))) + ")");
+            }
             CalibrationOptions options;
             options.folds = o->folds;
             options.passes = o->passes;
@@ -156,6 +171,15 @@ Registered register_calibrate(CLI::App& app) {
             if (shapes.empty())
               throw InputError(fmt::format("{}", fmt::join(o->measurements, ", ")) + ": no shape has a config of the " +
                                kernel + " kernel (rows need kernel=" + kernel + ", or give --kernel)");
+            if (!o->param_set.empty()) {
+              std::vector<MeasuredShape> in_set;
+              for (MeasuredShape& s : shapes)
+                if (target.param_variant(s.problem) == o->param_set) in_set.push_back(std::move(s));
+              if (in_set.empty())
+                throw InputError(fmt::format("{}", fmt::join(o->measurements, ", ")) + ": no measured problem runs " +
+                                 "parameter set " + o->param_set + " of " + std::string(target.name()));
+              shapes = std::move(in_set);
+            }
             const auto t0 = std::chrono::steady_clock::now();
             const Calibration c = calibrate(shapes, profile, target, options);
             if (c.held_out_after.geomean_pct_of_oracle < c.held_out_before.geomean_pct_of_oracle)
@@ -171,8 +195,9 @@ Registered register_calibrate(CLI::App& app) {
             char date[32];
             std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
             std::vector<std::string> provenance = {
-                fmt::format("fitted by {} calibrate on {} for target {} on profile {}", version_line(), date,
-                            target.name(), profile.hw.source),
+                fmt::format("fitted by {} calibrate on {} for target {}{} on profile {}", version_line(), date,
+                            target.name(), c.variant.empty() ? "" : " (parameter set " + c.variant + ")",
+                            profile.hw.source),
                 fmt::format("data: {} (kernel {})", fmt::join(o->measurements, ", "), kernel),
                 fmt::format("{} shapes in {} families, {}-fold cross-validation by family; pooled held out: geomean "
                             "{:.1f}% -> {:.1f}% of oracle, worst {:.1f}% -> {:.1f}%, top-5 distinct {:.1f}% -> {:.1f}%, "
@@ -206,6 +231,7 @@ Registered register_calibrate(CLI::App& app) {
                 params[std::string(info.name)] = {{"start", c.start.*(info.field)}, {"fitted", c.fitted.*(info.field)}};
               out << json_text(nlohmann::json{{"generator", generator_json()},
                                               {"target", target.name()},
+                                              {"parameter_set", c.variant},
                                               {"hardware", profile.hw.name},
                                               {"shapes", c.shapes},
                                               {"families", c.families},
@@ -219,8 +245,9 @@ Registered register_calibrate(CLI::App& app) {
                                2)
                   << "\n";
             } else {
-              out << fmt::format("calibrate {} on {}: {} shapes in {} families, {} folds by family ({:.1f} s)\n",
-                                 target.name(), profile.hw.name, c.shapes, c.families, c.folds.size(), seconds);
+              out << fmt::format("calibrate {}{} on {}: {} shapes in {} families, {} folds by family ({:.1f} s)\n",
+                                 target.name(), c.variant.empty() ? "" : " (parameter set " + c.variant + ")",
+                                 profile.hw.name, c.shapes, c.families, c.folds.size(), seconds);
               out << fmt::format("{:<6} {:>28}   {:>28}   {}\n", "", "held out, before (geo worst top5d err)",
                                  "held out, after", "families held out");
               PickScore mean_before, mean_after;

@@ -92,13 +92,17 @@ PickScore aggregate(const std::vector<ShapeScore>& scores) {
   return s;
 }
 
+// `params` are those of the parameter set being fitted, `variant` (Target::param_variant); a shape of
+// another variant is scored with its own values on the profile.
 std::vector<ShapeScore> shape_scores(const std::vector<const Measured*>& shapes, const Profile& profile,
-                                     const Target& target, const ModelParams& params) {
+                                     const Target& target, std::string_view variant, const ModelParams& params) {
   std::vector<ShapeScore> out;
   std::vector<RankedConfig> ranked;
   for (const Measured* m : shapes) {
     const EstimateContext ctx =
-        make_estimate_context(m->shape->problem, profile, target.problem_params(m->shape->problem, profile, params));
+        make_estimate_context(m->shape->problem, profile,
+                              target.param_variant(m->shape->problem) == variant ? params
+                                                                                 : target.problem_params(m->shape->problem, profile));
     rank_configs(target, ctx, m->configs, ranked, kShortlistSearch);
     if (ranked.empty() || !ranked.front().estimate.feasible) {
       // The model rejects every config that ran: the worst possible pick.
@@ -124,8 +128,8 @@ std::vector<ShapeScore> shape_scores(const std::vector<const Measured*>& shapes,
 }
 
 PickScore score(const std::vector<const Measured*>& shapes, const Profile& profile, const Target& target,
-                const ModelParams& params) {
-  return aggregate(shape_scores(shapes, profile, target, params));
+                std::string_view variant, const ModelParams& params) {
+  return aggregate(shape_scores(shapes, profile, target, variant, params));
 }
 
 double rounded(double v) {
@@ -154,9 +158,9 @@ std::vector<double> candidates_around(const ModelParamInfo& info, double v) {
 }
 
 ModelParams fit(const std::vector<const Measured*>& shapes, const Profile& profile, const Target& target,
-                ModelParams start, const CalibrationOptions& o) {
+                std::string_view variant, ModelParams start, const CalibrationOptions& o) {
   ModelParams best = start;
-  double best_objective = score(shapes, profile, target, best).objective;
+  double best_objective = score(shapes, profile, target, variant, best).objective;
   for (std::size_t pass = 0; pass < o.passes; ++pass) {
     bool improved = false;
     for (const ModelParamInfo* info : o.params) {
@@ -164,7 +168,7 @@ ModelParams fit(const std::vector<const Measured*>& shapes, const Profile& profi
       for (double v : candidates_around(*info, current)) {
         ModelParams trial = best;
         trial.*(info->field) = v;
-        const double objective = score(shapes, profile, target, trial).objective;
+        const double objective = score(shapes, profile, target, variant, trial).objective;
         if (objective > best_objective + 1e-9) {
           best_objective = objective;
           best = trial;
@@ -178,6 +182,15 @@ ModelParams fit(const std::vector<const Measured*>& shapes, const Profile& profi
 }
 
 }  // namespace
+
+std::string_view fitted_variant(const std::vector<MeasuredShape>& shapes, const Target& target) {
+  if (shapes.empty()) return {};
+  const std::string_view first = target.param_variant(shapes.front().problem);
+  for (const MeasuredShape& s : shapes) {
+    if (target.param_variant(s.problem) != first) return {};
+  }
+  return first;
+}
 
 std::vector<const ModelParamInfo*> default_fit_parameters() {
   std::vector<const ModelParamInfo*> out;
@@ -194,7 +207,7 @@ PickScore score_picks(const std::vector<MeasuredShape>& shapes, const Profile& p
   const std::vector<Measured> valid = valid_measurements(shapes);
   std::vector<const Measured*> all;
   for (const Measured& m : valid) all.push_back(&m);
-  return score(all, profile, target, params);
+  return score(all, profile, target, fitted_variant(shapes, target), params);
 }
 
 std::vector<std::vector<std::size_t>> family_folds(const std::vector<MeasuredShape>& shapes, std::size_t folds) {
@@ -269,7 +282,8 @@ Calibration calibrate(const std::vector<MeasuredShape>& shapes, const Profile& p
   Calibration c;
   c.shapes = usable.size();
   c.families = families.size();
-  c.start = profile.params_for(target.name(), target.default_params());
+  c.variant = std::string(fitted_variant(usable, target));
+  c.start = profile.params_for(Target::param_key(target.name(), c.variant), target.variant_default_params(c.variant));
   const std::vector<Measured> valid = valid_measurements(usable);
   std::map<const MeasuredShape*, const Measured*> by_shape;
   for (const Measured& m : valid) by_shape[m.shape] = &m;
@@ -293,8 +307,8 @@ Calibration calibrate(const std::vector<MeasuredShape>& shapes, const Profile& p
       }
     }
     r.families.assign(fold_families.begin(), fold_families.end());
-    const std::vector<ShapeScore> before = shape_scores(held, profile, target, c.start);
-    const std::vector<ShapeScore> after = shape_scores(held, profile, target, fit(train, profile, target, c.start, o));
+    const std::vector<ShapeScore> before = shape_scores(held, profile, target, c.variant, c.start);
+    const std::vector<ShapeScore> after = shape_scores(held, profile, target, c.variant, fit(train, profile, target, c.variant, c.start, o));
     held_before.insert(held_before.end(), before.begin(), before.end());
     held_after.insert(held_after.end(), after.begin(), after.end());
     r.before = aggregate(before);
@@ -303,9 +317,9 @@ Calibration calibrate(const std::vector<MeasuredShape>& shapes, const Profile& p
   }
   c.held_out_before = aggregate(held_before);
   c.held_out_after = aggregate(held_after);
-  c.fitted = fit(all, profile, target, c.start, o);
-  c.all_before = score(all, profile, target, c.start);
-  c.all_after = score(all, profile, target, c.fitted);
+  c.fitted = fit(all, profile, target, c.variant, c.start, o);
+  c.all_before = score(all, profile, target, c.variant, c.start);
+  c.all_after = score(all, profile, target, c.variant, c.fitted);
   return c;
 }
 
@@ -321,7 +335,8 @@ std::string calibrated_profile_yaml(const std::string& profile_yaml, const Profi
     root["triton"]["max_split_k"] = profile.triton.max_split_k;
     root["sources"]["triton.max_split_k"] = "given to gemm-advisor calibrate (--max-split-k)";
   }
-  YAML::Node params = root["targets"][std::string(target.name())]["model_parameters"];
+  YAML::Node section = root["targets"][std::string(target.name())];
+  YAML::Node params = c.variant.empty() ? section["model_parameters"] : section[c.variant]["model_parameters"];
   for (const ModelParamInfo& info : kModelParamRegistry) {
     const double v = c.fitted.*(info.field);
     if (v == c.start.*(info.field)) continue;
@@ -331,6 +346,7 @@ std::string calibrated_profile_yaml(const std::string& profile_yaml, const Profi
   }
   YAML::Node cal = root["calibration"];
   cal["target"] = std::string(target.name());
+  if (!c.variant.empty()) cal["parameter_set"] = c.variant;
   YAML::Node lines = cal["provenance"];
   for (const std::string& line : provenance) lines.push_back(line);
   YAML::Emitter out;

@@ -151,11 +151,20 @@ nlohmann::ordered_json targets_json() {
       params.push_back({{"name", p.name}, {"field", p.field}, {"values", p.values}});
     nlohmann::ordered_json model = nlohmann::ordered_json::object();
     for (const ModelParamInfo& m : kModelParamRegistry) model[std::string(m.name)] = t->default_params().*(m.field);
+    // The parameter sets of the kernel's other code paths (Target::param_variants), each its values.
+    nlohmann::ordered_json sets = nlohmann::ordered_json::object();
+    for (std::string_view v : t->param_variants()) {
+      nlohmann::ordered_json values = nlohmann::ordered_json::object();
+      for (const ModelParamInfo& m : kModelParamRegistry)
+        values[std::string(m.name)] = t->variant_default_params(v).*(m.field);
+      sets[std::string(v)] = values;
+    }
     list.push_back({{"name", info.name},
                     {"kernel", info.kernel},
                     {"source", info.source},
                     {"parameters", params},
-                    {"model_parameters", model}});
+                    {"model_parameters", model},
+                    {"parameter_sets", sets}});
   }
   return list;
 }

@@ -409,10 +409,27 @@ void parse_targets(ProfileReader& r, ProfileDiagnostics& diag, const YAML::Node&
       r.error(kv.second, "'" + printable(path) + "' must be a mapping");
       continue;
     }
-    r.check_keys(kv.second, path, {"model_parameters"});
+    const Target& target = *find_target_or_null(name);
+    std::set<std::string> keys = {"model_parameters"};
+    for (std::string_view v : target.param_variants()) keys.emplace(v);
+    r.check_keys(kv.second, path, keys);
     if (kv.second["model_parameters"])
       parse_model_parameters(r, diag, kv.second["model_parameters"], path + ".model_parameters",
                              profile.target_model[name]);
+    // A parameter variant's own section (Target::param_variant): `targets: NAME: VARIANT: model_parameters:`.
+    for (std::string_view v : target.param_variants()) {
+      const YAML::Node section = kv.second[std::string(v)];
+      if (!section) continue;
+      const std::string vpath = path + "." + std::string(v);
+      if (!section.IsMap()) {
+        r.error(section, "'" + printable(vpath) + "' must be a mapping");
+        continue;
+      }
+      r.check_keys(section, vpath, {"model_parameters"});
+      if (section["model_parameters"])
+        parse_model_parameters(r, diag, section["model_parameters"], vpath + ".model_parameters",
+                               profile.target_model[Target::param_key(name, v)]);
+    }
   }
 }
 

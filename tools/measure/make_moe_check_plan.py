@@ -11,7 +11,10 @@ in one run:
     (../shared/ref/public/vllm_fused_moe_configs.csv, as make_plans.load_moe_tuned reads it).
 Duplicates are kept once. Pure Python.
 
-    python3 tools/measure/make_moe_check_plan.py [--out NAME] tuner=/tmp/emit-tuner uniform=/tmp/emit-uniform
+    python3 tools/measure/make_moe_check_plan.py [--out NAME] [--with-fp8] tuner=/tmp/emit-tuner uniform=/tmp/emit-uniform
+
+--with-fp8 adds the block-fp8 models of make_plans.MOE_FP8_MODELS (examples/moe-fp8-models.csv: their
+files must be in the same DIRS; their first run is data/measurements/h200-fused-moe-fp8.csv).
 
 NAME (default plan-moe-check) names plans/NAME.csv; run it with `bash run_targets.sh moe-check [NAME]`.
 """
@@ -27,6 +30,8 @@ import make_plans  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(HERE))
 FIRST = os.path.join(ROOT, "data", "measurements", "h200-fused-moe.csv")
+# The first run of the block-fp8 models of make_plans.MOE_FP8_MODELS (checked with --with-fp8).
+FIRST_FP8 = os.path.join(ROOT, "data", "measurements", "h200-fused-moe-fp8.csv")
 KEYS = ("block_m", "block_n", "block_k", "group_m", "num_warps", "num_stages")
 VLLM_KEYS = ("BLOCK_SIZE_M", "BLOCK_SIZE_N", "BLOCK_SIZE_K", "GROUP_SIZE_M", "num_warps", "num_stages")
 
@@ -40,12 +45,14 @@ def main(argv):
     name_out = "plan-moe-check"
     if argv[:1] == ["--out"]:
         name_out, argv = argv[1], argv[2:]
+    with_fp8 = "--with-fp8" in argv
+    argv = [a for a in argv if a != "--with-fp8"]
     dirs = [a.split("=", 1) for a in argv]
     if not dirs or any(len(d) != 2 for d in dirs):
         raise SystemExit(__doc__)
     # the first run's layer bests
     times = {}
-    for r in csv.DictReader(open(FIRST)):
+    for r in (r for path in ([FIRST, FIRST_FP8] if with_fp8 else [FIRST]) for r in csv.DictReader(open(path))):
         if r["kernel"] != "vllm-fused-moe" or r["status"] != "ok":
             continue
         key = (r["family"], r["name"])
@@ -55,7 +62,7 @@ def main(argv):
             for k, d in times.items()}
     tuned = make_plans.load_moe_tuned()
     rows = []
-    for family, e, topk, h, inter, tp, dt in make_plans.MOE_MODELS:
+    for family, e, topk, h, inter, tp, dt in make_plans.MOE_MODELS + (make_plans.MOE_FP8_MODELS if with_fp8 else []):
         n_rank = inter // tp
         emitted = {name: json.load(open(os.path.join(d, file_name(e, n_rank, dt)))) for name, d in dirs}
         for m in make_plans.MOE_M:
@@ -66,7 +73,10 @@ def main(argv):
             cfgs += [best[(family, name)], tuple(d[k] for k in KEYS)]
             t = make_plans.nearest(tuned.get((e, n_rank, dt), []), m)
             if t:
-                cfgs.append(tuple(int(t[1][k]) for k in KEYS))
+                c = dict((k, int(t[1][k])) for k in KEYS)
+                if dt == "fp8":
+                    c["block_k"] = min(c["block_k"], ps.FP8_GROUP)   # vLLM's launch-time clamp
+                cfgs.append(tuple(c[k] for k in KEYS))
             seen = []
             for c in cfgs:
                 if c not in seen:

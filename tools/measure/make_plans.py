@@ -4,12 +4,13 @@
     plan-fp8-block.csv   vllm-fp8-block: public block-fp8 weight shapes (N, K) x 13 M values
     plan-tutorial.csv    triton-tutorial: 48 bf16/fp16 shapes, NN and NT, decode to prefill, recsys, unaligned
     plan-moe.csv         vllm-fused-moe: 6 public MoE models x 18 M values x (up, down)
+    plan-moe-fp8.csv     vllm-fused-moe, block fp8 [128, 128]: 5 more block-fp8 MoE models (MOE_FP8_MODELS)
 
 and prints, per plan, the problems, rows, distinct compile keys (plan_spec.compile_spec, as the harness
 dedupes them) and an estimated device time (plan_spec's per-config cost model; compiles at
 plan_spec.COMPILES_PER_S, overlapped with timing).
 
-    python3 tools/measure/make_plans.py [--only fp8|tutorial|moe] [--extra FILE] [--outdir DIR]
+    python3 tools/measure/make_plans.py [--only fp8|tutorial|moe|moe-fp8] [--extra FILE] [--outdir DIR]
 
 Model dimensions (all from the models' public config.json on Hugging Face, as quoted in public code):
   DeepSeek-V3 / R1 (deepseek-ai/DeepSeek-V3): hidden_size 7168, intermediate_size 18432,
@@ -19,7 +20,14 @@ Model dimensions (all from the models' public config.json on Hugging Face, as qu
   Qwen3-32B (-FP8: block [128, 128]): hidden 5120, intermediate 25600, 64 heads, 8 kv heads, head_dim 128.
   Qwen3-30B-A3B (-FP8: block [128, 128]): hidden 2048, moe_intermediate_size 768, 128 experts, top-8,
     32 heads, 4 kv heads, head_dim 128.
-  Qwen3-235B-A22B: hidden 4096, moe_intermediate_size 1536, 128 experts, top-8, 64 heads, 4 kv heads.
+  Qwen3-235B-A22B (-FP8: block [128, 128]): hidden 4096, moe_intermediate_size 1536, 128 experts, top-8,
+    64 heads, 4 kv heads.
+  Qwen3-Coder-480B-A35B-Instruct (-FP8: block [128, 128]): hidden 6144, moe_intermediate_size 2560,
+    160 experts, top-8.
+  Qwen3-Next-80B-A3B-Instruct (-FP8: block [128, 128]): hidden 2048, moe_intermediate_size 512,
+    512 experts, top-10.
+  Kimi-K2-Instruct (moonshotai; fp8 weight_block_size [128, 128]): hidden 7168, moe_intermediate_size
+    2048, 384 routed experts, top-8 (DeepSeek-V3's layer with 1.5x the experts).
   Mixtral-8x7B: hidden 4096, intermediate 14336, 8 experts, top-2.
   Llama-4-Scout-17B-16E: hidden 5120, intermediate_size (experts) 8192, 16 experts, top-1.
   gpt-oss-120b: hidden 2880, intermediate 2880, 128 experts, experts_per_token 4.
@@ -374,7 +382,19 @@ MOE_MODELS = [
 ]
 
 
-def make_moe_plan(sample=None, seed=7, m_values=None):
+# Block-fp8 ([128, 128]) MoE checkpoints besides DeepSeek-V3, for a block-fp8 fit cross-validated by model
+# (figures from their config.json, see the module docstring; each N = I / tp a multiple of 128, as vLLM's
+# block-fp8 path requires).
+MOE_FP8_MODELS = [
+    ("qwen3-30b-a3b-fp8", 128, 8, 2048, 768, 1, "fp8"),
+    ("qwen3-235b-a22b-fp8", 128, 8, 4096, 1536, 4, "fp8"),
+    ("qwen3-coder-480b-fp8", 160, 8, 6144, 2560, 4, "fp8"),
+    ("qwen3-next-80b-fp8", 512, 10, 2048, 512, 1, "fp8"),
+    ("kimi-k2", 384, 8, 7168, 2048, 8, "fp8"),
+]
+
+
+def make_moe_plan(sample=None, seed=7, m_values=None, models=None):
     sample = dict(MOE_SAMPLE, **(sample or {}))
     m_values = m_values or MOE_M
     tuned = load_moe_tuned()
@@ -386,7 +406,7 @@ def make_moe_plan(sample=None, seed=7, m_values=None):
         subsets[dt] = [sp[i] for i in idx]
     problems = []
     info = []
-    for family, e, topk, h, inter, tp, dt in MOE_MODELS:
+    for family, e, topk, h, inter, tp, dt in (models or MOE_MODELS):
         n_rank = inter // tp
         assert inter % tp == 0
         t_entries = tuned.get((e, n_rank, dt), [])
@@ -412,7 +432,7 @@ def make_moe_plan(sample=None, seed=7, m_values=None):
 # ----------------------------------------------------------------------------------------------
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--only", choices=["fp8", "tutorial", "moe"], default=None)
+    ap.add_argument("--only", choices=["fp8", "tutorial", "moe", "moe-fp8"], default=None)
     ap.add_argument("--extra", default=None, help="CSV of extra tutorial configs per shape (see tutorial_extra)")
     ap.add_argument("--outdir", default=os.path.join(HERE, "plans"))
     a = ap.parse_args()
@@ -431,15 +451,17 @@ def main():
               f"(BM,BN,BK,warps,stages) combinations; tutorial configs left out (shared memory over "
               f"{ps.SMEM_PER_BLOCK} B in bf16): {', '.join(info['dropped_tutorial_configs']) or 'none'}")
         stats("plan-tutorial.csv", probs, BUDGET_MIN["tutorial"])
-    if a.only in (None, "moe"):
-        probs, info = make_moe_plan()
-        ps.write_plan(os.path.join(a.outdir, "plan-moe.csv"), probs)
+    for only, plan, models in (("moe", "plan-moe.csv", MOE_MODELS), ("moe-fp8", "plan-moe-fp8.csv", MOE_FP8_MODELS)):
+        if a.only not in (None, only):
+            continue
+        probs, info = make_moe_plan(models=models)
+        ps.write_plan(os.path.join(a.outdir, plan), probs)
         print(f"moe: {len(MOE_M)} M values; config sample bf16 {MOE_SAMPLE['bf16']}, fp8 {MOE_SAMPLE['fp8']} "
               f"(+ vLLM default + vLLM H200 tuned per M)")
         for fam, e, topk, h, inter, tp, n_rank, dt, has in info:
             print(f"   {fam:16s} E={e:3d} top{topk} H={h:5d} I={inter:5d} tp={tp} N=I/tp={n_rank:5d} {dt:4s}  "
                   f"vLLM H200 tuned file E={e},N={n_rank}{',fp8_w8a8,[128,128]' if dt == 'fp8' else ''}: {'yes' if has else 'no'}")
-        stats("plan-moe.csv", probs, BUDGET_MIN["moe"])
+        stats(plan, probs, BUDGET_MIN["moe"])
 
 
 if __name__ == "__main__":

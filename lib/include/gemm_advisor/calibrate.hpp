@@ -30,7 +30,8 @@ struct PickScore {
 };
 
 /// Scores the target on `shapes` with parameters `params` (replacing the target's and the
-/// profile's values). Shapes without a valid measured config are skipped.
+/// profile's values) for the parameter set fitted_variant(shapes) names; shapes of another variant
+/// keep their own. Shapes without a valid measured config are skipped.
 PickScore score_picks(const std::vector<MeasuredShape>& shapes, const Profile& profile, const Target& target,
                       const ModelParams& params);
 
@@ -40,6 +41,11 @@ struct CalibrationOptions {
   /// The parameters to fit; empty = default_fit_parameters().
   std::vector<const ModelParamInfo*> params;
 };
+
+/// The parameter set calibrate fits on `shapes` (Target::param_variant): the variant every shape
+/// shares, else "" (the target's own set; shapes of another variant then keep their values and only
+/// join the scores).
+std::string_view fitted_variant(const std::vector<MeasuredShape>& shapes, const Target& target);
 
 /// The parameters calibrate fits unless told otherwise: all but the measured split-K reduction
 /// launch and the assumed register overhead.
@@ -52,6 +58,7 @@ struct FoldResult {
 };
 
 struct Calibration {
+  std::string variant;               ///< the parameter set fitted (Target::param_variant; "": the target's own)
   ModelParams start;                 ///< the target's parameters on the profile before the fit
   ModelParams fitted;                ///< fitted on all shapes
   std::vector<FoldResult> folds;
@@ -72,7 +79,8 @@ Calibration calibrate(const std::vector<MeasuredShape>& shapes, const Profile& p
                       const CalibrationOptions& options = {});
 
 /// The profile overlay calibrate writes: the input profile's YAML with the fitted values under
-/// `targets: {TARGET: {model_parameters: ...}}` and the fit's provenance under `calibration:`
+/// `targets: {TARGET: {model_parameters: ...}}` (a variant's: `targets: {TARGET: {VARIANT:
+/// {model_parameters: ...}}}`) and the fit's provenance under `calibration:`
 /// (`provenance` lines: data files, shapes, date, cross-validated figures). `--hw FILE` loads it.
 /// `profile` is the profile the fit ran on: where its CU count or split-K limit differ from the
 /// YAML's (--cu-count, --max-split-k), the file records them (compute.active_cu_count,

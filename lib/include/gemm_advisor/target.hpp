@@ -64,19 +64,39 @@ class Target {
   /// own default where it has one.
   virtual TileConfig default_config(const GemmProblem& p) const = 0;
 
-  /// The problem's context with this target's parameters on the profile (Profile::params_for).
+  /// The problem's context with its parameters on the profile (problem_params).
   /// The problem must be valid; the context points to `p` and `profile`.
   EstimateContext context(const GemmProblem& p, const Profile& profile) const {
-    return make_estimate_context(p, profile, problem_params(p, profile, profile.params_for(name(), default_params())));
+    return make_estimate_context(p, profile, problem_params(p, profile));
   }
 
-  /// The parameters a problem is estimated with, given the target's (its defaults and the profile's
-  /// overrides, or those calibrate is trying): these, unless a kind of problem runs a code path
-  /// another target's parameters describe (vllm-fused-moe's block-fp8 path: vllm-fp8-block's).
-  virtual ModelParams problem_params(const GemmProblem& p, const Profile& profile, const ModelParams& params) const {
+  /// A kind of problem whose code path has its own free-parameter set, or "" for the target's own
+  /// (default_params): vllm-fused-moe's block-fp8 layers are "fp8_block". A profile overrides a
+  /// variant's values under `targets: NAME: VARIANT: model_parameters:`; calibrate fits the variant
+  /// its measured problems share.
+  virtual std::string_view param_variant(const GemmProblem& p) const {
     (void)p;
-    (void)profile;
-    return params;
+    return {};
+  }
+  /// Every variant param_variant can return besides "" (the profile reader accepts them as keys).
+  virtual std::vector<std::string_view> param_variants() const { return {}; }
+  /// A variant's own values, before a profile's; "" (and any name not in param_variants) gives
+  /// default_params().
+  virtual const ModelParams& variant_default_params(std::string_view variant) const {
+    (void)variant;
+    return default_params();
+  }
+  /// The parameters a problem is estimated with: its variant's values with the profile's overrides
+  /// (`model_parameters:`, then the target's or the variant's section).
+  ModelParams problem_params(const GemmProblem& p, const Profile& profile) const {
+    const std::string_view v = param_variant(p);
+    return profile.params_for(param_key(name(), v), variant_default_params(v));
+  }
+  /// The key of a target's (variant's) values in Profile::target_model: "NAME" or "NAME.VARIANT".
+  static std::string param_key(std::string_view target, std::string_view variant) {
+    std::string key(target);
+    if (!variant.empty()) key.append(".").append(variant);
+    return key;
   }
 
   /// Estimates one config of the context's problem, every term. An infeasible config returns
