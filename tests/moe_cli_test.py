@@ -147,6 +147,29 @@ check("a100 stops at DeepSeek-V3's fp8 (line 8), writing the three files before 
       rc == 1 and "moe-models.csv:8:" in err and len([w for w in written if w.startswith("E=")]) == 3 and
       "E=8,N=7168,device_name=NVIDIA_A100-SXM4-80GB.json" in written, f"{written} {err}")
 
+# A bad list entry stops the batch there (the files of the models before it are written) or, with
+# --keep-going, is reported and passed.
+bad_list = write("bad-entry.csv", "name,experts,top_k,hidden,intermediate,tp\nqwen,128,8,2048,768,1\n"
+                                  "bad,128,8,2048,768,5\nmixtral,8,2,4096,14336,2\n")
+for keep in (False, True):
+    outdir = os.path.join(TMP, "keep" if keep else "stop")
+    rc, out, err = run("batch", bad_list, "--target", "vllm-fused-moe", "--hw", "h200", "--emit", "vllm", "--out", outdir,
+                       "--m-values", "16", *(["--keep-going"] if keep else []))
+    written = sorted(w for w in os.listdir(outdir) if w.startswith("E=")) if os.path.isdir(outdir) else []
+    want = ["E=128,N=768,device_name=NVIDIA_H200.json"] + (["E=8,N=7168,device_name=NVIDIA_H200.json"] if keep else [])
+    check(f"a bad entry (tp 5 does not divide 768) {'passed with' if keep else 'stops'} --keep-going: exit 1, "
+          f"the error at bad-entry.csv:3, files {want}",
+          rc == 1 and "bad-entry.csv:3: " in err and "divide" in err and written == sorted(want) and
+          ("stopped at the first bad model" in err) != keep, f"{written} {err}")
+
+# -o / --out never replaces what is not a regular file.
+rc, out, err = run("calibrate", "--hw", "h200", "--target", "vllm-fused-moe", "--param-set", "fp8_block", "--folds", "2",
+                   "--passes", "1", "--params", "k_step_overhead_cycles", "--measurements",
+                   "data/measurements/h200-fused-moe-fp8.csv", "-o", "/dev/null")
+check("calibrate -o /dev/null: exit 1, the device is not replaced",
+      rc == 1 and "/dev/null: cannot write: it exists and is not a regular file" in err and
+      not os.path.isfile("/dev/null"), err)
+
 # The shipped files were measured: on the H200 they are the configs of h200-fused-moe-check6.csv
 # (tools/measure/make_moe_check_plan.py --with-fp8: the six models of examples/moe-models.csv and the
 # five of examples/moe-fp8-models.csv, timed with the first runs' best, vLLM's default and vLLM's tuned

@@ -316,3 +316,12 @@ TEST_CASE("block-fp8 MoE layers have their own parameter set, which a profile ov
   CHECK(fitted_variant({a, b}, t).empty());
   CHECK(fitted_variant({b}, t).empty());
 }
+
+TEST_CASE("a target named twice under targets: is an error, not a merge", "[hardware]") {
+  std::ostringstream file;
+  file << std::ifstream(test_util::source_path("profiles/h200.yaml")).rdbuf();
+  CHECK_THROWS_WITH(parse_profile(file.str() + "targets:\n  triton:\n    model_parameters: {k_step_overhead_cycles: 1}\n"
+                                               "  triton:\n    model_parameters: {near_tie_tolerance: 0.1}\n",
+                                  "dup.yaml"),
+                    Catch::Contains("dup.yaml:") && Catch::Contains("duplicate key 'targets.triton'"));
+}

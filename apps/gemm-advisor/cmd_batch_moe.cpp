@@ -47,7 +47,7 @@ int run_moe_batch(const MoeBatchOptions& o) {
       throw MoeUsageError{"--dtype goes with --from-hf: a model list gives each model's dtype"};
     if (o.input == "-") throw MoeUsageError{"the model list is read from a file (a list is short): give its path"};
     std::vector<std::string> warnings;
-    models = read_moe_models(o.input, &warnings);
+    models = read_moe_models(o.input, &warnings, true);  // bad entries in place: --keep-going goes past them
     for (const std::string& w : warnings) spdlog::warn("{}", w);
   }
   const MoeSpec routing = moe_routing(common.moe);
@@ -75,6 +75,13 @@ int run_moe_batch(const MoeBatchOptions& o) {
   bool stopped = false;  // a bad model without --keep-going: the files of the models before it are written
   for (const MoeModel& model : models) {
     if (stopped) break;
+    if (!model.error.empty()) {  // a bad list entry: as a layer that cannot be ranked
+      std::cout.flush();
+      std::cerr << "gemm-advisor: error: " << model.error << "\n";
+      ++bad;
+      if (!o.keep_going) stopped = true;
+      continue;
+    }
     const std::string where = model.line > 0 ? o.input + ":" + std::to_string(model.line) + ": " : "";
     const std::string label = model.name.empty() ? fmt::format("E{}-N{}-H{}", model.experts, model.n_per_rank(), model.hidden)
                                                  : model.name;
@@ -140,7 +147,8 @@ int run_moe_batch(const MoeBatchOptions& o) {
     }
   }
   std::cout.flush();
-  if (!g_quiet) {
+  // The summary, unless nothing ran: then the error line says it all (bad input: one line).
+  if (!g_quiet && (bad == 0 || ranked_layers > 0)) {
     std::cerr << fmt::format("gemm-advisor: batch: {} models x {} M values: {} layers ranked ({} routing), {} bad{}{}\n",
                              models.size(), m_values.size(), ranked_layers, moe_routing_text(routing), bad,
                              stopped ? " (stopped at the first bad model; --keep-going goes on)" : "",

@@ -180,6 +180,16 @@ Registered register_calibrate(CLI::App& app) {
                                  "parameter set " + o->param_set + " of " + std::string(target.name()));
               shapes = std::move(in_set);
             }
+            if (o->param_set.empty() && fitted_variant(shapes, target).empty()) {
+              // Mixed parameter sets: the target's own is fitted; say what the others' shapes do.
+              std::map<std::string, std::size_t> other;
+              for (const MeasuredShape& s : shapes)
+                if (const std::string_view v = target.param_variant(s.problem); !v.empty()) ++other[std::string(v)];
+              for (const auto& [set, count] : other)
+                spdlog::warn("{} of the {} measured problems run parameter set {}, which this fit of {}'s own set does "
+                             "not move (they only join the scores); --param-set {} fits it on them",
+                             count, shapes.size(), set, target.name(), set);
+            }
             const auto t0 = std::chrono::steady_clock::now();
             const Calibration c = calibrate(shapes, profile, target, options);
             if (c.held_out_after.geomean_pct_of_oracle < c.held_out_before.geomean_pct_of_oracle)

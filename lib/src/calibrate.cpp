@@ -99,10 +99,9 @@ std::vector<ShapeScore> shape_scores(const std::vector<const Measured*>& shapes,
   std::vector<ShapeScore> out;
   std::vector<RankedConfig> ranked;
   for (const Measured* m : shapes) {
-    const EstimateContext ctx =
-        make_estimate_context(m->shape->problem, profile,
-                              target.param_variant(m->shape->problem) == variant ? params
-                                                                                 : target.problem_params(m->shape->problem, profile));
+    const GemmProblem& p = m->shape->problem;
+    const EstimateContext ctx = make_estimate_context(
+        p, profile, target.param_variant(p) == variant ? params : target.problem_params(p, profile));
     rank_configs(target, ctx, m->configs, ranked, kShortlistSearch);
     if (ranked.empty() || !ranked.front().estimate.feasible) {
       // The model rejects every config that ran: the worst possible pick.
@@ -308,7 +307,8 @@ Calibration calibrate(const std::vector<MeasuredShape>& shapes, const Profile& p
     }
     r.families.assign(fold_families.begin(), fold_families.end());
     const std::vector<ShapeScore> before = shape_scores(held, profile, target, c.variant, c.start);
-    const std::vector<ShapeScore> after = shape_scores(held, profile, target, c.variant, fit(train, profile, target, c.variant, c.start, o));
+    const ModelParams fold_fit = fit(train, profile, target, c.variant, c.start, o);
+    const std::vector<ShapeScore> after = shape_scores(held, profile, target, c.variant, fold_fit);
     held_before.insert(held_before.end(), before.begin(), before.end());
     held_after.insert(held_after.end(), after.begin(), after.end());
     r.before = aggregate(before);

@@ -1,6 +1,7 @@
 #include "gemm_advisor/emit.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -180,7 +181,19 @@ std::string vllm_moe_config_file_text(const std::map<std::int64_t, TileConfig>& 
 
 // --- files ----------------------------------------------------------------------------------------
 
-void write_file_atomically(const std::string& path, const std::string& text) {
+void write_file_atomically(const std::string& path_given, const std::string& text) {
+  // The file is replaced by a rename: only a regular file (or a link to one, whose target is then
+  // replaced) may stand there; a device, a directory or a pipe is refused, not replaced.
+  std::string path = path_given;
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
+    std::error_code ec;
+    const std::filesystem::path target = std::filesystem::canonical(path, ec);
+    if (ec) throw InputError(path_given + ": cannot write: a link to nowhere (" + ec.message() + ")");
+    path = target.string();
+  }
+  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+    throw InputError(path_given + ": cannot write: it exists and is not a regular file (a directory, device or pipe)");
   // A name no other writer uses: this process's id and a per-process count (O_EXCL checks it).
   static std::atomic<unsigned> counter{0};
   const std::string tmp = path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++);

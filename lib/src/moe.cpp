@@ -8,6 +8,7 @@
 #include <charconv>
 #include <cmath>
 #include <fstream>
+#include <functional>
 #include <sstream>
 
 #include "gemm_advisor/csv_reader.hpp"
@@ -283,7 +284,24 @@ MoeModel model_from_fields(const ModelFields& f, const std::string& where, long 
   return m;
 }
 
-std::vector<MoeModel> read_csv_models(std::istream& in, const std::string& path, std::vector<std::string>* warnings) {
+// A bad entry: thrown, or with keep_bad returned in its place with its error.
+void add_entry(std::vector<MoeModel>& out, bool keep_bad, long line, const std::function<MoeModel()>& make) {
+  if (!keep_bad) {
+    out.push_back(make());
+    return;
+  }
+  try {
+    out.push_back(make());
+  } catch (const InputError& e) {
+    MoeModel bad;
+    bad.line = line;
+    bad.error = e.what();
+    out.push_back(std::move(bad));
+  }
+}
+
+std::vector<MoeModel> read_csv_models(std::istream& in, const std::string& path, std::vector<std::string>* warnings,
+                                      bool keep_bad) {
   CsvReader r(in, path);
   const CsvHeader h = CsvHeader::read(r, {"experts", "top_k", "hidden", "intermediate"});
   const std::vector<std::string> known = {"experts", "top_k", "hidden", "intermediate", "dtype", "tp", "block_shape", "name"};
@@ -294,16 +312,18 @@ std::vector<MoeModel> read_csv_models(std::istream& in, const std::string& path,
   std::vector<MoeModel> out;
   std::vector<std::string> f;
   while (r.next(f)) {
-    require_header_fields(r, h, f);
-    auto at = [&](std::size_t i) { return index[i] >= 0 ? f[static_cast<std::size_t>(index[i])] : std::string(); };
-    const ModelFields mf{at(0), at(1), at(2), at(3), at(4), at(5), at(6), at(7)};
-    out.push_back(model_from_fields(mf, path + ":" + std::to_string(r.line()) + ": ", r.line()));
+    add_entry(out, keep_bad, r.line(), [&] {
+      require_header_fields(r, h, f);
+      auto at = [&](std::size_t i) { return index[i] >= 0 ? f[static_cast<std::size_t>(index[i])] : std::string(); };
+      const ModelFields mf{at(0), at(1), at(2), at(3), at(4), at(5), at(6), at(7)};
+      return model_from_fields(mf, path + ":" + std::to_string(r.line()) + ": ", r.line());
+    });
   }
   return out;
 }
 
 std::vector<MoeModel> read_yaml_models(const std::string& text, const std::string& path,
-                                       std::vector<std::string>* warnings) {
+                                       std::vector<std::string>* warnings, bool keep_bad) {
   YAML::Node root;
   try {
     root = YAML::Load(text);
@@ -316,43 +336,45 @@ std::vector<MoeModel> read_yaml_models(const std::string& text, const std::strin
   for (const YAML::Node& n : root) {
     const long line = n.Mark().line + 1;
     const std::string where = path + ":" + std::to_string(line) + ": ";
-    if (!n.IsMap()) throw InputError(where + "each model is a mapping of experts, top_k, hidden, intermediate, ...");
-    ModelFields mf;
-    static const std::vector<std::string> kKnown = {"experts", "top_k", "hidden", "intermediate", "dtype", "tp",
-                                                    "block_shape", "name"};
-    for (const auto& kv : n) {
-      const std::string key = kv.first.Scalar();
-      if (std::find(kKnown.begin(), kKnown.end(), key) == kKnown.end()) {
-        if (warnings)
-          warnings->push_back(where + "unknown key '" + printable(key) +
-                              "' ignored (known: experts, top_k, hidden, intermediate, dtype, tp, block_shape, name)");
-        continue;
+    add_entry(out, keep_bad, line, [&] {
+      if (!n.IsMap()) throw InputError(where + "each model is a mapping of experts, top_k, hidden, intermediate, ...");
+      ModelFields mf;
+      static const std::vector<std::string> kKnown = {"experts", "top_k", "hidden", "intermediate", "dtype", "tp",
+                                                      "block_shape", "name"};
+      for (const auto& kv : n) {
+        const std::string key = kv.first.Scalar();
+        if (std::find(kKnown.begin(), kKnown.end(), key) == kKnown.end()) {
+          if (warnings)
+            warnings->push_back(where + "unknown key '" + printable(key) +
+                                "' ignored (known: experts, top_k, hidden, intermediate, dtype, tp, block_shape, name)");
+          continue;
+        }
+        std::string value;
+        if (kv.second.IsScalar()) {
+          value = kv.second.Scalar();
+        } else if (key == "block_shape" && kv.second.IsSequence() && kv.second.size() == 2) {
+          value = kv.second[0].Scalar() + "," + kv.second[1].Scalar();
+        } else if (!kv.second.IsNull()) {
+          throw InputError(where + "'" + key + "' must be a single value");
+        }
+        if (key == "experts") mf.experts = value;
+        else if (key == "top_k") mf.top_k = value;
+        else if (key == "hidden") mf.hidden = value;
+        else if (key == "intermediate") mf.intermediate = value;
+        else if (key == "dtype") mf.dtype = value;
+        else if (key == "tp") mf.tp = value;
+        else if (key == "block_shape") mf.block_shape = value;
+        else mf.name = value;
       }
-      std::string value;
-      if (kv.second.IsScalar()) {
-        value = kv.second.Scalar();
-      } else if (key == "block_shape" && kv.second.IsSequence() && kv.second.size() == 2) {
-        value = kv.second[0].Scalar() + "," + kv.second[1].Scalar();
-      } else if (!kv.second.IsNull()) {
-        throw InputError(where + "'" + key + "' must be a single value");
-      }
-      if (key == "experts") mf.experts = value;
-      else if (key == "top_k") mf.top_k = value;
-      else if (key == "hidden") mf.hidden = value;
-      else if (key == "intermediate") mf.intermediate = value;
-      else if (key == "dtype") mf.dtype = value;
-      else if (key == "tp") mf.tp = value;
-      else if (key == "block_shape") mf.block_shape = value;
-      else mf.name = value;
-    }
-    out.push_back(model_from_fields(mf, where, line));
+      return model_from_fields(mf, where, line);
+    });
   }
   return out;
 }
 
 }  // namespace
 
-std::vector<MoeModel> read_moe_models(const std::string& path, std::vector<std::string>* warnings) {
+std::vector<MoeModel> read_moe_models(const std::string& path, std::vector<std::string>* warnings, bool keep_bad) {
   check_readable_file(path);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path + ": cannot open");
@@ -363,7 +385,7 @@ std::vector<MoeModel> read_moe_models(const std::string& path, std::vector<std::
   if (yaml) {
     std::ostringstream text;
     text << in.rdbuf();
-    models = read_yaml_models(text.str(), path, warnings);
+    models = read_yaml_models(text.str(), path, warnings, keep_bad);
   } else {
     // Sniff: a list whose first significant character opens a YAML/JSON sequence or mapping.
     std::string first;
@@ -377,9 +399,9 @@ std::vector<MoeModel> read_moe_models(const std::string& path, std::vector<std::
     if (!t.empty() && (t[0] == '[' || t[0] == '{' || t[0] == '-' || t.rfind("models:", 0) == 0)) {
       std::ostringstream text;
       text << in.rdbuf();
-      models = read_yaml_models(text.str(), path, warnings);
+      models = read_yaml_models(text.str(), path, warnings, keep_bad);
     } else {
-      models = read_csv_models(in, path, warnings);
+      models = read_csv_models(in, path, warnings, keep_bad);
     }
   }
   if (models.empty()) throw InputError(path + ": no models (the list is empty)");

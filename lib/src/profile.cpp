@@ -398,8 +398,13 @@ void parse_targets(ProfileReader& r, ProfileDiagnostics& diag, const YAML::Node&
     r.error(t, "'targets' must be a mapping of target names");
     return;
   }
+  std::set<std::string> seen;
   for (const auto& kv : t) {
     const std::string name = kv.first.IsScalar() ? kv.first.Scalar() : "";
+    if (!seen.insert(name).second) {
+      r.error(kv.first, "duplicate key 'targets." + printable(name) + "'");
+      continue;
+    }
     if (!find_target_or_null(name)) {
       r.error(kv.first, "unknown target '" + printable(name) + "' under 'targets' (known: " + target_names() + ")");
       continue;

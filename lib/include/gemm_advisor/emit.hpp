@@ -95,6 +95,8 @@ std::string vllm_moe_config_file_text(const std::map<std::int64_t, TileConfig>& 
 /// over `path`, so a reader sees the old file or the whole new one, never a part. Throws InputError
 /// naming the path when the directory is not writable or the disk is full (the temporary file is
 /// removed then).
+/// A path that exists must be a regular file or a link to one (the link's target is replaced); a
+/// directory, device or pipe there is an InputError, not replaced.
 void write_file_atomically(const std::string& path, const std::string& text);
 
 /// Creates `dir` (and its parents) when missing. Throws InputError naming it when it exists but is

@@ -60,6 +60,7 @@ struct MoeModel {
   Dtype dtype = Dtype::bf16;     ///< bf16, fp16, or fp8 (vLLM's fp8_w8a8)
   std::int64_t quant_block = 0;  ///< fp8 with [b, b] block scales: b; 0: per-tensor scales
   long line = 0;                 ///< where the list gives it (0: not from a list)
+  std::string error;             ///< a bad list entry (read_moe_models with keep_bad): why, after its place
 
   /// N, the intermediate size per rank.
   std::int64_t n_per_rank() const { return intermediate / tp; }
@@ -83,8 +84,11 @@ std::int64_t parse_block_shape(std::string_view text);
 /// mapping with a `models:` list); the format from the extension, else sniffed. Throws InputError
 /// "path:line: ..." for a bad entry (every entry is checked: a model list is short) or an empty list.
 /// A column or key it does not know is a warning ("path:line: unknown column 'X' ignored ..."),
-/// into `warnings` when given.
-std::vector<MoeModel> read_moe_models(const std::string& path, std::vector<std::string>* warnings = nullptr);
+/// into `warnings` when given. With `keep_bad`, a bad entry does not throw: it is returned in its
+/// place with `error` set ("path:line: ..."; its other fields are not valid), so that a caller can
+/// go on past it (batch --keep-going) or stop there; a list it cannot read at all still throws.
+std::vector<MoeModel> read_moe_models(const std::string& path, std::vector<std::string>* warnings = nullptr,
+                                      bool keep_bad = false);
 
 /// A model from a Hugging Face config.json: experts from `num_local_experts`, `n_routed_experts` or
 /// `num_experts`; top_k from `num_experts_per_tok` (or `experts_per_token`); `hidden_size`;
