@@ -209,6 +209,10 @@ rc, out, err = run("targets", "--format", "json")
 sets = ([t for t in json.loads(out) if t["name"] == "vllm-fused-moe"] or [{}])[0].get("parameter_sets", {}) if rc == 0 else {}
 check("targets lists the fused-MoE target's block-fp8 parameter set (its fitted per-step overhead, 2273 cycles)",
       sets.get("fp8_block", {}).get("k_step_overhead_cycles") == 2273, json.dumps(sets)[:300])
+units = ([t for t in json.loads(out) if t["name"] == "vllm-fused-moe"] or [{}])[0].get("model_parameter_units", {}) if rc == 0 else {}
+check("... and each parameter's unit and range (model_params.hpp's registry)",
+      units.get("k_step_overhead_cycles", {}).get("unit") == "cycles" and
+      units.get("memory_level_overlap", {}).get("max") == 1, json.dumps(units)[:300])
 overlay = os.path.join(TMP, "fp8-block.yaml")
 # Start from vllm-fp8-block's per-step overhead (481.4 cycles), as the shipped fit did, so that it moves.
 start = write("start.yaml", open("profiles/h200.yaml").read() +

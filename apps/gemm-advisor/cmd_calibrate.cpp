@@ -197,7 +197,7 @@ Registered register_calibrate(CLI::App& app) {
                            "{:.1f}%; {} is written, but the start ({}) scores better on families it was not fitted on",
                            c.held_out_before.geomean_pct_of_oracle, c.held_out_after.geomean_pct_of_oracle,
                            c.held_out_before.worst_pct_of_oracle, c.held_out_after.worst_pct_of_oracle, o->out,
-                           profile.hw.name);
+                           profile.hw.source);
             const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
             // Provenance, in the written profile and the report.

@@ -144,6 +144,10 @@ nlohmann::json profiles_json() {
 
 nlohmann::ordered_json targets_json() {
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  // Each free parameter's unit, allowed range and meaning (model_params.hpp's registry).
+  nlohmann::ordered_json registry = nlohmann::ordered_json::object();
+  for (const ModelParamInfo& m : kModelParamRegistry)
+    registry[std::string(m.name)] = {{"unit", m.unit}, {"min", m.min_value}, {"max", m.max_value}, {"meaning", m.meaning}};
   for (const Target* t : all_targets()) {
     const TargetInfo& info = t->info();
     nlohmann::ordered_json params = nlohmann::ordered_json::array();
@@ -164,7 +168,8 @@ nlohmann::ordered_json targets_json() {
                     {"source", info.source},
                     {"parameters", params},
                     {"model_parameters", model},
-                    {"parameter_sets", sets}});
+                    {"parameter_sets", sets},
+                    {"model_parameter_units", registry}});
   }
   return list;
 }
