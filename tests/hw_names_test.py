@@ -96,4 +96,9 @@ rc, out, err = run("profiles", "--format", "json")
 entries = {p["name"]: p["aliases"] for p in json.loads(out)} if rc == 0 else {}
 check("profiles --format json: each profile's aliases", "NVIDIA H100 80GB HBM3" in entries.get("h100", []) and
       "gfx942" in entries.get("mi300x", []), out[:300])
+rc, out, err = run("profiles", "show", "AMD Instinct MI325X")
+check("profiles show takes a GPU name as --hw does", rc == 0 and out.startswith("# AMD Instinct MI325X") and
+      "name: mi325x" in out, err + out[:200])
+rc, out, err = run("profiles", "show", "gfx950")
+check("profiles show gfx950: exit 1, the two profiles named", rc == 1 and "mi350x" in err and "mi355x" in err, err)
 cli_harness.finish()

@@ -162,6 +162,11 @@ for keep in (False, True):
           rc == 1 and "bad-entry.csv:3: " in err and "divide" in err and written == sorted(want) and
           ("stopped at the first bad model" in err) != keep, f"{written} {err}")
 
+sidecar = os.path.join(TMP, "keep", "gemm-advisor-generator.json")
+g = json.load(open(sidecar)) if os.path.exists(sidecar) else {}
+check("the sidecar names the profile the files come from (a calibrated overlay is told apart)",
+      g.get("profile") == "embedded:h200" and g.get("hardware") == "h200", json.dumps(g)[:300])
+
 # -o / --out never replaces what is not a regular file.
 rc, out, err = run("calibrate", "--hw", "h200", "--target", "vllm-fused-moe", "--param-set", "fp8_block", "--folds", "2",
                    "--passes", "1", "--params", "k_step_overhead_cycles", "--measurements",

@@ -28,16 +28,24 @@ Registered register_profiles(CLI::App& app) {
   cmd->add_option("--format", o->format, "table or json (for the list)")
       ->capture_default_str()
       ->check(CLI::IsMember({"table", "json"}));
-  CLI::App* show = cmd->add_subcommand("show", "Print a profile's YAML (a shipped name or a file)");
-  show->add_option("name", o->show_name, "Profile name or path")->required();
+  CLI::App* show = cmd->add_subcommand("show", "Print a profile's YAML (a shipped name, a GPU name as --hw takes it, or a file)");
+  show->add_option("name", o->show_name, "Profile name, GPU name or path")->required();
   CLI::App* validate = cmd->add_subcommand("validate", "Check a profile file and say what is wrong");
   validate->add_option("file", o->validate_path, "Profile YAML file")->required();
 
   return {cmd, [o, show, validate]() {
             using namespace gemm_advisor;
             if (show->parsed()) {
+              // A shipped name or a GPU name as --hw takes it ("AMD Instinct MI325X", NVIDIA_H200),
+              // unless a file of that name is meant (a path, or a name that is a file here).
+              const std::string& n = o->show_name;
+              auto ends_with = [&](const std::string& tail) {
+                return n.size() >= tail.size() && n.compare(n.size() - tail.size(), tail.size(), tail) == 0;
+              };
+              const bool path_like = n.find('/') != std::string::npos || ends_with(".yaml") || ends_with(".yml");
+              const std::string shipped = path_like ? std::string() : resolve_profile_name(o->show_name);
               for (const auto& e : embedded_profiles()) {
-                if (e.name == o->show_name) {
+                if (e.name == o->show_name || (!shipped.empty() && e.name == shipped)) {
                   std::cout << e.yaml;
                   return kExitOk;
                 }
