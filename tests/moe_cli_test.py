@@ -167,6 +167,14 @@ g = json.load(open(sidecar)) if os.path.exists(sidecar) else {}
 check("the sidecar names the profile the files come from (a calibrated overlay is told apart)",
       g.get("profile") == "embedded:h200" and g.get("hardware") == "h200", json.dumps(g)[:300])
 
+DSV3 = ["--target", "vllm-fused-moe", "--hw", "h200", "--experts", "256", "--top-k", "8", "--hidden", "7168",
+        "--intermediate", "2048", "--tp", "8", "--dtype", "fp8"]
+rc, out, err = run("explain", "64", *DSV3, "--block-shape", "128x128x128")
+check("--block-shape with three sizes: 'expected two sizes'", rc != 0 and "expected two sizes" in err, err)
+rc, out, err = run("explain", "64", *DSV3, "--block-shape", "128x128", "--config", "4x256x128:4:4")
+check("block_m 4: the message gives the sizes the kernel takes (8 or a power of two from 16)",
+      rc != 0 and "block_m = 4 must be 8 or a power of two in [16, 1024]" in err, err)
+
 # -o / --out never replaces what is not a regular file.
 rc, out, err = run("calibrate", "--hw", "h200", "--target", "vllm-fused-moe", "--param-set", "fp8_block", "--folds", "2",
                    "--passes", "1", "--params", "k_step_overhead_cycles", "--measurements",
