@@ -38,6 +38,13 @@ GemmProblem moe(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t exp
   return p;
 }
 
+// The shipped H200 profile's YAML, to append sections to.
+std::string h200_text() {
+  std::ostringstream file;
+  file << std::ifstream(test_util::source_path("profiles/h200.yaml")).rdbuf();
+  return file.str();
+}
+
 std::string temp_file(const std::string& name, const std::string& text) {
   const std::string path = std::string(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp") + "/ga-moe-" + name;
   std::ofstream(path) << text;
@@ -289,9 +296,7 @@ TEST_CASE("block-fp8 MoE layers have their own parameter set, which a profile ov
   CHECK(t.problem_params(fp8, h200).k_step_overhead_cycles == Approx(2273));
   // `targets: vllm-fused-moe: fp8_block: model_parameters:` moves the block-fp8 set only; the
   // target's own section moves only the 16-bit one.
-  std::ostringstream file;
-  file << std::ifstream(test_util::source_path("profiles/h200.yaml")).rdbuf();
-  const std::string text = file.str();
+  const std::string text = h200_text();
   const Profile p = parse_profile(text + "targets:\n  vllm-fused-moe:\n    model_parameters:\n      k_step_overhead_cycles: 11\n"
                                          "    fp8_block:\n      model_parameters:\n        k_step_overhead_cycles: 22\n",
                                   "v.yaml");
@@ -318,9 +323,7 @@ TEST_CASE("block-fp8 MoE layers have their own parameter set, which a profile ov
 }
 
 TEST_CASE("a target named twice under targets: is an error, not a merge", "[hardware]") {
-  std::ostringstream file;
-  file << std::ifstream(test_util::source_path("profiles/h200.yaml")).rdbuf();
-  CHECK_THROWS_WITH(parse_profile(file.str() + "targets:\n  triton:\n    model_parameters: {k_step_overhead_cycles: 1}\n"
+  CHECK_THROWS_WITH(parse_profile(h200_text() + "targets:\n  triton:\n    model_parameters: {k_step_overhead_cycles: 1}\n"
                                                "  triton:\n    model_parameters: {near_tie_tolerance: 0.1}\n",
                                   "dup.yaml"),
                     Catch::Contains("dup.yaml:") && Catch::Contains("duplicate key 'targets.triton'"));

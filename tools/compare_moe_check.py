@@ -77,12 +77,9 @@ def main(argv):
             d = ps.moe_default_config(m, e, n, h, topk, "fp8_w8a8" if dt == "fp8" else None,
                                       [128, 128] if dt == "fp8" else None)
             picks["vLLM default"] = tuple(d[k] for k in KEYS)
-            t = make_plans.nearest(tuned.get((e, n, dt), []), m)
-            if t:
-                c = {k: int(t[1][k]) for k in KEYS}
-                if dt == "fp8":
-                    c["block_k"] = min(c["block_k"], ps.FP8_GROUP)  # vLLM's launch-time clamp
-                picks["vLLM tuned H200"] = tuple(c[k] for k in KEYS)
+            c = make_plans.tuned_moe_config(tuned.get((e, n, dt), []), m, dt)
+            if c is not None:
+                picks["vLLM tuned H200"] = tuple(int(c[k]) for k in KEYS)
             for label, c in picks.items():
                 if c in here:
                     score[label].setdefault(family, []).append(best / here[c])

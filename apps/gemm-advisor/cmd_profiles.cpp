@@ -38,12 +38,7 @@ Registered register_profiles(CLI::App& app) {
             if (show->parsed()) {
               // A shipped name or a GPU name as --hw takes it ("AMD Instinct MI325X", NVIDIA_H200),
               // unless a file of that name is meant (a path, or a name that is a file here).
-              const std::string& n = o->show_name;
-              auto ends_with = [&](const std::string& tail) {
-                return n.size() >= tail.size() && n.compare(n.size() - tail.size(), tail.size(), tail) == 0;
-              };
-              const bool path_like = n.find('/') != std::string::npos || ends_with(".yaml") || ends_with(".yml");
-              const std::string shipped = path_like ? std::string() : resolve_profile_name(o->show_name);
+              const std::string shipped = is_profile_path(o->show_name) ? std::string() : resolve_profile_name(o->show_name);
               for (const auto& e : embedded_profiles()) {
                 if (e.name == o->show_name || (!shipped.empty() && e.name == shipped)) {
                   std::cout << e.yaml;

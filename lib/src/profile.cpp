@@ -563,11 +563,14 @@ std::string resolve_profile_name(std::string_view text) {
   return hits.empty() ? "" : hits.front();
 }
 
+bool is_profile_path(std::string_view text) {
+  return text.find('/') != std::string_view::npos ||
+         (text.size() > 5 && text.compare(text.size() - 5, 5, ".yaml") == 0) ||
+         (text.size() > 4 && text.compare(text.size() - 4, 4, ".yml") == 0);
+}
+
 Profile load_profile(const std::string& name_or_path, ProfileDiagnostics* diagnostics) {
-  const bool looks_like_path = name_or_path.find('/') != std::string::npos ||
-                               (name_or_path.size() > 5 && (name_or_path.rfind(".yaml") == name_or_path.size() - 5)) ||
-                               (name_or_path.size() > 4 && (name_or_path.rfind(".yml") == name_or_path.size() - 4));
-  if (looks_like_path) return parse_profile(read_text_file(name_or_path), name_or_path, diagnostics);
+  if (is_profile_path(name_or_path)) return parse_profile(read_text_file(name_or_path), name_or_path, diagnostics);
   std::string known;
   for (const auto& e : embedded_profiles()) {
     if (e.name == name_or_path) return parse_profile(e.yaml, "embedded:" + std::string(e.name), diagnostics);

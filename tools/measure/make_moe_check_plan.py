@@ -71,12 +71,9 @@ def main(argv):
                                       [128, 128] if dt == "fp8" else None)
             cfgs = [tuple(int(emitted[nm][str(m)][k]) for k in VLLM_KEYS) for nm, _ in dirs]
             cfgs += [best[(family, name)], tuple(d[k] for k in KEYS)]
-            t = make_plans.nearest(tuned.get((e, n_rank, dt), []), m)
-            if t:
-                c = dict((k, int(t[1][k])) for k in KEYS)
-                if dt == "fp8":
-                    c["block_k"] = min(c["block_k"], ps.FP8_GROUP)   # vLLM's launch-time clamp
-                cfgs.append(tuple(c[k] for k in KEYS))
+            c = make_plans.tuned_moe_config(tuned.get((e, n_rank, dt), []), m, dt)
+            if c is not None:
+                cfgs.append(tuple(int(c[k]) for k in KEYS))
             seen = []
             for c in cfgs:
                 if c not in seen:

@@ -117,6 +117,19 @@ def load_moe_tuned(path=MOE_CSV):
     return out
 
 
+def tuned_moe_config(entries, m, dt):
+    """The config vLLM launches from a tuned fused-MoE file's entries for M tokens (nearest M), with
+    BLOCK_SIZE_K clamped to the scale group under block fp8 as invoke_fused_moe_kernel does; None
+    without entries."""
+    t = nearest(entries, m)
+    if t is None:
+        return None
+    c = dict(t[1])
+    if dt == "fp8":
+        c["block_k"] = min(int(c["block_k"]), ps.FP8_GROUP)   # vLLM's launch-time clamp
+    return c
+
+
 def nearest(entries, m):
     """vLLM's run-time pick: configs[min(configs.keys(), key=lambda x: abs(x - M))] (first on a tie, in
     file order)."""
@@ -416,11 +429,8 @@ def make_moe_plan(sample=None, seed=7, m_values=None, models=None):
             d = ps.moe_default_config(m, e, n_rank, h, topk, "fp8_w8a8" if dt == "fp8" else None,
                                       [128, 128] if dt == "fp8" else None)
             add_unique(cfgs, d)
-            t = nearest(t_entries, m)
-            if t is not None:
-                c = dict(t[1])
-                if dt == "fp8":
-                    c["block_k"] = min(c["block_k"], ps.FP8_GROUP)   # vLLM's launch-time clamp
+            c = tuned_moe_config(t_entries, m, dt)
+            if c is not None:
                 add_unique(cfgs, c)
             for gemm, n, k in (("up", 2 * n_rank, h), ("down", h, n_rank)):
                 p = problem("vllm-fused-moe", family, f"tp{tp}.m{m}", m, n, k, dt, "NT", e, topk, gemm)

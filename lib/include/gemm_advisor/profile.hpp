@@ -54,6 +54,9 @@ struct ProfileDiagnostics {
 Profile parse_profile(std::string_view yaml_text, const std::string& source,
                       ProfileDiagnostics* diagnostics = nullptr);
 
+/// Whether load_profile takes `text` as a path rather than a name: it has a '/' or ends in .yaml/.yml.
+bool is_profile_path(std::string_view text);
+
 /// Loads a profile by embedded name ("b200") or by path (anything with '/' or ending in .yaml/.yml).
 /// Throws InputError for an unknown name (listing the known ones), an unreadable file or a bad profile.
 /// `diagnostics`, when given, receives the profile's warnings (unknown keys, uncited numbers), which
