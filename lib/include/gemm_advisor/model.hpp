@@ -1,9 +1,11 @@
 #pragma once
 /// The analytical latency model (the Origami method; arXiv 2610.22230, Section III-B):
 ///
-///   L_tile  = L_prefetch + ceil(K / BK) * max(L_compute, L_mem) + L_store
+///   L_tile  = L_prefetch + (ceil(K / BK) - 1) * max(L_compute, L_mem) + L_compute + L_store
 ///   L_total = waves * L_tile
 ///
+/// (the paper charges every K-step max(L_compute, L_mem); the prefetch has brought the first step's
+/// operands, so the last step has no loads left and takes its compute alone).
 /// evaluated wave by wave: every wave but the last runs cu_count * occupancy tiles, the last the
 /// rest, and a CU running c tiles at once takes c times a tile's compute per K-step. A pure
 /// function of (problem, profile, target, config): no allocation, no I/O. The core knows no
