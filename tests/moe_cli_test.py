@@ -135,6 +135,16 @@ for args, code, words in bad:
     check(f"bad input {' '.join(args[:2])} ... -> exit {code}: {words}",
           rc == code and len(lines) == 1 and words in err and "Traceback" not in err and not out.strip(),
           f"rc {rc} out {out[:200]!r} err {err!r}")
+# A GEMM half without its other half is left out of the layer scores, with a warning saying how many
+# (before, it was dropped without a word): one whole layer (M=1, both GEMMs) and one up GEMM (M=2).
+half = "kernel,family,name,m,n,k,dtype,layout,experts,top_k,gemm,block_m,block_n,block_k,group_m,num_warps,num_stages,ms\n"
+half += "".join(f"vllm-fused-moe,q,m1,1,{n},{k},bf16,NT,128,8,{g},16,64,64,1,4,3,{ms}\n" for g, n, k, ms in
+                (("up", 1536, 2048, 0.040), ("down", 2048, 768, 0.030)))
+half += "vllm-fused-moe,q,m2,2,1536,2048,bf16,NT,128,8,up,16,64,64,1,4,3,0.05\n"
+rc, out, err = run("evaluate", "--target", "vllm-fused-moe", "--hw", "h200", "--measurements", write("half.csv", half))
+check("evaluate: an orphaned GEMM half is named in a warning (1 of the 3), the layer scored",
+      rc == 0 and "1 of the 3 up/down GEMM problems make no layer" in err and ": 1 shapes;" in out,
+      f"rc {rc} err {err!r} out {out[:300]!r}")
 # A model list's unknown column is a warning; a bad model stops the run after the files before it.
 rc, out, err = run("batch", write("extra.csv", "experts,top_k,hidden,intermediate,splitk\n8,2,4096,14336,1\n"), "--target",
                    "vllm-fused-moe", "--hw", "h200", "--m-values", "16")
@@ -245,11 +255,11 @@ rc, out, err = run("rank", "1024", "--target", "vllm-fused-moe", "--experts", "2
 check("the overlay loads and ranks a block-fp8 layer", rc == 0 and "1024x256x7168" in out, out + err)
 rc, out, err = run("calibrate", "--hw", "h200", "--target", "triton", "--param-set", "fp8_block", "--measurements",
                    FP8_DATA, "-o", os.path.join(TMP, "x.yaml"))
-check("--param-set on a target without sets: exit 1, one line", rc == 1 and "target triton has no parameter set "
+check("--param-set on a target without sets: a usage error (exit 2), one line", rc == 2 and "target triton has no parameter set "
       "'fp8_block' (it has only its own)" in err and err.count("\n") == 1, err)
 rc, out, err = run("calibrate", "--hw", "h200", "--target", "vllm-fused-moe", "--param-set", "fp8", "--measurements",
                    FP8_DATA, "-o", os.path.join(TMP, "x.yaml"))
-check("an unknown set: exit 1, the known ones listed", rc == 1 and "no parameter set 'fp8' (known: fp8_block)" in err, err)
+check("an unknown set: exit 2, the known ones listed", rc == 2 and "no parameter set 'fp8' (known: fp8_block)" in err, err)
 bf16_only = write("bf16-only.csv", "".join(l for i, l in enumerate(open("data/measurements/h200-fused-moe.csv"))
                                            if i == 0 or ",mixtral-8x7b," in l))
 rc, out, err = run("calibrate", "--hw", "h200", "--target", "vllm-fused-moe", "--param-set", "fp8_block",

@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 
 #include <functional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,13 @@ namespace cli {
 constexpr int kExitOk = 0;
 constexpr int kExitBadInput = 1;  ///< malformed shape, bad profile, unreadable file, ...
 constexpr int kExitUsage = 2;     ///< unknown option, missing argument
+
+/// A bad option value or combination that only the subcommand can check (it depends on another
+/// option, e.g. calibrate's --param-set on --target, batch's --emit vllm without --out): a usage
+/// error, exit kExitUsage (batch reports its own, main the others).
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 constexpr int kExitBrokenPipe = 141;  ///< stdout's reader went away (128 + SIGPIPE), nothing on stderr
 
 /// --cu-count and --max-split-k: the profile as the user's GPU partition and split-K limit sees it
@@ -94,11 +102,8 @@ struct MoeBatchOptions {
   std::string format, emit, out_dir, m_values, vllm_device_name;
   bool keep_going = false;
 };
+/// Throws UsageError for a bad combination of options (batch reports it, exit 2).
 int run_moe_batch(const MoeBatchOptions& o);
-/// What run_moe_batch throws for a bad combination of options (batch reports it as a usage error, exit 2).
-struct MoeUsageError {
-  std::string message;
-};
 
 /// --m-values: "" -> vLLM's tuner list (gemm_advisor::vllm_default_m_values), else "1,16,128"
 /// (sorted, duplicates dropped). Throws gemm_advisor::InputError for a bad entry.

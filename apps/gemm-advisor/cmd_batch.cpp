@@ -85,11 +85,6 @@ struct BatchOptions {
   const CLI::Option* target_option = nullptr;
 };
 
-/// Thrown by the runner for a bad combination of options: exit code 2 (README, "Exit codes").
-struct UsageError {
-  std::string message;
-};
-
 // One shape travelling through the pipeline: read in order, ranked in parallel, written in order.
 struct Item {
   gemm_advisor::ShapeEntry entry;
@@ -208,7 +203,7 @@ bool parse_m_values(const std::string& text, std::vector<std::int64_t>& out) {
   try {
     out = parse_m_value_list(text);
   } catch (const gemm_advisor::InputError& e) {
-    throw UsageError{e.what()};
+    throw UsageError(e.what());
   }
   return false;
 }
@@ -216,8 +211,8 @@ bool parse_m_values(const std::string& text, std::vector<std::int64_t>& out) {
 int run_batch(const BatchOptions& o) {
   using namespace gemm_advisor;
   if (o.common.target == vllm_fused_moe_target().name()) {
-    if (!o.names.empty()) throw UsageError{"--names goes with --emit triton, not with --target vllm-fused-moe"};
-    if (!o.common.candidates.empty()) throw UsageError{"--target vllm-fused-moe ranks the kernel's own space: drop --candidates"};
+    if (!o.names.empty()) throw UsageError("--names goes with --emit triton, not with --target vllm-fused-moe");
+    if (!o.common.candidates.empty()) throw UsageError("--target vllm-fused-moe ranks the kernel's own space: drop --candidates");
     MoeBatchOptions m;
     m.common = &o.common;
     m.input = o.input;
@@ -227,15 +222,11 @@ int run_batch(const BatchOptions& o) {
     m.m_values = o.m_values;
     m.vllm_device_name = o.vllm_device_name;
     m.keep_going = o.keep_going;
-    try {
-      return run_moe_batch(m);
-    } catch (const MoeUsageError& e) {
-      throw UsageError{e.message};
-    }
+    return run_moe_batch(m);
   }
   if (moe_options_given(o.common.moe))
-    throw UsageError{"--from-hf, --tp and --routing describe MoE layers: they go with --target vllm-fused-moe"};
-  if (o.input.empty()) throw UsageError{"give the shape list: a FILE, or - for stdin"};
+    throw UsageError("--from-hf, --tp and --routing describe MoE layers: they go with --target vllm-fused-moe");
+  if (o.input.empty()) throw UsageError("give the shape list: a FILE, or - for stdin");
   const Output output = o.emit == "triton" ? Output::triton
                         : o.emit == "vllm" ? Output::vllm
                         : o.format == "csv" ? Output::csv
@@ -248,8 +239,8 @@ int run_batch(const BatchOptions& o) {
   CommonOptions common = o.common;
   if (vllm) {
     if (o.target_option->count() && common.target != vllm_fp8_block_target().name())
-      throw UsageError{"--emit vllm ranks vLLM's block FP8 kernel (target vllm-fp8-block): --target " + common.target +
-                       " cannot apply"};
+      throw UsageError("--emit vllm ranks vLLM's block FP8 kernel (target vllm-fp8-block): --target " + common.target +
+                       " cannot apply");
     common.target = std::string(vllm_fp8_block_target().name());
   }
   const Target& target = find_target(common.target);
@@ -257,24 +248,24 @@ int run_batch(const BatchOptions& o) {
   std::vector<std::int64_t> m_grid;
   bool m_from_input = false;
   if (vllm) {
-    if (o.out_dir.empty()) throw UsageError{"--emit vllm needs --out DIR (the directory for the config files)"};
-    if (!common.candidates.empty()) throw UsageError{"--emit vllm ranks vLLM's own kernel space: drop --candidates"};
+    if (o.out_dir.empty()) throw UsageError("--emit vllm needs --out DIR (the directory for the config files)");
+    if (!common.candidates.empty()) throw UsageError("--emit vllm ranks vLLM's own kernel space: drop --candidates");
     if (defaults.dtype != Dtype::fp8)
-      throw UsageError{"--emit vllm writes fp8_w8a8 configs: --dtype " + common.dtype + " cannot apply"};
+      throw UsageError("--emit vllm writes fp8_w8a8 configs: --dtype " + common.dtype + " cannot apply");
     if (defaults.layout.name() != "NT")
-      throw UsageError{"--emit vllm: vLLM's kernel computes x W^T (layout NT): --layout " + common.layout +
-                       " cannot apply"};
+      throw UsageError("--emit vllm: vLLM's kernel computes x W^T (layout NT): --layout " + common.layout +
+                       " cannot apply");
     m_from_input = parse_m_values(o.m_values, m_grid);
   } else if (!o.out_dir.empty() || !o.m_values.empty() || !o.vllm_device_name.empty()) {
-    throw UsageError{"--out, --m-values and --vllm-device-name go with --emit vllm"};
+    throw UsageError("--out, --m-values and --vllm-device-name go with --emit vllm");
   }
   if (!o.names.empty() && output != Output::triton)
-    throw UsageError{"--names renames the parameters --emit triton writes: it goes with --emit triton"};
+    throw UsageError("--names renames the parameters --emit triton writes: it goes with --emit triton");
   ParameterNames names;
   try {
     if (!o.names.empty()) names = parse_parameter_names(o.names, target);
   } catch (const InputError& e) {
-    throw UsageError{e.what()};
+    throw UsageError(e.what());
   }
 
   const Profile profile = load_profile_logged(common.hw, common.overrides);
@@ -551,7 +542,7 @@ Registered register_batch(CLI::App& app) {
             try {
               return run_batch(*o);
             } catch (const UsageError& e) {
-              std::cerr << "gemm-advisor: error: " << e.message << " (see gemm-advisor batch --help)\n";
+              std::cerr << "gemm-advisor: error: " << e.what() << " (see gemm-advisor batch --help)\n";
               return kExitUsage;
             }
           }};

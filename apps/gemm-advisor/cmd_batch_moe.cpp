@@ -23,29 +23,29 @@ int run_moe_batch(const MoeBatchOptions& o) {
   using namespace gemm_advisor;
   const CommonOptions& common = *o.common;
   const bool emit_vllm = o.emit == "vllm";
-  if (o.emit == "triton") throw MoeUsageError{"--emit triton lists a GEMM's configs: for MoE layers use --emit vllm"};
-  if (emit_vllm && o.out_dir.empty()) throw MoeUsageError{"--emit vllm needs --out DIR (the directory for the config files)"};
+  if (o.emit == "triton") throw UsageError("--emit triton lists a GEMM's configs: for MoE layers use --emit vllm");
+  if (emit_vllm && o.out_dir.empty()) throw UsageError("--emit vllm needs --out DIR (the directory for the config files)");
   if (!emit_vllm && (!o.out_dir.empty() || !o.vllm_device_name.empty()))
-    throw MoeUsageError{"--out and --vllm-device-name go with --emit vllm"};
-  if (o.m_values == "input") throw MoeUsageError{"--m-values input: a model list has no M; give a list, e.g. 1,16,128"};
+    throw UsageError("--out and --vllm-device-name go with --emit vllm");
+  if (o.m_values == "input") throw UsageError("--m-values input: a model list has no M; give a list, e.g. 1,16,128");
   std::vector<std::int64_t> m_values;
   try {
     m_values = parse_m_value_list(o.m_values);
   } catch (const InputError& e) {
-    throw MoeUsageError{e.what()};
+    throw UsageError(e.what());
   }
 
   // The models: a list, or one config.json.
   std::vector<MoeModel> models;
   if (!common.moe.from_hf.empty()) {
-    if (!o.input.empty()) throw MoeUsageError{"give a model list or --from-hf config.json, not both"};
+    if (!o.input.empty()) throw UsageError("give a model list or --from-hf config.json, not both");
     models.push_back(moe_model(common));
   } else {
-    if (o.input.empty()) throw MoeUsageError{"give a model list (CSV, YAML or JSON) or --from-hf config.json"};
-    if (common.moe.tp != 1) throw MoeUsageError{"--tp goes with --from-hf: a model list gives each model's tp"};
+    if (o.input.empty()) throw UsageError("give a model list (CSV, YAML or JSON) or --from-hf config.json");
+    if (common.moe.tp != 1) throw UsageError("--tp goes with --from-hf: a model list gives each model's tp");
     if (common.dtype_option && common.dtype_option->count() > 0)
-      throw MoeUsageError{"--dtype goes with --from-hf: a model list gives each model's dtype"};
-    if (o.input == "-") throw MoeUsageError{"the model list is read from a file (a list is short): give its path"};
+      throw UsageError("--dtype goes with --from-hf: a model list gives each model's dtype");
+    if (o.input == "-") throw UsageError("the model list is read from a file (a list is short): give its path");
     std::vector<std::string> warnings;
     models = read_moe_models(o.input, &warnings, true);  // bad entries in place: --keep-going goes past them
     for (const std::string& w : warnings) spdlog::warn("{}", w);

@@ -116,7 +116,7 @@ Registered register_calibrate(CLI::App& app) {
             if (!o->param_set.empty()) {
               const std::vector<std::string_view> sets = target.param_variants();
               if (std::find(sets.begin(), sets.end(), o->param_set) == sets.end())
-                throw InputError("--param-set: target " + std::string(target.name()) + " has no parameter set '" +
+                throw cli::UsageError("--param-set: target " + std::string(target.name()) + " has no parameter set '" +
                                  printable(o->param_set) + "' (" +
                                  (sets.empty() ? std::string("it has only its own")
                                                : "known: " + fmt::format("{}", fmt::join(sets, ", "))) + ")");
@@ -166,8 +166,11 @@ Registered register_calibrate(CLI::App& app) {
               }
             }
             for (const std::string& path : o->families) (void)apply_families(path, shapes);
-            if (&target == &vllm_fused_moe_target() && !o->per_gemm)
-              shapes = measured_moe_layers(shapes, fmt::format("{}", fmt::join(o->measurements, ", ")));
+            if (&target == &vllm_fused_moe_target() && !o->per_gemm) {
+              std::vector<std::string> warnings;
+              shapes = measured_moe_layers(shapes, fmt::format("{}", fmt::join(o->measurements, ", ")), &warnings);
+              for (const std::string& w : warnings) spdlog::warn("{}", w);
+            }
             if (shapes.empty())
               throw InputError(fmt::format("{}", fmt::join(o->measurements, ", ")) + ": no shape has a config of the " +
                                kernel + " kernel (rows need kernel=" + kernel + ", or give --kernel)");

@@ -132,8 +132,11 @@ Registered register_evaluate(CLI::App& app) {
                 }
               }
             }
-            if (&target == &vllm_fused_moe_target() && !o->per_gemm)
-              shapes = measured_moe_layers(shapes, fmt::format("{}", fmt::join(o->measurements, ", ")));
+            if (&target == &vllm_fused_moe_target() && !o->per_gemm) {
+              std::vector<std::string> warnings;
+              shapes = measured_moe_layers(shapes, fmt::format("{}", fmt::join(o->measurements, ", ")), &warnings);
+              for (const std::string& w : warnings) spdlog::warn("{}", w);
+            }
             const Evaluation e = evaluate(shapes, profile, target, o->top_k);
             if (e.shapes.empty())
               throw InputError(fmt::format("{}", fmt::join(o->measurements, ", ")) +

@@ -230,14 +230,21 @@ int main(int argc, char** argv) {
   if (cli::g_quiet) spdlog::set_level(spdlog::level::err);
   if (verbose) spdlog::set_level(spdlog::level::debug);
 
+  std::string subcommand;  // the one that ran, for a usage error's pointer to its --help
   try {
     for (auto& [cmd, run] : runners) {
-      if (cmd->parsed()) return cli::finish_stdout(run());
+      if (!cmd->parsed()) continue;
+      subcommand = cmd->get_name();
+      return cli::finish_stdout(run());
     }
   } catch (const gemm_advisor::InputError& e) {
     std::cout.flush();
     std::cerr << "gemm-advisor: error: " << e.what() << "\n";
     return cli::kExitBadInput;
+  } catch (const cli::UsageError& e) {
+    std::cout.flush();
+    std::cerr << "gemm-advisor: error: " << e.what() << " (see gemm-advisor " << subcommand << " --help)\n";
+    return cli::kExitUsage;
   } catch (const std::bad_alloc&) {
     std::cerr << "gemm-advisor: error: out of memory\n";
     return cli::kExitBadInput;

@@ -1,5 +1,6 @@
 #include "gemm_advisor/measurements.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <tuple>
@@ -182,12 +183,23 @@ std::vector<MeasuredShape> pair_moe_layers(const std::vector<MeasuredShape>& sha
   return out;
 }
 
-std::vector<MeasuredShape> measured_moe_layers(const std::vector<MeasuredShape>& shapes, const std::string& sources) {
+std::vector<MeasuredShape> measured_moe_layers(const std::vector<MeasuredShape>& shapes, const std::string& sources,
+                                               std::vector<std::string>* warnings) {
   std::vector<MeasuredShape> layers = pair_moe_layers(shapes);
   if (!shapes.empty() && layers.empty())
     throw InputError(sources +
                      ": no MoE layer has both its up and down GEMM measured (rows of one family, name, M, experts and "
                      "top_k); give --per-gemm to score each GEMM alone");
+  const auto is_gemm = [](const MeasuredShape& s) {
+    return s.problem.moe.gemm == MoeGemm::up || s.problem.moe.gemm == MoeGemm::down;
+  };
+  const auto gemms = std::count_if(shapes.begin(), shapes.end(), is_gemm);
+  const auto paired = 2 * std::count_if(layers.begin(), layers.end(),
+                                        [](const MeasuredShape& s) { return s.problem.moe.gemm == MoeGemm::layer; });
+  if (warnings && gemms > paired)
+    warnings->push_back(sources + ": " + std::to_string(gemms - paired) + " of the " + std::to_string(gemms) +
+                        " up/down GEMM problems make no layer (the other GEMM not measured, dimensions of another "
+                        "layer, or no config timed ok in both): left out (--per-gemm scores each GEMM alone)");
   return layers;
 }
 

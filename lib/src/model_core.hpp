@@ -191,6 +191,7 @@ __attribute__((always_inline)) inline WaveTerms wave_terms(const EstimateContext
   w.step_overhead_s = per_cu * mp.k_step_overhead_cycles / hw.clock_hz;
   const double math_s = per_cu * tile_compute_s;
   w.compute_step_s = std::max(math_s, w.step_overhead_s) + (1.0 - in.overlap) * std::min(math_s, w.step_overhead_s);
+  double work_s = math_s;  // what the bound compares with the overhead (issue-bound when less)
   if constexpr (kExtraStepWork) {
     // Per-step vector math (applying scales) on the CU's FP32 lanes. When it consumes the step's
     // matrix product, each thread block runs a chain, the product completing before it is scaled:
@@ -200,8 +201,15 @@ __attribute__((always_inline)) inline WaveTerms wave_terms(const EstimateContext
     const double tile_vector_s = k.vector_ops / (static_cast<double>(hw.vector_fp32_lanes_per_cu) * hw.clock_hz);
     w.vector_step_s = per_cu * tile_vector_s;
     const double chain_s = block_compute_s + tile_vector_s + mp.k_step_overhead_cycles / hw.clock_hz;
-    w.compute_step_s = k.matrix_result_per_step ? std::max({math_s, w.vector_step_s, chain_s})
-                                                : w.compute_step_s + w.vector_step_s;
+    if (k.matrix_result_per_step) {
+      w.compute_step_s = std::max({math_s, w.vector_step_s, chain_s});
+      // The overhead that counts is one block's, inside its chain (explain shows that one).
+      w.step_overhead_s = mp.k_step_overhead_cycles / hw.clock_hz;
+      work_s = chain_s >= std::max(math_s, w.vector_step_s) ? block_compute_s + tile_vector_s
+                                                            : std::max(math_s, w.vector_step_s);
+    } else {
+      w.compute_step_s += w.vector_step_s;
+    }
   }
   // Memory: which distinct operand bytes the wave's tiles touch per K-step.
   const double splits_in_flight = std::min(k.split_k, ceil_div(tiles, g.output_tiles));
@@ -275,7 +283,7 @@ __attribute__((always_inline)) inline WaveTerms wave_terms(const EstimateContext
   w.latency_step_s = in.in_flight_steps >= 1 ? load_s / in.in_flight_steps : load_s + block_compute_s;
   w.memory_step_s = std::max(bandwidth_s, w.latency_step_s);
   w.bound = w.compute_step_s < w.memory_step_s ? Bound::memory
-            : math_s >= w.step_overhead_s      ? Bound::compute
+            : work_s >= w.step_overhead_s      ? Bound::compute
                                                : Bound::issue;
   const double step_s = std::max(w.compute_step_s, w.memory_step_s);
   // Prefetch: the first K-step's loads, latency plus transfer. Each later step waits for the next

@@ -69,7 +69,11 @@ std::vector<MeasuredShape> pair_moe_layers(const std::vector<MeasuredShape>& sha
 
 /// pair_moe_layers for a command that scores layers: throws InputError "sources: no MoE layer has
 /// both its up and down GEMM measured ... --per-gemm ..." when there were shapes but none pairs.
-std::vector<MeasuredShape> measured_moe_layers(const std::vector<MeasuredShape>& shapes, const std::string& sources);
+/// `warnings`, when given, receives one line when some up/down GEMM problems make no layer (the
+/// other half missing, dimensions of another layer, or no config timed ok in both): they are left
+/// out of the layer scores.
+std::vector<MeasuredShape> measured_moe_layers(const std::vector<MeasuredShape>& shapes, const std::string& sources,
+                                               std::vector<std::string>* warnings = nullptr);
 
 /// The same, from a stream; `source` names it in messages ("source:line: ...").
 std::vector<MeasuredShape> read_measurements(std::istream& in, const std::string& source,
