@@ -18,14 +18,14 @@ namespace cli {
 constexpr int kExitOk = 0;
 constexpr int kExitBadInput = 1;  ///< malformed shape, bad profile, unreadable file, ...
 constexpr int kExitUsage = 2;     ///< unknown option, missing argument
+constexpr int kExitBrokenPipe = 141;  ///< stdout's reader went away (128 + SIGPIPE), nothing on stderr
 
 /// A bad option value or combination that only the subcommand can check (it depends on another
-/// option, e.g. calibrate's --param-set on --target, batch's --emit vllm without --out): a usage
-/// error, exit kExitUsage (batch reports its own, main the others).
+/// option, e.g. calibrate's --param-set on --target, batch's --emit vllm without --out): main
+/// reports it as a usage error, "... (see gemm-advisor SUBCOMMAND --help)", exit kExitUsage.
 struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
-constexpr int kExitBrokenPipe = 141;  ///< stdout's reader went away (128 + SIGPIPE), nothing on stderr
 
 /// --cu-count and --max-split-k: the profile as the user's GPU partition and split-K limit sees it
 /// (0: as the profile says).

@@ -538,14 +538,7 @@ Registered register_batch(CLI::App& app) {
   cmd->add_flag("--keep-going", o->keep_going, "Report each bad line and go on (exit 1 at the end if any)");
   // Also after the subcommand (`batch FILE --quiet`), where a CI script tends to put it.
   cmd->add_flag("-q,--quiet", g_quiet, "Only errors on stderr: no progress line, no summary");
-  return {cmd, [o]() {
-            try {
-              return run_batch(*o);
-            } catch (const UsageError& e) {
-              std::cerr << "gemm-advisor: error: " << e.what() << " (see gemm-advisor batch --help)\n";
-              return kExitUsage;
-            }
-          }};
+  return {cmd, [o]() { return run_batch(*o); }};
 }
 
 }  // namespace cli
