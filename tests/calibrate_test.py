@@ -67,6 +67,22 @@ check("the calibrated profile records its provenance", "calibration:" in text an
 rc, out, err = run("rank", "300x4096x4096", "--hw", out_yaml, "--target", "triton", "--top", "1", "--format", "json")
 check("rank with the calibrated profile", rc == 0 and len(json.loads(out)["configs"]) == 1, err)
 
+# The lift on a kernel the target describes badly: vLLM's block-scaled fp8 kernel's data
+# (data/measurements/h200-fp8-block.csv) scored with --target triton, which knows nothing of the per-step
+# scale loads and multiply. Two folds by family (DeepSeek-V3 tp1; DeepSeek-V3 tp8 + Qwen3-32B-FP8): each
+# half fitted on the other. Measured 2026-12-01: held out 39.9% of oracle before, 59.6% after (README,
+# "Calibrate"); the issue asks for 5 points.
+FP8 = "data/measurements/h200-fp8-block.csv"
+rc, out, err = run("calibrate", "--hw", "h200", "--target", "triton", "--kernel", "vllm-fp8-block", "--folds", "2",
+                   "--measurements", FP8, "-o", os.path.join(TMP, "fp8-as-triton.yaml"), "--format", "json")
+fp8 = json.loads(out) if rc == 0 else {}
+if fp8:
+    before, after = fp8["held_out_before"]["geomean_pct_of_oracle"], fp8["held_out_after"]["geomean_pct_of_oracle"]
+    check(f"calibrate lifts the held-out half of another kernel's data by >= 5 points ({before:.1f}% -> {after:.1f}%)",
+          after >= before + 5, json.dumps(fp8["held_out_after"]))
+else:
+    check("calibrate on the block-fp8 kernel's data as triton: exit 0", False, err)
+
 # Clear failures.
 few = os.path.join(TMP, "few.csv")
 with open(DATA) as f:
