@@ -4,6 +4,7 @@ committed H200 data (no GPU). The tutorial kernel's measurements (data/measureme
 kernel column `triton-tutorial`) stand in for a user's kernel, fitted as `--target triton --kernel
 triton-tutorial`: a kernel the triton target does not describe exactly (wrapped offsets, no split-K).
 Usage: calibrate_test.py PATH/TO/gemm-advisor (run from the repo root)."""
+import csv
 import json
 import os
 import sys
@@ -83,6 +84,18 @@ if fp8:
 else:
     check("calibrate on the block-fp8 kernel's data as triton: exit 0", False, err)
 
+# Shapes without a family are each a family of their own: said, since related shapes may then sit
+# on both sides of a fold.
+nofam = os.path.join(TMP, "nofam.csv")
+with open(DATA) as f:
+    rows = list(csv.reader(f))
+fam = rows[0].index("family")
+with open(nofam, "w", newline="") as f:
+    csv.writer(f).writerows([rows[0]] + [r[:fam] + [""] + r[fam + 1:] for r in rows[1:]])
+rc, out, err = run("calibrate", "--hw", "h200", "--target", "triton", "--kernel", "triton-tutorial", "--passes", "1",
+                   "--params", "k_step_overhead_cycles", "--measurements", nofam, "-o", os.path.join(TMP, "nofam.yaml"))
+check("calibrate warns when shapes have no family", rc == 0 and "of the 41 measured shapes have no family" in err, err)
+
 # Clear failures.
 few = os.path.join(TMP, "few.csv")
 with open(DATA) as f:
@@ -96,7 +109,7 @@ for name, args, code, fragment in [
      1, "takes fp8"),
     ("unknown target", ["--measurements", DATA, "--target", "cutlass"], 2, "--target"),
     ("unknown parameter", ["--measurements", DATA, "--target", "triton", "--kernel", "triton-tutorial", "--params",
-                           "k_step_overhead_cycles,warp_magic"], 1, "unknown parameter 'warp_magic'"),
+                           "k_step_overhead_cycles,warp_magic"], 2, "unknown parameter 'warp_magic'"),
     ("one fold", ["--measurements", DATA, "--folds", "1"], 2, "--folds"),
 ]:
     rc, out, err = run("calibrate", "--hw", "h200", "-o", os.path.join(TMP, "x.yaml"), *args)

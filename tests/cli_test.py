@@ -247,9 +247,25 @@ for cmd in (["explain", "4096x4096x4096"], ["batch", "-"]):
     rc, out, err = run(*cmd, "--hw", "mi300x", "--cu-count", "100", "--format", "json" if cmd[0] == "explain" else "csv",
                        stdin="4096x4096x4096\n")
     check(f"{cmd[0]} --cu-count: exit 0", rc == 0, err)
-expect_error("--cu-count above the GPU's", ["rank", "64x64x64", "--hw", "h100", "--cu-count", "133"], 1,
+expect_error("--cu-count above the GPU's: a bad option value, exit 2", ["rank", "64x64x64", "--hw", "h100", "--cu-count", "133"], 2,
              "--cu-count: CU count 133 is outside 1..132")
 expect_error("--cu-count 0", ["rank", "64x64x64", "--cu-count", "0"], 2, "--cu-count")
+# A fresh-user pass (2026-12-01): a second YAML document in a profile was ignored, a warp size of 33
+# accepted, an unknown --input-format a bad-input error (exit 1) where --format's is a usage error.
+with open("profiles/h200.yaml") as f:
+    h200_text = f.read()
+two_docs = os.path.join(TMP, "two-docs.yaml")
+with open(two_docs, "w") as f:
+    f.write(h200_text + "---\ncompute: {cu_count: 1}\n")
+expect_error("a profile with a second YAML document", ["profiles", "validate", two_docs], 1,
+             "a second YAML document: a profile is one document")
+warp33 = os.path.join(TMP, "warp33.yaml")
+with open(warp33, "w") as f:
+    f.write(h200_text.replace("warp_size: 32", "warp_size: 33", 1))
+expect_error("a warp size that is not a power of two", ["rank", "64x64x64", "--hw", warp33], 1,
+             "compute.warp_size = 33 must be a power of two")
+expect_error("--input-format xml: a usage error", ["batch", "-", "--hw", "h200", "--input-format", "xml"], 2,
+             "--input-format: xml not in", stdin="64x64x64\n")
 # The same partition as a profile field, and its error.
 with open("profiles/mi300x.yaml") as f:
     mi300x = f.read()

@@ -101,7 +101,7 @@ check("rank --from-hf with skewed routing", rc == 0 and "/E8/top2/layer" in out,
 bad = [
     (("rank", "64", "--target", "vllm-fused-moe", "--experts", "8", "--hw", "h200"), 1,
      "give --top-k, --hidden, --intermediate"),
-    (("rank", "4096x4096x4096", "--experts", "8", "--hw", "h200"), 1, "go with --target vllm-fused-moe"),
+    (("rank", "4096x4096x4096", "--experts", "8", "--hw", "h200"), 2, "go with --target vllm-fused-moe"),
     (("rank", "64x64x64", *QWEN, "--hw", "h200"), 1, "the token count M"),
     (("rank", "64", *QWEN, "--hw", "h200", "--routing", "zipf:0"), 2, "(0, 16]"),
     (("rank", "64", "--target", "vllm-fused-moe", "--experts", "8", "--top-k", "9", "--hidden", "64",
@@ -128,6 +128,31 @@ bad = [
       write("uponly.csv", "kernel,family,name,m,n,k,dtype,layout,experts,top_k,gemm,block_m,block_n,block_k,group_m,"
                           "num_warps,num_stages,ms\nvllm-fused-moe,q,m2,2,1536,2048,bf16,NT,128,8,up,16,64,64,1,4,3,0.04\n")),
      1, "give --per-gemm"),
+]
+# explain of a layer shows each launch's per-tile terms under its own heading (they were the up
+# GEMM's, unlabelled, beside the layer's sums): DeepSeek-V3's down GEMM has K = 256, 2 K-steps of 128.
+rc, out, err = run("explain", "64", "--target", "vllm-fused-moe", "--hw", "h200", "--experts", "256", "--top-k", "8",
+                   "--hidden", "7168", "--intermediate", "2048", "--tp", "8", "--dtype", "fp8_w8a8", "--block-shape",
+                   "128x128", "--config", "16x128x128:4:3")
+steps = re.findall(r"per tile \(first wave\), (up|down) GEMM \S+\n  prefetch +\S+ us\n  K-steps +(\d+)", out)
+check("explain of a layer: per-tile terms per GEMM, up 56 K-steps, down 2", rc == 0 and steps == [("up", "56"), ("down", "2")],
+      out[:1500] + err)
+# Found by a fresh-user pass (2026-12-01): a key given twice is an error, not the last one kept;
+# vLLM's device name is a file-name part; the messages say what is wrong with an M.
+bad += [
+    (("batch", write("dup.yaml", "- {name: a, experts: 8, top_k: 2, hidden: 4096, intermediate: 14336, experts: 16}\n"),
+      "--target", "vllm-fused-moe", "--hw", "h200", "--m-values", "64"), 1, "dup.yaml:1: duplicate key 'experts'"),
+    (("rank", "64", "--target", "vllm-fused-moe", "--hw", "h200", "--from-hf",
+      write("dup.json", '{"num_local_experts": 8, "num_experts_per_tok": 2, "hidden_size": 4096, "hidden_size": 8192, '
+                        '"intermediate_size": 14336}')), 1, "dup.json: duplicate key 'hidden_size'"),
+    (("batch", "examples/moe-models.csv", "--target", "vllm-fused-moe", "--hw", "h200", "--emit", "vllm", "--out", TMP,
+      "--vllm-device-name", "a\nb"), 2, "no '/', space or control character"),
+    (("batch", "examples/moe-models.csv", "--target", "vllm-fused-moe", "--hw", "h200", "--m-values", "2147483648"), 2,
+     "'2147483648' is above the largest M, 2147483647"),
+    (("rank", "0", "--target", "vllm-fused-moe", "--hw", "h200", "--experts", "8", "--top-k", "2", "--hidden", "64",
+      "--intermediate", "64"), 1, "a whole number of at least 1"),
+    (("batch", write("int4.csv", "name,experts,top_k,hidden,intermediate,dtype\na,8,2,64,64,int4\n"), "--target",
+      "vllm-fused-moe", "--hw", "h200", "--m-values", "1"), 1, "int4.csv:2: dtype 'int4': vLLM's fused MoE takes bf16"),
 ]
 for args, code, words in bad:
     rc, out, err = run(*args)

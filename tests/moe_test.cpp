@@ -79,11 +79,15 @@ TEST_CASE("uniform routing splits the routed rows as integers and pads each expe
 
 TEST_CASE("tuner routing takes the expectation over Binomial(M, top_k / E) rows per expert", "[moe]") {
   // M 1, top_k 8, E 128: each expert is hit with probability 1/16, so 8 are expected, each with one
-  // row in one block; the busiest has 1 row (P(max > 0) = 1 - (15/16)^128 = 0.99974).
+  // row in one block; the busiest has exactly 1 row (the token's 8 experts are distinct). Taking the
+  // counts as independent gives P(max > 0) = 1 - (15/16)^128 = 0.99974; the 8 rows' even share over
+  // the experts, ceil(8 / 128) = 1, is the floor.
   const MoeRoutingTerms a = moe_routing_terms(moe(1, 1536, 2048, 128, 8, MoeGemm::up, MoeRouting::tuner));
   CHECK(a.active_experts == Approx(8.0).epsilon(1e-9));
   CHECK(a.blocks[block_index(16)] == Approx(8.0).epsilon(1e-9));
-  CHECK(a.busiest_expert_rows == Approx(1 - std::pow(15.0 / 16, 128)).epsilon(1e-6));
+  CHECK(a.busiest_expert_rows == 1.0);
+  // One token on 8 experts, top_k 1 (the fresh-user case: the independent figure alone is 0.66).
+  CHECK(moe_routing_terms(moe(1, 64, 64, 8, 1, MoeGemm::up, MoeRouting::tuner)).busiest_expert_rows == 1.0);
   // M 2, top_k 2, E 4: X ~ Binomial(2, 1/2): P(0) 1/4, P(1) 1/2, P(2) 1/4; experts hit 4 * 3/4 = 3;
   // blocks of 16: 4 * (1/2 + 1/4) = 3; blocks of 8 as well; E[max of 4] = P(max>0) + P(max>1)
   // = (1 - (1/4)^4) + (1 - (3/4)^4) = 0.99609 + 0.68359 = 1.67969.

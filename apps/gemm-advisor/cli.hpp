@@ -65,6 +65,8 @@ struct CommonOptions {
 CLI::Validator dtype_validator();
 CLI::Validator layout_validator();
 CLI::Validator non_empty_validator();
+/// --vllm-device-name: a file-name part vLLM would write (no '/', space or control character).
+CLI::Validator vllm_device_name_validator();
 
 /// The problem defaults of the options: their dtype and layout, or, where the command line gave
 /// neither, the target's own (TargetInfo::default_dtype/layout: fp8 NT for vllm-fp8-block).

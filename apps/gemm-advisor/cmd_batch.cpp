@@ -50,9 +50,15 @@ std::vector<std::int64_t> parse_m_value_list(const std::string& text) {
     const std::string_view field = std::string_view(text).substr(start, comma - start);
     std::int64_t m = 0;
     const auto [ptr, ec] = std::from_chars(field.data(), field.data() + field.size(), m);
-    if (field.empty() || ec != std::errc() || ptr != field.data() + field.size() || m < 1 || m > gemm_advisor::kMaxDim)
-      throw gemm_advisor::InputError("--m-values: '" + std::string(field) +
-                                     "' is not a positive whole number (give e.g. 1,16,128 or 'input')");
+    const bool whole = !field.empty() && ptr == field.data() + field.size() &&
+                       (ec == std::errc() || ec == std::errc::result_out_of_range);
+    if (!whole || ec != std::errc() || m < 1 || m > gemm_advisor::kMaxDim)
+      throw gemm_advisor::InputError(
+          "--m-values: '" + gemm_advisor::printable(std::string(field)) + "' " +
+          (whole && (ec != std::errc() || m > gemm_advisor::kMaxDim)
+               ? "is above the largest M, " + std::to_string(gemm_advisor::kMaxDim)
+               : std::string("is not a whole number of at least 1")) +
+          " (give e.g. 1,16,128 or 'input')");
     out.push_back(m);
     start = comma + 1;
   }
@@ -273,9 +279,7 @@ int run_batch(const BatchOptions& o) {
   std::string device_name;
   if (vllm) {
     require_vllm_block_fp8(hw);
-    device_name = o.vllm_device_name.empty() ? vllm_device_name(hw) : o.vllm_device_name;
-    if (device_name.find_first_of("/ ") != std::string::npos)
-      throw InputError("--vllm-device-name '" + device_name + "': vLLM's names have no '/' or space (e.g. NVIDIA_H200)");
+    device_name = o.vllm_device_name.empty() ? vllm_device_name(hw) : o.vllm_device_name;  // checked at parse time
   }
   const std::vector<TileConfig> fixed = read_given_candidates(common.candidates);
 
@@ -515,7 +519,9 @@ Registered register_batch(CLI::App& app) {
   CLI::Option* format = cmd->add_option("--format", o->format, "jsonl (one object per shape), csv or table")
                             ->capture_default_str()
                             ->check(CLI::IsMember({"jsonl", "csv", "table"}));
-  cmd->add_option("--input-format", o->input_format, "auto, csv, yaml, json or text")->capture_default_str();
+  cmd->add_option("--input-format", o->input_format, "auto, csv, yaml, json or text")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"auto", "csv", "yaml", "yml", "json", "text", "txt"}));
   cmd->add_option("--emit", o->emit,
                   "Write configs for a kernel library instead: triton (a JSON list per shape on stdout) or "
                   "vllm (tuned-config files for vLLM's block FP8 GEMM in --out DIR)")
@@ -532,7 +538,7 @@ Registered register_batch(CLI::App& app) {
       ->check(non_empty_validator());
   cmd->add_option("--vllm-device-name", o->vllm_device_name,
                   "--emit vllm: device name in the file names (default: vLLM's name for the shipped profile)")
-      ->check(non_empty_validator());
+      ->check(vllm_device_name_validator());
   cmd->add_option("-j,--jobs", o->jobs, "Threads, 1..1024 (default 0: all cores); output is identical for any value")
       ->check(CLI::Range(0u, 1024u));
   cmd->add_flag("--keep-going", o->keep_going, "Report each bad line and go on (exit 1 at the end if any)");

@@ -57,9 +57,7 @@ int run_moe_batch(const MoeBatchOptions& o) {
   const Target& target = vllm_fused_moe_target();
   std::string device_name;
   if (emit_vllm) {
-    device_name = o.vllm_device_name.empty() ? vllm_device_name(hw) : o.vllm_device_name;
-    if (device_name.find_first_of("/ ") != std::string::npos)
-      throw InputError("--vllm-device-name '" + device_name + "': vLLM's names have no '/' or space (e.g. NVIDIA_H200)");
+    device_name = o.vllm_device_name.empty() ? vllm_device_name(hw) : o.vllm_device_name;  // checked at parse time
     ensure_directory(o.out_dir);
   }
 

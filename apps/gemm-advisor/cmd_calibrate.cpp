@@ -133,7 +133,7 @@ Registered register_calibrate(CLI::App& app) {
                 if (!info) {
                   std::vector<std::string> known;
                   for (const ModelParamInfo& p : kModelParamRegistry) known.emplace_back(p.name);
-                  throw InputError("--params: unknown parameter '" + printable(name) + "' (known: " +
+                  throw cli::UsageError("--params: unknown parameter '" + printable(name) + "' (known: " +
                                    fmt::format("{}", fmt::join(known, ", ")) + ")");
                 }
                 options.params.push_back(info);
@@ -165,7 +165,17 @@ Registered register_calibrate(CLI::App& app) {
                 else merge_measured_shape(shapes[seen->second.second], std::move(s));  // a re-measurement
               }
             }
-            for (const std::string& path : o->families) (void)apply_families(path, shapes);
+            for (const std::string& path : o->families) {
+              if (apply_families(path, shapes) == 0)
+                spdlog::warn("{}: no measured shape without a family matches its rows (m, n, k, batch, dtype, "
+                             "layout): nothing taken from it", path);
+            }
+            if (const auto bare = std::count_if(shapes.begin(), shapes.end(),
+                                                [](const MeasuredShape& s) { return s.family.empty(); });
+                bare > 0)
+              spdlog::warn("{} of the {} measured shapes have no family: each is a family of its own in the folds, "
+                           "so related shapes may sit on both sides of a fold (give a 'family' column or --families)",
+                           bare, shapes.size());
             if (&target == &vllm_fused_moe_target() && !o->per_gemm) {
               std::vector<std::string> warnings;
               shapes = measured_moe_layers(shapes, fmt::format("{}", fmt::join(o->measurements, ", ")), &warnings);

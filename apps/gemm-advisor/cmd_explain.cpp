@@ -82,38 +82,49 @@ Registered register_explain(CLI::App& app) {
               line("predicted time", fmt::format("{} = {:.1f} TFLOP/s, {:.1f}% of {:.0f} TFLOP/s peak, {}-bound",
                                                  us(e.latency_s), e.flops_per_s / 1e12, 100 * e.flops_per_s / peak,
                                                  peak / 1e12, bound_name(e.bound)));
-              out << "tiles and waves\n";
-              line("output tiles", fmt::format("{:.0f}", e.output_tiles));
-              line("thread blocks (x split_k)", fmt::format("{:.0f}", e.work_tiles));
-              line("occupancy", fmt::format("{} blocks per CU ({} bytes smem, ~{:.0f} registers/thread)", e.occupancy,
-                                            e.smem_bytes, e.registers_per_thread));
-              // Every wave but the last runs cu_count * occupancy blocks; the last runs the rest.
-              const double slots = static_cast<double>(hw.cu_count) * e.occupancy;
-              line("waves", fmt::format("{:.0f} over {} CUs; the last wave {:.1f}% full, {:.1f}% of all block slots busy",
-                                        e.waves, hw.cu_count, 100 * e.last_wave_blocks / slots,
-                                        100 * e.last_wave_efficiency));
-              line("padding waste", fmt::format("{:.2f}% of the matrix work", 100 * e.padding_waste));
-              line("arithmetic intensity", fmt::format("{:.1f} FLOP/byte per tile-step", e.arithmetic_intensity));
-              out << "per tile (first wave)\n";
-              line("prefetch", us(e.prefetch_s));
-              line("K-steps", fmt::format("{:.0f}", e.k_steps));
-              line("compute per K-step", fmt::format("{} (matrix units fed {:.0f}%, issue overhead {}){}",
-                                                     us(e.compute_step_s), 100 * e.matrix_unit_utilization,
-                                                     us(e.step_overhead_s),
-                                                     e.bound == Bound::memory ? "" : "  <- bounds"));
-              line("memory per K-step", us(e.memory_step_s) + (e.bound == Bound::memory ? "  <- bounds" : ""));
-              line("  L2 bandwidth", us(e.l2_step_s));
-              if (hw.llc_bytes > 0) line("  LLC (MALL) bandwidth", us(e.llc_step_s));
-              line("  DRAM bandwidth", us(e.dram_step_s));
-              line("  L2->CU fill", us(e.cu_load_step_s));
-              line("  unhidden latency", us(e.latency_step_s));
-              line("store", us(e.store_s));
-              if (c.split_k > 1) line("split-K reduction", us(e.split_k_reduce_s));
-              out << "memory hierarchy\n";
-              line("L2 hit rate", fmt::format("{:.1f}%", 100 * e.l2_hit_rate));
-              if (hw.llc_bytes > 0) line("LLC hit rate (of L2 misses)", fmt::format("{:.1f}%", 100 * e.llc_hit_rate));
-              line("DRAM traffic", fmt::format("{:.3f} MB (compulsory {:.3f} MB)", e.dram_bytes / 1e6,
-                                               p.compulsory_bytes() / 1e6));
+              // The terms of one launch; a MoE layer has two (up and down, one config), each shown
+              // on its own: its per-tile figures cannot be summed.
+              auto sections = [&](const Estimate& x, const std::string& title, double compulsory_bytes) {
+                out << "tiles and waves" << title << "\n";
+                line("output tiles", fmt::format("{:.0f}", x.output_tiles));
+                line("thread blocks (x split_k)", fmt::format("{:.0f}", x.work_tiles));
+                line("occupancy", fmt::format("{} blocks per CU ({} bytes smem, ~{:.0f} registers/thread)", x.occupancy,
+                                              x.smem_bytes, x.registers_per_thread));
+                // Every wave but the last runs cu_count * occupancy blocks; the last runs the rest.
+                const double slots = static_cast<double>(hw.cu_count) * x.occupancy;
+                line("waves", fmt::format("{:.0f} over {} CUs; the last wave {:.1f}% full, {:.1f}% of all block slots busy",
+                                          x.waves, hw.cu_count, 100 * x.last_wave_blocks / slots,
+                                          100 * x.last_wave_efficiency));
+                line("padding waste", fmt::format("{:.2f}% of the matrix work", 100 * x.padding_waste));
+                line("arithmetic intensity", fmt::format("{:.1f} FLOP/byte per tile-step", x.arithmetic_intensity));
+                out << "per tile (first wave)" << title << "\n";
+                line("prefetch", us(x.prefetch_s));
+                line("K-steps", fmt::format("{:.0f}", x.k_steps));
+                line("compute per K-step", fmt::format("{} (matrix units fed {:.0f}%, issue overhead {}){}",
+                                                       us(x.compute_step_s), 100 * x.matrix_unit_utilization,
+                                                       us(x.step_overhead_s),
+                                                       x.bound == Bound::memory ? "" : "  <- bounds"));
+                line("memory per K-step", us(x.memory_step_s) + (x.bound == Bound::memory ? "  <- bounds" : ""));
+                line("  L2 bandwidth", us(x.l2_step_s));
+                if (hw.llc_bytes > 0) line("  LLC (MALL) bandwidth", us(x.llc_step_s));
+                line("  DRAM bandwidth", us(x.dram_step_s));
+                line("  L2->CU fill", us(x.cu_load_step_s));
+                line("  unhidden latency", us(x.latency_step_s));
+                line("store", us(x.store_s));
+                if (c.split_k > 1) line("split-K reduction", us(x.split_k_reduce_s));
+                out << "memory hierarchy" << title << "\n";
+                line("L2 hit rate", fmt::format("{:.1f}%", 100 * x.l2_hit_rate));
+                if (hw.llc_bytes > 0) line("LLC hit rate (of L2 misses)", fmt::format("{:.1f}%", 100 * x.llc_hit_rate));
+                line("DRAM traffic", fmt::format("{:.3f} MB (compulsory {:.3f} MB)", x.dram_bytes / 1e6,
+                                                 compulsory_bytes / 1e6));
+              };
+              if (gemms.empty()) {
+                sections(e, "", p.compulsory_bytes());
+              } else {
+                for (const auto& [g, ge] : gemms)
+                  sections(ge, fmt::format(", {} GEMM {}x{}x{}", moe_gemm_name(g.moe.gemm), g.m, g.n, g.k),
+                           g.compulsory_bytes());
+              }
               if (p.is_moe()) {
                 const MoeRoutingTerms rt = moe_routing_terms(p);
                 out << "fused MoE (" << moe_routing_text(p.moe) << " routing)\n";

@@ -60,13 +60,28 @@ gemm_advisor::GemmProblem problem_defaults(const CommonOptions& o) {
 gemm_advisor::GemmProblem parse_problem(const std::string& shape, const CommonOptions& o) {
   if (o.target == gemm_advisor::vllm_fused_moe_target().name()) return moe_problem(shape, o);
   if (moe_options_given(o.moe))
-    throw gemm_advisor::InputError("--experts, --top-k, --hidden, --intermediate, --tp, --from-hf, --routing, --gemm "
-                                   "and --block-shape describe a MoE layer: they go with --target vllm-fused-moe");
+    throw UsageError("--experts, --top-k, --hidden, --intermediate, --tp, --from-hf, --routing, --gemm "
+                     "and --block-shape describe a MoE layer: they go with --target vllm-fused-moe");
   return gemm_advisor::parse_shape(shape, problem_defaults(o));
 }
 CLI::Validator non_empty_validator() {
   return CLI::Validator([](std::string& v) -> std::string { return v.empty() ? "must not be empty" : ""; },
                         "TEXT");
+}
+
+CLI::Validator vllm_device_name_validator() {
+  return CLI::Validator(
+      [](std::string& v) -> std::string {
+        if (v.empty()) return "must not be empty";
+        for (const char ch : v) {
+          const auto u = static_cast<unsigned char>(ch);
+          if (ch == '/' || ch == ' ' || u < 0x20 || u == 0x7f)
+            return "'" + gemm_advisor::printable(v) +
+                   "': vLLM's device names have no '/', space or control character (e.g. NVIDIA_H200)";
+        }
+        return "";
+      },
+      "NAME");
 }
 
 void add_common_options(CLI::App* cmd, CommonOptions& o, bool with_top) {
@@ -137,7 +152,7 @@ gemm_advisor::Profile load_profile_logged(const std::string& name_or_path, const
     try {
       gemm_advisor::use_cu_count(profile.hw, overrides.cu_count);
     } catch (const gemm_advisor::InputError& e) {
-      throw gemm_advisor::InputError(std::string("--cu-count: ") + e.what());
+      throw UsageError(std::string("--cu-count: ") + e.what());  // a value the profile's GPU cannot take
     }
   }
   if (overrides.max_split_k > 0) profile.triton.max_split_k = overrides.max_split_k;

@@ -104,10 +104,14 @@ gemm_advisor::GemmProblem moe_problem(const std::string& tokens, const CommonOpt
   using namespace gemm_advisor;
   std::int64_t m = 0;
   const auto [ptr, ec] = std::from_chars(tokens.data(), tokens.data() + tokens.size(), m);
-  if (tokens.empty() || ec != std::errc() || ptr != tokens.data() + tokens.size() || m < 1 || m > kMaxDim)
+  const bool whole = !tokens.empty() && ptr == tokens.data() + tokens.size() &&
+                     (ec == std::errc() || ec == std::errc::result_out_of_range);
+  if (whole && (ec != std::errc() || m > kMaxDim))
+    throw InputError("shape '" + printable(tokens) + "': M is above the largest, " + std::to_string(kMaxDim));
+  if (!whole || m < 1)
     throw InputError("shape '" + printable(tokens) +
-                     "': the fused-MoE target takes the token count M (a whole number, e.g. 64); the layer comes from "
-                     "--experts, --top-k, --hidden, --intermediate or --from-hf");
+                     "': the fused-MoE target takes the token count M (a whole number of at least 1, e.g. 64); the "
+                     "layer comes from --experts, --top-k, --hidden, --intermediate or --from-hf");
   if (o.layout_option && o.layout_option->count() > 0 && o.layout != "NT" && o.layout != "nt")
     throw InputError("--layout " + o.layout + ": vLLM's fused MoE computes x W^T (layout NT)");
   GemmProblem p = moe_model(o).layer(m, moe_routing(o.moe));

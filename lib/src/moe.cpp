@@ -9,6 +9,7 @@
 #include <cmath>
 #include <fstream>
 #include <functional>
+#include <set>
 #include <sstream>
 
 #include "gemm_advisor/csv_reader.hpp"
@@ -68,7 +69,9 @@ void tuner_terms(double tokens, double top_k, double experts, MoeRoutingTerms& t
     expected_max += 1.0 - std::pow(std::min(1.0, cdf), experts);
   }
   t.active_experts = experts * (1.0 - (lo > 0 ? 0.0 : prob_zero));
-  t.busiest_expert_rows = std::min(tokens, lo + expected_max);
+  // The counts sum to tokens * top_k, so the largest is at least their even share (the independent
+  // approximation alone gives 0.66 rows for one row over 8 experts).
+  t.busiest_expert_rows = std::min(tokens, std::max(lo + expected_max, std::ceil(tokens * top_k / experts)));
   for (std::size_t i = 0; i < kBlockSizes; ++i) t.blocks[i] = experts * blocks[i];
 }
 
@@ -233,7 +236,12 @@ void validate_moe_model(const MoeModel& m, const std::string& where) {
 Dtype parse_moe_dtype(std::string_view text) {
   const std::string t = lower(trim(text));
   if (t == "fp8_w8a8") return Dtype::fp8;
-  const Dtype d = parse_dtype(t);
+  Dtype d = Dtype::bf16;
+  try {
+    d = parse_dtype(t);
+  } catch (const InputError&) {  // its message lists the dense dtypes
+    d = Dtype::fp32;
+  }
   if (d != Dtype::bf16 && d != Dtype::fp16 && d != Dtype::fp8)
     throw InputError("dtype '" + printable(text) + "': vLLM's fused MoE takes bf16, fp16 or fp8_w8a8");
   return d;
@@ -342,8 +350,10 @@ std::vector<MoeModel> read_yaml_models(const std::string& text, const std::strin
       ModelFields mf;
       static const std::vector<std::string> kKnown = {"experts", "top_k", "hidden", "intermediate", "dtype", "tp",
                                                       "block_shape", "name"};
+      std::set<std::string> seen;
       for (const auto& kv : n) {
         const std::string key = kv.first.Scalar();
+        if (!seen.insert(key).second) throw InputError(where + "duplicate key '" + printable(key) + "'");
         if (std::find(kKnown.begin(), kKnown.end(), key) == kKnown.end()) {
           if (warnings)
             warnings->push_back(where + "unknown key '" + printable(key) +
@@ -414,13 +424,31 @@ MoeModel moe_model_from_hf_config(const std::string& path, std::int64_t tp, cons
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path + ": cannot open");
   nlohmann::json root;
+  // nlohmann keeps the last of a key given twice: a config whose hidden_size is written twice is
+  // ambiguous, so the parser's key events are checked per object.
+  std::vector<std::set<std::string>> object_keys;
+  std::string duplicate;
+  const nlohmann::json::parser_callback_t keys_once = [&](int, nlohmann::json::parse_event_t event,
+                                                          nlohmann::json& parsed) {
+    using Event = nlohmann::json::parse_event_t;
+    if (event == Event::object_start) {
+      object_keys.emplace_back();
+    } else if (event == Event::object_end) {
+      if (!object_keys.empty()) object_keys.pop_back();
+    } else if (event == Event::key && !object_keys.empty() && duplicate.empty() && parsed.is_string() &&
+               !object_keys.back().insert(parsed.get<std::string>()).second) {
+      duplicate = parsed.get<std::string>();
+    }
+    return true;
+  };
   try {
-    root = nlohmann::json::parse(in);
+    root = nlohmann::json::parse(in, keys_once);
   } catch (const nlohmann::json::exception& e) {
     const std::string what = e.what();  // "[json.exception.parse_error.101] parse error at line 1, column 2: ..."
     const std::size_t at = what.find("] ");
     throw InputError(path + ": not valid JSON: " + (at == std::string::npos ? what : what.substr(at + 2)));
   }
+  if (!duplicate.empty()) throw InputError(path + ": duplicate key '" + printable(duplicate) + "' (which one holds?)");
   if (!root.is_object()) throw InputError(path + ": expected a JSON object (a Hugging Face config.json)");
   const nlohmann::json& c = root.contains("text_config") && root["text_config"].is_object() ? root["text_config"] : root;
   // The first of `keys` present; a present key with no whole number, or two present keys that

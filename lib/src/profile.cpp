@@ -266,6 +266,9 @@ void parse_compute(ProfileReader& r, const YAML::Node& c, Hardware& hw) {
   hw.smem_per_block_bytes = r.integer(c, "smem_per_block_bytes", "compute.smem_per_block_bytes");
   r.plausible(c, "clock_mhz", "compute.clock_mhz", 100, 10000);
   r.plausible(c, "warp_size", "compute.warp_size", 16, 128);
+  if (hw.warp_size > 0 && (hw.warp_size & (hw.warp_size - 1)) != 0)
+    r.error(c["warp_size"], "compute.warp_size = " + std::to_string(hw.warp_size) +
+                                " must be a power of two (32 on NVIDIA, 64 on AMD CDNA)");
   r.plausible(c, "vector_fp32_lanes_per_cu", "compute.vector_fp32_lanes_per_cu", 8, 4096);
   r.plausible(c, "max_warps_per_cu", "compute.max_warps_per_cu", 8, 1024);
   r.plausible(c, "registers_per_cu", "compute.registers_per_cu", 1024, 1 << 24);
@@ -460,7 +463,15 @@ Profile parse_profile(std::string_view yaml_text, const std::string& source, Pro
   ProfileDiagnostics& diag = diagnostics ? *diagnostics : local;
   YAML::Node root;
   try {
-    root = YAML::Load(std::string(yaml_text));
+    // One document: a second (after `---`) would be ignored by a plain Load, silently.
+    const std::vector<YAML::Node> documents = YAML::LoadAll(std::string(yaml_text));
+    if (documents.size() > 1 && !documents[1].IsNull()) {
+      const std::string msg = located(source, documents[1].Mark().line + 1,
+                                      "a second YAML document: a profile is one document (drop the '---')");
+      diag.errors.push_back(msg);
+      throw InputError(msg);
+    }
+    if (!documents.empty()) root = documents.front();
   } catch (const YAML::Exception& e) {
     const std::string msg = located(source, e.mark.line + 1, "not valid YAML: " + printable(e.msg, 200));
     diag.errors.push_back(msg);

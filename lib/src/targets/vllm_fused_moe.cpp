@@ -142,6 +142,11 @@ Estimate combine_layer(const Estimate& up, const Estimate& down, double layer_fl
   e.output_tiles = up.output_tiles + down.output_tiles;
   e.work_tiles = up.work_tiles + down.work_tiles;
   e.waves = up.waves + down.waves;
+  // The block slots busy over both launches' waves (one config: the same slots per wave), and the
+  // layer's last wave, the down GEMM's.
+  const double slots = up.waves > 0 && up.last_wave_efficiency > 0 ? up.work_tiles / (up.waves * up.last_wave_efficiency) : 0;
+  if (slots > 0) e.last_wave_efficiency = e.work_tiles / (e.waves * slots);
+  e.last_wave_blocks = down.last_wave_blocks;
   e.prefetch_s = up.prefetch_s + down.prefetch_s;
   e.store_s = up.store_s + down.store_s;
   e.dram_bytes = up.dram_bytes + down.dram_bytes;
