@@ -129,6 +129,20 @@ bad = [
                           "num_warps,num_stages,ms\nvllm-fused-moe,q,m2,2,1536,2048,bf16,NT,128,8,up,16,64,64,1,4,3,0.04\n")),
      1, "give --per-gemm"),
 ]
+# Measurement rows of the fused-MoE kernel: without a gemm, or in another layout, they are errors at
+# their line; a config timed on one GEMM of its layer only is said (it was left out without a word).
+hdr = "kernel,family,name,m,n,k,dtype,layout,experts,top_k,gemm,block_m,block_n,block_k,group_m,num_warps,num_stages,ms\n"
+row = "vllm-fused-moe,q,m1,1,1536,2048,bf16,{layout},128,8,{gemm},16,64,64,1,4,3,0.04\n"
+for name, text, words in (
+        ("nogemm.csv", row.format(layout="NT", gemm=""), "nogemm.csv:2: column 'gemm' is empty"),
+        ("nn.csv", row.format(layout="NN", gemm="up"), "nn.csv:2: column 'layout': NN: vLLM's fused MoE computes")):
+    rc, out, err = run("evaluate", "--target", "vllm-fused-moe", "--hw", "h200", "--measurements", write(name, hdr + text))
+    check(f"evaluate: {words}", rc == 1 and words in err and err.count("\n") == 1, err)
+one_side = hdr + row.format(layout="NT", gemm="up") + "vllm-fused-moe,q,m1,1,2048,768,bf16,NT,128,8,down,16,64,64,1,4,3,0.03\n"
+one_side += "vllm-fused-moe,q,m1,1,1536,2048,bf16,NT,128,8,up,16,128,64,1,4,3,0.05\n"
+rc, out, err = run("evaluate", "--target", "vllm-fused-moe", "--hw", "h200", "--measurements", write("oneside.csv", one_side))
+check("evaluate: a config timed on the up GEMM only is named in a warning",
+      rc == 0 and "1 configs were timed ok on one GEMM of their layer only" in err, err)
 # explain of a layer shows each launch's per-tile terms under its own heading (they were the up
 # GEMM's, unlabelled, beside the layer's sums): DeepSeek-V3's down GEMM has K = 256, 2 K-steps of 128.
 rc, out, err = run("explain", "64", "--target", "vllm-fused-moe", "--hw", "h200", "--experts", "256", "--top-k", "8",

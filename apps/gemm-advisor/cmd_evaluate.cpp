@@ -121,6 +121,11 @@ Registered register_evaluate(CLI::App& app) {
                   throw InputError(located(path, line,
                                            "dtype " + std::string(dtype_name(shape.problem.dtype)) +
                                                " is not supported by " + hw.name));
+                if (!shape.configs.empty()) {
+                  if (const std::string why = target.problem_error(shape.problem, profile); !why.empty())
+                    throw InputError(located(path, line, shape.problem.shape_text() + ": " + why +
+                                                             " (measurements of another kernel, dtype or GPU?)"));
+                }
                 const auto [it, fresh] = measured_in.try_emplace(key, path, shapes.size());
                 if (fresh) {
                   shapes.push_back(std::move(shape));

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <fstream>
 #include <map>
+#include <set>
 #include <tuple>
 
 #include "gemm_advisor/csv_reader.hpp"
@@ -10,6 +11,7 @@
 #include "gemm_advisor/hardware.hpp"
 #include "gemm_advisor/moe.hpp"
 #include "gemm_advisor/targets/vllm_fp8_block.hpp"
+#include "gemm_advisor/targets/vllm_fused_moe.hpp"
 #include "gemm_advisor/target.hpp"
 
 namespace gemm_advisor {
@@ -104,9 +106,11 @@ namespace {
 // and `top_k`; `routing` (default tuner: tools/measure/fused_moe_kernel.py routes as vLLM's tuner)
 // and `block_shape` (default [128,128] for fp8: the harness measures only the block-scaled path).
 void read_moe_columns(const CsvReader& r, const std::vector<std::string>& f, int igemm, int iexp, int itopk,
-                      int iroute, int iblock, GemmProblem& p) {
+                      int iroute, int iblock, int ilayout, GemmProblem& p) {
   const std::string gemm = csv_text(f, igemm, "");
   if (gemm.empty()) return;
+  if (const std::string layout = csv_text(f, ilayout, ""); !layout.empty() && layout != "NT" && layout != "nt")
+    r.fail("column 'layout': " + printable(layout) + ": vLLM's fused MoE computes x W^T (layout NT)");
   if (gemm == "up") p.moe.gemm = MoeGemm::up;
   else if (gemm == "down") p.moe.gemm = MoeGemm::down;
   else if (gemm == "layer") p.moe.gemm = MoeGemm::layer;
@@ -137,8 +141,9 @@ void merge_measured_shape(MeasuredShape& into, MeasuredShape&& more) {
   if (into.gpu.empty()) into.gpu = more.gpu;
 }
 
-std::vector<MeasuredShape> pair_moe_layers(const std::vector<MeasuredShape>& shapes) {
+std::vector<MeasuredShape> pair_moe_layers(const std::vector<MeasuredShape>& shapes, std::size_t* unpaired_configs) {
   std::vector<MeasuredShape> out;
+  if (unpaired_configs) *unpaired_configs = 0;
   // (family, name, M, E, top_k, dtype) -> index of its up and down shapes.
   std::map<std::tuple<std::string, std::string, std::int64_t, std::int64_t, std::int64_t, int>, std::pair<int, int>> layers;
   for (std::size_t i = 0; i < shapes.size(); ++i) {
@@ -171,12 +176,21 @@ std::vector<MeasuredShape> pair_moe_layers(const std::vector<MeasuredShape>& sha
       auto [it, fresh] = down_ms.emplace(c.config, c.ms);
       if (!fresh) it->second = std::min(it->second, c.ms);
     }
+    std::set<TileConfig> up_ok;
     for (const MeasuredConfig& c : up.configs) {
+      if (c.status != "ok") continue;
+      const bool fresh = up_ok.insert(c.config).second;
       const auto it = down_ms.find(c.config);
-      if (c.status != "ok" || it == down_ms.end()) continue;
+      if (it == down_ms.end()) {
+        if (unpaired_configs && fresh) ++*unpaired_configs;
+        continue;
+      }
       MeasuredConfig both = c;
       both.ms = c.ms + it->second;
       layer.configs.push_back(both);
+    }
+    if (unpaired_configs) {
+      for (const auto& [config, ms] : down_ms) *unpaired_configs += up_ok.count(config) == 0;
     }
     if (!layer.configs.empty()) out.push_back(std::move(layer));
   }
@@ -185,7 +199,8 @@ std::vector<MeasuredShape> pair_moe_layers(const std::vector<MeasuredShape>& sha
 
 std::vector<MeasuredShape> measured_moe_layers(const std::vector<MeasuredShape>& shapes, const std::string& sources,
                                                std::vector<std::string>* warnings) {
-  std::vector<MeasuredShape> layers = pair_moe_layers(shapes);
+  std::size_t unpaired_configs = 0;
+  std::vector<MeasuredShape> layers = pair_moe_layers(shapes, &unpaired_configs);
   if (!shapes.empty() && layers.empty())
     throw InputError(sources +
                      ": no MoE layer has both its up and down GEMM measured (rows of one family, name, M, experts and "
@@ -200,6 +215,10 @@ std::vector<MeasuredShape> measured_moe_layers(const std::vector<MeasuredShape>&
     warnings->push_back(sources + ": " + std::to_string(gemms - paired) + " of the " + std::to_string(gemms) +
                         " up/down GEMM problems make no layer (the other GEMM not measured, dimensions of another "
                         "layer, or no config timed ok in both): left out (--per-gemm scores each GEMM alone)");
+  if (warnings && unpaired_configs > 0)
+    warnings->push_back(sources + ": " + std::to_string(unpaired_configs) +
+                        " configs were timed ok on one GEMM of their layer only: left out of that layer's scores "
+                        "(--per-gemm scores each GEMM alone)");
   return layers;
 }
 
@@ -232,8 +251,10 @@ std::vector<MeasuredShape> read_measurements(std::istream& in, const std::string
   while (r.next(f)) {
     require_header_fields(r, h, f);
     GemmProblem p = read_problem_row(r, f, cols);
-    read_moe_columns(r, f, igemm, iexp, itopk, iroute, iblock, p);
+    read_moe_columns(r, f, igemm, iexp, itopk, iroute, iblock, cols.layout, p);
     const std::string kernel = csv_text(f, ikern, "triton");
+    if (kernel == vllm_fused_moe_target().name() && !p.is_moe())
+      r.fail("column 'gemm' is empty: a " + kernel + " row is one GEMM of a layer (up or down), with experts and top_k");
     const std::string status = csv_text(f, ist, "ok");
     // A present but empty status is a cut-off row (a sweep stopped mid-write), not an ok one; a
     // differently spelt "ok" would silently drop a timed row.
