@@ -183,6 +183,17 @@ check("an infeasible candidate is an AdvisorWarning with the reason",
       len(caught) == 1 and caught[0].category is g.AdvisorWarning and "256x256x256:4:6 is infeasible on h200"
       in str(caught[0].message) and caught[0].filename == __file__, [str(w.message) for w in caught])
 
+# A misspelt key of a candidate dict is an AdvisorWarning (it was ignored without a word); a rank()
+# result passed back keeps its other keys without one.
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    got = g.rank("64x64x64", hw="h200", candidates=[{"block_m": 64, "block_n": 64, "block_k": 64, "num_warps": 4,
+                                                     "num_stages": 2, "splitk": 4}])
+    g.rank("64x64x64", hw="h200", candidates=g.rank("64x64x64", hw="h200", top=2))
+check("candidates= with a misspelt key: one AdvisorWarning naming it, the config ranked with split_k 1",
+      len(caught) == 1 and caught[0].category is g.AdvisorWarning and "unknown key 'splitk' ignored" in
+      str(caught[0].message) and got[0]["split_k"] == 1, [str(w.message) for w in caught])
+
 # --- explain, profiles, targets, load_profile -------------------------------------------------------
 for args, kwargs in [(("1x8192x8192",), {}), (("4096x4096x4096", "128x256x64:8:3"), {}),
                      (("4096x4096x4096", {"block_m": 128, "block_n": 256, "block_k": 64, "num_warps": 8,

@@ -46,6 +46,8 @@ __all__ = ["Error", "AdvisorWarning", "Profile", "rank", "ranking", "moe_rank", 
 # The TileConfig fields, in the order of a config's text (BMxBNxBK:WARPS:STAGES:SPLITK:gGROUP_M).
 FIELDS = ("block_m", "block_n", "block_k", "group_m", "num_warps", "num_stages", "split_k")
 _REQUIRED = ("block_m", "block_n", "block_k", "num_warps", "num_stages")
+# The keys of a rank() result besides the config fields: a result passed back as a config keeps them.
+_RESULT_KEYS = frozenset(("rank", "feasible", "latency_s", "tflops", "pct_of_peak", "bound", "waves", "terms", "reason"))
 _DEFAULTS = {"group_m": 8, "split_k": 1}
 
 
@@ -127,9 +129,11 @@ def config_text(config, target="triton", where="config"):
     ``config`` is that text already (returned as is) or a dict of the advisor's field names
     (block_m, block_n, block_k, num_warps, num_stages; optional group_m, default 8, and split_k,
     default 1) or of the target's own parameter names (BLOCK_SIZE_M, ...; as
-    :func:`targets` lists them). Other keys (a rank, a latency) are ignored, so a dict that
-    :func:`rank` returned can be passed back. Raises :class:`Error` naming ``where`` for a missing
-    field, a value that is not a positive int, or two keys for one field.
+    :func:`targets` lists them). The other keys of a :func:`rank` result (rank, latency_s, terms,
+    ...) are ignored, so a dict that :func:`rank` returned can be passed back; any other key (a
+    misspelt ``splitk``) is ignored with an :class:`AdvisorWarning`, as the CLI warns of an unknown
+    column. Raises :class:`Error` naming ``where`` for a missing field, a value that is not a
+    positive int, or two keys for one field.
     """
     if isinstance(config, str):
         return config
@@ -137,15 +141,21 @@ def config_text(config, target="triton", where="config"):
         raise TypeError(f"{where} must be a dict of config fields or config text, not {type(config).__name__}")
     by_name = _parameter_names(target)
     values = {}
+    unknown = []
     for key, value in config.items():
         field = key if key in FIELDS else by_name.get(key)
         if field is None:
+            if key not in _RESULT_KEYS:
+                unknown.append(key)
             continue
         if field in values:
             raise Error(f"{where}: {field} given twice (as '{key}' too)")
         if not _is_int(value) or value < 1:
             raise Error(f"{where}: {key} must be a positive whole number, got {value!r}")
         values[field] = value
+    if unknown:
+        _warn([f"{where}: unknown key{'s' if len(unknown) > 1 else ''} {', '.join(repr(k) for k in unknown)} ignored "
+               f"(config fields: {', '.join(FIELDS)}, or the target's parameter names)"])
     missing = [f for f in _REQUIRED if f not in values]
     if missing:
         raise Error(f"{where}: missing {', '.join(missing)} (a config needs {', '.join(_REQUIRED)})")
