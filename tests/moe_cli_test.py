@@ -3,6 +3,8 @@
 layer, `batch --emit vllm` writing vLLM's tuned-config files as vLLM names and reads them (fused_moe.py
 get_config_file_name; benchmark_moe.py's M grid and keys), --from-hf, and bad input.
 Usage: moe_cli_test.py PATH/TO/gemm-advisor (run from the repo root)."""
+import csv
+import io
 import json
 import os
 import re
@@ -143,6 +145,14 @@ one_side += "vllm-fused-moe,q,m1,1,1536,2048,bf16,NT,128,8,up,16,128,64,1,4,3,0.
 rc, out, err = run("evaluate", "--target", "vllm-fused-moe", "--hw", "h200", "--measurements", write("oneside.csv", one_side))
 check("evaluate: a config timed on the up GEMM only is named in a warning",
       rc == 0 and "1 configs were timed ok on one GEMM of their layer only" in err, err)
+# CSV rows of MoE layers say which layer (m, n, k alone read as a dense GEMM).
+rc, out, err = run("batch", "examples/moe-models.csv", "--target", "vllm-fused-moe", "--hw", "h200", "--m-values", "64",
+                   "--format", "csv", "--top", "1", "-q")
+rows = list(csv.DictReader(io.StringIO(out))) if rc == 0 else []
+check("batch --format csv: MoE rows give experts, top_k, gemm, block_shape and routing",
+      len(rows) == 6 and rows[3]["experts"] == "256" and rows[3]["top_k"] == "8" and rows[3]["gemm"] == "layer" and
+      rows[3]["block_shape"] == "128x128" and rows[0]["block_shape"] == "" and rows[0]["routing"] == "uniform",
+      out[:600] + err)
 # explain of a layer shows each launch's per-tile terms under its own heading (they were the up
 # GEMM's, unlabelled, beside the layer's sums): DeepSeek-V3's down GEMM has K = 256, 2 K-steps of 128.
 rc, out, err = run("explain", "64", "--target", "vllm-fused-moe", "--hw", "h200", "--experts", "256", "--top-k", "8",

@@ -69,7 +69,7 @@ int run_moe_batch(const MoeBatchOptions& o) {
   std::vector<RankedConfig> ranked;
   std::size_t ranked_layers = 0, bad = 0;
   const std::size_t top = common.top;
-  if (o.format == "csv" && !emit_vllm) write_ranking_csv_header(std::cout);
+  if (o.format == "csv" && !emit_vllm) write_ranking_csv_header(std::cout, true);
   bool stopped = false;  // a bad model without --keep-going: the files of the models before it are written
   for (const MoeModel& model : models) {
     if (stopped) break;

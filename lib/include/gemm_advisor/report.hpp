@@ -26,8 +26,10 @@ nlohmann::json ranking_json(const GemmProblem& p, const Hardware& hw, const std:
 void write_ranking_table(std::ostream& out, const GemmProblem& p, const Hardware& hw,
                          const std::vector<RankedConfig>& ranked, std::size_t top, const std::string& name = "");
 
-/// CSV: the header line, then one line per ranked entry (top `top`; 0: all).
-void write_ranking_csv_header(std::ostream& out);
+/// CSV: the header line, then one line per ranked entry (top `top`; 0: all). With `moe` (fused-MoE
+/// layers: rows of MoE problems only) the header has experts, top_k, gemm, block_shape and routing
+/// after layout, which say what layer m, n and k belong to.
+void write_ranking_csv_header(std::ostream& out, bool moe = false);
 void write_ranking_csv_rows(std::ostream& out, const GemmProblem& p, const Hardware& hw,
                             const std::vector<RankedConfig>& ranked, std::size_t top, const std::string& name = "");
 
