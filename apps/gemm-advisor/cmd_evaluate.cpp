@@ -32,12 +32,19 @@ void write_table(std::ostream& out, const gemm_advisor::Evaluation& e, const gem
                                        : target.default_config(gemm_advisor::GemmProblem{}).text();
   out << fmt::format("evaluate {} on {}: {} shapes; % of oracle = measured best / measured time of the pick\n",
                      target.name(), hw.name, e.shapes.size());
-  out << fmt::format("{:<22} {:>4} {:<18} {:>9} {:<18} {:>9} {:>7} {:>5} {:>6} {:>6} {:>8} {:>7}\n", "shape", "cfgs",
-                     "measured best", "ms", "advisor top-1", "ms", "%oracle", "rank", "rho", "err%", "%default",
+  // The shape column as wide as its longest label (a MoE layer's is long: 1024x256x7168/E384/top8/layer).
+  auto label = [](const gemm_advisor::ShapeEvaluation& s) {
+    return s.problem.shape_text() + " " + std::string(gemm_advisor::dtype_name(s.problem.dtype)) + " " +
+           s.problem.layout.name();
+  };
+  std::size_t width = 22;
+  for (const auto& s : e.shapes) width = std::max(width, label(s).size());
+  out << fmt::format("{:<{}} {:>4} {:<18} {:>9} {:<18} {:>9} {:>7} {:>5} {:>6} {:>6} {:>8} {:>7}\n", "shape", width,
+                     "cfgs", "measured best", "ms", "advisor top-1", "ms", "%oracle", "rank", "rho", "err%", "%default",
                      "%vendor");
   for (const auto& s : e.shapes) {
-    out << fmt::format("{:<22} {:>4} {:<18} {:>9.4f} {:<18} {:>9.4f} {:>7.1f} {:>5} {:>6} {:>6.1f} {:>8} {:>7}\n",
-                       s.problem.shape_text() + " " + s.problem.layout.name(), s.measured, s.measured_best.text(),
+    out << fmt::format("{:<{}} {:>4} {:<18} {:>9.4f} {:<18} {:>9.4f} {:>7.1f} {:>5} {:>6} {:>6.1f} {:>8} {:>7}\n",
+                       label(s), width, s.measured, s.measured_best.text(),
                        s.measured_best_ms, s.advisor_top1.text(), s.advisor_top1_ms, s.pct_of_oracle,
                        s.best_rank ? std::to_string(*s.best_rank) : "-", rho_text(s.spearman), s.top1_abs_err_pct,
                        opt_pct(s.default_pct_of_oracle), opt_pct(s.vendor_pct_of_oracle));

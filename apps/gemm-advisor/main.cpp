@@ -239,7 +239,15 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return cli::finish_stdout(app.exit(e));
   } catch (const CLI::ParseError& e) {
-    std::cerr << "gemm-advisor: error: " << e.what() << " (see gemm-advisor --help)\n";
+    // Point at the help of the subcommand the error belongs to, where one was named.
+    std::string help = "gemm-advisor --help";
+    for (const CLI::App* sub = &app; sub;) {
+      const auto parsed = sub->get_subcommands();
+      if (parsed.empty()) break;
+      sub = parsed.front();
+      help = help.substr(0, help.size() - std::string(" --help").size()) + " " + sub->get_name() + " --help";
+    }
+    std::cerr << "gemm-advisor: error: " << e.what() << " (see " << help << ")\n";
     return cli::kExitUsage;
   }
   if (cli::g_quiet) spdlog::set_level(spdlog::level::err);

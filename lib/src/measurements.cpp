@@ -144,16 +144,16 @@ void merge_measured_shape(MeasuredShape& into, MeasuredShape&& more) {
 std::vector<MeasuredShape> pair_moe_layers(const std::vector<MeasuredShape>& shapes, std::size_t* unpaired_configs) {
   std::vector<MeasuredShape> out;
   if (unpaired_configs) *unpaired_configs = 0;
-  // (family, name, M, E, top_k, dtype) -> index of its up and down shapes.
-  std::map<std::tuple<std::string, std::string, std::int64_t, std::int64_t, std::int64_t, int>, std::pair<int, int>> layers;
+  // (family, E, top_k, dtype, M, name) -> index of its up and down shapes: a model's layers in M order.
+  std::map<std::tuple<std::string, std::int64_t, std::int64_t, int, std::int64_t, std::string>, std::pair<int, int>> layers;
   for (std::size_t i = 0; i < shapes.size(); ++i) {
     const GemmProblem& p = shapes[i].problem;
     if (p.moe.gemm != MoeGemm::up && p.moe.gemm != MoeGemm::down) {
       out.push_back(shapes[i]);
       continue;
     }
-    auto& slot = layers.try_emplace(std::make_tuple(shapes[i].family, shapes[i].name, p.m, p.moe.experts, p.moe.top_k,
-                                                    static_cast<int>(p.dtype)),
+    auto& slot = layers.try_emplace(std::make_tuple(shapes[i].family, p.moe.experts, p.moe.top_k,
+                                                    static_cast<int>(p.dtype), p.m, shapes[i].name),
                                     -1, -1)
                      .first->second;
     (p.moe.gemm == MoeGemm::up ? slot.first : slot.second) = static_cast<int>(i);

@@ -64,7 +64,7 @@ void merge_measured_shape(MeasuredShape& into, MeasuredShape&& more);
 /// them): each (family, name, M, experts, top_k, dtype) whose two GEMMs were both measured becomes
 /// one layer problem (MoeGemm::layer: n = N, k = H), holding each config measured ok in both with
 /// ms = up + down, since vLLM runs both launches of a layer with one config. Other shapes are
-/// returned unchanged, first; the layers follow in (family, name, M) order. `unpaired_configs`, when
+/// returned unchanged, first; the layers follow in (family, experts, top_k, dtype, M) order. `unpaired_configs`, when
 /// given, receives how many configs were timed ok on only one GEMM of a paired layer (left out).
 std::vector<MeasuredShape> pair_moe_layers(const std::vector<MeasuredShape>& shapes,
                                            std::size_t* unpaired_configs = nullptr);
