@@ -144,8 +144,11 @@ void merge_measured_shape(MeasuredShape& into, MeasuredShape&& more) {
 std::vector<MeasuredShape> pair_moe_layers(const std::vector<MeasuredShape>& shapes, std::size_t* unpaired_configs) {
   std::vector<MeasuredShape> out;
   if (unpaired_configs) *unpaired_configs = 0;
-  // (family, E, top_k, dtype, M, name) -> index of its up and down shapes: a model's layers in M order.
-  std::map<std::tuple<std::string, std::int64_t, std::int64_t, int, std::int64_t, std::string>, std::pair<int, int>> layers;
+  // (family, E, top_k, dtype, M, name, routing, block scales) -> index of its up and down shapes: a
+  // model's layers in M order; two GEMMs routed or quantised differently are not one layer.
+  std::map<std::tuple<std::string, std::int64_t, std::int64_t, int, std::int64_t, std::string, std::string, std::int64_t>,
+           std::pair<int, int>>
+      layers;
   for (std::size_t i = 0; i < shapes.size(); ++i) {
     const GemmProblem& p = shapes[i].problem;
     if (p.moe.gemm != MoeGemm::up && p.moe.gemm != MoeGemm::down) {
@@ -153,7 +156,8 @@ std::vector<MeasuredShape> pair_moe_layers(const std::vector<MeasuredShape>& sha
       continue;
     }
     auto& slot = layers.try_emplace(std::make_tuple(shapes[i].family, p.moe.experts, p.moe.top_k,
-                                                    static_cast<int>(p.dtype), p.m, shapes[i].name),
+                                                    static_cast<int>(p.dtype), p.m, shapes[i].name,
+                                                    moe_routing_text(p.moe), p.moe.quant_block),
                                     -1, -1)
                      .first->second;
     (p.moe.gemm == MoeGemm::up ? slot.first : slot.second) = static_cast<int>(i);
@@ -203,8 +207,8 @@ std::vector<MeasuredShape> measured_moe_layers(const std::vector<MeasuredShape>&
   std::vector<MeasuredShape> layers = pair_moe_layers(shapes, &unpaired_configs);
   if (!shapes.empty() && layers.empty())
     throw InputError(sources +
-                     ": no MoE layer has both its up and down GEMM measured (rows of one family, name, M, experts and "
-                     "top_k); give --per-gemm to score each GEMM alone");
+                     ": no MoE layer has both its up and down GEMM measured (rows of one family, name, M, experts, "
+                     "top_k, routing and block_shape); give --per-gemm to score each GEMM alone");
   const auto is_gemm = [](const MeasuredShape& s) {
     return s.problem.moe.gemm == MoeGemm::up || s.problem.moe.gemm == MoeGemm::down;
   };

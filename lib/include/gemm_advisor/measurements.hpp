@@ -61,7 +61,7 @@ std::size_t apply_families(const std::string& path, std::vector<MeasuredShape>& 
 void merge_measured_shape(MeasuredShape& into, MeasuredShape&& more);
 
 /// Fused-MoE layers from per-GEMM measurements (rows with gemm up and down, as the harness writes
-/// them): each (family, name, M, experts, top_k, dtype) whose two GEMMs were both measured becomes
+/// them): each (family, name, M, experts, top_k, dtype, routing, block shape) whose two GEMMs were both measured becomes
 /// one layer problem (MoeGemm::layer: n = N, k = H), holding each config measured ok in both with
 /// ms = up + down, since vLLM runs both launches of a layer with one config. Other shapes are
 /// returned unchanged, first; the layers follow in (family, experts, top_k, dtype, M) order. `unpaired_configs`, when
