@@ -68,7 +68,8 @@ void estimate_spaces(benchmark::State& state, Evaluate evaluate) {
   std::int64_t evaluations = 0;
   for (auto _ : state) {
     for (std::size_t i = 0; i < shapes.size(); ++i) {
-      const EstimateContext context = target.context(shapes[i], hw);
+      EstimateContext context = target.context(shapes[i], hw);
+      context.configs_from_space = true;  // the space is target.candidates(), as advise() ranks it
       evaluate(target, context, spaces[i].data(), spaces[i].size(), out.data());
       benchmark::DoNotOptimize(out.data());
       benchmark::ClobberMemory();

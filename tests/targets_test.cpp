@@ -3,10 +3,13 @@
 // follow from the kernels' code (tools/measure/*.py, after the public kernels).
 #include <catch2/catch.hpp>
 
+#include <cstring>
 #include <fstream>
 #include <sstream>
 
 #include "gemm_advisor/error.hpp"
+#include "gemm_advisor/frontend.hpp"
+#include "gemm_advisor/profile.hpp"
 #include "gemm_advisor/target.hpp"
 #include "gemm_advisor/targets/triton.hpp"
 #include "gemm_advisor/targets/triton_tutorial.hpp"
@@ -158,4 +161,42 @@ TEST_CASE("a profile sets model parameters for every target and for one", "[targ
                     Catch::Contains("c.yaml:") && Catch::Contains("unknown target 'cutlass'"));
   CHECK_THROWS_WITH(parse_profile(base + "targets:\n  triton:\n    model_parameters:\n      near_tie_tolerance: 5\n", "d.yaml"),
                     Catch::Contains("d.yaml:") && Catch::Contains("targets.triton.model_parameters.near_tie_tolerance"));
+}
+
+TEST_CASE("a space from candidates() needs no rule checks: the same estimates with and without them", "[targets]") {
+  // EstimateContext::configs_from_space skips the per-config rule checks for configs the target's
+  // own candidates() generated. Every estimate of every candidate must be bit-identical either way,
+  // for every target, shipped profile and dtype, on shapes from decode to prefill, unaligned too.
+  const std::vector<std::string> profiles = {"h200", "a100", "b200", "mi300x", "mi350x"};
+  const std::vector<std::string> shapes = {"1x4096x4096", "16x6144x4096", "300x4096x4095", "4096x4096x4096",
+                                           "65536x128x128", "1000x1000x1000"};
+  std::size_t compared = 0;
+  for (const std::string& name : profiles) {
+    const Profile profile = load_profile(name);
+    for (const Target* t : all_targets()) {
+      for (const std::string& text : shapes) {
+        for (const Dtype dtype : {Dtype::bf16, Dtype::fp8}) {
+          GemmProblem p = parse_shape(text, problem_defaults_for(t->info(), "", ""));
+          if (p.is_moe()) continue;  // vllm-fused-moe takes MoE layers (it keeps its checks)
+          p.dtype = dtype;
+          if (!t->problem_error(p, profile).empty()) continue;
+          std::vector<TileConfig> space;
+          t->candidates(p, profile, space);
+          EstimateContext checked = t->context(p, profile);
+          EstimateContext trusted = checked;
+          trusted.configs_from_space = true;
+          std::vector<LatencyEstimate> a(space.size()), b(space.size());
+          t->estimate_latencies(checked, space.data(), space.size(), a.data());
+          t->estimate_latencies(trusted, space.data(), space.size(), b.data());
+          for (std::size_t i = 0; i < space.size(); ++i) {
+            INFO(name << " " << t->name() << " " << text << " " << dtype_name(dtype) << " " << space[i].text());
+            REQUIRE(a[i].feasible == b[i].feasible);
+            REQUIRE(std::memcmp(&a[i].latency_s, &b[i].latency_s, sizeof(double)) == 0);
+            ++compared;
+          }
+        }
+      }
+    }
+  }
+  CHECK(compared > 10000);
 }

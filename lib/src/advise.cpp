@@ -9,7 +9,7 @@ void advise(const Target& target, const GemmProblem& p, const Profile& profile, 
   if (std::string why = target.problem_error(p, profile); !why.empty())
     throw InputError(p.shape_text() + ": " + std::string(target.name()) + ": " + why);
   if (!given) target.candidates(p, profile, space);
-  rank_configs(target, p, profile, given ? *given : space, out, top);
+  rank_configs(target, p, profile, given ? *given : space, out, top, /*from_space=*/given == nullptr);
 }
 
 }  // namespace gemm_advisor

@@ -17,8 +17,11 @@ struct SortKey {
 }  // namespace
 
 void rank_configs(const Target& target, const GemmProblem& p, const Profile& profile,
-                  const std::vector<TileConfig>& candidates, std::vector<RankedConfig>& out, std::size_t top) {
-  rank_configs(target, target.context(p, profile), candidates, out, top);
+                  const std::vector<TileConfig>& candidates, std::vector<RankedConfig>& out, std::size_t top,
+                  bool from_space) {
+  EstimateContext context = target.context(p, profile);
+  context.configs_from_space = from_space;
+  rank_configs(target, context, candidates, out, top);
 }
 
 void rank_configs(const Target& target, const EstimateContext& context, const std::vector<TileConfig>& candidates,

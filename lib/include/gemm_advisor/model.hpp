@@ -116,6 +116,12 @@ struct EstimateContext {
 
   ModelParams params;  ///< the target's free parameters on this profile (Profile::params_for)
 
+  /// Set when every config estimated with this context comes from the target's own candidates()
+  /// for this problem and profile, which generates only configs the kernel's rules allow: the
+  /// per-config rule checks (power-of-two sizes, warp and stage ranges) are then skipped, the same
+  /// results at less cost (tests/targets_test.cpp compares both). advise() sets it for its space.
+  bool configs_from_space = false;
+
   /// A fused-MoE GEMM (problem->moe.gemm up or down) is a grouped GEMM: the context then takes
   /// batch = the experts the routing hits (moe_routing_terms; fractional under tuner routing), m =
   /// the routed rows per expert hit, and block_terms[0] from the routing: `blocks` the padded

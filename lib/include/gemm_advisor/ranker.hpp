@@ -20,8 +20,10 @@ struct RankedConfig {
 /// reason. `top` > 0 keeps only the feasible configs that can reach the first `top` places (at
 /// least `top` of them, in exactly the order a full ranking gives them); 0 keeps all.
 /// `out` is cleared and reused (batch mode keeps one per thread).
+/// `from_space`: the candidates are target.candidates(p, profile) (EstimateContext::configs_from_space).
 void rank_configs(const Target& target, const GemmProblem& p, const Profile& profile,
-                  const std::vector<TileConfig>& candidates, std::vector<RankedConfig>& out, std::size_t top = 0);
+                  const std::vector<TileConfig>& candidates, std::vector<RankedConfig>& out, std::size_t top = 0,
+                  bool from_space = false);
 
 /// The same over a context built by the caller (Target::context, or make_estimate_context with other
 /// parameters, as calibrate does): the problem and profile are the context's.

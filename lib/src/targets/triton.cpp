@@ -81,7 +81,9 @@ struct TritonRules {
     const GemmProblem& p = *ctx.problem;
     const Hardware& hw = *ctx.hw;
     const TritonResources r = triton_family::map_tile(ctx, c, k);
-    if (!triton_config_rules_ok(c, p, hw, ctx.profile->triton) || r.check != TritonResourceCheck::ok) return false;
+    if ((!ctx.configs_from_space && !triton_config_rules_ok(c, p, hw, ctx.profile->triton)) ||
+        r.check != TritonResourceCheck::ok)
+      return false;
     // The rules passed: every block size is a power of two in [16, 1024].
     const EstimateContext::BlockTerms& tm = ctx.block_terms[0][block_index(c.block_m)];
     const EstimateContext::BlockTerms& tn = ctx.block_terms[1][block_index(c.block_n)];
@@ -102,7 +104,7 @@ struct TritonRules {
     // K-contiguous operand with BLOCK_K * elem < 128 bytes) still costs a line's request slot.
     k.a_line_bytes = p.layout.a_transposed ? tk.busiest * tm.busiest_line_bytes : tm.busiest * tk.busiest_line_bytes;
     k.b_line_bytes = p.layout.b_transposed ? tn.busiest * tk.busiest_line_bytes : tk.busiest * tn.busiest_line_bytes;
-    triton_family::map_matrix_work(ctx, c, tm, tn, tk, k);
+    triton_family::map_matrix_work(ctx, tm, tn, tk, r.full_instruction, k);
     k.loads_in_flight = triton_family::loads_in_flight(ctx, c, r.full_instruction);
     k.out_elem_bytes = c.split_k > 1 ? 4.0 : ctx.bytes_out;  // split-K: fp32 partials
     return true;

@@ -37,10 +37,10 @@ inline TritonResources map_tile(const EstimateContext& ctx, const TileConfig& c,
 /// The matrix work of one tile-step, padded to the profile's instruction. A tile narrower than the
 /// instruction's M, or too few warps to issue it (Hopper's wgmma needs a warpgroup of 4), runs a
 /// narrower synchronous instruction at the fitted narrow_tile_matrix_efficiency instead; only the
-/// full instruction is asynchronous.
-inline void map_matrix_work(const EstimateContext& ctx, const TileConfig& c, const EstimateContext::BlockTerms& tm,
-                            const EstimateContext::BlockTerms& tn, const EstimateContext::BlockTerms& tk, KernelShape& k) {
-  const bool full_instruction = triton_full_instruction(c, *ctx.rate, *ctx.hw);
+/// full instruction is asynchronous. `full_instruction`: map_tile's TritonResources::full_instruction.
+inline void map_matrix_work(const EstimateContext& ctx, const EstimateContext::BlockTerms& tm,
+                            const EstimateContext::BlockTerms& tn, const EstimateContext::BlockTerms& tk,
+                            bool full_instruction, KernelShape& k) {
   const double bm_work = full_instruction ? tm.padded : k.block_m / ctx.params.narrow_tile_matrix_efficiency;
   k.matrix_flops = 2.0 * bm_work * tn.padded * tk.padded;
   k.async_matrix = full_instruction;
@@ -49,8 +49,9 @@ inline void map_matrix_work(const EstimateContext& ctx, const TileConfig& c, con
 /// Grid, loads and matrix work of a kernel whose offsets wrap with `% M` and `% N` (Triton's
 /// tutorial, vLLM's kernels): a tile-step always loads block_m rows of A and block_n columns of B,
 /// an edge tile's extra ones being real rows of other tiles (traffic, served by the cache), while
-/// the distinct rows are the real ones; K is masked. The block sizes must be valid powers of two.
-inline void map_wrapped_operands(const EstimateContext& ctx, const TileConfig& c, KernelShape& k) {
+/// the distinct rows are the real ones; K is masked. The block sizes must be valid powers of two;
+/// `full_instruction` is map_tile's.
+inline void map_wrapped_operands(const EstimateContext& ctx, const TileConfig& c, bool full_instruction, KernelShape& k) {
   const EstimateContext::BlockTerms& tm = ctx.block_terms[0][block_index(c.block_m)];
   const EstimateContext::BlockTerms& tn = ctx.block_terms[1][block_index(c.block_n)];
   const EstimateContext::BlockTerms& tk = ctx.block_terms[2][block_index(c.block_k)];
@@ -70,7 +71,7 @@ inline void map_wrapped_operands(const EstimateContext& ctx, const TileConfig& c
   // K-step's depth; likewise for B.
   k.a_line_bytes = layout.a_transposed ? tk.busiest * tm.block_line_bytes : k.block_m * tk.busiest_line_bytes;
   k.b_line_bytes = layout.b_transposed ? k.block_n * tk.busiest_line_bytes : tk.busiest * tn.block_line_bytes;
-  map_matrix_work(ctx, c, tm, tn, tk, k);
+  map_matrix_work(ctx, tm, tn, tk, full_instruction, k);
 }
 
 /// Loads issued ahead of the math: one less than the operand buffers (num_stages less the profile's

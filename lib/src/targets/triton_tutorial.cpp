@@ -21,9 +21,10 @@ struct TutorialRules {
     const GemmProblem& p = *ctx.problem;
     const Hardware& hw = *ctx.hw;
     const TritonResources r = triton_family::map_tile(ctx, c, k);
-    if (c.split_k != 1 || !triton_config_rules_ok(c, p, hw, ctx.profile->triton) || r.check != TritonResourceCheck::ok)
+    if ((!ctx.configs_from_space && (c.split_k != 1 || !triton_config_rules_ok(c, p, hw, ctx.profile->triton))) ||
+        r.check != TritonResourceCheck::ok)
       return false;
-    triton_family::map_wrapped_operands(ctx, c, k);
+    triton_family::map_wrapped_operands(ctx, c, r.full_instruction, k);
     k.split_k = 1;
     k.group_m = c.group_m;
     k.loads_in_flight = triton_family::loads_in_flight(ctx, c, r.full_instruction);

@@ -46,7 +46,7 @@ struct Fp8BlockRules {
     const TritonResources r = triton_family::map_tile(ctx, c, k);
     k.accumulator_registers *= 2;
     if (!kernel_rules_ok(c) || r.check != TritonResourceCheck::ok || ctx.problem->dtype != Dtype::fp8) return false;
-    triton_family::map_wrapped_operands(ctx, c, k);
+    triton_family::map_wrapped_operands(ctx, c, r.full_instruction, k);
     k.split_k = 1;
     k.group_m = c.group_m;
     k.loads_in_flight = triton_family::loads_in_flight(ctx, c, r.full_instruction);
