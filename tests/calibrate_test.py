@@ -96,6 +96,24 @@ rc, out, err = run("calibrate", "--hw", "h200", "--target", "triton", "--kernel"
                    "--params", "k_step_overhead_cycles", "--measurements", nofam, "-o", os.path.join(TMP, "nofam.yaml"))
 check("calibrate warns when shapes have no family", rc == 0 and "of the 41 measured shapes have no family" in err, err)
 
+# -o naming an input is refused before anything is read or written (it replaced the measurements).
+victim = os.path.join(TMP, "victim.csv")
+with open(DATA) as f, open(victim, "w") as g:
+    g.write(f.read())
+size = os.path.getsize(victim)
+rc, out, err = run("calibrate", "--hw", "h200", "--target", "triton-tutorial", "--measurements", victim, "-o", victim)
+check("calibrate -o the measurements file: exit 2, the file untouched",
+      rc == 2 and "is one of the input files" in err and os.path.getsize(victim) == size, err)
+# evaluate refuses another GPU's measurements, as calibrate does (it scored them without a word).
+other_gpu = os.path.join(TMP, "h100-rows.csv")
+with open(DATA) as f:
+    rows = list(csv.reader(f))
+with open(other_gpu, "w", newline="") as f:
+    csv.writer(f).writerows([rows[0] + ["gpu"]] + [r + ["NVIDIA H100 80GB HBM3"] for r in rows[1:]])
+rc, out, err = run("evaluate", "--hw", "h200", "--target", "triton-tutorial", "--measurements", other_gpu)
+check("evaluate: measurements of another GPU are an error naming it", rc == 1 and
+      "measured on 'NVIDIA H100 80GB HBM3', not on NVIDIA H200" in err and not out, err)
+
 # Clear failures.
 few = os.path.join(TMP, "few.csv")
 with open(DATA) as f:

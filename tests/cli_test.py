@@ -250,6 +250,15 @@ for cmd in (["explain", "4096x4096x4096"], ["batch", "-"]):
 expect_error("--cu-count above the GPU's: a bad option value, exit 2", ["rank", "64x64x64", "--hw", "h100", "--cu-count", "133"], 2,
              "--cu-count: CU count 133 is outside 1..132")
 expect_error("--cu-count 0", ["rank", "64x64x64", "--cu-count", "0"], 2, "--cu-count")
+# More splits than K has BLOCK_K blocks: a given config is infeasible, with the reason (it ranked first,
+# 40 ms, at split_k 65536 on K = 4096 before).
+sk = os.path.join(TMP, "sk.csv")
+with open(sk, "w") as f:
+    f.write("block_m,block_n,block_k,num_warps,num_stages,split_k\n16,16,16,2,2,512\n")
+rc, out, err = run("rank", "144x16x4096", "--hw", "mi355x", "--max-split-k", "65536", "--candidates", sk)
+check("split_k above K's blocks: exit 1, the reason given", rc == 1 and not out and
+      "error: no feasible config for 144x16x4096 on mi355x: split_k = 512 splits K = 4096 into more parts than its "
+      "256 blocks" in err, err)
 # A fresh-user pass (2026-12-01): a second YAML document in a profile was ignored, a warp size of 33
 # accepted, an unknown --input-format a bad-input error (exit 1) where --format's is a usage error.
 with open("profiles/h200.yaml") as f:

@@ -194,6 +194,23 @@ check("candidates= with a misspelt key: one AdvisorWarning naming it, the config
       len(caught) == 1 and caught[0].category is g.AdvisorWarning and "unknown key 'splitk' ignored" in
       str(caught[0].message) and got[0]["split_k"] == 1, [str(w.message) for w in caught])
 
+# A kernel without SPLIT_K gets the unsplit configs (it got split-K-ranked ones with the key removed);
+# an empty name is refused.
+import gemm_advisor.triton as gat  # noqa: E402
+split = g.rank((144, 16, 2800000), hw="h200", top=3)
+unsplit = gat.configs(144, 16, 2800000, hw="h200", top=3, names={"split_k": None})
+check("names={'split_k': None}: the best unsplit configs (the plain ranking's top are split)",
+      any(e["split_k"] > 1 for e in split) and len(unsplit) == 3 and all("SPLIT_K" not in
+      (c if isinstance(c, dict) else c.kwargs) for c in unsplit), [split, unsplit])
+try:
+    gat.configs(4096, 4096, 4096, hw="h200", top=1, names={"block_m": ""})
+    check("names with an empty name: Error", False)
+except g.Error as e:
+    check("names with an empty name: Error", "is not a name" in str(e), str(e))
+explained = g.explain("4096x4096x4096", "128x128x64:8:3", hw="h200")
+check("explain of a given config: rank null (estimated, not ranked)", explained["configs"][0]["rank"] is None,
+      str(explained["configs"][0].get("rank")))
+
 # --- explain, profiles, targets, load_profile -------------------------------------------------------
 for args, kwargs in [(("1x8192x8192",), {}), (("4096x4096x4096", "128x256x64:8:3"), {}),
                      (("4096x4096x4096", {"block_m": 128, "block_n": 256, "block_k": 64, "num_warps": 8,

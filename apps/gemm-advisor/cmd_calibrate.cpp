@@ -110,6 +110,14 @@ Registered register_calibrate(CLI::App& app) {
       ->check(CLI::IsMember({"table", "json"}));
   return {cmd, [o]() {
             using namespace gemm_advisor;
+            // The overlay must not replace an input (a -o naming the measurements lost them).
+            for (const std::vector<std::string>* inputs : {&o->measurements, &o->families}) {
+              for (const std::string& path : *inputs) {
+                if (same_file(path, o->out))
+                  throw cli::UsageError("-o " + o->out + " is one of the input files (" + path +
+                                        "): write the profile elsewhere");
+              }
+            }
             const Profile profile = load_profile_logged(o->hw, o->overrides);
             const Target& target = find_target(o->target);
             const std::string kernel = o->kernel.empty() ? std::string(target.name()) : o->kernel;

@@ -128,6 +128,10 @@ Registered register_evaluate(CLI::App& app) {
                   throw InputError(located(path, line,
                                            "dtype " + std::string(dtype_name(shape.problem.dtype)) +
                                                " is not supported by " + hw.name));
+                if (!shape.configs.empty() && !shape.gpu.empty() &&
+                    !gpu_matches_profile(shape.gpu, profile.hw.name, profile.hw.display_name))
+                  throw InputError(located(path, line, "measured on '" + printable(shape.gpu) + "', not on " +
+                                                           profile.hw.display_name + " (give that GPU's profile with --hw)"));
                 if (!shape.configs.empty()) {
                   if (const std::string why = target.problem_error(shape.problem, profile); !why.empty())
                     throw InputError(located(path, line, shape.problem.shape_text() + ": " + why +

@@ -15,8 +15,9 @@ Parameter names: the target's own (``gemm-advisor targets``: BLOCK_M, BLOCK_N, B
 SPLIT_K for "triton"; BLOCK_SIZE_M, ... for "triton-tutorial" and "vllm-fp8-block"); ``names``
 renames them for your kernel, keyed by the advisor's field names (block_m, block_n, block_k,
 group_m, split_k): ``names={"block_m": "BM", "split_k": None}`` (None: the kernel has no such
-parameter; the field keeps its default, group_m 8 and split_k 1). num_warps and num_stages are
-always ``triton.Config``'s own arguments.
+parameter; :func:`configs` then ranks only the configs with split_k 1, and a kernel without
+GROUP_M is ranked with GROUP_M 8's grouped raster, the triton target's). num_warps and num_stages
+are always ``triton.Config``'s own arguments.
 
 Triton is imported only when present: without it, :func:`configs` returns plain dicts (the
 kernel's names plus num_warps and num_stages, as ``gemm-advisor batch --emit triton`` writes).
@@ -61,6 +62,9 @@ def parameter_names(target="triton", names=None):
                                 f"{', '.join(f for f in _ga.FIELDS if f not in _OWN)})")
             if name is not None and not isinstance(name, str):
                 raise TypeError(f"names['{field}'] must be text or None, not {type(name).__name__}")
+            if name is not None and not name.isidentifier():
+                raise _ga.Error(f"names['{field}']: {name!r} is not a name (a Python identifier, as a kernel's "
+                                f"tl.constexpr argument is)")
             if name is None:
                 result.pop(field, None)
             else:
@@ -103,7 +107,12 @@ def configs(M, N, K, hw=None, top=8, names=None, dtype=None, target="triton", la
     """
     mapping = parameter_names(target, names)
     shape = (_dim(M, "M"), _dim(N, "N"), _dim(K, "K"), _dim(batch, "batch"))
-    ranked = _ga.rank(shape, hw=hw, dtype=dtype, layout=layout, target=target, top=top, distinct=distinct)
+    if "split_k" in mapping or target != "triton":
+        ranked = _ga.rank(shape, hw=hw, dtype=dtype, layout=layout, target=target, top=top, distinct=distinct)
+    else:  # a kernel without SPLIT_K: its configs are the unsplit ones, in the same order
+        ranked = [e for e in _ga.rank(shape, hw=hw, dtype=dtype, layout=layout, target=target, top=0,
+                                      distinct=distinct) if e["split_k"] == 1]
+        ranked = ranked[:top] if top else ranked
     triton = _triton()
     return [_to_kernel(entry, mapping, triton) for entry in ranked]
 

@@ -118,14 +118,16 @@ inline TritonResources triton_resources(const TileConfig& c, Dtype dtype, const 
 
 /// The rules on sizes, warps, stages, split_k, group_m and dtype the Triton targets share:
 /// power-of-two block sizes in [16, 1024] and warps up to 32; num_stages in [1, max_num_stages];
-/// split_k in [1, triton.max_split_k]; group_m >= 1; a matrix path for the dtype; block_k * dtype bits >= 256
-/// (one 32-byte load per row).
+/// split_k in [1, triton.max_split_k] and no more splits than K has blocks of block_k (each split
+/// has K to do); group_m >= 1; a matrix path for the dtype; block_k * dtype bits >= 256 (one 32-byte
+/// load per row).
 inline bool triton_config_rules_ok(const TileConfig& c, const GemmProblem& p, const Hardware& hw,
                                    const TritonSettings& triton) {
   auto block_ok = [](int v) { return v >= 16 && v <= 1024 && is_pow2(v); };
   return block_ok(c.block_m) && block_ok(c.block_n) && block_ok(c.block_k) && is_pow2(c.num_warps) &&
          c.num_warps <= 32 && c.num_stages >= 1 && c.num_stages <= triton.max_num_stages && c.split_k >= 1 &&
          c.split_k <= triton.max_split_k && c.group_m >= 1 && hw.rate(p.dtype) != nullptr &&
+         c.split_k <= (p.k + c.block_k - 1) / c.block_k &&
          static_cast<std::int64_t>(c.block_k) * dtype_bits(p.dtype) >= 256;
 }
 /// ... the message of the first of those rules a config breaks, or "".
