@@ -207,6 +207,15 @@ try:
     check("names with an empty name: Error", False)
 except g.Error as e:
     check("names with an empty name: Error", "is not a name" in str(e), str(e))
+# Text the C++ side cannot take (a lone surrogate) is gemm_advisor.Error, not pybind11's TypeError.
+for what, call in (("shape", lambda: g.rank("4096x4096x4096\udcff", hw="h200")),
+                   ("hw", lambda: g.rank("64x64x64", hw="h2\udcff00"))):
+    try:
+        call()
+        check(f"a lone surrogate in {what}: Error", False)
+    except g.Error as e:
+        check(f"a lone surrogate in {what}: Error naming it", str(e).startswith(what + ":") and "not valid Unicode" in str(e),
+              str(e))
 explained = g.explain("4096x4096x4096", "128x128x64:8:3", hw="h200")
 check("explain of a given config: rank null (estimated, not ranked)", explained["configs"][0]["rank"] is None,
       str(explained["configs"][0].get("rank")))

@@ -58,6 +58,8 @@ struct CommonOptions {
   MoeOptions moe;
   // The --dtype and --layout options (their counts say whether the command line gave them).
   const CLI::Option* dtype_option = nullptr;
+  const CLI::Option* top_option = nullptr;       ///< --top, where the subcommand has it
+  const CLI::Option* distinct_option = nullptr;  ///< --distinct, likewise
   const CLI::Option* layout_option = nullptr;
 };
 

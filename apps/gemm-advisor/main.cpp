@@ -100,10 +100,10 @@ void add_common_options(CLI::App* cmd, CommonOptions& o, bool with_top) {
                   "(block_m,block_n,block_k,num_warps,num_stages[,group_m,split_k])")
       ->check(non_empty_validator());
   if (with_top) {
-    cmd->add_option("--top", o.top, "Configs to print per shape (0 = all)")
-        ->capture_default_str()
-        ->check(CLI::Range(0, 1000000));  // size_t alone would take -1 as 2^64 - 1
-    cmd->add_flag("--distinct", o.distinct,
+    o.top_option = cmd->add_option("--top", o.top, "Configs to print per shape (0 = all)")
+                       ->capture_default_str()
+                       ->check(CLI::Range(0, 1000000));  // size_t alone would take -1 as 2^64 - 1
+    o.distinct_option = cmd->add_flag("--distinct", o.distinct,
                   "Distinct tiles first: the best config of each (block_m, block_n, block_k, split_k), then the rest, "
                   "so --top 5 gives 5 different tiles");
   }

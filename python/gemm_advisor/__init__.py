@@ -74,10 +74,19 @@ def _is_int(v):
     return isinstance(v, int) and not isinstance(v, bool)
 
 
+def _utf8(text, what):
+    """text itself; Error when it cannot be UTF-8 (a lone surrogate), which the C++ side needs."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as e:
+        raise Error(f"{what}: {text!r} is not valid Unicode text ({e.reason} at position {e.start})") from None
+    return text
+
+
 def _shape_text(shape):
     """'MxNxK[xB]' text of a shape given as text or as a tuple of ints."""
     if isinstance(shape, str):
-        return shape
+        return _utf8(shape, "shape")
     if isinstance(shape, (tuple, list)):
         if len(shape) not in (3, 4) or not all(_is_int(v) for v in shape):
             raise Error(f"shape {tuple(shape)!r}: expected (M, N, K) or (M, N, K, B) of ints")
@@ -86,7 +95,9 @@ def _shape_text(shape):
 
 
 def _hw_arg(hw):
-    if hw is None or isinstance(hw, (str, Profile)):
+    if isinstance(hw, str):
+        return _utf8(hw, "hw")
+    if hw is None or isinstance(hw, Profile):
         return hw
     if isinstance(hw, _os.PathLike):
         return _os.fspath(hw)
@@ -100,13 +111,13 @@ def _text_arg(name, value):
         raise TypeError(f"{name} must be text or None, not {type(value).__name__}")
     if value == "":
         raise Error(f"{name} must not be empty (None: the target's default)")
-    return value
+    return _utf8(value, name)
 
 
 def _target_arg(target):
     if not isinstance(target, str):
         raise TypeError(f"target must be a target name (see gemm_advisor.targets()), not {type(target).__name__}")
-    return target
+    return _utf8(target, "target")
 
 
 @_functools.lru_cache(maxsize=None)
@@ -136,7 +147,7 @@ def config_text(config, target="triton", where="config"):
     positive int, or two keys for one field.
     """
     if isinstance(config, str):
-        return config
+        return _utf8(config, where)
     if not isinstance(config, dict):
         raise TypeError(f"{where} must be a dict of config fields or config text, not {type(config).__name__}")
     by_name = _parameter_names(target)
