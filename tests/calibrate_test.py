@@ -114,6 +114,13 @@ rc, out, err = run("evaluate", "--hw", "h200", "--target", "triton-tutorial", "-
 check("evaluate: measurements of another GPU are an error naming it", rc == 1 and
       "measured on 'NVIDIA H100 80GB HBM3', not on NVIDIA H200" in err and not out, err)
 
+# An overlay fitted for one target, used with another, changes nothing: said (it was silent).
+rc, out, err = run("rank", "4096x4096x4096", "--hw", out_yaml, "--target", "triton-tutorial", "--top", "1")
+check("an overlay for triton used with triton-tutorial: a warning naming both", rc == 0 and
+      "model parameters for triton only: target triton-tutorial runs with its own" in err, err)
+rc, out, err = run("rank", "4096x4096x4096", "--hw", out_yaml, "--target", "triton", "--top", "1")
+check("... and none with its own target", rc == 0 and "model parameters for" not in err, err)
+
 # Clear failures.
 few = os.path.join(TMP, "few.csv")
 with open(DATA) as f:

@@ -133,7 +133,10 @@ std::string default_hardware();
 /// keys, uncited numbers) on stderr as "gemm-advisor: warning: FILE:LINE: ..." (not with --quiet),
 /// then applies the overrides. Throws gemm_advisor::InputError (also for a CU count above the
 /// profile's).
-gemm_advisor::Profile load_profile_logged(const std::string& name_or_path, const HardwareOverrides& overrides = {});
+/// `target` (when given): warn when the profile gives model parameters for other targets only (a
+/// calibrated overlay used with a target it was not fitted for).
+gemm_advisor::Profile load_profile_logged(const std::string& name_or_path, const HardwareOverrides& overrides = {},
+                                          std::string_view target = {});
 
 /// The given configs of --candidates FILE (warnings logged), or an empty list when none was given.
 std::vector<gemm_advisor::TileConfig> read_given_candidates(const std::string& path);

@@ -276,7 +276,7 @@ int run_batch(const BatchOptions& o) {
     throw UsageError(e.what());
   }
 
-  const Profile profile = load_profile_logged(common.hw, common.overrides);
+  const Profile profile = load_profile_logged(common.hw, common.overrides, target.name());
   const Hardware& hw = profile.hw;
   std::string device_name;
   if (vllm) {

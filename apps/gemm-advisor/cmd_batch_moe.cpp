@@ -55,7 +55,7 @@ int run_moe_batch(const MoeBatchOptions& o) {
   }
   const MoeSpec routing = moe_routing(common.moe);
 
-  const Profile profile = load_profile_logged(common.hw, common.overrides);
+  const Profile profile = load_profile_logged(common.hw, common.overrides, vllm_fused_moe_target().name());
   const Hardware& hw = profile.hw;
   const Target& target = vllm_fused_moe_target();
   std::string device_name;

@@ -109,7 +109,7 @@ Registered register_evaluate(CLI::App& app) {
       ->check(CLI::IsMember({"table", "json"}));
   return {cmd, [o]() {
             using namespace gemm_advisor;
-            const Profile profile = load_profile_logged(o->hw, o->overrides);
+            const Profile profile = load_profile_logged(o->hw, o->overrides, o->target);
             const Hardware& hw = profile.hw;
             const Target& target = find_target(o->target);
             const std::string kernel = o->kernel.empty() ? std::string(target.name()) : o->kernel;

@@ -41,7 +41,7 @@ Registered register_explain(CLI::App& app) {
   return {cmd, [o]() {
             using namespace gemm_advisor;
             const GemmProblem p = parse_problem(o->shape, o->common);
-            const Profile profile = load_profile_logged(o->common.hw, o->common.overrides);
+            const Profile profile = load_profile_logged(o->common.hw, o->common.overrides, o->common.target);
             const Hardware& hw = profile.hw;
             const Target& target = find_target(o->common.target);
             require_dtype(hw, p.dtype);

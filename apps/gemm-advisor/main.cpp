@@ -1,5 +1,7 @@
 // gemm-advisor: ranks GEMM tile configurations for a GPU with an analytical latency model.
 #include <spdlog/sinks/stdout_color_sinks.h>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
 
 #include <fcntl.h>
@@ -7,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -136,7 +139,8 @@ std::string default_hardware() {
   return resolved;
 }
 
-gemm_advisor::Profile load_profile_logged(const std::string& name_or_path, const HardwareOverrides& overrides) {
+gemm_advisor::Profile load_profile_logged(const std::string& name_or_path, const HardwareOverrides& overrides,
+                                          std::string_view target) {
   gemm_advisor::ProfileDiagnostics diagnostics;
   const char* env = std::getenv("GEMM_ADVISOR_HW");
   const bool from_env = name_or_path.empty() && env && *env;
@@ -156,6 +160,20 @@ gemm_advisor::Profile load_profile_logged(const std::string& name_or_path, const
     }
   }
   if (overrides.max_split_k > 0) profile.triton.max_split_k = overrides.max_split_k;
+  // A calibrated overlay holds one target's parameters: used with another, it changes nothing.
+  if (!target.empty() && profile.model.empty() && !profile.target_model.empty()) {
+    std::vector<std::string> others;
+    bool covered = false;
+    for (const auto& [key, values] : profile.target_model) {
+      const std::string_view name = std::string_view(key).substr(0, key.find('.'));
+      covered = covered || name == target;
+      if (std::find(others.begin(), others.end(), name) == others.end()) others.emplace_back(name);
+    }
+    if (!covered)
+      spdlog::warn("{}: model parameters for {} only: target {} runs with its own (calibrate it, or give "
+                   "--target {})", name_or_path.empty() ? default_hardware() : name_or_path,
+                   fmt::format("{}", fmt::join(others, ", ")), target, others.front());
+  }
   return profile;
 }
 
