@@ -250,6 +250,16 @@ for cmd in (["explain", "4096x4096x4096"], ["batch", "-"]):
 expect_error("--cu-count above the GPU's: a bad option value, exit 2", ["rank", "64x64x64", "--hw", "h100", "--cu-count", "133"], 2,
              "--cu-count: CU count 133 is outside 1..132")
 expect_error("--cu-count 0", ["rank", "64x64x64", "--cu-count", "0"], 2, "--cu-count")
+# A partition's predictions say so in CSV's hardware column and in the --emit vllm sidecar.
+rc, out, err = run("batch", "-", "--hw", "h200", "--cu-count", "66", "--format", "csv", "-q", stdin="4096x4096x4096\n")
+check("batch --cu-count --format csv: hardware 'h200 (66 of 132 CUs)'", rc == 0 and
+      ",h200 (66 of 132 CUs),1," in out, out + err)
+vdir = os.path.join(TMP, "vllm-66")
+rc, out, err = run("batch", "examples/deepseek-v3.csv", "--hw", "h200", "--cu-count", "66", "--emit", "vllm", "--out",
+                   vdir, "-q")
+with open(os.path.join(vdir, "gemm-advisor-generator.json")) if rc == 0 else open(os.devnull) as f:
+    side = json.loads(f.read() or "{}")
+check("--emit vllm --cu-count: the sidecar records cu_count 66", side.get("cu_count") == 66, json.dumps(side)[:300] + err)
 # More splits than K has BLOCK_K blocks: a given config is infeasible, with the reason (it ranked first,
 # 40 ms, at split_k 65536 on K = 4096 before).
 sk = os.path.join(TMP, "sk.csv")

@@ -480,6 +480,7 @@ int run_batch(const BatchOptions& o) {
       const std::string sidecar = (std::filesystem::path(o.out_dir) / "gemm-advisor-generator.json").string();
       nlohmann::json g = generator_json();
       g["hardware"] = hw.name;
+      g["cu_count"] = hw.cu_count;  // the CUs the configs were ranked for (--cu-count: a partition)
       g["profile"] = hw.source;  // a calibrated overlay is told from the shipped profile
       g["target"] = std::string(target.name());
       write_file_atomically(sidecar, json_text(g, 2) + "\n");

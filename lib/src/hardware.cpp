@@ -34,6 +34,11 @@ void use_cu_count(Hardware& hw, int cu_count) {
     hw.display_name += " (" + std::to_string(cu_count) + " of " + std::to_string(product) + " CUs)";
 }
 
+std::string hardware_label(const Hardware& hw) {
+  if (hw.product_cu_count <= 0 || hw.cu_count == hw.product_cu_count) return hw.name;
+  return hw.name + " (" + std::to_string(hw.cu_count) + " of " + std::to_string(hw.product_cu_count) + " CUs)";
+}
+
 void check_readable_file(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) throw InputError(path + ": cannot open: " + std::strerror(errno));

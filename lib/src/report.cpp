@@ -151,7 +151,7 @@ void write_ranking_csv_rows(std::ostream& out, const GemmProblem& p, const Hardw
                                csv_field(moe_routing_text(p.moe)))
                  : std::string();
   const std::string prefix = fmt::format("{},{},{},{},{},{},{},{}{}", csv_field(name), p.m, p.n, p.k, p.batch,
-                                         dtype_name(p.dtype), p.layout.name(), moe, hw.name);
+                                         dtype_name(p.dtype), p.layout.name(), moe, hardware_label(hw));
   std::size_t rank = 0;
   const std::size_t limit = shown(top, ranked.size());
   for (const auto& r : ranked) {

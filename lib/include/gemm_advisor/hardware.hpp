@@ -88,6 +88,10 @@ struct Hardware {
 /// 1 <= cu_count <= product_cu_count; `xcd_count` is capped at cu_count.
 void use_cu_count(Hardware& hw, int cu_count);
 
+/// The profile's name, with " (N of M CUs)" when use_cu_count restricted it: what a CSV row's
+/// hardware column says (a 66-CU prediction is not the whole GPU's).
+std::string hardware_label(const Hardware& hw);
+
 /// Reads a whole file. Throws InputError naming the path when it is missing, a directory,
 /// unreadable, or longer than `max_bytes` (so `--hw /dev/zero` fails instead of eating memory).
 std::string read_text_file(const std::string& path, std::size_t max_bytes = std::size_t{16} << 20);
