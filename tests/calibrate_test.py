@@ -104,6 +104,9 @@ size = os.path.getsize(victim)
 rc, out, err = run("calibrate", "--hw", "h200", "--target", "triton-tutorial", "--measurements", victim, "-o", victim)
 check("calibrate -o the measurements file: exit 2, the file untouched",
       rc == 2 and "is one of the input files" in err and os.path.getsize(victim) == size, err)
+rc, out, err = run("calibrate", "--hw", "h200", "--target", "triton-tutorial", "--measurements", DATA, "-o", "-")
+check("calibrate -o -: a usage error (it wrote a file named '-')", rc == 2 and "-o -: calibrate writes a profile file" in err
+      and not os.path.exists("-"), err)
 # evaluate refuses another GPU's measurements, as calibrate does (it scored them without a word).
 other_gpu = os.path.join(TMP, "h100-rows.csv")
 with open(DATA) as f:

@@ -207,6 +207,11 @@ try:
     check("names with an empty name: Error", False)
 except g.Error as e:
     check("names with an empty name: Error", "is not a name" in str(e), str(e))
+try:
+    g.rank("64x64x64", hw="h200", distinct="no")
+    check("distinct='no': TypeError (it was truthy)", False)
+except TypeError as e:
+    check("distinct='no': TypeError (it was truthy)", "distinct must be True or False" in str(e), str(e))
 # Text the C++ side cannot take (a lone surrogate) is gemm_advisor.Error, not pybind11's TypeError.
 for what, call in (("shape", lambda: g.rank("4096x4096x4096\udcff", hw="h200")),
                    ("hw", lambda: g.rank("64x64x64", hw="h2\udcff00"))):

@@ -110,6 +110,8 @@ Registered register_calibrate(CLI::App& app) {
       ->check(CLI::IsMember({"table", "json"}));
   return {cmd, [o]() {
             using namespace gemm_advisor;
+            if (o->out == "-")
+              throw cli::UsageError("-o -: calibrate writes a profile file (give its path); the report goes to stdout");
             // The overlay must not replace an input (a -o naming the measurements lost them).
             for (const std::vector<std::string>* inputs : {&o->measurements, &o->families}) {
               for (const std::string& path : *inputs) {

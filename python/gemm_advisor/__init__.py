@@ -196,6 +196,8 @@ def ranking(shape, hw=None, dtype=None, layout=None, target="triton", top=10, ca
             raise TypeError("candidates must be a list of configs (dicts or config text), not one config")
         target_name = _target_arg(target)
         texts = [config_text(c, target_name, f"candidates[{i}]") for i, c in enumerate(candidates)]
+    if not isinstance(distinct, bool):
+        raise TypeError(f"distinct must be True or False, not {type(distinct).__name__}")
     text, warnings = _core.ranking_json(_shape_text(shape), _hw_arg(hw), _text_arg("dtype", dtype),
                                         _text_arg("layout", layout), _target_arg(target), _top_arg(top),
                                         bool(distinct), texts)
