@@ -17,6 +17,7 @@
 #include <cerrno>
 #include <charconv>
 #include <chrono>
+#include <cstdio>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
@@ -490,7 +491,11 @@ int run_batch(const BatchOptions& o) {
   }
 
   const double elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (!g_quiet) {
+  // When stdout could not take the output, main says so (finish_stdout); a summary of what was
+  // ranked would read as success before it.
+  std::cout.flush();
+  const bool output_failed = std::cout.fail() || std::fflush(stdout) != 0 || std::ferror(stdout);
+  if (!g_quiet && !output_failed) {
     std::string why;
     if (unreadable) why = " (stopped: the rest of the input cannot be read)";
     else if (stopped) why = " (stopped at the first bad line; --keep-going goes on)";
