@@ -260,6 +260,11 @@ rc, out, err = run("batch", "examples/deepseek-v3.csv", "--hw", "h200", "--cu-co
 with open(os.path.join(vdir, "gemm-advisor-generator.json")) if rc == 0 else open(os.devnull) as f:
     side = json.loads(f.read() or "{}")
 check("--emit vllm --cu-count: the sidecar records cu_count 66", side.get("cu_count") == 66, json.dumps(side)[:300] + err)
+rc, out, err = run("batch", "-", "--hw", "h200", "--cu-count", "66", "--emit", "triton", "--top", "1", "-q",
+                   stdin="4096x4096x4096\n")
+emitted = json.loads(out) if rc == 0 else [{}]
+check("--emit triton names the hardware (a partition's CUs too) and the target",
+      emitted[0].get("hardware") == "h200 (66 of 132 CUs)" and emitted[0].get("target") == "triton", out[:300] + err)
 # More splits than K has BLOCK_K blocks: a given config is infeasible, with the reason (it ranked first,
 # 40 ms, at split_k 65536 on K = 4096 before).
 sk = os.path.join(TMP, "sk.csv")

@@ -415,7 +415,7 @@ int run_batch(const BatchOptions& o) {
                 }
                 std::ostringstream out;
                 switch (output) {
-                  case Output::triton: out << json_text(emit_json(target, e.problem, e.name, s.ranked, top, names)); break;
+                  case Output::triton: out << json_text(emit_json(target, e.problem, hw, e.name, s.ranked, top, names)); break;
                   case Output::jsonl:
                     out << json_text(ranking_json(e.problem, hw, common.target, s.ranked, top, e.name)) << "\n";
                     break;

@@ -79,7 +79,7 @@ nlohmann::ordered_json configs_json(const Target& target, const std::vector<Rank
   return configs;
 }
 
-nlohmann::ordered_json emit_json(const Target& target, const GemmProblem& p, const std::string& name,
+nlohmann::ordered_json emit_json(const Target& target, const GemmProblem& p, const Hardware& hw, const std::string& name,
                                  const std::vector<RankedConfig>& ranked, std::size_t top, const ParameterNames& names) {
   nlohmann::ordered_json j;
   if (!name.empty()) j["name"] = name;
@@ -90,6 +90,8 @@ nlohmann::ordered_json emit_json(const Target& target, const GemmProblem& p, con
   j["dtype"] = dtype_name(p.dtype);
   j["layout"] = p.layout.name();
   j["configs"] = configs_json(target, ranked, top, names);
+  j["hardware"] = hardware_label(hw);
+  j["target"] = std::string(target.name());
   j["generator"] = {{"name", "gemm-advisor"}, {"version", version()}, {"commit", git_commit()},
                     {"model_digest", model_digest()}};
   return j;

@@ -42,8 +42,9 @@ nlohmann::ordered_json configs_json(const Target& target, const std::vector<Rank
                                     const ParameterNames& names = {});
 
 /// The `--emit triton` object of one shape: {"name" (when not empty), "m", "n", "k", "batch",
-/// "dtype", "layout", "configs": configs_json(...), "generator": generator_json() (version.hpp)}.
-nlohmann::ordered_json emit_json(const Target& target, const GemmProblem& p, const std::string& name,
+/// "dtype", "layout", "configs": configs_json(...), "hardware": hardware_label(hw) (the profile, and
+/// the CUs of a --cu-count partition), "target", "generator": generator_json() (version.hpp)}.
+nlohmann::ordered_json emit_json(const Target& target, const GemmProblem& p, const Hardware& hw, const std::string& name,
                                  const std::vector<RankedConfig>& ranked, std::size_t top,
                                  const ParameterNames& names = {});
 
