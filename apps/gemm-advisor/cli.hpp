@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "gemm_advisor/measurements.hpp"
 #include "gemm_advisor/moe.hpp"
 #include "gemm_advisor/problem.hpp"
 #include "gemm_advisor/profile.hpp"
@@ -140,6 +141,19 @@ gemm_advisor::Profile load_profile_logged(const std::string& name_or_path, const
 
 /// The given configs of --candidates FILE (warnings logged), or an empty list when none was given.
 std::vector<gemm_advisor::TileConfig> read_given_candidates(const std::string& path);
+
+/// evaluate's and calibrate's check of a measured problem (its first row at path:line): measured on
+/// the profile's GPU (the `gpu` column) and a problem the target takes. Throws InputError naming
+/// the place otherwise.
+void require_measured_for(const std::string& path, long line, const gemm_advisor::MeasuredShape& shape,
+                          const gemm_advisor::Profile& profile, const gemm_advisor::Target& target);
+
+/// gemm_advisor::measured_moe_layers over the shapes of the --measurements files, its warnings logged.
+std::vector<gemm_advisor::MeasuredShape> measured_moe_layers_logged(const std::vector<gemm_advisor::MeasuredShape>& shapes,
+                                                                    const std::vector<std::string>& paths);
+
+/// Whether --top or --distinct was given (they choose what is printed; --emit vllm writes one config).
+bool ranking_options_given(const CommonOptions& o);
 
 /// Whether two paths name one file (the same file given twice on a command line).
 bool same_file(const std::string& a, const std::string& b);

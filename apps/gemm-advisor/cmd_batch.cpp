@@ -257,7 +257,7 @@ int run_batch(const BatchOptions& o) {
   if (vllm) {
     if (o.out_dir.empty()) throw UsageError("--emit vllm needs --out DIR (the directory for the config files)");
     if (!common.candidates.empty()) throw UsageError("--emit vllm ranks vLLM's own kernel space: drop --candidates");
-    if ((common.top_option && common.top_option->count()) || (common.distinct_option && common.distinct_option->count()))
+    if (ranking_options_given(common))
       throw UsageError("--top and --distinct choose what is printed: --emit vllm writes each M's top config");
     if (defaults.dtype != Dtype::fp8)
       throw UsageError("--emit vllm writes fp8_w8a8 configs: --dtype " + common.dtype + " cannot apply");

@@ -25,8 +25,7 @@ int run_moe_batch(const MoeBatchOptions& o) {
   const bool emit_vllm = o.emit == "vllm";
   if (o.emit == "triton") throw UsageError("--emit triton lists a GEMM's configs: for MoE layers use --emit vllm");
   if (emit_vllm && o.out_dir.empty()) throw UsageError("--emit vllm needs --out DIR (the directory for the config files)");
-  if (emit_vllm && ((common.top_option && common.top_option->count()) ||
-                    (common.distinct_option && common.distinct_option->count())))
+  if (emit_vllm && ranking_options_given(common))
     throw UsageError("--top and --distinct choose what is printed: --emit vllm writes each M's top config");
   if (!emit_vllm && (!o.out_dir.empty() || !o.vllm_device_name.empty()))
     throw UsageError("--out and --vllm-device-name go with --emit vllm");

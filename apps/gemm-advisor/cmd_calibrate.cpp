@@ -165,12 +165,7 @@ Registered register_calibrate(CLI::App& app) {
                 if (!fresh && same_file(seen->second.first, path))
                   throw InputError(located(path, line, "shape " + key + " is measured in " + seen->second.first +
                                                            " too: the same file is given twice"));
-                if (!s.gpu.empty() && !gpu_matches_profile(s.gpu, profile.hw.name, profile.hw.display_name))
-                  throw InputError(located(path, line, "measured on '" + printable(s.gpu) + "', not on " +
-                                                           profile.hw.display_name + " (give that GPU's profile with --hw)"));
-                if (std::string why = target.problem_error(s.problem, profile); !why.empty())
-                  throw InputError(located(path, line, s.problem.shape_text() + ": " + why +
-                                                           " (measurements of another kernel, dtype or GPU?)"));
+                require_measured_for(path, line, s, profile, target);
                 if (fresh) shapes.push_back(std::move(s));
                 else merge_measured_shape(shapes[seen->second.second], std::move(s));  // a re-measurement
               }
@@ -186,11 +181,8 @@ Registered register_calibrate(CLI::App& app) {
               spdlog::warn("{} of the {} measured shapes have no family: each is a family of its own in the folds, "
                            "so related shapes may sit on both sides of a fold (give a 'family' column or --families)",
                            bare, shapes.size());
-            if (&target == &vllm_fused_moe_target() && !o->per_gemm) {
-              std::vector<std::string> warnings;
-              shapes = measured_moe_layers(shapes, fmt::format("{}", fmt::join(o->measurements, ", ")), &warnings);
-              for (const std::string& w : warnings) spdlog::warn("{}", w);
-            }
+            if (&target == &vllm_fused_moe_target() && !o->per_gemm)
+              shapes = measured_moe_layers_logged(shapes, o->measurements);
             if (shapes.empty())
               throw InputError(fmt::format("{}", fmt::join(o->measurements, ", ")) + ": no shape has a config of the " +
                                kernel + " kernel (rows need kernel=" + kernel + ", or give --kernel)");

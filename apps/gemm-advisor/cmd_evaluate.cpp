@@ -128,15 +128,7 @@ Registered register_evaluate(CLI::App& app) {
                   throw InputError(located(path, line,
                                            "dtype " + std::string(dtype_name(shape.problem.dtype)) +
                                                " is not supported by " + hw.name));
-                if (!shape.configs.empty() && !shape.gpu.empty() &&
-                    !gpu_matches_profile(shape.gpu, profile.hw.name, profile.hw.display_name))
-                  throw InputError(located(path, line, "measured on '" + printable(shape.gpu) + "', not on " +
-                                                           profile.hw.display_name + " (give that GPU's profile with --hw)"));
-                if (!shape.configs.empty()) {
-                  if (const std::string why = target.problem_error(shape.problem, profile); !why.empty())
-                    throw InputError(located(path, line, shape.problem.shape_text() + ": " + why +
-                                                             " (measurements of another kernel, dtype or GPU?)"));
-                }
+                if (!shape.configs.empty()) require_measured_for(path, line, shape, profile, target);
                 const auto [it, fresh] = measured_in.try_emplace(key, path, shapes.size());
                 if (fresh) {
                   shapes.push_back(std::move(shape));
@@ -148,11 +140,8 @@ Registered register_evaluate(CLI::App& app) {
                 }
               }
             }
-            if (&target == &vllm_fused_moe_target() && !o->per_gemm) {
-              std::vector<std::string> warnings;
-              shapes = measured_moe_layers(shapes, fmt::format("{}", fmt::join(o->measurements, ", ")), &warnings);
-              for (const std::string& w : warnings) spdlog::warn("{}", w);
-            }
+            if (&target == &vllm_fused_moe_target() && !o->per_gemm)
+              shapes = measured_moe_layers_logged(shapes, o->measurements);
             const Evaluation e = evaluate(shapes, profile, target, o->top_k);
             if (e.shapes.empty())
               throw InputError(fmt::format("{}", fmt::join(o->measurements, ", ")) +

@@ -61,10 +61,7 @@ Registered register_explain(CLI::App& app) {
             }
             std::ostringstream out;
             if (o->format == "json") {
-              nlohmann::json j = ranking_json(p, hw, std::string(target.name()), {r}, 1);
-              j["chosen"] = chosen;
-              // A given config is estimated, not ranked: its place in the ranking is rank's to say.
-              if (!o->config.empty() && j["configs"].is_array() && !j["configs"].empty()) j["configs"][0]["rank"] = nullptr;
+              nlohmann::json j = explain_json(p, hw, target, r, !o->config.empty());
               if (!gemms.empty()) {
                 nlohmann::json list = nlohmann::json::array();
                 for (const auto& [g, ge] : gemms) {

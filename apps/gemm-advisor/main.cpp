@@ -177,6 +177,29 @@ gemm_advisor::Profile load_profile_logged(const std::string& name_or_path, const
   return profile;
 }
 
+void require_measured_for(const std::string& path, long line, const gemm_advisor::MeasuredShape& shape,
+                          const gemm_advisor::Profile& profile, const gemm_advisor::Target& target) {
+  using gemm_advisor::InputError;
+  if (!shape.gpu.empty() && !gemm_advisor::gpu_matches_profile(shape.gpu, profile.hw.name, profile.hw.display_name))
+    throw InputError(gemm_advisor::located(path, line, "measured on '" + gemm_advisor::printable(shape.gpu) + "', not on " +
+                                                           profile.hw.display_name + " (give that GPU's profile with --hw)"));
+  if (const std::string why = target.problem_error(shape.problem, profile); !why.empty())
+    throw InputError(gemm_advisor::located(path, line, shape.problem.shape_text() + ": " + why +
+                                                           " (measurements of another kernel, dtype or GPU?)"));
+}
+
+std::vector<gemm_advisor::MeasuredShape> measured_moe_layers_logged(const std::vector<gemm_advisor::MeasuredShape>& shapes,
+                                                                    const std::vector<std::string>& paths) {
+  std::vector<std::string> warnings;
+  auto layers = gemm_advisor::measured_moe_layers(shapes, fmt::format("{}", fmt::join(paths, ", ")), &warnings);
+  for (const std::string& w : warnings) spdlog::warn("{}", w);
+  return layers;
+}
+
+bool ranking_options_given(const CommonOptions& o) {
+  return (o.top_option && o.top_option->count() > 0) || (o.distinct_option && o.distinct_option->count() > 0);
+}
+
 std::vector<gemm_advisor::TileConfig> read_given_candidates(const std::string& path) {
   if (path.empty()) return {};
   std::vector<std::string> warnings;
@@ -258,14 +281,10 @@ int main(int argc, char** argv) {
     return cli::finish_stdout(app.exit(e));
   } catch (const CLI::ParseError& e) {
     // Point at the help of the subcommand the error belongs to, where one was named.
-    std::string help = "gemm-advisor --help";
-    for (const CLI::App* sub = &app; sub;) {
-      const auto parsed = sub->get_subcommands();
-      if (parsed.empty()) break;
-      sub = parsed.front();
-      help = help.substr(0, help.size() - std::string(" --help").size()) + " " + sub->get_name() + " --help";
-    }
-    std::cerr << "gemm-advisor: error: " << e.what() << " (see " << help << ")\n";
+    std::string command = "gemm-advisor";
+    for (std::vector<CLI::App*> parsed = app.get_subcommands(); !parsed.empty(); parsed = parsed.front()->get_subcommands())
+      command += " " + parsed.front()->get_name();
+    std::cerr << "gemm-advisor: error: " << e.what() << " (see " << command << " --help)\n";
     return cli::kExitUsage;
   }
   if (cli::g_quiet) spdlog::set_level(spdlog::level::err);

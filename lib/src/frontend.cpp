@@ -6,6 +6,7 @@
 #include "gemm_advisor/advise.hpp"
 #include "gemm_advisor/error.hpp"
 #include "gemm_advisor/model_params.hpp"
+#include "gemm_advisor/report.hpp"
 
 #include <unistd.h>
 
@@ -120,6 +121,14 @@ RankedConfig explain_config(const Target& target, const GemmProblem& p, const Pr
                                   : " is infeasible on " + profile.hw.name + ": " + why));
   }
   return r;
+}
+
+nlohmann::json explain_json(const GemmProblem& p, const Hardware& hw, const Target& target, const RankedConfig& r,
+                            bool given) {
+  nlohmann::json j = ranking_json(p, hw, std::string(target.name()), {r}, 1);
+  j["chosen"] = given ? "given" : "the advisor's top config";
+  if (given && j["configs"].is_array() && !j["configs"].empty()) j["configs"][0]["rank"] = nullptr;
+  return j;
 }
 
 nlohmann::json profiles_json() {

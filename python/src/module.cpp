@@ -111,10 +111,7 @@ std::pair<std::string, std::vector<std::string>> explain_json(const std::string&
     py::gil_scoped_release release;
     r = ga::explain_config(target, p, h.profile, config.empty() ? nullptr : &given);
   }
-  nlohmann::json j = ga::ranking_json(p, h.profile.hw, std::string(target.name()), {r}, 1);
-  j["chosen"] = config.empty() ? "the advisor's top config" : "given";
-  // As `explain --config`: a given config is estimated, not ranked.
-  if (!config.empty() && j["configs"].is_array() && !j["configs"].empty()) j["configs"][0]["rank"] = nullptr;
+  const nlohmann::json j = ga::explain_json(p, h.profile.hw, target, r, !config.empty());
   return {ga::json_text(j), h.warnings};
 }
 

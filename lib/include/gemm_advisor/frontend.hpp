@@ -46,6 +46,12 @@ void require_feasible(const std::vector<RankedConfig>& ranked, const GemmProblem
 RankedConfig explain_config(const Target& target, const GemmProblem& p, const Profile& profile,
                             const TileConfig* given);
 
+/// `explain --format json` for explain_config's pick `r` (the CLI adds a MoE layer's "gemms"):
+/// ranking_json of it, "chosen" ("given" or "the advisor's top config"), and for a given config
+/// "rank": null (it is estimated, not ranked: `rank` says where it stands).
+nlohmann::json explain_json(const GemmProblem& p, const Hardware& hw, const Target& target, const RankedConfig& r,
+                            bool given);
+
 /// `profiles --format json`: one object per shipped profile, sorted by name: name, display_name,
 /// vendor, arch, cu_count, peak_bf16_tflops (TFLOP/s), dram_tb_per_s (TB/s), aliases (what --hw
 /// also takes).

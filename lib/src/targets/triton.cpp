@@ -41,9 +41,9 @@ std::string triton_rules_message(const TileConfig& c, const GemmProblem& p, cons
   if (c.split_k < 1 || c.split_k > profile.triton.max_split_k)
     return "split_k = " + std::to_string(c.split_k) + " is outside 1.." + std::to_string(profile.triton.max_split_k) +
            " (--max-split-k)";
-  if (c.split_k > (p.k + c.block_k - 1) / c.block_k)
+  if (const std::int64_t k_blocks = (p.k + c.block_k - 1) / c.block_k; c.split_k > k_blocks)
     return "split_k = " + std::to_string(c.split_k) + " splits K = " + std::to_string(p.k) + " into more parts than its " +
-           std::to_string((p.k + c.block_k - 1) / c.block_k) + " blocks of block_k = " + std::to_string(c.block_k) +
+           std::to_string(k_blocks) + " blocks of block_k = " + std::to_string(c.block_k) +
            " (a split would have no K to do)";
   if (c.group_m < 1) return "group_m = " + std::to_string(c.group_m) + " must be at least 1";
   if (!hw.rate(p.dtype))
