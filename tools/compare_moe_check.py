@@ -100,7 +100,7 @@ def main(argv):
         cells = []
         for c in cols:
             xs = [x for f in fams for x in score[c].get(f, [])]
-            cells.append(f"{geo(xs):6.1f}% / {100 * min(xs):5.1f}% ({len(xs):3d})" if xs else "-")
+            cells.append(f"{geo(xs):6.2f}% / {100 * min(xs):5.1f}% ({len(xs):3d})" if xs else "-")
         print(f"{label:<18}" + "".join(f"{x:>22}" for x in cells))
     print("cells: geomean / worst % of the best measured layer time per (model, M) (count of M values)")
 

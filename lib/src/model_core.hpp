@@ -187,8 +187,9 @@ __attribute__((always_inline)) inline WaveTerms wave_terms(const EstimateContext
       k.matrix_flops / (ctx.cu_flops_per_s * min_1_ratio(k.num_warps, hw.warps_to_feed_matrix_units));
   // The warps' per-step bookkeeping (barriers, waits, address arithmetic) partly hides under
   // asynchronous matrix work (k_step_overhead_overlap, model_params.hpp); CTAs sharing a CU each
-  // pay their own.
-  w.step_overhead_s = per_cu * mp.k_step_overhead_cycles / hw.clock_hz;
+  // pay their own, less the share the others' warps hide (coresident_overhead_overlap).
+  w.step_overhead_s =
+      (1.0 + (1.0 - mp.coresident_overhead_overlap) * (per_cu - 1.0)) * mp.k_step_overhead_cycles / hw.clock_hz;
   const double math_s = per_cu * tile_compute_s;
   w.compute_step_s = std::max(math_s, w.step_overhead_s) + (1.0 - in.overlap) * std::min(math_s, w.step_overhead_s);
   double work_s = math_s;  // what the bound compares with the overhead (issue-bound when less)

@@ -5,7 +5,9 @@ in one run:
   * the config of each emitted file (`gemm-advisor batch examples/moe-models.csv --target vllm-fused-moe
     --hw h200 --emit vllm --out DIR`, once per routing: DIRS are given as ROUTING=DIR), for that M;
   * the layer's best config in the first run's measurements (data/measurements/h200-fused-moe.csv:
-    the config with the least up + down time), as the same-run anchor of "the best measured";
+    the config with the least up + down time), as the same-run anchor of "the best measured", and
+    the layer's best in each later run of the advisor's top configs (h200-fused-moe-groups.csv,
+    h200-fused-moe-tiles.csv, -tiles-fp8.csv), where that is another config;
   * vLLM's default config (plan_spec.moe_default_config);
   * vLLM's shipped H200 tuned config for the nearest M, where vLLM ships a file for the (E, N, dtype)
     (../shared/ref/public/vllm_fused_moe_configs.csv, as make_plans.load_moe_tuned reads it).
@@ -32,6 +34,8 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 FIRST = os.path.join(ROOT, "data", "measurements", "h200-fused-moe.csv")
 # The first run of the block-fp8 models of make_plans.MOE_FP8_MODELS (checked with --with-fp8).
 FIRST_FP8 = os.path.join(ROOT, "data", "measurements", "h200-fused-moe-fp8.csv")
+# Later runs of the advisor's own top configs: each one's layer best joins the anchors.
+LATER = [os.path.join(ROOT, "data", "measurements", f"h200-fused-moe-{n}.csv") for n in ("groups", "tiles", "tiles-fp8")]
 KEYS = ("block_m", "block_n", "block_k", "group_m", "num_warps", "num_stages")
 VLLM_KEYS = ("BLOCK_SIZE_M", "BLOCK_SIZE_N", "BLOCK_SIZE_K", "GROUP_SIZE_M", "num_warps", "num_stages")
 
@@ -50,16 +54,20 @@ def main(argv):
     dirs = [a.split("=", 1) for a in argv]
     if not dirs or any(len(d) != 2 for d in dirs):
         raise SystemExit(__doc__)
-    # the first run's layer bests
-    times = {}
-    for r in (r for path in ([FIRST, FIRST_FP8] if with_fp8 else [FIRST]) for r in csv.DictReader(open(path))):
-        if r["kernel"] != "vllm-fused-moe" or r["status"] != "ok":
-            continue
-        key = (r["family"], r["name"])
-        cfg = tuple(int(r[k]) for k in KEYS)
-        times.setdefault(key, {}).setdefault(cfg, {})[r["gemm"]] = float(r["ms"])
-    best = {k: min((v["up"] + v["down"], c) for c, v in d.items() if "up" in v and "down" in v)[1]
-            for k, d in times.items()}
+    # the layer bests of the first run and of each later run
+    def layer_bests(paths):
+        times = {}
+        for r in (r for path in paths for r in csv.DictReader(open(path))):
+            if r["kernel"] != "vllm-fused-moe" or r["status"] != "ok":
+                continue
+            key = (r["family"], r["name"])
+            cfg = tuple(int(r[k]) for k in KEYS)
+            times.setdefault(key, {}).setdefault(cfg, {})[r["gemm"]] = float(r["ms"])
+        return {k: min((v["up"] + v["down"], c) for c, v in d.items() if "up" in v and "down" in v)[1]
+                for k, d in times.items() if any("up" in v and "down" in v for v in d.values())}
+
+    best = layer_bests([FIRST, FIRST_FP8] if with_fp8 else [FIRST])
+    later = [layer_bests([p]) for p in LATER if os.path.exists(p)]
     tuned = make_plans.load_moe_tuned()
     rows = []
     for family, e, topk, h, inter, tp, dt in make_plans.MOE_MODELS + (make_plans.MOE_FP8_MODELS if with_fp8 else []):
@@ -71,6 +79,7 @@ def main(argv):
                                       [128, 128] if dt == "fp8" else None)
             cfgs = [tuple(int(emitted[nm][str(m)][k]) for k in VLLM_KEYS) for nm, _ in dirs]
             cfgs += [best[(family, name)], tuple(d[k] for k in KEYS)]
+            cfgs += [b[(family, name)] for b in later if (family, name) in b]
             c = make_plans.tuned_moe_config(tuned.get((e, n_rank, dt), []), m, dt)
             if c is not None:
                 cfgs.append(tuple(int(c[k]) for k in KEYS))

@@ -18,7 +18,7 @@ num_stages; --groups 1,32 times fewer GROUP_SIZE_M values; --with-fp8 adds the b
 DeepSeek-V3 layers of MOE_MODELS and MOE_FP8_MODELS); --out names the plan. `--tiles --distinct 8
 --groups 1,32 --with-fp8` makes the "top tiles" plan (6336 rows, about 90 s of device time): what the
 current model ranks first, timed, so that a refit sees the configs it over-rates (the 16-bit files'
-misses are mostly BLOCK_SIZE_N 256 x BLOCK_SIZE_K 64 at decode M: README "Accuracy"). Not yet run.
+misses are mostly BLOCK_SIZE_N 256 x BLOCK_SIZE_K 64 at decode M: README "Accuracy"). Run 2026-12-01: data/measurements/h200-fused-moe-tiles*.csv.
 """
 import argparse
 import json

@@ -85,6 +85,14 @@ struct ModelParams {
   /// 1 against 16, run 1.5x slower where L2 and fill alone would be equal: h200-fp8-block.csv).
   /// Fitted: 0.95.
   double memory_level_overlap = 0.95;
+  /// Share of each co-resident thread block's per-step overhead that hides under the other blocks of
+  /// its CU: a CU running b blocks pays k_step_overhead_cycles x (1 + (1 - this) x (b - 1)) per
+  /// step. 0: the blocks' bookkeeping queues behind each other (each pays its own); 1: it is waiting
+  /// (barriers, load and instruction latencies), which the other blocks' warps fill, so the CU pays
+  /// one block's. 0 for the dense targets (the first round's form; on the triton data 1 ranks the
+  /// same top-1, 95.9% of oracle either way). vllm-fused-moe's 16-bit decode tiles run 4-8 blocks
+  /// of 16 rows per CU: there 1 (h200-fused-moe*.csv; data/fit/h200-fused-moe.txt).
+  double coresident_overhead_overlap = 0.0;
 };
 
 /// One entry of the registry: a free parameter, its unit and the range in which the model stays
@@ -129,6 +137,8 @@ constexpr ModelParamInfo kModelParamRegistry[] = {
      "share of the software pipeline an unaligned operand keeps"},
     {"memory_level_overlap", "fraction", 0, 1, &ModelParams::memory_level_overlap,
      "how far a K-step's memory levels (L2, LLC, DRAM, fill) overlap"},
+    {"coresident_overhead_overlap", "fraction", 0, 1, &ModelParams::coresident_overhead_overlap,
+     "share of co-resident blocks' per-step overhead hidden under each other"},
 };
 
 /// The registry entry named `name`, or nullptr.
