@@ -20,12 +20,14 @@ GUARDS = [
                                 "h200-triton-extra.csv")], 263, 95.5, 77.8, 11.4, 22.2),
     ("triton-tutorial", [D + "h200-tutorial.csv"], 41, 95.0, 76.0, 18.0, 40.0),
     ("vllm-fp8-block", [D + "h200-fp8-block.csv"], 156, 96.1, 77.0, 12.6, 26.5),
-    # vllm-fused-moe: 96.01 / 85.29 / 7.3 / 18.6 on the 108 layers (up + down, one config) of the
+    # vllm-fused-moe: 96.50 / 87.32 / 8.3 / 20.2 on the 108 layers (up + down, one config) of the
     # first run: 16-bit layers on the fit of data/fit/h200-fused-moe.txt, DeepSeek-V3's block-fp8
-    # ones on data/fit/h200-fused-moe-fp8.txt; 97.62 / 81.61 / 7.7 / 32.0 on the 90 layers of the
-    # five other block-fp8 models (h200-fused-moe-fp8.csv).
-    ("vllm-fused-moe", [D + "h200-fused-moe.csv"], 108, 95.7, 84.8, 7.8, 19.1),
-    ("vllm-fused-moe", [D + "h200-fused-moe-fp8.csv"], 90, 97.3, 81.1, 8.2, 32.5),
+    # ones on data/fit/h200-fused-moe-fp8.txt; 97.63 / 80.27 / 13.6 / 32.4 on the 90 layers of the
+    # five other block-fp8 models (h200-fused-moe-fp8.csv). The fp8_block refit with the tiles run
+    # (loaded latency 3.5 -> 7) ranks better held out and doubled the block-fp8 layers' median time
+    # error (7.7% -> 13.6%): the guard follows it.
+    ("vllm-fused-moe", [D + "h200-fused-moe.csv"], 108, 96.2, 87.0, 8.6, 20.6),
+    ("vllm-fused-moe", [D + "h200-fused-moe-fp8.csv"], 90, 97.3, 80.0, 14.0, 32.9),
 ]
 
 failed = checks = 0

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Scores gemm-advisor's fused-MoE config files against the configs timed with them on the GPU.
 
-    tools/compare_moe_check.py CHECK.csv[,MORE.csv...] FIRST.csv[,FIRST2.csv] DIR[=LABEL] ...
+    tools/compare_moe_check.py [--same-run] [--min-of-runs] CHECK.csv[,MORE.csv...] FIRST.csv[,FIRST2.csv] DIR[=LABEL] ...
 
 CHECK.csv is a run of plans/plan-moe-check.csv (tools/measure/make_moe_check_plan.py: the files'
 configs, the first run's layer best, vLLM's default and its shipped tuned config, timed together);
@@ -10,7 +10,9 @@ each DIR the files `batch --target vllm-fused-moe --emit vllm --out DIR` wrote f
 examples/moe-models.csv. A layer's time is up + down with one config, as vLLM runs them. The best
 measured layer config of a (model, M) is the fastest of both runs; % of best = that time / the
 config's time (with --same-run: the fastest of the CHECK run alone, which re-times the first run's
-best, so that the session's clock and thermal state cancel). Prints per model and overall the geomean and worst for each file set, vLLM's default
+best, so that the session's clock and thermal state cancel; with --min-of-runs, CHECK,MORE... are
+repeated runs of the same plan and each config's time is its fastest over them, which drops the
+single slow runs of one run). Prints per model and overall the geomean and worst for each file set, vLLM's default
 and, where vLLM ships an H200 file for the (E, N, dtype), vLLM's tuned config.
 """
 import csv
@@ -44,7 +46,8 @@ def geo(xs):
 
 def main(argv):
     same_run = "--same-run" in argv
-    argv = [a for a in argv if a != "--same-run"]
+    min_of_runs = "--min-of-runs" in argv
+    argv = [a for a in argv if a not in ("--same-run", "--min-of-runs")]
     if len(argv) < 3:
         raise SystemExit(__doc__)
     # CHECK: the run of the files' configs (its times score them); MORE: other runs, whose layer times
@@ -56,7 +59,11 @@ def main(argv):
             first.setdefault(key, {}).update(d)
     for more in check_files[1:]:
         for key, d in layer_times(more).items():
-            first.setdefault(key + ("more",), {}).update(d)
+            if min_of_runs:  # a repeat of the same plan: each config's fastest run
+                for c, t in d.items():
+                    check.setdefault(key, {})[c] = min(t, check.get(key, {}).get(c, t))
+            else:
+                first.setdefault(key + ("more",), {}).update(d)
     sets = [(a.split("=", 1) + [os.path.basename(a)])[:2] for a in argv[2:]]
     tuned = make_plans.load_moe_tuned()
     cols = [label for _d, label in sets] + ["vLLM default", "vLLM tuned H200"]
