@@ -148,6 +148,17 @@ std::vector<gemm_advisor::TileConfig> read_given_candidates(const std::string& p
 void require_measured_for(const std::string& path, long line, const gemm_advisor::MeasuredShape& shape,
                           const gemm_advisor::Profile& profile, const gemm_advisor::Target& target);
 
+/// The measured problems of the --measurements files of `kernel`, each checked by
+/// require_measured_for (and its dtype against the profile): a problem in several files is one, its
+/// configs merged (a config timed again counts at its faster time; a warning per file says how many
+/// re-timed configs disagree by more than kRetimeDisagreement). `keep_vendor_only`: keep problems
+/// with vendor rows only (evaluate's vendor column). Throws InputError for the same file given
+/// twice and for what require_measured_for refuses.
+std::vector<gemm_advisor::MeasuredShape> read_measured_shapes(const std::vector<std::string>& paths,
+                                                              const std::string& kernel,
+                                                              const gemm_advisor::Profile& profile,
+                                                              const gemm_advisor::Target& target, bool keep_vendor_only);
+
 /// gemm_advisor::measured_moe_layers over the shapes of the --measurements files, its warnings logged.
 std::vector<gemm_advisor::MeasuredShape> measured_moe_layers_logged(const std::vector<gemm_advisor::MeasuredShape>& shapes,
                                                                     const std::vector<std::string>& paths);

@@ -47,7 +47,6 @@ int run_moe_batch(const MoeBatchOptions& o) {
     if (common.moe.tp != 1) throw UsageError("--tp goes with --from-hf: a model list gives each model's tp");
     if (common.dtype_option && common.dtype_option->count() > 0)
       throw UsageError("--dtype goes with --from-hf: a model list gives each model's dtype");
-    if (o.input == "-") throw UsageError("the model list is read from a file (a list is short): give its path");
     std::vector<std::string> warnings;
     models = read_moe_models(o.input, &warnings, true);  // bad entries in place: --keep-going goes past them
     for (const std::string& w : warnings) spdlog::warn("{}", w);

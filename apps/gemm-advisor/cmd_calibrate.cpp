@@ -120,6 +120,7 @@ Registered register_calibrate(CLI::App& app) {
                                         "): write the profile elsewhere");
               }
             }
+            check_writable_path(o->out);  // before the fit, which may take a while
             const Profile profile = load_profile_logged(o->hw, o->overrides);
             const Target& target = find_target(o->target);
             const std::string kernel = o->kernel.empty() ? std::string(target.name()) : o->kernel;
@@ -146,30 +147,13 @@ Registered register_calibrate(CLI::App& app) {
                   throw cli::UsageError("--params: unknown parameter '" + printable(name) + "' (known: " +
                                    fmt::format("{}", fmt::join(known, ", ")) + ")");
                 }
+                if (std::find(options.params.begin(), options.params.end(), info) != options.params.end())
+                  throw cli::UsageError("--params: '" + printable(name) + "' is named twice");
                 options.params.push_back(info);
                 start = comma + 1;
               }
             }
-            std::vector<MeasuredShape> shapes;
-            std::map<std::string, std::pair<std::string, std::size_t>> measured_in;
-            for (const std::string& path : o->measurements) {
-              std::vector<std::string> warnings;
-              auto file_shapes = read_measurements(path, kernel, &warnings);
-              for (const std::string& w : warnings) spdlog::warn("{}", w);
-              for (auto& s : file_shapes) {
-                if (s.configs.empty()) continue;  // another kernel's problem (vendor rows only)
-                const long line = s.configs.front().line;
-                const std::string key = s.problem.shape_text() + " " + std::string(dtype_name(s.problem.dtype)) +
-                                        " " + s.problem.layout.name() + (s.name.empty() ? "" : " " + s.family + "/" + s.name);
-                const auto [seen, fresh] = measured_in.try_emplace(key, path, shapes.size());
-                if (!fresh && same_file(seen->second.first, path))
-                  throw InputError(located(path, line, "shape " + key + " is measured in " + seen->second.first +
-                                                           " too: the same file is given twice"));
-                require_measured_for(path, line, s, profile, target);
-                if (fresh) shapes.push_back(std::move(s));
-                else merge_measured_shape(shapes[seen->second.second], std::move(s));  // a re-measurement
-              }
-            }
+            std::vector<MeasuredShape> shapes = read_measured_shapes(o->measurements, kernel, profile, target, false);
             for (const std::string& path : o->families) {
               if (apply_families(path, shapes) == 0)
                 spdlog::warn("{}: no measured shape without a family matches its rows (m, n, k, batch, dtype, "
@@ -207,12 +191,6 @@ Registered register_calibrate(CLI::App& app) {
             }
             const auto t0 = std::chrono::steady_clock::now();
             const Calibration c = calibrate(shapes, profile, target, options);
-            if (c.held_out_after.geomean_pct_of_oracle < c.held_out_before.geomean_pct_of_oracle)
-              spdlog::warn("the fit does not generalize: held out, geomean {:.1f}% -> {:.1f}% of oracle, worst {:.1f}% -> "
-                           "{:.1f}%; {} is written, but the start ({}) scores better on families it was not fitted on",
-                           c.held_out_before.geomean_pct_of_oracle, c.held_out_after.geomean_pct_of_oracle,
-                           c.held_out_before.worst_pct_of_oracle, c.held_out_after.worst_pct_of_oracle, o->out,
-                           profile.hw.source);
             const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
             // Provenance, in the written profile and the report.
@@ -245,6 +223,12 @@ Registered register_calibrate(CLI::App& app) {
             write_file_atomically(o->out, yaml);
             // The file must load as it is meant to be used.
             (void)parse_profile(yaml, o->out);
+            if (c.held_out_after.geomean_pct_of_oracle < c.held_out_before.geomean_pct_of_oracle)
+              spdlog::warn("the fit does not generalize: held out, geomean {:.1f}% -> {:.1f}% of oracle, worst {:.1f}% -> "
+                           "{:.1f}%; {} is written, but the start ({}) scores better on families it was not fitted on",
+                           c.held_out_before.geomean_pct_of_oracle, c.held_out_after.geomean_pct_of_oracle,
+                           c.held_out_before.worst_pct_of_oracle, c.held_out_after.worst_pct_of_oracle, o->out,
+                           profile.hw.source);
 
             std::ostringstream out;
             if (o->format == "json") {

@@ -113,33 +113,7 @@ Registered register_evaluate(CLI::App& app) {
             const Hardware& hw = profile.hw;
             const Target& target = find_target(o->target);
             const std::string kernel = o->kernel.empty() ? std::string(target.name()) : o->kernel;
-            std::vector<MeasuredShape> shapes;
-            // shape key -> (the file that measured it first, its index in shapes)
-            std::map<std::string, std::pair<std::string, std::size_t>> measured_in;
-            for (const std::string& path : o->measurements) {
-              std::vector<std::string> warnings;
-              auto file_shapes = read_measurements(path, kernel, &warnings);
-              for (const std::string& w : warnings) spdlog::warn("{}", w);
-              for (auto& shape : file_shapes) {
-                const std::string key = shape.problem.shape_text() + " " + std::string(dtype_name(shape.problem.dtype)) + " " +
-                                        shape.problem.layout.name() + (shape.name.empty() ? "" : " " + shape.family + "/" + shape.name);
-                const long line = shape.configs.empty() ? 0 : shape.configs.front().line;
-                if (!hw.rate(shape.problem.dtype) && !shape.configs.empty())
-                  throw InputError(located(path, line,
-                                           "dtype " + std::string(dtype_name(shape.problem.dtype)) +
-                                               " is not supported by " + hw.name));
-                if (!shape.configs.empty()) require_measured_for(path, line, shape, profile, target);
-                const auto [it, fresh] = measured_in.try_emplace(key, path, shapes.size());
-                if (fresh) {
-                  shapes.push_back(std::move(shape));
-                } else if (same_file(it->second.first, path)) {
-                  throw InputError(located(path, line, "shape " + key + " is measured in " + it->second.first +
-                                                           " too: the same file is given twice"));
-                } else {
-                  merge_measured_shape(shapes[it->second.second], std::move(shape));  // a re-measurement
-                }
-              }
-            }
+            std::vector<MeasuredShape> shapes = read_measured_shapes(o->measurements, kernel, profile, target, true);
             if (&target == &vllm_fused_moe_target() && !o->per_gemm)
               shapes = measured_moe_layers_logged(shapes, o->measurements);
             const Evaluation e = evaluate(shapes, profile, target, o->top_k);

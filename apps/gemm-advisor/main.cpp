@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,7 @@
 #include "gemm_advisor/candidates.hpp"
 #include "gemm_advisor/targets/vllm_fused_moe.hpp"
 #include "gemm_advisor/frontend.hpp"
+#include "gemm_advisor/measurements.hpp"
 
 namespace cli {
 
@@ -186,6 +188,48 @@ void require_measured_for(const std::string& path, long line, const gemm_advisor
   if (const std::string why = target.problem_error(shape.problem, profile); !why.empty())
     throw InputError(gemm_advisor::located(path, line, shape.problem.shape_text() + ": " + why +
                                                            " (measurements of another kernel, dtype or GPU?)"));
+}
+
+std::vector<gemm_advisor::MeasuredShape> read_measured_shapes(const std::vector<std::string>& paths,
+                                                              const std::string& kernel,
+                                                              const gemm_advisor::Profile& profile,
+                                                              const gemm_advisor::Target& target, bool keep_vendor_only) {
+  using namespace gemm_advisor;
+  std::vector<MeasuredShape> shapes;
+  // shape key -> (the file that measured it first, its index in shapes)
+  std::map<std::string, std::pair<std::string, std::size_t>> measured_in;
+  for (const std::string& path : paths) {
+    std::vector<std::string> warnings;
+    auto file_shapes = read_measurements(path, kernel, &warnings);
+    for (const std::string& w : warnings) spdlog::warn("{}", w);
+    std::size_t retimed = 0, disagree = 0;
+    for (auto& shape : file_shapes) {
+      if (shape.configs.empty() && !keep_vendor_only) continue;  // another kernel's problem (vendor rows only)
+      const std::string key = shape.problem.shape_text() + " " + std::string(dtype_name(shape.problem.dtype)) + " " +
+                              shape.problem.layout.name() + (shape.name.empty() ? "" : " " + shape.family + "/" + shape.name);
+      const long line = shape.configs.empty() ? 0 : shape.configs.front().line;
+      if (!shape.configs.empty()) {
+        if (!profile.hw.rate(shape.problem.dtype))
+          throw InputError(located(path, line, "dtype " + std::string(dtype_name(shape.problem.dtype)) +
+                                                   " is not supported by " + profile.hw.name));
+        require_measured_for(path, line, shape, profile, target);
+      }
+      const auto [it, fresh] = measured_in.try_emplace(key, path, shapes.size());
+      if (fresh) {
+        shapes.push_back(std::move(shape));
+      } else if (same_file(it->second.first, path)) {
+        throw InputError(located(path, line, "shape " + key + " is measured in " + it->second.first +
+                                                 " too: the same file is given twice"));
+      } else {
+        merge_measured_shape(shapes[it->second.second], std::move(shape), &retimed, &disagree);  // a re-measurement
+      }
+    }
+    if (retimed > 0)
+      spdlog::log(disagree > 0 ? spdlog::level::warn : spdlog::level::info,
+                  "{}: {} configs timed in an earlier file too (each counts at its faster time); {} of them differ "
+                  "by more than {:g}x", path, retimed, disagree, kRetimeDisagreement);
+  }
+  return shapes;
 }
 
 std::vector<gemm_advisor::MeasuredShape> measured_moe_layers_logged(const std::vector<gemm_advisor::MeasuredShape>& shapes,

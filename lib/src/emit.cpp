@@ -183,6 +183,17 @@ std::string vllm_moe_config_file_text(const std::map<std::int64_t, TileConfig>& 
 
 // --- files ----------------------------------------------------------------------------------------
 
+void check_writable_path(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+    throw InputError(path + ": cannot write: it exists and is not a regular file (a directory, device or pipe)");
+  std::string dir = std::filesystem::path(path).parent_path().string();
+  if (dir.empty()) dir = ".";
+  if (::stat(dir.c_str(), &st) != 0) throw InputError(path + ": cannot write: " + dir + ": " + std::strerror(errno));
+  if (!S_ISDIR(st.st_mode)) throw InputError(path + ": cannot write: " + dir + " is not a directory");
+  if (::access(dir.c_str(), W_OK) != 0) throw InputError(path + ": cannot write: " + dir + ": " + std::strerror(errno));
+}
+
 void write_file_atomically(const std::string& path_given, const std::string& text) {
   // The file is replaced by a rename: only a regular file (or a link to one, whose target is then
   // replaced) may stand there; a device, a directory or a pipe is refused, not replaced.

@@ -67,26 +67,34 @@ std::size_t apply_families(const std::string& path, std::vector<MeasuredShape>& 
   const CsvHeader h = CsvHeader::read(r, {"m", "n", "k", "family"});
   const ProblemColumns cols = problem_columns(h);
   const int ifam = h.index("family"), iname = h.index("name");
-  std::map<std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t, int, std::string>,
-           std::pair<std::string, std::string>>
-      families;
+  // A column the file leaves out matches every value of it (a list of m,n,k,family names shapes,
+  // whatever their dtype and layout).
+  const bool by_batch = h.index("batch") >= 0, by_dtype = h.index("dtype") >= 0, by_layout = h.index("layout") >= 0;
+  using Key = std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t, int, std::string>;
+  const auto key_of = [&](const GemmProblem& p) {
+    return Key(p.m, p.n, p.k, by_batch ? p.batch : 0, by_dtype ? static_cast<int>(p.dtype) : -1,
+               by_layout ? p.layout.name() : std::string());
+  };
+  std::map<Key, std::tuple<std::string, std::string, long>> families;  // -> family, name, line
   std::vector<std::string> f;
   while (r.next(f)) {
     require_header_fields(r, h, f);
     GemmProblem p = read_problem_row(r, f, cols);
     const std::string family = csv_text(f, ifam, "");
     if (family.empty()) r.fail("column 'family' is empty");
-    families[std::make_tuple(p.m, p.n, p.k, p.batch, static_cast<int>(p.dtype), p.layout.name())] = {
-        family, csv_text(f, iname, "")};
+    const auto [it, fresh] = families.try_emplace(key_of(p), family, csv_text(f, iname, ""), r.line());
+    if (!fresh && std::get<0>(it->second) != family)
+      r.fail("shape " + p.shape_text() + " is in family '" + std::get<0>(it->second) + "' already (line " +
+             std::to_string(std::get<2>(it->second)) + ")" +
+             (by_batch && by_dtype && by_layout ? "" : ": add the batch, dtype and layout columns to tell them apart"));
   }
   std::size_t set = 0;
   for (MeasuredShape& s : shapes) {
     if (!s.family.empty()) continue;
-    const GemmProblem& p = s.problem;
-    const auto it = families.find(std::make_tuple(p.m, p.n, p.k, p.batch, static_cast<int>(p.dtype), p.layout.name()));
+    const auto it = families.find(key_of(s.problem));
     if (it == families.end()) continue;
-    s.family = it->second.first;
-    if (s.name.empty()) s.name = it->second.second;
+    s.family = std::get<0>(it->second);
+    if (s.name.empty()) s.name = std::get<1>(it->second);
     ++set;
   }
   return set;
@@ -131,7 +139,18 @@ void read_moe_columns(const CsvReader& r, const std::vector<std::string>& f, int
 
 }  // namespace
 
-void merge_measured_shape(MeasuredShape& into, MeasuredShape&& more) {
+void merge_measured_shape(MeasuredShape& into, MeasuredShape&& more, std::size_t* retimed, std::size_t* disagree) {
+  if (retimed || disagree) {
+    std::map<TileConfig, double> before;  // each config's fastest ok time so far
+    for (const MeasuredConfig& c : into.configs)
+      if (c.status == "ok") before[c.config] = before.count(c.config) ? std::min(before[c.config], c.ms) : c.ms;
+    for (const MeasuredConfig& c : more.configs) {
+      const auto it = c.status == "ok" ? before.find(c.config) : before.end();
+      if (it == before.end()) continue;
+      if (retimed) ++*retimed;
+      if (disagree && std::max(c.ms, it->second) > kRetimeDisagreement * std::min(c.ms, it->second)) ++*disagree;
+    }
+  }
   into.configs.insert(into.configs.end(), std::make_move_iterator(more.configs.begin()),
                       std::make_move_iterator(more.configs.end()));
   if (more.vendor_ms > 0 && (into.vendor_ms == 0 || more.vendor_ms < into.vendor_ms)) {
@@ -266,6 +285,9 @@ std::vector<MeasuredShape> read_measurements(std::istream& in, const std::string
       r.fail("column 'status' is empty (a truncated row?): expected ok, wrong, compile_error or launch_error");
     if (status != "ok" && status.size() == 2 && (status[0] | 0x20) == 'o' && (status[1] | 0x20) == 'k')
       r.fail("column 'status': '" + status + "' must be written 'ok'");
+    // Any other word would drop the row unsaid (only ok rows are timed ones).
+    if (status != "ok" && status != "wrong" && status != "compile_error" && status != "launch_error")
+      r.fail("column 'status': '" + status + "' is not one of ok, wrong, compile_error, launch_error");
     // A problem is its shape and, where the file names them, its family and name (the compile grid
     // of 4096^3 NT and a square sweep's 4096^3 NT are two measurements).
     const auto key = std::make_tuple(p.m, p.n, p.k, p.batch, static_cast<int>(p.dtype),

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <functional>
 #include <set>
+#include <iostream>
 #include <sstream>
 
 #include "gemm_advisor/csv_reader.hpp"
@@ -385,14 +386,26 @@ std::vector<MoeModel> read_yaml_models(const std::string& text, const std::strin
 
 }  // namespace
 
-std::vector<MoeModel> read_moe_models(const std::string& path, std::vector<std::string>* warnings, bool keep_bad) {
-  check_readable_file(path);
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot open");
+std::vector<MoeModel> read_moe_models(const std::string& path_given, std::vector<std::string>* warnings, bool keep_bad) {
+  // "-": standard input, read whole (a list is short) so that its format can be sniffed.
+  const bool from_stdin = path_given == "-";
+  const std::string path = from_stdin ? std::string("<stdin>") : path_given;
+  std::istringstream stdin_text;
+  std::ifstream file;
+  if (from_stdin) {
+    std::ostringstream all;
+    all << std::cin.rdbuf();
+    stdin_text.str(all.str());
+  } else {
+    check_readable_file(path);
+    file.open(path, std::ios::binary);
+    if (!file) throw InputError(path + ": cannot open");
+  }
+  std::istream& in = from_stdin ? static_cast<std::istream&>(stdin_text) : file;
   std::vector<MoeModel> models;
   const std::string lower_path = lower(path);
-  const bool yaml = text::ends_with(lower_path, ".yaml") || text::ends_with(lower_path, ".yml") ||
-                    text::ends_with(lower_path, ".json");
+  const bool yaml = !from_stdin && (text::ends_with(lower_path, ".yaml") || text::ends_with(lower_path, ".yml") ||
+                                    text::ends_with(lower_path, ".json"));
   if (yaml) {
     std::ostringstream text;
     text << in.rdbuf();
@@ -478,8 +491,10 @@ MoeModel moe_model_from_hf_config(const std::string& path, std::int64_t tp, cons
   m.experts = integer({"num_local_experts", "n_routed_experts", "num_experts"}, "expert count");
   m.top_k = integer({"num_experts_per_tok", "experts_per_token", "moe_topk"}, "experts per token");
   m.hidden = integer({"hidden_size"}, "hidden size");
-  m.intermediate = c.contains("moe_intermediate_size") ? integer({"moe_intermediate_size"}, "expert intermediate size")
-                                                       : integer({"intermediate_size"}, "expert intermediate size");
+  // A null moe_intermediate_size (some configs write one for dense layers) falls back as a missing one.
+  m.intermediate = c.contains("moe_intermediate_size") && !c["moe_intermediate_size"].is_null()
+                       ? integer({"moe_intermediate_size"}, "expert intermediate size")
+                       : integer({"intermediate_size"}, "expert intermediate size");
   m.tp = tp;
   if (c.contains("model_type") && c["model_type"].is_string()) m.name = c["model_type"].get<std::string>();
   require_utf8(m.name, path + ": model_type");

@@ -92,6 +92,11 @@ std::string vllm_moe_config_file_text(const std::map<std::int64_t, TileConfig>& 
 
 // --- files ----------------------------------------------------------------------------------------
 
+/// Throws InputError "path: cannot write: ..." now if write_file_atomically(path, ...) would
+/// certainly fail (no such directory, a directory not writable, something not a regular file
+/// standing there), so that a long job checks its output before it runs.
+void check_writable_path(const std::string& path);
+
 /// Writes `text` to `path` atomically: into a temporary file in the same directory, then renamed
 /// over `path`, so a reader sees the old file or the whole new one, never a part. Throws InputError
 /// naming the path when the directory is not writable or the disk is full (the temporary file is

@@ -50,15 +50,23 @@ std::vector<MeasuredShape> read_measurements(const std::string& path, const std:
                                              std::vector<std::string>* warnings = nullptr);
 
 /// Shape families given apart from the measurements (`--families FILE`): a CSV with columns
-/// m,n,k,family and optional batch (1), dtype (bf16), layout (NN), name. Sets each shape's family
-/// (and name, if given) where the shape is listed and has none; returns how many it set. Throws
-/// InputError "path:line: ..." for a malformed file.
+/// m,n,k,family and optional batch, dtype, layout, name (a column left out matches every value of
+/// it). Sets each shape's family (and name, if given) where the shape is listed and has none;
+/// returns how many it set. Throws InputError "path:line: ..." for a malformed file or a shape
+/// listed in two families.
 std::size_t apply_families(const std::string& path, std::vector<MeasuredShape>& shapes);
+
+/// Two times of one config further apart than this ratio are a disagreement between runs
+/// (merge_measured_shape counts them): one of them is likely a bad run.
+constexpr double kRetimeDisagreement = 1.25;
 
 /// Adds another measurement of the same problem (another file's rows of it: a re-measurement, or more
 /// configs) to `into`: its configs are appended (a config timed in both: the faster time counts, as
-/// within one file) and the faster vendor time is kept.
-void merge_measured_shape(MeasuredShape& into, MeasuredShape&& more);
+/// within one file) and the faster vendor time is kept. Where given, `retimed` is increased by the
+/// timed (ok) configs of `more` that `into` has timed already, and `disagree` by those of them whose
+/// two times differ by more than kRetimeDisagreement.
+void merge_measured_shape(MeasuredShape& into, MeasuredShape&& more, std::size_t* retimed = nullptr,
+                          std::size_t* disagree = nullptr);
 
 /// Fused-MoE layers from per-GEMM measurements (rows with gemm up and down, as the harness writes
 /// them): each (family, name, M, experts, top_k, dtype, routing, block shape) whose two GEMMs were both measured becomes

@@ -81,7 +81,8 @@ std::int64_t parse_block_shape(std::string_view text);
 
 /// Reads a model list: CSV with a header (experts, top_k, hidden, intermediate, and optional dtype
 /// (bf16), tp (1), block_shape, name), or YAML / JSON (a list of mappings with those keys, or a
-/// mapping with a `models:` list); the format from the extension, else sniffed. Throws InputError
+/// mapping with a `models:` list); the format from the extension, else sniffed; "-" reads standard
+/// input (sniffed; messages name it "<stdin>"). Throws InputError
 /// "path:line: ..." for a bad entry (every entry is checked: a model list is short) or an empty list.
 /// A column or key it does not know is a warning ("path:line: unknown column 'X' ignored ..."),
 /// into `warnings` when given. With `keep_bad`, a bad entry does not throw: it is returned in its
