@@ -153,6 +153,16 @@ check("batch --format csv: MoE rows give experts, top_k, gemm, block_shape and r
       len(rows) == 6 and rows[3]["experts"] == "256" and rows[3]["top_k"] == "8" and rows[3]["gemm"] == "layer" and
       rows[3]["block_shape"] == "128x128" and rows[0]["block_shape"] == "" and rows[0]["routing"] == "uniform",
       out[:600] + err)
+# The same list on stdin ("-", sniffed: CSV here, a YAML list too) ranks the same layers.
+csv_out = out
+rc, out, err = cli_harness.run(BIN, "batch", "-", "--target", "vllm-fused-moe", "--hw", "h200", "--m-values", "64",
+                               "--format", "csv", "--top", "1", "-q", stdin=open("examples/moe-models.csv").read())
+check("batch - (a model list on stdin): the same CSV as from the file", rc == 0 and out == csv_out, out[:300] + err)
+rc, out, err = cli_harness.run(BIN, "batch", "-", "--target", "vllm-fused-moe", "--hw", "h200", "--m-values", "64",
+                               "--format", "csv", "--top", "1", "-q",
+                               stdin="- {experts: 8, top_k: 2, hidden: 4096, intermediate: 14336, tp: 2, name: mixtral-8x7b}\n")
+check("batch - with a YAML list on stdin: Mixtral's row as from the file",
+      rc == 0 and out.splitlines()[1:2] == csv_out.splitlines()[1:2], out[:300] + err)
 # explain of a layer shows each launch's per-tile terms under its own heading (they were the up
 # GEMM's, unlabelled, beside the layer's sums): DeepSeek-V3's down GEMM has K = 256, 2 K-steps of 128.
 rc, out, err = run("explain", "64", "--target", "vllm-fused-moe", "--hw", "h200", "--experts", "256", "--top-k", "8",
