@@ -103,8 +103,7 @@ Registered register_calibrate(CLI::App& app) {
       ->check(non_empty_validator());
   cmd->add_option("-o,--out", o->out, "The calibrated profile to write (YAML; load it with --hw FILE)")
       ->required()
-      ->check(non_empty_validator())
-      ->check(CLI::NonexistentPath | CLI::ExistingFile);
+      ->check(non_empty_validator());  // what stands there is checked before the fit (check_writable_path)
   cmd->add_option("--format", o->format, "table or json (the report on stdout)")
       ->capture_default_str()
       ->check(CLI::IsMember({"table", "json"}));

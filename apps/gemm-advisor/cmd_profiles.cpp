@@ -35,6 +35,10 @@ Registered register_profiles(CLI::App& app) {
 
   return {cmd, [o, show, validate]() {
             using namespace gemm_advisor;
+            if ((show->parsed() || validate->parsed()) && o->format != "table")
+              throw cli::UsageError(std::string("--format ") + o->format + " is for the list: `profiles " +
+                                    (show->parsed() ? "show` prints the profile's YAML" : "validate` prints one line") +
+                                    " (gemm-advisor rank ... --format json names the hardware in its JSON)");
             if (show->parsed()) {
               // A shipped name or a GPU name as --hw takes it ("AMD Instinct MI325X", NVIDIA_H200),
               // unless a file of that name is meant (a path, or a name that is a file here).

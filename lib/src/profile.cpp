@@ -8,6 +8,7 @@
 #include <cstring>
 #include <map>
 #include <set>
+#include <iomanip>
 #include <sstream>
 #include <sys/stat.h>
 
@@ -174,7 +175,7 @@ class ProfileReader {
   }
   static std::string fmt_num(double v) {
     std::ostringstream ss;
-    ss << v;
+    ss << std::setprecision(12) << v;  // 16777216, not 1.67772e+07
     return ss.str();
   }
 
