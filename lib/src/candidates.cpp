@@ -1,6 +1,7 @@
 #include "gemm_advisor/candidates.hpp"
 
 #include <fstream>
+#include <map>
 
 #include "gemm_advisor/csv_reader.hpp"
 #include "gemm_advisor/error.hpp"
@@ -28,6 +29,7 @@ std::vector<TileConfig> read_candidates(std::istream& in, const std::string& sou
   const int ibm = h.index("block_m"), ibn = h.index("block_n"), ibk = h.index("block_k");
   const int iw = h.index("num_warps"), is = h.index("num_stages"), ig = h.index("group_m"), isk = h.index("split_k");
   std::vector<TileConfig> out;
+  std::map<TileConfig, long> line_of;  // a config listed twice is ranked once
   std::vector<std::string> f;
   while (reader.next(f)) {
     require_header_fields(reader, h, f);
@@ -39,6 +41,13 @@ std::vector<TileConfig> read_candidates(std::istream& in, const std::string& sou
     c.num_stages = static_cast<int>(csv_int(reader, f, is, "num_stages", 1, 64));
     c.group_m = ig >= 0 && !f[ig].empty() ? static_cast<int>(csv_int(reader, f, ig, "group_m", 1, 65536)) : 8;
     c.split_k = isk >= 0 && !f[isk].empty() ? static_cast<int>(csv_int(reader, f, isk, "split_k", 1, 65536)) : 1;
+    const auto [it, fresh] = line_of.emplace(c, reader.line());
+    if (!fresh) {
+      if (warnings)
+        warnings->push_back(source + ":" + std::to_string(reader.line()) + ": config " + c.text() +
+                            " is listed already (line " + std::to_string(it->second) + "): ranked once");
+      continue;
+    }
     out.push_back(c);
   }
   if (out.empty()) throw InputError(source + ": no configs (only a header)");

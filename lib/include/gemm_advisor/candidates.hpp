@@ -10,9 +10,10 @@
 namespace gemm_advisor {
 
 /// Reads the file. Throws InputError "path:line: ..." for an unreadable file, a missing column,
-/// a non-numeric or non-positive value, or a file with no configs. Duplicates are kept.
-/// `warnings`, when given, receives what the file has that the reader ignores, each
-/// "path:line: message" (a column it does not know, such as a misspelled `splitk`), which a
+/// a non-numeric or non-positive value, or a file with no configs. A config listed again is kept
+/// once. `warnings`, when given, receives what the file has that the reader ignores, each
+/// "path:line: message" (a column it does not know, such as a misspelled `splitk`, or a config
+/// listed again), which a
 /// caller should show: they do not stop the read.
 std::vector<TileConfig> read_candidates_file(const std::string& path, std::vector<std::string>* warnings = nullptr);
 
