@@ -112,6 +112,12 @@ EstimateContext make_estimate_context(const GemmProblem& p, const Profile& profi
 
   ctx.cu_flops_per_s = ctx.rate->flops_per_cycle_per_cu * hw.clock_hz * hw.matrix_peak_fraction;
   ctx.dram_bytes_per_s = hw.dram_bandwidth_bytes_per_s * hw.dram_bandwidth_fraction;
+
+  // The per-config loop's constant factors (EstimateContext; the expressions of core::wave_terms).
+  ctx.dram_cu_bytes_per_s = ctx.dram_bytes_per_s * params.dram_active_cu_headroom / hw.cu_count;
+  ctx.l2_headroom_bytes_per_s = hw.l2_bandwidth_bytes_per_s * params.dram_active_cu_headroom;
+  ctx.one_block_step_overhead_s = core::step_overhead_s(params, hw, 1.0);
+  ctx.k_step_overhead_s = params.k_step_overhead_cycles / hw.clock_hz;
   return ctx;
 }
 

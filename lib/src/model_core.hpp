@@ -147,6 +147,13 @@ inline void raster_footprint(double tiles, const KernelShape& k, double* rows, d
   }
 }
 
+// The warps' per-step bookkeeping (barriers, waits, address arithmetic) of a CU running `per_cu`
+// thread blocks: CTAs sharing a CU each pay their own, less the share the others' warps hide
+// (coresident_overhead_overlap). For one block EstimateContext::one_block_step_overhead_s has it.
+inline double step_overhead_s(const ModelParams& mp, const Hardware& hw, double per_cu) {
+  return (1.0 + (1.0 - mp.coresident_overhead_overlap) * (per_cu - 1.0)) * mp.k_step_overhead_cycles / hw.clock_hz;
+}
+
 // Member initialisers, not `WaveTerms w{}`: the zeroing of the fields set anyway is then optimised
 // out instead of clearing the whole record first.
 struct WaveTerms {
@@ -185,11 +192,9 @@ __attribute__((always_inline)) inline WaveTerms wave_terms(const EstimateContext
   // blocks share the CU, so more resident blocks never shorten it).
   const double block_compute_s =
       k.matrix_flops / (ctx.cu_flops_per_s * min_1_ratio(k.num_warps, hw.warps_to_feed_matrix_units));
-  // The warps' per-step bookkeeping (barriers, waits, address arithmetic) partly hides under
-  // asynchronous matrix work (k_step_overhead_overlap, model_params.hpp); CTAs sharing a CU each
-  // pay their own, less the share the others' warps hide (coresident_overhead_overlap).
-  w.step_overhead_s =
-      (1.0 + (1.0 - mp.coresident_overhead_overlap) * (per_cu - 1.0)) * mp.k_step_overhead_cycles / hw.clock_hz;
+  // The warps' per-step bookkeeping partly hides under asynchronous matrix work
+  // (k_step_overhead_overlap, model_params.hpp); CTAs sharing a CU each pay their own (step_overhead_s).
+  w.step_overhead_s = per_cu == 1.0 ? ctx.one_block_step_overhead_s : step_overhead_s(mp, hw, per_cu);
   const double math_s = per_cu * tile_compute_s;
   w.compute_step_s = std::max(math_s, w.step_overhead_s) + (1.0 - in.overlap) * std::min(math_s, w.step_overhead_s);
   double work_s = math_s;  // what the bound compares with the overhead (issue-bound when less)
@@ -201,11 +206,11 @@ __attribute__((always_inline)) inline WaveTerms wave_terms(const EstimateContext
     // the longest of its matrix units' total, its FP32 lanes' total, and one block's chain.
     const double tile_vector_s = k.vector_ops / (static_cast<double>(hw.vector_fp32_lanes_per_cu) * hw.clock_hz);
     w.vector_step_s = per_cu * tile_vector_s;
-    const double chain_s = block_compute_s + tile_vector_s + mp.k_step_overhead_cycles / hw.clock_hz;
+    const double chain_s = block_compute_s + tile_vector_s + ctx.k_step_overhead_s;
     if (k.matrix_result_per_step) {
       w.compute_step_s = std::max({math_s, w.vector_step_s, chain_s});
       // The overhead that counts is one block's, inside its chain (explain shows that one).
-      w.step_overhead_s = mp.k_step_overhead_cycles / hw.clock_hz;
+      w.step_overhead_s = ctx.k_step_overhead_s;
       work_s = chain_s >= std::max(math_s, w.vector_step_s) ? block_compute_s + tile_vector_s
                                                             : std::max(math_s, w.vector_step_s);
     } else {
@@ -244,7 +249,7 @@ __attribute__((always_inline)) inline WaveTerms wave_terms(const EstimateContext
   // Likewise a CU draws about its share of the L2 bandwidth (times the same headroom), and never
   // more than its own fill rate.
   const double l2_bw = std::min({hw.l2_bandwidth_bytes_per_s, active_cus * hw.per_cu_load_bytes_per_s,
-                                 hw.l2_bandwidth_bytes_per_s * mp.dram_active_cu_headroom * active_cus / hw.cu_count});
+                                 ctx.l2_headroom_bytes_per_s * active_cus / hw.cu_count});
   w.l2_step_s = requested / l2_bw;
   // Loads are issued by the resident warps, one scheduler per warp's sub-partition: too few warps
   // leave part of the CU's load issue idle, as they do its matrix units.
@@ -261,8 +266,7 @@ __attribute__((always_inline)) inline WaveTerms wave_terms(const EstimateContext
   // a panel step faster (issue #11: a fixed config must never predict a larger problem faster).
   const double dram_bw = ctx.dram_bytes_per_s;
   const double busiest_wait_bytes = dram_step_bytes > 0 ? per_cu * g.busiest_step_bytes : 0.0;
-  w.dram_step_s = std::max(dram_step_bytes / dram_bw,
-                           busiest_wait_bytes / (dram_bw * mp.dram_active_cu_headroom / hw.cu_count));
+  w.dram_step_s = std::max(dram_step_bytes / dram_bw, busiest_wait_bytes / ctx.dram_cu_bytes_per_s);
   w.dram_bytes = dram_step_bytes * in.k_steps;
   // A K-step's loads are done when the slowest is: the step waits the latency of the farthest level
   // any of its bytes come from (the first touch of each new K-slice goes to DRAM, the wave's other

@@ -116,6 +116,14 @@ struct EstimateContext {
 
   ModelParams params;  ///< the target's free parameters on this profile (Profile::params_for)
 
+  /// Config-independent factors of the per-config terms (model_core.hpp), computed once here so
+  /// that the loop over the configs does not repeat them. Each is the very expression the model
+  /// writes, evaluated in the same order, so every estimate is the same bit for bit.
+  double dram_cu_bytes_per_s = 0;      ///< dram_bytes_per_s * dram_active_cu_headroom / cu_count: one CU's DRAM share
+  double l2_headroom_bytes_per_s = 0;  ///< l2_bandwidth_bytes_per_s * dram_active_cu_headroom
+  double one_block_step_overhead_s = 0;  ///< the K-step overhead of a CU running one thread block
+  double k_step_overhead_s = 0;        ///< k_step_overhead_cycles / clock_hz
+
   /// Set when every config estimated with this context comes from the target's own candidates()
   /// for this problem and profile, which generates only configs the kernel's rules allow: the
   /// per-config rule checks (power-of-two sizes, warp and stage ranges) are then skipped, the same
