@@ -1,6 +1,7 @@
 #include "gemm_advisor/model.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "gemm_advisor/moe.hpp"
 
@@ -118,6 +119,11 @@ EstimateContext make_estimate_context(const GemmProblem& p, const Profile& profi
   ctx.l2_headroom_bytes_per_s = hw.l2_bandwidth_bytes_per_s * params.dram_active_cu_headroom;
   ctx.one_block_step_overhead_s = core::step_overhead_s(params, hw, 1.0);
   ctx.k_step_overhead_s = params.k_step_overhead_cycles / hw.clock_hz;
+  const double unstaged = params.staged_registers_per_element * 0.0;
+  ctx.no_staged_registers = ctx.a_aligned && ctx.b_aligned && unstaged == 0 && !std::signbit(unstaged);
+  ctx.spill_fraction_positive = params.spill_bandwidth_fraction > 0;
+  ctx.warp_instruction_registers = static_cast<double>(ctx.rate->instruction_m) * ctx.rate->instruction_n / hw.warp_size;
+  for (int w = 1; w <= EstimateContext::kWarpTermsMax; ++w) ctx.warp_terms[w] = core::warp_terms_of(hw, w);
   return ctx;
 }
 

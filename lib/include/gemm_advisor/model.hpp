@@ -123,6 +123,24 @@ struct EstimateContext {
   double l2_headroom_bytes_per_s = 0;  ///< l2_bandwidth_bytes_per_s * dram_active_cu_headroom
   double one_block_step_overhead_s = 0;  ///< the K-step overhead of a CU running one thread block
   double k_step_overhead_s = 0;        ///< k_step_overhead_cycles / clock_hz
+  /// Both operands aligned and staged_registers_per_element * 0 is +0 (the parameter is finite and
+  /// not negative): no register staging, whose term is then +0 for any positive thread count.
+  bool no_staged_registers = false;
+  bool spill_fraction_positive = false;  ///< spill_bandwidth_fraction > 0: no spill moves +0 bytes
+  /// fp32 registers per thread of one warp's matrix instruction accumulator:
+  /// instruction_m * instruction_n / warp_size (the Triton fallback instruction's, triton.hpp).
+  double warp_instruction_registers = 0;
+
+  /// What depends on a config only through its num_warps (core::warp_terms_of computes it).
+  struct WarpTerms {
+    double threads = 0;            ///< threads per block: num_warps * warp_size
+    double register_cap = 0;       ///< registers a thread can have: min(max_registers_per_thread, floor(registers_per_cu / threads))
+    double warp_occupancy = 0;     ///< blocks a CU's warp limit admits: floor(max_warps_per_cu / num_warps)
+    double block_utilization = 0;  ///< matrix units one block's warps feed: min(1, num_warps / warps_to_feed_matrix_units)
+  };
+  static constexpr int kWarpTermsMax = 32;  ///< warp_terms covers 1..32 warps (Triton allows up to 32)
+  /// warp_terms[w] for num_warps = w in 1..kWarpTermsMax ([0] unused); core::warp_terms reads it.
+  std::array<WarpTerms, kWarpTermsMax + 1> warp_terms{};
 
   /// Set when every config estimated with this context comes from the target's own candidates()
   /// for this problem and profile, which generates only configs the kernel's rules allow: the

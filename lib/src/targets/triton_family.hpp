@@ -8,6 +8,7 @@
 #include "gemm_advisor/kernel_shape.hpp"
 #include "gemm_advisor/model.hpp"
 #include "gemm_advisor/targets/triton.hpp"
+#include "../model_core.hpp"
 
 namespace gemm_advisor::triton_family {
 
@@ -17,8 +18,11 @@ namespace gemm_advisor::triton_family {
 /// target with them sets its own after this). Returns the resource view, whose `check` says what
 /// the compiler would refuse (ctx.rate must be set).
 inline TritonResources map_tile(const EstimateContext& ctx, const TileConfig& c, KernelShape& k) {
+  // The thread count and register cap from the context's table (core::warp_terms).
+  const EstimateContext::WarpTerms w = core::warp_terms(ctx, c.num_warps);
   const TritonResources r = triton_resources(c, ctx.problem->dtype, *ctx.rate, *ctx.hw, ctx.profile->triton,
-                                             ctx.params.register_overhead_per_thread);
+                                             ctx.params.register_overhead_per_thread,
+                                             {w.threads, w.register_cap, ctx.warp_instruction_registers});
   k.block_m = c.block_m;
   k.block_n = c.block_n;
   k.block_k = c.block_k;
