@@ -101,6 +101,7 @@ EstimateContext make_estimate_context(const GemmProblem& p, const Profile& profi
       t.block_line_bytes = round_up(block * ctx.bytes_in, core::kLineBytes);
       t.busiest = std::min(block, sizes[d]);
       t.busiest_line_bytes = round_up(t.busiest * ctx.bytes_in, core::kLineBytes);
+      t.narrow_work = block / params.narrow_tile_matrix_efficiency;
     }
   }
 

@@ -68,26 +68,27 @@ inline EstimateContext::WarpTerms warp_terms_of(const Hardware& hw, int num_warp
   w.block_utilization = min_1_ratio(num_warps, hw.warps_to_feed_matrix_units);
   return w;
 }
-// ... read from the context's table where it has them (every count a Triton kernel allows).
-inline EstimateContext::WarpTerms warp_terms(const EstimateContext& ctx, int num_warps) {
+// ... read from the context's table where it has them (every count a Triton kernel allows), else
+// computed into *scratch. A reference: the caller loads only the fields it uses.
+inline const EstimateContext::WarpTerms& warp_terms(const EstimateContext& ctx, int num_warps,
+                                                    EstimateContext::WarpTerms* scratch) {
   if (num_warps >= 1 && num_warps <= EstimateContext::kWarpTermsMax) return ctx.warp_terms[num_warps];
-  return warp_terms_of(*ctx.hw, num_warps);
+  *scratch = warp_terms_of(*ctx.hw, num_warps);
+  return *scratch;
 }
 
 // Stage 1: registers, spills and occupancy (thread blocks resident per CU at once).
 struct Residency {
-  EstimateContext::WarpTerms warps;  // the block's warps' terms
   double threads = 0;               // threads per block
   double registers_per_thread = 0;  // what the compiler allocates (capped)
   double spill_bytes_per_step = 0;  // registers beyond the cap, stored and reloaded every K-step
   double occupancy = 0;             // 0: no block fits on a CU
 };
 
-inline Residency residency(const EstimateContext& ctx, const KernelShape& k) {
+inline Residency residency(const EstimateContext& ctx, const KernelShape& k, const EstimateContext::WarpTerms& warps) {
   const ModelParams& mp = ctx.params;
   Residency r;
-  r.warps = warp_terms(ctx, k.num_warps);
-  r.threads = r.warps.threads;
+  r.threads = warps.threads;
   // Unaligned operands are staged through registers, each element with its own scalar load. With
   // both aligned the term is +0 (EstimateContext::no_staged_registers): no division then.
   const double staged_regs =
@@ -98,7 +99,7 @@ inline Residency residency(const EstimateContext& ctx, const KernelShape& k) {
   const double regs_needed = k.accumulator_registers + staged_regs + mp.register_overhead_per_thread;
   // The compiler caps registers so that one block fits on a CU; beyond the cap they spill to local
   // memory, stored and reloaded every K-step.
-  const double regs_cap = r.warps.register_cap;
+  const double regs_cap = warps.register_cap;
   r.registers_per_thread = std::min(regs_cap, regs_needed);
   // What spills: the excess over the cap, or, when the accumulators themselves do not fit beside the
   // kernel's other registers, the whole accumulator tile, out and back every K-step (the matrix
@@ -114,11 +115,12 @@ inline Residency residency(const EstimateContext& ctx, const KernelShape& k) {
   return r;
 }
 
-inline double occupancy(const EstimateContext& ctx, const KernelShape& k, const Residency& r) {
+inline double occupancy(const EstimateContext& ctx, const KernelShape& k, const EstimateContext::WarpTerms& warps,
+                        const Residency& r) {
   const Hardware& hw = *ctx.hw;
   return std::min({static_cast<double>(hw.max_blocks_per_cu),
                    floor_pos(static_cast<double>(hw.smem_per_cu_bytes) / std::max(1.0, static_cast<double>(k.smem_bytes))),
-                   r.warps.warp_occupancy,
+                   warps.warp_occupancy,
                    floor_pos(static_cast<double>(hw.registers_per_cu) / (r.registers_per_thread * r.threads))});
 }
 
@@ -345,7 +347,9 @@ void estimate_terms(const EstimateContext& ctx, const TileConfig& c, LatencyEsti
 
   KernelShape k;
   const bool feasible = Rules::map(ctx, c, k);
-  const Residency r = residency(ctx, k);
+  EstimateContext::WarpTerms scratch;
+  const EstimateContext::WarpTerms& warps = warp_terms(ctx, k.num_warps, &scratch);
+  const Residency r = residency(ctx, k, warps);
   if constexpr (kRecord) {
     record->a_aligned = ctx.a_aligned;
     record->b_aligned = ctx.b_aligned;
@@ -353,7 +357,7 @@ void estimate_terms(const EstimateContext& ctx, const TileConfig& c, LatencyEsti
     record->registers_per_thread = r.registers_per_thread;
   }
   if (!feasible) return;
-  const double occ = occupancy(ctx, k, r);
+  const double occ = occupancy(ctx, k, warps, r);
   if (occ < 1) return;
 
   const TileGeometry g = tile_geometry<Rules::kExtraStepWork>(ctx, k, r);
@@ -374,7 +378,7 @@ void estimate_terms(const EstimateContext& ctx, const TileConfig& c, LatencyEsti
   // One block's own matrix work, on the matrix units its warps can feed: what a chain within the
   // block waits for (a block of 2 warps on a CU needing 4 runs at half rate however many other
   // blocks share the CU, so more resident blocks never shorten it).
-  in.block_utilization = r.warps.block_utilization;
+  in.block_utilization = warps.block_utilization;
   in.block_compute_s = k.matrix_flops / (ctx.cu_flops_per_s * in.block_utilization);
   // The same in every wave: the compulsory operand bytes per thread block and K-step, the bytes of an
   // output tile.

@@ -108,6 +108,9 @@ struct EstimateContext {
     double block_line_bytes = 0;  ///< block * element bytes rounded up to whole 128-byte cache lines
     double busiest = 0;           ///< elements the fullest block covers: min(block, size)
     double busiest_line_bytes = 0;  ///< busiest * element bytes rounded up to whole 128-byte cache lines
+    /// block / narrow_tile_matrix_efficiency: the rows of matrix work of a block under the narrow
+    /// fallback instruction (Triton's map_matrix_work; M only). Also makes the record 64 bytes.
+    double narrow_work = 0;
   };
   /// BlockTerms for each power-of-two block size 8, 16, ..., 1024 (index log2(block) - 3,
   /// block_index), the sizes the Triton targets allow (8 only as vllm-fused-moe's BLOCK_SIZE_M):
