@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "gemm_advisor/moe.hpp"
 
@@ -124,6 +125,13 @@ EstimateContext make_estimate_context(const GemmProblem& p, const Profile& profi
   ctx.no_staged_registers = ctx.a_aligned && ctx.b_aligned && unstaged == 0 && !std::signbit(unstaged);
   ctx.spill_fraction_positive = params.spill_bandwidth_fraction > 0;
   ctx.warp_instruction_registers = static_cast<double>(ctx.rate->instruction_m) * ctx.rate->instruction_n / hw.warp_size;
+  // A bound of triton_instruction_registers' full-instruction value, whose N is at most
+  // instruction_max_n: the same expression is monotone in N for instruction_m >= 0 and positive threads.
+  const double instruction_threads = static_cast<double>(hw.matrix_instruction_warps) * hw.warp_size;
+  ctx.widest_instruction_registers =
+      ctx.rate->instruction_m >= 0 && ctx.rate->instruction_max_n >= 0 && instruction_threads > 0
+          ? ctx.rate->instruction_m * static_cast<double>(ctx.rate->instruction_max_n) / instruction_threads
+          : std::numeric_limits<double>::infinity();
   for (int w = 1; w <= EstimateContext::kWarpTermsMax; ++w) ctx.warp_terms[w] = core::warp_terms_of(hw, w);
   return ctx;
 }

@@ -133,6 +133,11 @@ struct EstimateContext {
   /// fp32 registers per thread of one warp's matrix instruction accumulator:
   /// instruction_m * instruction_n / warp_size (the Triton fallback instruction's, triton.hpp).
   double warp_instruction_registers = 0;
+  /// At least the fp32 registers per thread of any full matrix instruction's accumulator: the
+  /// widest's, instruction_m * instruction_max_n / (matrix_instruction_warps * warp_size) (or
+  /// +infinity where the profile's figures give no bound). The Triton targets skip their
+  /// instruction-register rule where this fits (triton_resources).
+  double widest_instruction_registers = 0;
 
   /// What depends on a config only through its num_warps (core::warp_terms_of computes it).
   struct WarpTerms {

@@ -23,7 +23,8 @@ inline TritonResources map_tile(const EstimateContext& ctx, const TileConfig& c,
   const EstimateContext::WarpTerms& w = core::warp_terms(ctx, c.num_warps, &scratch);
   const TritonResources r = triton_resources(c, ctx.problem->dtype, *ctx.rate, *ctx.hw, ctx.profile->triton,
                                              ctx.params.register_overhead_per_thread,
-                                             {w.threads, w.register_cap, ctx.warp_instruction_registers});
+                                             {w.threads, w.register_cap, ctx.warp_instruction_registers,
+                                              ctx.widest_instruction_registers});
   k.block_m = c.block_m;
   k.block_n = c.block_n;
   k.block_k = c.block_k;

@@ -5,6 +5,7 @@
 /// its feasibility rules.
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -112,13 +113,20 @@ struct TritonThreadLimits {
   double threads;                     ///< threads per block: num_warps * warp_size
   double register_cap;                ///< triton_register_cap(num_warps, hw)
   double sync_instruction_registers;  ///< the fallback instruction's: instruction_m * instruction_n / warp_size
+  /// At least the full instruction's registers of every config (EstimateContext's
+  /// widest_instruction_registers), or +infinity: none known.
+  double widest_instruction_registers;
 };
 inline TritonThreadLimits triton_thread_limits(int num_warps, const MatrixRate& rate, const Hardware& hw) {
   return {static_cast<double>(num_warps) * hw.warp_size, triton_register_cap(num_warps, hw),
-          static_cast<double>(rate.instruction_m) * rate.instruction_n / hw.warp_size};
+          static_cast<double>(rate.instruction_m) * rate.instruction_n / hw.warp_size,
+          std::numeric_limits<double>::infinity()};
 }
 /// Computes them (the dtype must have a matrix path: `rate` not null) with `reserve_registers` for
 /// the instruction rule (the model's register_overhead_per_thread), and the config's `limits`.
+/// Where even limits.widest_instruction_registers fit under the cap beside the reserve, the rule
+/// cannot fail and the full instruction's registers are not computed (instruction_registers is
+/// left 0, which passes alike): four integer divisions less (the model's per-config path).
 inline TritonResources triton_resources(const TileConfig& c, Dtype dtype, const MatrixRate& rate, const Hardware& hw,
                                         const TritonSettings& triton, double reserve_registers,
                                         const TritonThreadLimits& limits) {
@@ -127,8 +135,9 @@ inline TritonResources triton_resources(const TileConfig& c, Dtype dtype, const 
   r.smem_bytes = triton_smem_bytes(c, dtype, triton, r.full_instruction);
   // accumulator_registers_per_thread(c, hw)
   r.accumulator_registers = static_cast<double>(c.block_m) * c.block_n / limits.threads;
-  r.instruction_registers =
-      triton_instruction_registers(c, rate, hw, r.full_instruction, limits.sync_instruction_registers);
+  if (!r.full_instruction || !(limits.widest_instruction_registers + reserve_registers <= limits.register_cap))
+    r.instruction_registers =
+        triton_instruction_registers(c, rate, hw, r.full_instruction, limits.sync_instruction_registers);
   r.check = triton_check_resources(r.smem_bytes, r.instruction_registers, reserve_registers, c.num_warps,
                                    limits.register_cap, hw);
   return r;
