@@ -189,8 +189,9 @@ struct LatencyEstimate {
 };
 
 /// The index of a power-of-two block size in [8, 1024] in EstimateContext::block_terms.
+/// (Unsigned arithmetic, so that the compiler folds the - 3 into the address of the table entry.)
 inline std::size_t block_index(int block) {
-  return static_cast<std::size_t>(__builtin_ctz(static_cast<unsigned>(block)) - 3);
+  return static_cast<std::size_t>(__builtin_ctz(static_cast<unsigned>(block))) - 3;
 }
 
 }  // namespace gemm_advisor
