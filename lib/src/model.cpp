@@ -1,6 +1,8 @@
 #include "gemm_advisor/model.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 #include "gemm_advisor/moe.hpp"
 
@@ -100,6 +102,7 @@ EstimateContext make_estimate_context(const GemmProblem& p, const Profile& profi
       t.block_line_bytes = round_up(block * ctx.bytes_in, core::kLineBytes);
       t.busiest = std::min(block, sizes[d]);
       t.busiest_line_bytes = round_up(t.busiest * ctx.bytes_in, core::kLineBytes);
+      t.narrow_work = block / params.narrow_tile_matrix_efficiency;
     }
   }
 
@@ -112,6 +115,24 @@ EstimateContext make_estimate_context(const GemmProblem& p, const Profile& profi
 
   ctx.cu_flops_per_s = ctx.rate->flops_per_cycle_per_cu * hw.clock_hz * hw.matrix_peak_fraction;
   ctx.dram_bytes_per_s = hw.dram_bandwidth_bytes_per_s * hw.dram_bandwidth_fraction;
+
+  // The per-config loop's constant factors (EstimateContext; the expressions of core::wave_terms).
+  ctx.dram_cu_bytes_per_s = ctx.dram_bytes_per_s * params.dram_active_cu_headroom / hw.cu_count;
+  ctx.l2_headroom_bytes_per_s = hw.l2_bandwidth_bytes_per_s * params.dram_active_cu_headroom;
+  ctx.one_block_step_overhead_s = core::step_overhead_s(params, hw, 1.0);
+  ctx.k_step_overhead_s = params.k_step_overhead_cycles / hw.clock_hz;
+  const double unstaged = params.staged_registers_per_element * 0.0;
+  ctx.no_staged_registers = ctx.a_aligned && ctx.b_aligned && unstaged == 0 && !std::signbit(unstaged);
+  ctx.spill_fraction_positive = params.spill_bandwidth_fraction > 0;
+  ctx.warp_instruction_registers = static_cast<double>(ctx.rate->instruction_m) * ctx.rate->instruction_n / hw.warp_size;
+  // A bound of triton_instruction_registers' full-instruction value, whose N is at most
+  // instruction_max_n: the same expression is monotone in N for instruction_m >= 0 and positive threads.
+  const double instruction_threads = static_cast<double>(hw.matrix_instruction_warps) * hw.warp_size;
+  ctx.widest_instruction_registers =
+      ctx.rate->instruction_m >= 0 && ctx.rate->instruction_max_n >= 0 && instruction_threads > 0
+          ? ctx.rate->instruction_m * static_cast<double>(ctx.rate->instruction_max_n) / instruction_threads
+          : std::numeric_limits<double>::infinity();
+  for (int w = 1; w <= EstimateContext::kWarpTermsMax; ++w) ctx.warp_terms[w] = core::warp_terms_of(hw, w);
   return ctx;
 }
 

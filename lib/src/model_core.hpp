@@ -59,6 +59,24 @@ inline double round_up(double v, double to) { return ceil_pos(v / to) * to; }
 // Below 2^53 the subtraction is exact; above it (up to 1e22 tiles at the limits) only fmod is.
 constexpr double kExactSubtractionBelow = 9.0e15;
 
+// The terms of a block of num_warps warps (EstimateContext::WarpTerms), computed.
+inline EstimateContext::WarpTerms warp_terms_of(const Hardware& hw, int num_warps) {
+  EstimateContext::WarpTerms w;
+  w.threads = static_cast<double>(num_warps) * hw.warp_size;
+  w.register_cap = std::min<double>(hw.max_registers_per_thread, floor_pos(static_cast<double>(hw.registers_per_cu) / w.threads));
+  w.warp_occupancy = floor_pos(static_cast<double>(hw.max_warps_per_cu) / num_warps);
+  w.block_utilization = min_1_ratio(num_warps, hw.warps_to_feed_matrix_units);
+  return w;
+}
+// ... read from the context's table where it has them (every count a Triton kernel allows), else
+// computed into *scratch. A reference: the caller loads only the fields it uses.
+inline const EstimateContext::WarpTerms& warp_terms(const EstimateContext& ctx, int num_warps,
+                                                    EstimateContext::WarpTerms* scratch) {
+  if (num_warps >= 1 && num_warps <= EstimateContext::kWarpTermsMax) return ctx.warp_terms[num_warps];
+  *scratch = warp_terms_of(*ctx.hw, num_warps);
+  return *scratch;
+}
+
 // Stage 1: registers, spills and occupancy (thread blocks resident per CU at once).
 struct Residency {
   double threads = 0;               // threads per block
@@ -67,20 +85,21 @@ struct Residency {
   double occupancy = 0;             // 0: no block fits on a CU
 };
 
-inline Residency residency(const EstimateContext& ctx, const KernelShape& k) {
-  const Hardware& hw = *ctx.hw;
+inline Residency residency(const EstimateContext& ctx, const KernelShape& k, const EstimateContext::WarpTerms& warps) {
   const ModelParams& mp = ctx.params;
   Residency r;
-  r.threads = static_cast<double>(k.num_warps) * hw.warp_size;
-  // Unaligned operands are staged through registers, each element with its own scalar load.
-  const double staged_regs = mp.staged_registers_per_element *
-                             ((ctx.a_aligned ? 0.0 : k.a_staged_elements) + (ctx.b_aligned ? 0.0 : k.b_staged_elements)) /
-                             r.threads;
+  r.threads = warps.threads;
+  // Unaligned operands are staged through registers, each element with its own scalar load. With
+  // both aligned the term is +0 (EstimateContext::no_staged_registers): no division then.
+  const double staged_regs =
+      ctx.no_staged_registers && r.threads > 0
+          ? 0.0
+          : mp.staged_registers_per_element *
+                ((ctx.a_aligned ? 0.0 : k.a_staged_elements) + (ctx.b_aligned ? 0.0 : k.b_staged_elements)) / r.threads;
   const double regs_needed = k.accumulator_registers + staged_regs + mp.register_overhead_per_thread;
   // The compiler caps registers so that one block fits on a CU; beyond the cap they spill to local
   // memory, stored and reloaded every K-step.
-  const double regs_cap = std::min<double>(hw.max_registers_per_thread,
-                                           floor_pos(static_cast<double>(hw.registers_per_cu) / r.threads));
+  const double regs_cap = warps.register_cap;
   r.registers_per_thread = std::min(regs_cap, regs_needed);
   // What spills: the excess over the cap, or, when the accumulators themselves do not fit beside the
   // kernel's other registers, the whole accumulator tile, out and back every K-step (the matrix
@@ -88,15 +107,20 @@ inline Residency residency(const EstimateContext& ctx, const KernelShape& k) {
   const double spilled = k.accumulator_registers + mp.register_overhead_per_thread > regs_cap
                              ? k.accumulator_registers
                              : std::max(0.0, regs_needed - regs_cap);
-  r.spill_bytes_per_step = spilled * r.threads * kFp32Bytes * kSpillTransfersPerStep / mp.spill_bandwidth_fraction;
+  // Nothing spilled (the usual case) moves +0 bytes at any positive spill_bandwidth_fraction: no
+  // division then (spilled is +0 there: std::max's 0.0, or accumulators, which are positive).
+  r.spill_bytes_per_step = spilled == 0 && ctx.spill_fraction_positive
+                               ? 0.0
+                               : spilled * r.threads * kFp32Bytes * kSpillTransfersPerStep / mp.spill_bandwidth_fraction;
   return r;
 }
 
-inline double occupancy(const EstimateContext& ctx, const KernelShape& k, const Residency& r) {
+inline double occupancy(const EstimateContext& ctx, const KernelShape& k, const EstimateContext::WarpTerms& warps,
+                        const Residency& r) {
   const Hardware& hw = *ctx.hw;
   return std::min({static_cast<double>(hw.max_blocks_per_cu),
                    floor_pos(static_cast<double>(hw.smem_per_cu_bytes) / std::max(1.0, static_cast<double>(k.smem_bytes))),
-                   floor_pos(static_cast<double>(hw.max_warps_per_cu) / k.num_warps),
+                   warps.warp_occupancy,
                    floor_pos(static_cast<double>(hw.registers_per_cu) / (r.registers_per_thread * r.threads))});
 }
 
@@ -147,6 +171,13 @@ inline void raster_footprint(double tiles, const KernelShape& k, double* rows, d
   }
 }
 
+// The warps' per-step bookkeeping (barriers, waits, address arithmetic) of a CU running `per_cu`
+// thread blocks: CTAs sharing a CU each pay their own, less the share the others' warps hide
+// (coresident_overhead_overlap). For one block EstimateContext::one_block_step_overhead_s has it.
+inline double step_overhead_s(const ModelParams& mp, const Hardware& hw, double per_cu) {
+  return (1.0 + (1.0 - mp.coresident_overhead_overlap) * (per_cu - 1.0)) * mp.k_step_overhead_cycles / hw.clock_hz;
+}
+
 // Member initialisers, not `WaveTerms w{}`: the zeroing of the fields set anyway is then optimised
 // out instead of clearing the whole record first.
 struct WaveTerms {
@@ -161,6 +192,8 @@ struct WaveInputs {
   double k_steps;          // K-steps per thread block
   double overlap;          // share of the step overhead hidden under matrix work
   double in_flight_steps;  // loads in flight ahead of the math
+  double block_utilization;  // the matrix units one block's warps can feed, 0..1
+  double block_compute_s;  // one block's matrix work of a K-step at that utilization
   double compulsory_tile_step;  // compulsory operand bytes per thread block and K-step (A and B read once)
   double out_tile_bytes;   // bytes of one thread block's output, on average
   double out_busiest_bytes;  // ... of the fullest one
@@ -179,17 +212,15 @@ __attribute__((always_inline)) inline WaveTerms wave_terms(const EstimateContext
   const double per_cu = ceil_div(tiles, hw.cu_count);  // tiles the busiest CU runs at once
   // Compute: the busiest CU advances each of its tiles one K-step.
   w.utilization = min_1_ratio(k.num_warps * per_cu, hw.warps_to_feed_matrix_units);
-  const double tile_compute_s = k.matrix_flops / (ctx.cu_flops_per_s * w.utilization);
-  // One block's own matrix work, on the matrix units its warps can feed: what a chain within the
-  // block waits for (a block of 2 warps on a CU needing 4 runs at half rate however many other
-  // blocks share the CU, so more resident blocks never shorten it).
-  const double block_compute_s =
-      k.matrix_flops / (ctx.cu_flops_per_s * min_1_ratio(k.num_warps, hw.warps_to_feed_matrix_units));
-  // The warps' per-step bookkeeping (barriers, waits, address arithmetic) partly hides under
-  // asynchronous matrix work (k_step_overhead_overlap, model_params.hpp); CTAs sharing a CU each
-  // pay their own, less the share the others' warps hide (coresident_overhead_overlap).
-  w.step_overhead_s =
-      (1.0 + (1.0 - mp.coresident_overhead_overlap) * (per_cu - 1.0)) * mp.k_step_overhead_cycles / hw.clock_hz;
+  // Where the CU's warps feed the matrix units as one block's do (one block per CU, or enough warps
+  // in one), the quotient is in.block_compute_s's, already computed.
+  const double tile_compute_s = w.utilization == in.block_utilization
+                                    ? in.block_compute_s
+                                    : k.matrix_flops / (ctx.cu_flops_per_s * w.utilization);
+  const double block_compute_s = in.block_compute_s;
+  // The warps' per-step bookkeeping partly hides under asynchronous matrix work
+  // (k_step_overhead_overlap, model_params.hpp); CTAs sharing a CU each pay their own (step_overhead_s).
+  w.step_overhead_s = per_cu == 1.0 ? ctx.one_block_step_overhead_s : step_overhead_s(mp, hw, per_cu);
   const double math_s = per_cu * tile_compute_s;
   w.compute_step_s = std::max(math_s, w.step_overhead_s) + (1.0 - in.overlap) * std::min(math_s, w.step_overhead_s);
   double work_s = math_s;  // what the bound compares with the overhead (issue-bound when less)
@@ -201,11 +232,11 @@ __attribute__((always_inline)) inline WaveTerms wave_terms(const EstimateContext
     // the longest of its matrix units' total, its FP32 lanes' total, and one block's chain.
     const double tile_vector_s = k.vector_ops / (static_cast<double>(hw.vector_fp32_lanes_per_cu) * hw.clock_hz);
     w.vector_step_s = per_cu * tile_vector_s;
-    const double chain_s = block_compute_s + tile_vector_s + mp.k_step_overhead_cycles / hw.clock_hz;
+    const double chain_s = block_compute_s + tile_vector_s + ctx.k_step_overhead_s;
     if (k.matrix_result_per_step) {
       w.compute_step_s = std::max({math_s, w.vector_step_s, chain_s});
       // The overhead that counts is one block's, inside its chain (explain shows that one).
-      w.step_overhead_s = mp.k_step_overhead_cycles / hw.clock_hz;
+      w.step_overhead_s = ctx.k_step_overhead_s;
       work_s = chain_s >= std::max(math_s, w.vector_step_s) ? block_compute_s + tile_vector_s
                                                             : std::max(math_s, w.vector_step_s);
     } else {
@@ -244,11 +275,11 @@ __attribute__((always_inline)) inline WaveTerms wave_terms(const EstimateContext
   // Likewise a CU draws about its share of the L2 bandwidth (times the same headroom), and never
   // more than its own fill rate.
   const double l2_bw = std::min({hw.l2_bandwidth_bytes_per_s, active_cus * hw.per_cu_load_bytes_per_s,
-                                 hw.l2_bandwidth_bytes_per_s * mp.dram_active_cu_headroom * active_cus / hw.cu_count});
+                                 ctx.l2_headroom_bytes_per_s * active_cus / hw.cu_count});
   w.l2_step_s = requested / l2_bw;
   // Loads are issued by the resident warps, one scheduler per warp's sub-partition: too few warps
   // leave part of the CU's load issue idle, as they do its matrix units.
-  w.cu_load_step_s = per_cu * g.tile_step_load_s / w.utilization;
+  w.cu_load_step_s = w.utilization == 1.0 ? per_cu * g.tile_step_load_s : per_cu * g.tile_step_load_s / w.utilization;
   if (hw.llc_bytes > 0) {
     w.llc_step_s = l2_miss / hw.llc_bandwidth_bytes_per_s;
     w.llc_hit_rate = l2_miss > 0 ? std::max(0.0, 1.0 - dram_step_bytes / l2_miss) : 0.0;
@@ -261,8 +292,7 @@ __attribute__((always_inline)) inline WaveTerms wave_terms(const EstimateContext
   // a panel step faster (issue #11: a fixed config must never predict a larger problem faster).
   const double dram_bw = ctx.dram_bytes_per_s;
   const double busiest_wait_bytes = dram_step_bytes > 0 ? per_cu * g.busiest_step_bytes : 0.0;
-  w.dram_step_s = std::max(dram_step_bytes / dram_bw,
-                           busiest_wait_bytes / (dram_bw * mp.dram_active_cu_headroom / hw.cu_count));
+  w.dram_step_s = std::max(dram_step_bytes / dram_bw, busiest_wait_bytes / ctx.dram_cu_bytes_per_s);
   w.dram_bytes = dram_step_bytes * in.k_steps;
   // A K-step's loads are done when the slowest is: the step waits the latency of the farthest level
   // any of its bytes come from (the first touch of each new K-slice goes to DRAM, the wave's other
@@ -317,7 +347,9 @@ void estimate_terms(const EstimateContext& ctx, const TileConfig& c, LatencyEsti
 
   KernelShape k;
   const bool feasible = Rules::map(ctx, c, k);
-  const Residency r = residency(ctx, k);
+  EstimateContext::WarpTerms scratch;
+  const EstimateContext::WarpTerms& warps = warp_terms(ctx, k.num_warps, &scratch);
+  const Residency r = residency(ctx, k, warps);
   if constexpr (kRecord) {
     record->a_aligned = ctx.a_aligned;
     record->b_aligned = ctx.b_aligned;
@@ -325,12 +357,13 @@ void estimate_terms(const EstimateContext& ctx, const TileConfig& c, LatencyEsti
     record->registers_per_thread = r.registers_per_thread;
   }
   if (!feasible) return;
-  const double occ = occupancy(ctx, k, r);
+  const double occ = occupancy(ctx, k, warps, r);
   if (occ < 1) return;
 
   const TileGeometry g = tile_geometry<Rules::kExtraStepWork>(ctx, k, r);
   const double bm = k.block_m, bn = k.block_n, bk = k.block_k;
-  const double k_steps = ceil_div(k.k_blocks, k.split_k);
+  // Without a K split (the usual case) the quotient is k_blocks itself: no division.
+  const double k_steps = k.split_k == 1 ? ceil_div(k.k_blocks, 1.0) : ceil_div(k.k_blocks, k.split_k);
   const double work_tiles = g.output_tiles * k.split_k;
   const double concurrent = hw.cu_count * occ;
   const double waves = ceil_div(work_tiles, concurrent);
@@ -342,6 +375,11 @@ void estimate_terms(const EstimateContext& ctx, const TileConfig& c, LatencyEsti
   // runs; a synchronous one (mma.sync, MFMA) does not.
   in.overlap = k.async_matrix && !(Rules::kExtraStepWork && k.matrix_result_per_step) ? mp.k_step_overhead_overlap : 0.0;
   in.in_flight_steps = k.loads_in_flight;
+  // One block's own matrix work, on the matrix units its warps can feed: what a chain within the
+  // block waits for (a block of 2 warps on a CU needing 4 runs at half rate however many other
+  // blocks share the CU, so more resident blocks never shorten it).
+  in.block_utilization = warps.block_utilization;
+  in.block_compute_s = k.matrix_flops / (ctx.cu_flops_per_s * in.block_utilization);
   // The same in every wave: the compulsory operand bytes per thread block and K-step, the bytes of an
   // output tile.
   in.compulsory_tile_step = ctx.operand_bytes / (work_tiles * k_steps);

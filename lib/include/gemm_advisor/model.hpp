@@ -108,6 +108,9 @@ struct EstimateContext {
     double block_line_bytes = 0;  ///< block * element bytes rounded up to whole 128-byte cache lines
     double busiest = 0;           ///< elements the fullest block covers: min(block, size)
     double busiest_line_bytes = 0;  ///< busiest * element bytes rounded up to whole 128-byte cache lines
+    /// block / narrow_tile_matrix_efficiency: the rows of matrix work of a block under the narrow
+    /// fallback instruction (Triton's map_matrix_work; M only). Also makes the record 64 bytes.
+    double narrow_work = 0;
   };
   /// BlockTerms for each power-of-two block size 8, 16, ..., 1024 (index log2(block) - 3,
   /// block_index), the sizes the Triton targets allow (8 only as vllm-fused-moe's BLOCK_SIZE_M):
@@ -115,6 +118,37 @@ struct EstimateContext {
   std::array<std::array<BlockTerms, kBlockSizeCount>, 3> block_terms{};
 
   ModelParams params;  ///< the target's free parameters on this profile (Profile::params_for)
+
+  /// Config-independent factors of the per-config terms (model_core.hpp), computed once here so
+  /// that the loop over the configs does not repeat them. Each is the very expression the model
+  /// writes, evaluated in the same order, so every estimate is the same bit for bit.
+  double dram_cu_bytes_per_s = 0;      ///< dram_bytes_per_s * dram_active_cu_headroom / cu_count: one CU's DRAM share
+  double l2_headroom_bytes_per_s = 0;  ///< l2_bandwidth_bytes_per_s * dram_active_cu_headroom
+  double one_block_step_overhead_s = 0;  ///< the K-step overhead of a CU running one thread block
+  double k_step_overhead_s = 0;        ///< k_step_overhead_cycles / clock_hz
+  /// Both operands aligned and staged_registers_per_element * 0 is +0 (the parameter is finite and
+  /// not negative): no register staging, whose term is then +0 for any positive thread count.
+  bool no_staged_registers = false;
+  bool spill_fraction_positive = false;  ///< spill_bandwidth_fraction > 0: no spill moves +0 bytes
+  /// fp32 registers per thread of one warp's matrix instruction accumulator:
+  /// instruction_m * instruction_n / warp_size (the Triton fallback instruction's, triton.hpp).
+  double warp_instruction_registers = 0;
+  /// At least the fp32 registers per thread of any full matrix instruction's accumulator: the
+  /// widest's, instruction_m * instruction_max_n / (matrix_instruction_warps * warp_size) (or
+  /// +infinity where the profile's figures give no bound). The Triton targets skip their
+  /// instruction-register rule where this fits (triton_resources).
+  double widest_instruction_registers = 0;
+
+  /// What depends on a config only through its num_warps (core::warp_terms_of computes it).
+  struct WarpTerms {
+    double threads = 0;            ///< threads per block: num_warps * warp_size
+    double register_cap = 0;       ///< registers a thread can have: min(max_registers_per_thread, floor(registers_per_cu / threads))
+    double warp_occupancy = 0;     ///< blocks a CU's warp limit admits: floor(max_warps_per_cu / num_warps)
+    double block_utilization = 0;  ///< matrix units one block's warps feed: min(1, num_warps / warps_to_feed_matrix_units)
+  };
+  static constexpr int kWarpTermsMax = 32;  ///< warp_terms covers 1..32 warps (Triton allows up to 32)
+  /// warp_terms[w] for num_warps = w in 1..kWarpTermsMax ([0] unused); core::warp_terms reads it.
+  std::array<WarpTerms, kWarpTermsMax + 1> warp_terms{};
 
   /// Set when every config estimated with this context comes from the target's own candidates()
   /// for this problem and profile, which generates only configs the kernel's rules allow: the
@@ -155,8 +189,9 @@ struct LatencyEstimate {
 };
 
 /// The index of a power-of-two block size in [8, 1024] in EstimateContext::block_terms.
+/// (Unsigned arithmetic, so that the compiler folds the - 3 into the address of the table entry.)
 inline std::size_t block_index(int block) {
-  return static_cast<std::size_t>(__builtin_ctz(static_cast<unsigned>(block)) - 3);
+  return static_cast<std::size_t>(__builtin_ctz(static_cast<unsigned>(block))) - 3;
 }
 
 }  // namespace gemm_advisor

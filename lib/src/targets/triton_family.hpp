@@ -8,6 +8,7 @@
 #include "gemm_advisor/kernel_shape.hpp"
 #include "gemm_advisor/model.hpp"
 #include "gemm_advisor/targets/triton.hpp"
+#include "../model_core.hpp"
 
 namespace gemm_advisor::triton_family {
 
@@ -17,8 +18,13 @@ namespace gemm_advisor::triton_family {
 /// target with them sets its own after this). Returns the resource view, whose `check` says what
 /// the compiler would refuse (ctx.rate must be set).
 inline TritonResources map_tile(const EstimateContext& ctx, const TileConfig& c, KernelShape& k) {
+  // The thread count and register cap from the context's table (core::warp_terms).
+  EstimateContext::WarpTerms scratch;
+  const EstimateContext::WarpTerms& w = core::warp_terms(ctx, c.num_warps, &scratch);
   const TritonResources r = triton_resources(c, ctx.problem->dtype, *ctx.rate, *ctx.hw, ctx.profile->triton,
-                                             ctx.params.register_overhead_per_thread);
+                                             ctx.params.register_overhead_per_thread,
+                                             {w.threads, w.register_cap, ctx.warp_instruction_registers,
+                                              ctx.widest_instruction_registers});
   k.block_m = c.block_m;
   k.block_n = c.block_n;
   k.block_k = c.block_k;
@@ -37,11 +43,11 @@ inline TritonResources map_tile(const EstimateContext& ctx, const TileConfig& c,
 /// The matrix work of one tile-step, padded to the profile's instruction. A tile narrower than the
 /// instruction's M, or too few warps to issue it (Hopper's wgmma needs a warpgroup of 4), runs a
 /// narrower synchronous instruction at the fitted narrow_tile_matrix_efficiency instead; only the
-/// full instruction is asynchronous. `full_instruction`: map_tile's TritonResources::full_instruction.
-inline void map_matrix_work(const EstimateContext& ctx, const EstimateContext::BlockTerms& tm,
-                            const EstimateContext::BlockTerms& tn, const EstimateContext::BlockTerms& tk,
-                            bool full_instruction, KernelShape& k) {
-  const double bm_work = full_instruction ? tm.padded : k.block_m / ctx.params.narrow_tile_matrix_efficiency;
+/// full instruction is asynchronous. `full_instruction`: map_tile's TritonResources::full_instruction;
+/// tm, tn, tk: the block terms of k's block sizes (tm.narrow_work = block_m / narrow_tile_matrix_efficiency).
+inline void map_matrix_work(const EstimateContext::BlockTerms& tm, const EstimateContext::BlockTerms& tn,
+                            const EstimateContext::BlockTerms& tk, bool full_instruction, KernelShape& k) {
+  const double bm_work = full_instruction ? tm.padded : tm.narrow_work;
   k.matrix_flops = 2.0 * bm_work * tn.padded * tk.padded;
   k.async_matrix = full_instruction;
 }
@@ -71,7 +77,7 @@ inline void map_wrapped_operands(const EstimateContext& ctx, const TileConfig& c
   // K-step's depth; likewise for B.
   k.a_line_bytes = layout.a_transposed ? tk.busiest * tm.block_line_bytes : k.block_m * tk.busiest_line_bytes;
   k.b_line_bytes = layout.b_transposed ? k.block_n * tk.busiest_line_bytes : tk.busiest * tn.block_line_bytes;
-  map_matrix_work(ctx, tm, tn, tk, full_instruction, k);
+  map_matrix_work(tm, tn, tk, full_instruction, k);
 }
 
 /// Loads issued ahead of the math: one less than the operand buffers (num_stages less the profile's

@@ -111,7 +111,7 @@ struct MoeRules {
     // (Triton's masked asynchronous copy writes `other`), so they cost the CU's fill, not traffic.
     k.a_line_bytes = k.block_m * tk.busiest_line_bytes;
     k.b_line_bytes = k.block_n * tk.busiest_line_bytes;
-    triton_family::map_matrix_work(ctx, tm, tn, tk, r.full_instruction, k);
+    triton_family::map_matrix_work(tm, tn, tk, r.full_instruction, k);
     // The smallest matrix instruction has 16 rows (mma.sync m16n8k*): an 8-row tile computes 16.
     if (c.block_m < kMinInstructionRows) k.matrix_flops *= static_cast<double>(kMinInstructionRows) / c.block_m;
     k.loads_in_flight = triton_family::loads_in_flight(ctx, c, r.full_instruction);

@@ -5,6 +5,7 @@
 /// its feasibility rules.
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -63,9 +64,10 @@ inline double triton_register_cap(int num_warps, const Hardware& hw) {
 /// then N, so N = min(instruction_max_n, block_n / groups along N) (256x256 with 16 warps: four
 /// groups along M, one m64n256 each, 64 * 256 / 128 = 128 registers; 64x256 with 16 warps: four
 /// along N, m64n64, 32). The fallback's: instruction_m x instruction_n over one warp.
+/// `sync_registers`: the fallback's (triton_thread_limits).
 inline double triton_instruction_registers(const TileConfig& c, const MatrixRate& rate, const Hardware& hw,
-                                           bool full_instruction) {
-  if (!full_instruction) return static_cast<double>(rate.instruction_m) * rate.instruction_n / hw.warp_size;
+                                           bool full_instruction, double sync_registers) {
+  if (!full_instruction) return sync_registers;
   const int groups = std::max(1, c.num_warps / std::max(1, hw.matrix_instruction_warps));
   const int along_m = std::max(1, std::min(groups, c.block_m / std::max(1, rate.instruction_m)));
   const int along_n = std::max(1, groups / along_m);
@@ -82,11 +84,13 @@ enum class TritonResourceCheck { ok, smem, too_many_threads, instruction_registe
 /// over 1024 threads per block; one matrix instruction's accumulator plus `reserve_registers` over
 /// the thread's register cap (ptxas: "Insufficient registers (128)" for 256x256 tiles with 16 warps,
 /// whose m64n256 wgmma needs 128 at a cap of 128).
+/// `register_cap`: triton_register_cap(num_warps, hw).
 inline TritonResourceCheck triton_check_resources(std::int64_t smem_bytes, double instruction_registers,
-                                                  double reserve_registers, int num_warps, const Hardware& hw) {
+                                                  double reserve_registers, int num_warps, double register_cap,
+                                                  const Hardware& hw) {
   if (smem_bytes > hw.smem_per_block_bytes) return TritonResourceCheck::smem;
   if (static_cast<std::int64_t>(num_warps) * hw.warp_size > 1024) return TritonResourceCheck::too_many_threads;
-  if (instruction_registers + reserve_registers > triton_register_cap(num_warps, hw))
+  if (instruction_registers + reserve_registers > register_cap)
     return TritonResourceCheck::instruction_registers;
   return TritonResourceCheck::ok;
 }
@@ -103,17 +107,44 @@ struct TritonResources {
   double instruction_registers = 0;    ///< per thread, one matrix instruction's accumulator
   TritonResourceCheck check = TritonResourceCheck::ok;
 };
+/// What triton_resources takes of the profile that depends on the config only through its
+/// num_warps, or not at all (the model has them from its EstimateContext, computed once per problem).
+struct TritonThreadLimits {
+  double threads;                     ///< threads per block: num_warps * warp_size
+  double register_cap;                ///< triton_register_cap(num_warps, hw)
+  double sync_instruction_registers;  ///< the fallback instruction's: instruction_m * instruction_n / warp_size
+  /// At least the full instruction's registers of every config (EstimateContext's
+  /// widest_instruction_registers), or +infinity: none known.
+  double widest_instruction_registers;
+};
+inline TritonThreadLimits triton_thread_limits(int num_warps, const MatrixRate& rate, const Hardware& hw) {
+  return {static_cast<double>(num_warps) * hw.warp_size, triton_register_cap(num_warps, hw),
+          static_cast<double>(rate.instruction_m) * rate.instruction_n / hw.warp_size,
+          std::numeric_limits<double>::infinity()};
+}
 /// Computes them (the dtype must have a matrix path: `rate` not null) with `reserve_registers` for
-/// the instruction rule (the model's register_overhead_per_thread).
+/// the instruction rule (the model's register_overhead_per_thread), and the config's `limits`.
+/// Where even limits.widest_instruction_registers fit under the cap beside the reserve, the rule
+/// cannot fail and the full instruction's registers are not computed (instruction_registers is
+/// left 0, which passes alike): four integer divisions less (the model's per-config path).
 inline TritonResources triton_resources(const TileConfig& c, Dtype dtype, const MatrixRate& rate, const Hardware& hw,
-                                        const TritonSettings& triton, double reserve_registers) {
+                                        const TritonSettings& triton, double reserve_registers,
+                                        const TritonThreadLimits& limits) {
   TritonResources r;
   r.full_instruction = triton_full_instruction(c, rate, hw);
   r.smem_bytes = triton_smem_bytes(c, dtype, triton, r.full_instruction);
-  r.accumulator_registers = accumulator_registers_per_thread(c, hw);
-  r.instruction_registers = triton_instruction_registers(c, rate, hw, r.full_instruction);
-  r.check = triton_check_resources(r.smem_bytes, r.instruction_registers, reserve_registers, c.num_warps, hw);
+  // accumulator_registers_per_thread(c, hw)
+  r.accumulator_registers = static_cast<double>(c.block_m) * c.block_n / limits.threads;
+  if (!r.full_instruction || !(limits.widest_instruction_registers + reserve_registers <= limits.register_cap))
+    r.instruction_registers =
+        triton_instruction_registers(c, rate, hw, r.full_instruction, limits.sync_instruction_registers);
+  r.check = triton_check_resources(r.smem_bytes, r.instruction_registers, reserve_registers, c.num_warps,
+                                   limits.register_cap, hw);
   return r;
+}
+inline TritonResources triton_resources(const TileConfig& c, Dtype dtype, const MatrixRate& rate, const Hardware& hw,
+                                        const TritonSettings& triton, double reserve_registers) {
+  return triton_resources(c, dtype, rate, hw, triton, reserve_registers, triton_thread_limits(c.num_warps, rate, hw));
 }
 
 /// The rules on sizes, warps, stages, split_k, group_m and dtype the Triton targets share:
