@@ -183,10 +183,21 @@ std::string vllm_moe_config_file_text(const std::map<std::int64_t, TileConfig>& 
 
 // --- files ----------------------------------------------------------------------------------------
 
-void check_writable_path(const std::string& path) {
+namespace {
+
+// Only a regular file may be replaced: `path` (a link already followed) is refused, named as
+// `shown`, when something else stands there.
+void refuse_non_regular(const std::string& path, const std::string& shown) {
   struct stat st {};
   if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
-    throw InputError(path + ": cannot write: it exists and is not a regular file (a directory, device or pipe)");
+    throw InputError(shown + ": cannot write: it exists and is not a regular file (a directory, device or pipe)");
+}
+
+}  // namespace
+
+void check_writable_path(const std::string& path) {
+  refuse_non_regular(path, path);
+  struct stat st {};
   std::string dir = std::filesystem::path(path).parent_path().string();
   if (dir.empty()) dir = ".";
   if (::stat(dir.c_str(), &st) != 0) throw InputError(path + ": cannot write: " + dir + ": " + std::strerror(errno));
@@ -205,8 +216,7 @@ void write_file_atomically(const std::string& path_given, const std::string& tex
     if (ec) throw InputError(path_given + ": cannot write: a link to nowhere (" + ec.message() + ")");
     path = target.string();
   }
-  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
-    throw InputError(path_given + ": cannot write: it exists and is not a regular file (a directory, device or pipe)");
+  refuse_non_regular(path, path_given);
   // A name no other writer uses: this process's id and a per-process count (O_EXCL checks it).
   static std::atomic<unsigned> counter{0};
   const std::string tmp = path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++);

@@ -29,6 +29,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import plan_spec as ps  # noqa: E402
 import make_plans  # noqa: E402
+sys.path.insert(0, os.path.dirname(HERE))
+from compare_moe_check import layer_times  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(HERE))
 FIRST = os.path.join(ROOT, "data", "measurements", "h200-fused-moe.csv")
@@ -54,17 +56,14 @@ def main(argv):
     dirs = [a.split("=", 1) for a in argv]
     if not dirs or any(len(d) != 2 for d in dirs):
         raise SystemExit(__doc__)
-    # the layer bests of the first run and of each later run
+    # the layer bests of the first run and of each later run (compare_moe_check.layer_times: each
+    # layer config's up + down time)
     def layer_bests(paths):
         times = {}
-        for r in (r for path in paths for r in csv.DictReader(open(path))):
-            if r["kernel"] != "vllm-fused-moe" or r["status"] != "ok":
-                continue
-            key = (r["family"], r["name"])
-            cfg = tuple(int(r[k]) for k in KEYS)
-            times.setdefault(key, {}).setdefault(cfg, {})[r["gemm"]] = float(r["ms"])
-        return {k: min((v["up"] + v["down"], c) for c, v in d.items() if "up" in v and "down" in v)[1]
-                for k, d in times.items() if any("up" in v and "down" in v for v in d.values())}
+        for path in paths:
+            for key, d in layer_times(path).items():
+                times.setdefault(key, {}).update(d)
+        return {k: min((t, c) for c, t in d.items())[1] for k, d in times.items() if d}
 
     best = layer_bests([FIRST, FIRST_FP8] if with_fp8 else [FIRST])
     later = [layer_bests([p]) for p in LATER if os.path.exists(p)]
