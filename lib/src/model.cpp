@@ -119,7 +119,6 @@ EstimateContext make_estimate_context(const GemmProblem& p, const Profile& profi
   // The per-config loop's constant factors (EstimateContext; the expressions of core::wave_terms).
   ctx.dram_cu_bytes_per_s = ctx.dram_bytes_per_s * params.dram_active_cu_headroom / hw.cu_count;
   ctx.l2_headroom_bytes_per_s = hw.l2_bandwidth_bytes_per_s * params.dram_active_cu_headroom;
-  ctx.one_block_step_overhead_s = core::step_overhead_s(params, hw, 1.0);
   ctx.k_step_overhead_s = params.k_step_overhead_cycles / hw.clock_hz;
   const double unstaged = params.staged_registers_per_element * 0.0;
   ctx.no_staged_registers = ctx.a_aligned && ctx.b_aligned && unstaged == 0 && !std::signbit(unstaged);

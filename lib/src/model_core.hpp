@@ -173,7 +173,7 @@ inline void raster_footprint(double tiles, const KernelShape& k, double* rows, d
 
 // The warps' per-step bookkeeping (barriers, waits, address arithmetic) of a CU running `per_cu`
 // thread blocks: CTAs sharing a CU each pay their own, less the share the others' warps hide
-// (coresident_overhead_overlap). For one block EstimateContext::one_block_step_overhead_s has it.
+// (coresident_overhead_overlap). For one block it is EstimateContext::k_step_overhead_s.
 inline double step_overhead_s(const ModelParams& mp, const Hardware& hw, double per_cu) {
   return (1.0 + (1.0 - mp.coresident_overhead_overlap) * (per_cu - 1.0)) * mp.k_step_overhead_cycles / hw.clock_hz;
 }
@@ -220,7 +220,7 @@ __attribute__((always_inline)) inline WaveTerms wave_terms(const EstimateContext
   const double block_compute_s = in.block_compute_s;
   // The warps' per-step bookkeeping partly hides under asynchronous matrix work
   // (k_step_overhead_overlap, model_params.hpp); CTAs sharing a CU each pay their own (step_overhead_s).
-  w.step_overhead_s = per_cu == 1.0 ? ctx.one_block_step_overhead_s : step_overhead_s(mp, hw, per_cu);
+  w.step_overhead_s = per_cu == 1.0 ? ctx.k_step_overhead_s : step_overhead_s(mp, hw, per_cu);
   const double math_s = per_cu * tile_compute_s;
   w.compute_step_s = std::max(math_s, w.step_overhead_s) + (1.0 - in.overlap) * std::min(math_s, w.step_overhead_s);
   double work_s = math_s;  // what the bound compares with the overhead (issue-bound when less)
