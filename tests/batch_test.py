@@ -226,12 +226,14 @@ def profile_numbers(name):
             if m:
                 numbers[m.group(1)] = int(m.group(2))
             m = re.match(r"^\s+(\w+): \{instruction_m: (\d+), instruction_n: (\d+),(?: instruction_k: \d+,)?"
-                         r"(?: instruction_max_n: (\d+),)?", line)
+                         r"(?: instruction_min_m: (\d+),)?(?: instruction_max_n: (\d+),)?", line)
             if m:  # matrix.DTYPE: the instruction shape
                 numbers[m.group(1) + ".m"] = int(m.group(2))
                 numbers[m.group(1) + ".n"] = int(m.group(3))
-                numbers[m.group(1) + ".max_n"] = int(m.group(4) or m.group(3))
+                numbers[m.group(1) + ".min_m"] = int(m.group(4) or m.group(2))
+                numbers[m.group(1) + ".max_n"] = int(m.group(5) or m.group(3))
     numbers.setdefault("matrix_instruction_warps", 1)
+    numbers.setdefault("tensor_memory_bytes_per_cu", 0)
     numbers.setdefault("sync_mma_smem_stage_offset", numbers["smem_stage_offset"])
     return numbers
 
@@ -256,12 +258,18 @@ for hw in ("h200", "b200", "a100", "mi300x", "mi350x", "mi355x", "h100"):
                 # Triton's limits as measured on the H200 (tests/triton_target_test.cpp): shared memory
                 # with num_stages buffers for the full (wgmma) instruction, less the sync path's offset
                 # below it; one instruction's accumulator plus the 32-register reserve within the cap.
+                # Blackwell (tensor_memory_bytes_per_cu): tcgen05 from block_m >= instruction_min_m,
+                # its accumulator in tensor memory (max(bm, 128) x max(bn, 32) fp32 cells), no
+                # register limit of its own.
                 iw, ws = limits["matrix_instruction_warps"], limits["warp_size"]
-                full = bm >= limits[dtype + ".m"] and w >= iw
+                full = bm >= limits[dtype + ".min_m"] and w >= iw
                 offset = limits["smem_stage_offset"] if full else limits["sync_mma_smem_stage_offset"]
                 smem = max(1, s - offset) * (bm * bk + bk * bn) * BITS[dtype] // 8
                 cap = min(limits["max_registers_per_thread"], limits["registers_per_cu"] // (w * ws))
-                if full:
+                tmem = limits["tensor_memory_bytes_per_cu"]
+                if full and tmem:
+                    inst = 0 if max(bm, 128) * max(bn, 32) * 4 <= tmem else float("inf")
+                elif full:
                     along_m = max(1, min(w // iw, bm // limits[dtype + ".m"]))
                     n = min(limits[dtype + ".max_n"], max(limits[dtype + ".n"], bn // max(1, (w // iw) // along_m)))
                     inst = limits[dtype + ".m"] * n / (iw * ws)

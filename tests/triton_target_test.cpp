@@ -122,6 +122,57 @@ TEST_CASE("infeasible configs say why", "[triton][errors]") {
   CHECK_THAT(triton_infeasibility(c, p, hw), Catch::Contains("num_stages = 9"));
 }
 
+TEST_CASE("Blackwell: tcgen05 accumulates in tensor memory, not in registers", "[triton][blackwell]") {
+  // profiles/b200.yaml: 256 KiB of tensor memory per SM (PTX ISA: 128 lanes x 512 columns of 32
+  // bits); Triton issues tcgen05 (MMAv5) for 4 or 8 warps and a block M that is a multiple of 64
+  // (triton-lang/triton lib/Analysis/Utility.cpp, supportMMA), else mma.sync with the accumulator
+  // in registers.
+  const Profile b200 = load_profile("b200");
+  const Profile h200 = load_profile("h200");
+  const GemmProblem p = parse_shape("8192x8192x8192");
+  const MatrixRate& rate = *b200.hw.rate(Dtype::bf16);
+  // 256x256x64 with 8 warps and 3 stages: on the H200 (wgmma) 256 fp32 accumulators a thread, over
+  // the 255-register cap: they spill every K-step; on the B200 none is in a register.
+  const TileConfig big = test_util::cfg(256, 256, 64, 8, 3);
+  const TritonResources rb = triton_resources(big, Dtype::bf16, rate, b200.hw, b200.triton, 32);
+  CHECK(rb.full_instruction);
+  CHECK(rb.accumulator_registers == 0);
+  CHECK(rb.tile_registers == 256.0);  // 256 * 256 / 256 threads
+  CHECK(rb.tensor_memory_bytes == 262144);  // 256 x 256 x 4 bytes: the whole tensor memory
+  CHECK(rb.check == TritonResourceCheck::ok);
+  const Estimate eb = test_util::estimate(p, b200, big);
+  const Estimate eh = test_util::estimate(p, h200, big);
+  REQUIRE(eb.feasible);
+  REQUIRE(eh.feasible);
+  CHECK(eh.registers_per_thread == 255.0);  // capped: the rest spills
+  CHECK(eb.registers_per_thread == 32.0);   // the kernel's other registers only (the 32 reserve)
+  CHECK(eb.occupancy == 1);
+  // Tensor memory bounds occupancy where registers and shared memory would not: 128x256x32 with
+  // 4 warps and 2 stages needs 2 * (128*32 + 32*256) * 2 = 49152 bytes of shared memory (4 blocks
+  // fit its 228 KiB) and 128 x 256 x 4 = 131072 bytes of tensor memory (2 blocks).
+  CHECK(test_util::estimate(p, b200, test_util::cfg(128, 256, 32, 4, 2)).occupancy == 2);
+  // A 64-row block takes all 128 lanes of its columns: 128 x 128 x 4 bytes for 64x128.
+  const TileConfig narrow = test_util::cfg(64, 128, 64, 4, 3);
+  const TritonResources rn = triton_resources(narrow, Dtype::bf16, rate, b200.hw, b200.triton, 32);
+  CHECK(rn.full_instruction);
+  CHECK(rn.tensor_memory_bytes == 65536);
+  // 2 warps: mma.sync, accumulators in registers, no tensor memory.
+  const TritonResources r2 =
+      triton_resources(test_util::cfg(64, 128, 64, 2, 3), Dtype::bf16, rate, b200.hw, b200.triton, 32);
+  CHECK(!r2.full_instruction);
+  CHECK(r2.accumulator_registers == 64 * 128 / 64.0);
+  CHECK(r2.tensor_memory_bytes == 0);
+  // 32-row blocks are below tcgen05's smallest M.
+  CHECK(!triton_full_instruction(test_util::cfg(32, 128, 64, 4, 3), rate, b200.hw));
+  // A 512x512 accumulator (1 MiB) cannot be allocated.
+  CHECK_THAT(triton_infeasibility(test_util::cfg(512, 512, 16, 8, 1), p, b200),
+             Catch::Contains("1048576 bytes of tensor memory"));
+  // The H200 has no tensor memory: its resources are the register view as before.
+  const TritonResources rh = triton_resources(big, Dtype::bf16, *h200.hw.rate(Dtype::bf16), h200.hw, h200.triton, 32);
+  CHECK(rh.accumulator_registers == 256.0);
+  CHECK(rh.tensor_memory_bytes == 0);
+}
+
 TEST_CASE("tile config text round-trips", "[triton]") {
   const TileConfig c = parse_tile_config("128x64x32:4:3:2");
   CHECK(c.block_m == 128);

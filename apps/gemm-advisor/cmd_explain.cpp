@@ -87,8 +87,10 @@ Registered register_explain(CLI::App& app) {
                 out << "tiles and waves" << title << "\n";
                 line("output tiles", fmt::format("{:.0f}", x.output_tiles));
                 line("thread blocks (x split_k)", fmt::format("{:.0f}", x.work_tiles));
-                line("occupancy", fmt::format("{} blocks per CU ({} bytes smem, ~{:.0f} registers/thread)", x.occupancy,
-                                              x.smem_bytes, x.registers_per_thread));
+                line("occupancy", fmt::format("{} blocks per CU ({} bytes smem, {}~{:.0f} registers/thread)", x.occupancy,
+                                              x.smem_bytes,
+                                              x.accumulator_in_tensor_memory ? "accumulator in tensor memory, " : "",
+                                              x.registers_per_thread));
                 // Every wave but the last runs cu_count * occupancy blocks; the last runs the rest.
                 const double slots = static_cast<double>(hw.cu_count) * x.occupancy;
                 line("waves", fmt::format("{:.0f} over {} CUs; the last wave {:.1f}% full, {:.1f}% of all block slots busy",

@@ -121,7 +121,8 @@ inline double occupancy(const EstimateContext& ctx, const KernelShape& k, const 
   return std::min({static_cast<double>(hw.max_blocks_per_cu),
                    floor_pos(static_cast<double>(hw.smem_per_cu_bytes) / std::max(1.0, static_cast<double>(k.smem_bytes))),
                    warps.warp_occupancy,
-                   floor_pos(static_cast<double>(hw.registers_per_cu) / (r.registers_per_thread * r.threads))});
+                   floor_pos(static_cast<double>(hw.registers_per_cu) / (r.registers_per_thread * r.threads)),
+                   k.tensor_memory_blocks});  // Blackwell: the accumulators sharing the tensor memory
 }
 
 // Stage 2: per-config quantities every wave uses.
@@ -355,6 +356,7 @@ void estimate_terms(const EstimateContext& ctx, const TileConfig& c, LatencyEsti
     record->b_aligned = ctx.b_aligned;
     record->smem_bytes = k.smem_bytes;
     record->registers_per_thread = r.registers_per_thread;
+    record->accumulator_in_tensor_memory = k.tensor_memory_blocks != std::numeric_limits<double>::infinity();
   }
   if (!feasible) return;
   const double occ = occupancy(ctx, k, warps, r);

@@ -246,7 +246,7 @@ void parse_compute(ProfileReader& r, const YAML::Node& c, Hardware& hw) {
   r.check_keys(c, "compute", {"cu_count", "active_cu_count", "clock_mhz", "warp_size", "vector_fp32_lanes_per_cu", "matrix_units_per_cu",
                               "warps_to_feed_matrix_units", "matrix_instruction_warps", "max_warps_per_cu", "max_blocks_per_cu",
                               "registers_per_cu", "max_registers_per_thread", "smem_per_cu_bytes",
-                              "smem_per_block_bytes"});
+                              "smem_per_block_bytes", "tensor_memory_bytes_per_cu"});
   hw.cu_count = hw.product_cu_count = r.integer(c, "cu_count", "compute.cu_count");
   // Validated (and its source checked) here, applied once the whole profile is read.
   if (c["active_cu_count"]) (void)r.integer(c, "active_cu_count", "compute.active_cu_count");
@@ -265,6 +265,10 @@ void parse_compute(ProfileReader& r, const YAML::Node& c, Hardware& hw) {
       r.integer(c, "max_registers_per_thread", "compute.max_registers_per_thread", false, 65536);
   hw.smem_per_cu_bytes = r.integer(c, "smem_per_cu_bytes", "compute.smem_per_cu_bytes");
   hw.smem_per_block_bytes = r.integer(c, "smem_per_block_bytes", "compute.smem_per_block_bytes");
+  if (c["tensor_memory_bytes_per_cu"])
+    hw.tensor_memory_bytes_per_cu =
+        r.integer(c, "tensor_memory_bytes_per_cu", "compute.tensor_memory_bytes_per_cu", true);
+  r.plausible(c, "tensor_memory_bytes_per_cu", "compute.tensor_memory_bytes_per_cu", 1024, 1 << 24, true);
   r.plausible(c, "clock_mhz", "compute.clock_mhz", 100, 10000);
   r.plausible(c, "warp_size", "compute.warp_size", 16, 128);
   if (hw.warp_size > 0 && (hw.warp_size & (hw.warp_size - 1)) != 0)
@@ -338,16 +342,22 @@ void parse_matrix(ProfileReader& r, const YAML::Node& mx, Hardware& hw) {
       continue;
     }
     r.check_keys(v, base, {"instruction_m", "instruction_n", "instruction_k", "instruction_max_n",
-                           "flops_per_cycle_per_cu", "instruction_cycles", "tf32"});
+                           "instruction_min_m", "flops_per_cycle_per_cu", "instruction_cycles", "tf32"});
     MatrixRate rate;
     rate.instruction_m = r.integer(v, "instruction_m", base + ".instruction_m");
     rate.instruction_n = r.integer(v, "instruction_n", base + ".instruction_n");
     rate.instruction_k = r.integer(v, "instruction_k", base + ".instruction_k");
     rate.instruction_max_n = v["instruction_max_n"] ? r.integer(v, "instruction_max_n", base + ".instruction_max_n")
                                                     : rate.instruction_n;
+    rate.instruction_min_m = v["instruction_min_m"] ? r.integer(v, "instruction_min_m", base + ".instruction_min_m")
+                                                    : rate.instruction_m;
+    if (rate.instruction_min_m > rate.instruction_m && rate.instruction_m > 0)
+      r.error(v["instruction_min_m"], "'" + base + ".instruction_min_m' (" + std::to_string(rate.instruction_min_m) +
+                                          ") exceeds '" + base + ".instruction_m' (" +
+                                          std::to_string(rate.instruction_m) + ")");
     rate.flops_per_cycle_per_cu = r.number(v, "flops_per_cycle_per_cu", base + ".flops_per_cycle_per_cu");
     r.number(v, "instruction_cycles", base + ".instruction_cycles", false, false);
-    for (const char* dim : {"instruction_m", "instruction_n", "instruction_k", "instruction_max_n"})
+    for (const char* dim : {"instruction_m", "instruction_n", "instruction_k", "instruction_max_n", "instruction_min_m"})
       r.plausible(v, dim, base + "." + dim, 1, 1024);
     r.plausible(v, "flops_per_cycle_per_cu", base + ".flops_per_cycle_per_cu", 1, 1e7);
     if (v["tf32"]) {

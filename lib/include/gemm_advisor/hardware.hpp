@@ -19,6 +19,10 @@ struct MatrixRate {
   int instruction_n = 0;  ///< columns of the instruction's output tile
   int instruction_k = 0;  ///< reduction depth of one instruction
   int instruction_max_n = 0;  ///< largest N one instruction takes (wgmma: 256); default instruction_n
+  /// Smallest block_m the asynchronous instruction takes (Blackwell's tcgen05: M = 64 besides 128);
+  /// default instruction_m. A block of that M still costs the work of instruction_m rows (the
+  /// instruction's rate is per instruction_m rows: half of it at M = 64).
+  int instruction_min_m = 0;
   double flops_per_cycle_per_cu = 0;  ///< dense FLOP per core cycle of one CU/SM, all matrix units
   bool tf32 = false;      ///< fp32 inputs run as TF32 on this hardware
 };
@@ -43,6 +47,10 @@ struct Hardware {
   int matrix_units_per_cu = 0;
   int warps_to_feed_matrix_units = 0;
   int matrix_instruction_warps = 1;  ///< warps that issue one matrix instruction together (Hopper wgmma: 4)
+  /// Bytes of tensor memory per CU/SM (Blackwell: 128 lanes x 512 columns of 32 bits = 262144),
+  /// where the asynchronous matrix instruction keeps its accumulator instead of registers; 0: none
+  /// (the accumulator lives in registers).
+  std::int64_t tensor_memory_bytes_per_cu = 0;
   /// FP32 vector (non-matrix) lanes of one CU/SM, each one multiply, add or FMA per cycle; 0 when
   /// the profile does not say (targets with per-step vector math then cannot estimate).
   int vector_fp32_lanes_per_cu = 0;

@@ -7,6 +7,7 @@
 /// Units: counts and extents in elements (doubles: at the limits they exceed 64 bits), bytes in
 /// bytes, work in FLOP. "Tile-step" = one thread block's one K-step.
 #include <cstdint>
+#include <limits>
 
 namespace gemm_advisor {
 
@@ -52,6 +53,9 @@ struct KernelShape {
   // --- resources ---
   std::int64_t smem_bytes = 0;        ///< shared memory (LDS) per thread block
   double accumulator_registers = 0;   ///< fp32 registers per thread live across the K loop (accumulators)
+  /// Thread blocks whose tensor memory (Blackwell: their accumulators) fits one CU together;
+  /// +infinity where they hold none
+  double tensor_memory_blocks = std::numeric_limits<double>::infinity();
   double loads_in_flight = 0;         ///< K-steps of loads issued ahead of the math (pipeline depth)
 
   // --- epilogue ---

@@ -68,6 +68,8 @@ struct Estimate {
   bool b_aligned = true;          ///< B's contiguous dimension allows 16-byte vector loads
   std::int64_t smem_bytes = 0;    ///< shared memory per thread block
   double registers_per_thread = 0;  ///< estimated registers per thread
+  /// the fp32 accumulator lives in tensor memory (Blackwell's tcgen05), not in registers
+  bool accumulator_in_tensor_memory = false;
 };
 
 struct MoeLayerContexts;

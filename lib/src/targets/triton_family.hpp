@@ -13,7 +13,8 @@
 namespace gemm_advisor::triton_family {
 
 /// The tile fields and the resources every Triton kernel has: block sizes, warps, stages, shared
-/// memory (triton_smem_bytes), one fp32 accumulator tile, and the elements an unaligned operand
+/// memory (triton_smem_bytes), one fp32 accumulator tile (in registers, or in tensor memory where
+/// the full instruction is Blackwell's tcgen05), and the elements an unaligned operand
 /// stages through registers (the whole A and B tiles); no extra loads or vector math per step (a
 /// target with them sets its own after this). Returns the resource view, whose `check` says what
 /// the compiler would refuse (ctx.rate must be set).
@@ -32,6 +33,7 @@ inline TritonResources map_tile(const EstimateContext& ctx, const TileConfig& c,
   k.num_stages = c.num_stages;
   k.smem_bytes = r.smem_bytes;
   k.accumulator_registers = r.accumulator_registers;
+  k.tensor_memory_blocks = r.tensor_memory_blocks;
   k.a_staged_elements = k.block_m * k.block_k;
   k.b_staged_elements = k.block_k * k.block_n;
   k.extra_step_bytes = 0;

@@ -44,7 +44,9 @@ struct Fp8BlockRules {
   static constexpr bool kExtraStepWork = true;
   [[gnu::always_inline]] static inline bool map(const EstimateContext& ctx, const TileConfig& c, KernelShape& k) {
     const TritonResources r = triton_family::map_tile(ctx, c, k);
-    k.accumulator_registers *= 2;
+    // The accumulator and the fresh product, both in registers: also on Blackwell, where the
+    // product comes out of tensor memory every step to be scaled.
+    k.accumulator_registers = 2 * r.tile_registers;
     if (!kernel_rules_ok(c) || r.check != TritonResourceCheck::ok || ctx.problem->dtype != Dtype::fp8) return false;
     triton_family::map_wrapped_operands(ctx, c, r.full_instruction, k);
     k.split_k = 1;

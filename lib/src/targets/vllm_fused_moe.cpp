@@ -89,7 +89,9 @@ struct MoeRules {
   static constexpr bool kExtraStepWork = kBlockScales;
   [[gnu::always_inline]] static inline bool map(const EstimateContext& ctx, const TileConfig& c, KernelShape& k) {
     const TritonResources r = triton_family::map_tile(ctx, c, k);
-    if constexpr (kBlockScales) k.accumulator_registers *= 2;  // the fresh product, scaled before it is added
+    // Block scales: the accumulator and the fresh product (scaled before it is added), both in
+    // registers, also where the product is made in tensor memory (Blackwell).
+    if constexpr (kBlockScales) k.accumulator_registers = 2 * r.tile_registers;
     if (!kernel_rules_ok(c, *ctx.problem, *ctx.hw, ctx.profile->triton) || r.check != TritonResourceCheck::ok)
       return false;
     const EstimateContext::BlockTerms& tm = ctx.block_terms[0][block_index(c.block_m)];

@@ -4,6 +4,7 @@
 /// BLOCK_M, BLOCK_N, BLOCK_K, GROUP_M, num_warps, num_stages, SPLIT_K), its candidate space and
 /// its feasibility rules.
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -24,11 +25,25 @@ namespace gemm_advisor {
 constexpr bool is_pow2(std::int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
 
 /// Whether Triton issues the profile's full, asynchronous matrix instruction for a config (Hopper's
-/// wgmma needs a warpgroup: num_warps >= matrix_instruction_warps, and block_m >= its M of 64) or
+/// wgmma needs a warpgroup: num_warps >= matrix_instruction_warps, and block_m >= its M of 64;
+/// Blackwell's tcgen05 num_warps 4 or 8 and block_m >= its smallest M, instruction_min_m = 64) or
 /// falls back to a narrower synchronous one (mma.sync). Every config is "full" where the profile's
 /// instruction is a single warp's (AMD MFMA, Ampere).
 inline bool triton_full_instruction(const TileConfig& c, const MatrixRate& rate, const Hardware& hw) {
-  return c.block_m >= rate.instruction_m && c.num_warps >= hw.matrix_instruction_warps;
+  return c.block_m >= rate.instruction_min_m && c.num_warps >= hw.matrix_instruction_warps;
+}
+
+/// Tensor memory (Blackwell) is 128 lanes of 32-bit cells, allocated in columns, at least 32 and a
+/// power of two at a time (PTX ISA, "Tensor Memory" and tcgen05.alloc).
+constexpr std::int64_t kTensorMemoryLanes = 128;
+constexpr std::int64_t kTensorMemoryMinColumns = 32;
+
+/// Bytes of tensor memory one block's fp32 accumulator tile allocates: its block_n columns per 128
+/// rows of block_m (a block of 64 rows still takes whole columns of all 128 lanes), at least 32
+/// columns: max(block_m, 128) * max(block_n, 32) * 4 for power-of-two blocks.
+inline std::int64_t triton_tensor_memory_bytes(const TileConfig& c) {
+  return std::max<std::int64_t>(c.block_m, kTensorMemoryLanes) * std::max<std::int64_t>(c.block_n, kTensorMemoryMinColumns) *
+         4;
 }
 
 /// Shared memory a Triton kernel allocates for operands, in bytes:
@@ -76,7 +91,7 @@ inline double triton_instruction_registers(const TileConfig& c, const MatrixRate
 }
 
 /// The limit a config breaks first, if any (see triton_resource_message for the words).
-enum class TritonResourceCheck { ok, smem, too_many_threads, instruction_registers };
+enum class TritonResourceCheck { ok, smem, too_many_threads, instruction_registers, tensor_memory };
 
 /// What the compiler refuses, in order (measured on our H200, Triton 3.6, the compile grid of
 /// data/measurements/h200-triton-extra.csv; every other config there compiled and ran, spilling
@@ -103,8 +118,15 @@ std::string triton_resource_message(TritonResourceCheck check, const TileConfig&
 struct TritonResources {
   bool full_instruction = false;
   std::int64_t smem_bytes = 0;
-  double accumulator_registers = 0;    ///< per thread, the whole tile
+  double tile_registers = 0;           ///< per thread, the whole fp32 tile: block_m * block_n / threads
+  /// ... of it in registers across the K loop: tile_registers, or 0 where the full instruction
+  /// accumulates in tensor memory (Blackwell's tcgen05, Triton's MMAv5)
+  double accumulator_registers = 0;
   double instruction_registers = 0;    ///< per thread, one matrix instruction's accumulator
+  /// Tensor memory the accumulator takes (triton_tensor_memory_bytes), 0 where it is in registers
+  double tensor_memory_bytes = 0;
+  /// Blocks whose accumulators fit one CU's tensor memory together; +infinity where they are in registers
+  double tensor_memory_blocks = std::numeric_limits<double>::infinity();
   TritonResourceCheck check = TritonResourceCheck::ok;
 };
 /// What triton_resources takes of the profile that depends on the config only through its
@@ -134,7 +156,17 @@ inline TritonResources triton_resources(const TileConfig& c, Dtype dtype, const 
   r.full_instruction = triton_full_instruction(c, rate, hw);
   r.smem_bytes = triton_smem_bytes(c, dtype, triton, r.full_instruction);
   // accumulator_registers_per_thread(c, hw)
-  r.accumulator_registers = static_cast<double>(c.block_m) * c.block_n / limits.threads;
+  r.tile_registers = r.accumulator_registers = static_cast<double>(c.block_m) * c.block_n / limits.threads;
+  if (hw.tensor_memory_bytes_per_cu > 0 && r.full_instruction) [[unlikely]] {
+    // tcgen05 writes its accumulator to tensor memory: no register holds it in the K loop, and no
+    // instruction's accumulator limits the registers; the tile must fit the tensor memory.
+    r.accumulator_registers = 0;
+    r.tensor_memory_bytes = static_cast<double>(triton_tensor_memory_bytes(c));
+    r.check = triton_check_resources(r.smem_bytes, 0, reserve_registers, c.num_warps, limits.register_cap, hw);
+    r.tensor_memory_blocks = std::floor(static_cast<double>(hw.tensor_memory_bytes_per_cu) / r.tensor_memory_bytes);
+    if (r.check == TritonResourceCheck::ok && r.tensor_memory_blocks < 1) r.check = TritonResourceCheck::tensor_memory;
+    return r;
+  }
   if (!r.full_instruction || !(limits.widest_instruction_registers + reserve_registers <= limits.register_cap))
     r.instruction_registers =
         triton_instruction_registers(c, rate, hw, r.full_instruction, limits.sync_instruction_registers);
