@@ -6,6 +6,7 @@
 #include "gemm_advisor/model.hpp"
 #include "gemm_advisor/ranker.hpp"
 #include "gemm_advisor/targets/triton.hpp"
+#include "gemm_advisor/targets/triton_tutorial.hpp"
 #include "test_util.hpp"
 
 using namespace gemm_advisor;
@@ -163,4 +164,25 @@ TEST_CASE("physical floors hold on every shipped profile", "[model][profiles]") 
     CHECK(g.bound != Bound::compute);
     CHECK(g.latency_s <= 2.5 * gemv.compulsory_bytes() / hw.hw.dram_bandwidth_bytes_per_s);
   }
+}
+
+TEST_CASE("staged unaligned operands beyond the register cap spill, also beside a spilled accumulator",
+          "[model][spill]") {
+  // Measured on our H200 (data/measurements/h200-tutorial-b.csv, 4096x2048x2049 bf16 NT: K odd, both
+  // operands staged through registers): 128x256x256 with 4 warps, 1 stage ran 7.00 ms, 35x slower than
+  // 128x128x32 with 8 warps (0.203 ms). Hand count of its registers a thread: 256 accumulators
+  // (128*256 / 128 threads) + 3 * (128*256 + 256*256) / 128 = 2304 staged + 32 reserve, against a
+  // cap of 255: 2337 spill. When only the accumulator was counted as spilled (it alone overflows
+  // the cap), the model predicted the big tile 1.9x faster than the small one.
+  const Profile hw = load_profile("h200");
+  GemmProblem p = parse_shape("4096x2048x2049");
+  p.layout = parse_layout("NT");
+  const Target& t = triton_tutorial_target();
+  const EstimateContext ctx = t.context(p, hw);
+  const Estimate big = t.estimate(ctx, cfg(128, 256, 256, 4, 1));
+  const Estimate small = t.estimate(ctx, cfg(128, 128, 32, 8, 1));
+  REQUIRE(big.feasible);
+  REQUIRE(small.feasible);
+  CHECK(big.registers_per_thread == 255.0);
+  CHECK(big.latency_s > small.latency_s);
 }

@@ -101,12 +101,16 @@ inline Residency residency(const EstimateContext& ctx, const KernelShape& k, con
   // memory, stored and reloaded every K-step.
   const double regs_cap = warps.register_cap;
   r.registers_per_thread = std::min(regs_cap, regs_needed);
-  // What spills: the excess over the cap, or, when the accumulators themselves do not fit beside the
-  // kernel's other registers, the whole accumulator tile, out and back every K-step (the matrix
-  // instructions write it where it cannot stay).
-  const double spilled = k.accumulator_registers + mp.register_overhead_per_thread > regs_cap
-                             ? k.accumulator_registers
-                             : std::max(0.0, regs_needed - regs_cap);
+  // What spills: the excess over the cap, and at least, when the accumulators themselves do not fit
+  // beside the kernel's other registers, the whole accumulator tile, out and back every K-step (the
+  // matrix instructions write it where it cannot stay). The excess counts the staged operand
+  // elements too: a large unaligned tile stages more than the accumulator (128x256x256 with 4
+  // warps: 2304 staged registers a thread beside 256 accumulators; it ran 35x slower than the
+  // shape's best, data/measurements/h200-tutorial-b.csv).
+  const double spilled = std::max(regs_needed - regs_cap,
+                                  k.accumulator_registers + mp.register_overhead_per_thread > regs_cap
+                                      ? k.accumulator_registers
+                                      : 0.0);
   // Nothing spilled (the usual case) moves +0 bytes at any positive spill_bandwidth_fraction: no
   // division then (spilled is +0 there: std::max's 0.0, or accumulators, which are positive).
   r.spill_bytes_per_step = spilled == 0 && ctx.spill_fraction_positive

@@ -2,7 +2,9 @@
 """Writes the plan CSVs of harness.py under tools/measure/plans/ (pure Python, no torch):
 
     plan-fp8-block.csv   vllm-fp8-block: public block-fp8 weight shapes (N, K) x 13 M values
-    plan-tutorial.csv    triton-tutorial: 48 bf16/fp16 shapes, NN and NT, decode to prefill, recsys, unaligned
+    plan-tutorial.csv    triton-tutorial: 56 bf16/fp16 shapes, NN and NT, decode to prefill, recsys, unaligned
+                         (48 in the first call, which measured 41 of them; 8 unaligned added after it)
+    plan-tutorial-c.csv  (--only tutorial-b) the second tutorial call: 11 of those the first did not measure
     plan-moe.csv         vllm-fused-moe: 6 public MoE models x 18 M values x (up, down)
     plan-moe-fp8.csv     vllm-fused-moe, block fp8 [128, 128]: 5 more block-fp8 MoE models (MOE_FP8_MODELS)
 
@@ -10,7 +12,7 @@ and prints, per plan, the problems, rows, distinct compile keys (plan_spec.compi
 dedupes them) and an estimated device time (plan_spec's per-config cost model; compiles at
 plan_spec.COMPILES_PER_S, overlapped with timing).
 
-    python3 tools/measure/make_plans.py [--only fp8|tutorial|moe|moe-fp8] [--extra FILE] [--outdir DIR]
+    python3 tools/measure/make_plans.py [--only fp8|tutorial|tutorial-b|moe|moe-fp8] [--extra FILE] [--outdir DIR]
 
 Model dimensions (all from the models' public config.json on Hugging Face, as quoted in public code):
   DeepSeek-V3 / R1 (deepseek-ai/DeepSeek-V3): hidden_size 7168, intermediate_size 18432,
@@ -300,6 +302,17 @@ TUTORIAL_SHAPES = [
     ("unaligned", "odd.777x1111x2223", 777, 1111, 2223, "bf16", "NT"),
     ("unaligned", "odd.8191x255x511", 8191, 255, 511, "bf16", "NT"),
     ("unaligned", "odd.1023x3001x1537", 1023, 3001, 1537, "bf16", "NT"),
+    # unaligned, second family (added 2026-12-02, after the first call measured the 41 shapes above):
+    # NN, so that one operand at a time is unaligned (odd N: B's rows; odd K: A's rows), and odd K
+    # at decode and prefill M in NT
+    ("unaligned-b", "oddn.nn.4096x4095x4096", 4096, 4095, 4096, "bf16", "NN"),
+    ("unaligned-b", "oddn.nn.1024x11007x4096", 1024, 11007, 4096, "bf16", "NN"),
+    ("unaligned-b", "oddk.nn.2048x4096x1001", 2048, 4096, 1001, "bf16", "NN"),
+    ("unaligned-b", "oddk.nn.8192x1024x3333", 8192, 1024, 3333, "bf16", "NN"),
+    ("unaligned-b", "odd.nn.999x999x999", 999, 999, 999, "bf16", "NN"),
+    ("unaligned-b", "oddk.nt.64x8192x4095", 64, 8192, 4095, "bf16", "NT"),
+    ("unaligned-b", "oddk.nt.16x4096x2047", 16, 4096, 2047, "bf16", "NT"),
+    ("unaligned-b", "oddk.nt.4096x2048x2049", 4096, 2048, 2049, "bf16", "NT"),
 ]
 N_RANDOM = 4          # random-loguniform shapes: M, N, K log-uniform in [16, 8192], rounded to 16, NT
 
@@ -381,6 +394,37 @@ def build_tutorial_plan(fraction=TUTORIAL_FRACTION, seed=3, extra_path=None):
                           shapes=len(shapes))
 
 
+FIRST_TUTORIAL_CALL = 41  # TUTORIAL_SHAPES[:41]: what the first call measured (h200-tutorial.csv)
+TUTORIAL_B_GROUPS = ("random-loguniform", "oddk.nt.", "oddk.nn.", "oddn.nn.")  # timing order of the second
+
+
+def build_tutorial_b_plan():
+    """The second tutorial call (2026-12-02, data/measurements/h200-tutorial-b.csv): the plan's shapes
+    the first call did not reach, less those with odd M (the call that tried them first stopped at its
+    first problem, odd.777x1111x2223: an illegal memory access, h200-tutorial-b.log), each over half
+    of build_tutorial_plan's configs (a SHA-1 half of the (BM, BN, BK, warps, stages) keys, the same
+    for every shape so that shapes of one specialisation signature share compiles) plus the tutorial's
+    autotune list and the fixed default; odd-K and odd-N shapes compile per signature at about 2
+    kernels/s, hence the half. Random shapes first, then odd K (NT, NN), then odd N."""
+    import hashlib
+    problems, _ = build_tutorial_plan()
+    later = {s[1] for s in TUTORIAL_SHAPES[FIRST_TUTORIAL_CALL:]} | {s[1] for s in random_shapes()}
+    keep_always = {(a, b, c, w, s, g) for (a, b, c, g, w, s) in TUTORIAL_CONFIGS} | {
+        (128, 128, 64, 8, 3, 8)}
+    out = []
+    for p, cfgs in problems:
+        if p["name"] not in later or p["m"] % 2:
+            continue
+        group = next(i for i, g in enumerate(TUTORIAL_B_GROUPS) if p["family"] == g or p["name"].startswith(g))
+        half = [c for c in cfgs
+                if (c["block_m"], c["block_n"], c["block_k"], c["num_warps"], c["num_stages"], c["group_m"]) in keep_always
+                or int(hashlib.sha1(repr((c["block_m"], c["block_n"], c["block_k"], c["num_warps"],
+                                          c["num_stages"])).encode()).hexdigest(), 16) % 2 == 0]
+        out.append((group, p, half))
+    out.sort(key=lambda t: t[0])
+    return [(p, cfgs) for _, p, cfgs in out]
+
+
 # ----------------------------------------------------------------------------------------------
 # MoE plan
 # ----------------------------------------------------------------------------------------------
@@ -442,7 +486,7 @@ def make_moe_plan(sample=None, seed=7, m_values=None, models=None):
 # ----------------------------------------------------------------------------------------------
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--only", choices=["fp8", "tutorial", "moe", "moe-fp8"], default=None)
+    ap.add_argument("--only", choices=["fp8", "tutorial", "tutorial-b", "moe", "moe-fp8"], default=None)
     ap.add_argument("--extra", default=None, help="CSV of extra tutorial configs per shape (see tutorial_extra)")
     ap.add_argument("--outdir", default=os.path.join(HERE, "plans"))
     a = ap.parse_args()
@@ -461,6 +505,10 @@ def main():
               f"(BM,BN,BK,warps,stages) combinations; tutorial configs left out (shared memory over "
               f"{ps.SMEM_PER_BLOCK} B in bf16): {', '.join(info['dropped_tutorial_configs']) or 'none'}")
         stats("plan-tutorial.csv", probs, BUDGET_MIN["tutorial"])
+    if a.only == "tutorial-b":  # not in the default run: the second call's plan, once
+        probs = build_tutorial_b_plan()
+        ps.write_plan(os.path.join(a.outdir, "plan-tutorial-c.csv"), probs)
+        stats("plan-tutorial-c.csv", probs, BUDGET_MIN["tutorial"])
     for only, plan, models in (("moe", "plan-moe.csv", MOE_MODELS), ("moe-fp8", "plan-moe-fp8.csv", MOE_FP8_MODELS)):
         if a.only not in (None, only):
             continue
