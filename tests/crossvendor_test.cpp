@@ -100,7 +100,8 @@ const PublicTable kAchievable{"*", "MAMF tables (ml-engineering@744d01e1; ROCm b
                                {"1024x15360x4096", "NN h200", 828.6},  // GH200 (H200-class GPU, 900 W)
                                {"4096x10240x4864", "NN mi300x", 781.9},
                                {"12288x8192x8192", "NN mi355x", 1565.0}},
-                              2};
+                              // 2 until the A100's fill rate (profiles/a100.yaml, 2026-12-02): 0.73x -> 0.90x
+                              3};
 
 struct Prediction {
   double tflops;
@@ -239,9 +240,12 @@ int compare_triton_a100() {
 }
 
 TEST_CASE("cross-vendor: A100 against Triton's own regression utilisations", "[model][crossvendor]") {
-  // Regression floor: 3 of 14 on 2026-12-01 (0.55-0.99x: the model is low on mid-size squares, where
-  // it charges mma.sync's per-step bookkeeping in full, with no other warp's math to hide under).
-  CHECK(compare_triton_a100() >= 3);
+  // Regression floor: 8 of 14 since 2026-12-02 (0.79-1.53x), when the A100's per-SM fill rate took the
+  // SM's 128 B/cycle shared-memory path instead of its 47.4 B/cycle share of the L2 (profiles/a100.yaml);
+  // 4 of 14 before (0.55-1.02x). Outside now: the M = 64 and N = 64 shapes, predicted 1.2-1.5x of
+  // what triton.ops.matmul reached with its own autotune list, pruned to the 10 configs its own
+  // model ranked first (the model ranks the triton target's whole space), and 16x4096x4096 (0.79x).
+  CHECK(compare_triton_a100() >= 8);
 }
 
 TEST_CASE("cross-vendor: A100 within +-15% of Triton's figures on 80% of the shapes (issue target, not met)",

@@ -5,6 +5,7 @@
 
 #include "gemm_advisor/hardware.hpp"
 #include "gemm_advisor/targets/triton.hpp"
+#include "gemm_advisor/targets/vllm_fp8_block.hpp"
 #include "test_util.hpp"
 
 using namespace gemm_advisor;
@@ -167,6 +168,24 @@ TEST_CASE("Blackwell: tcgen05 accumulates in tensor memory, not in registers", "
   // A 512x512 accumulator (1 MiB) cannot be allocated.
   CHECK_THAT(triton_infeasibility(test_util::cfg(512, 512, 16, 8, 1), p, b200),
              Catch::Contains("1048576 bytes of tensor memory"));
+  // One warp on mma.sync feeds one of the SM's 4 sub-partitions' tensor cores (warps_to_feed 4:
+  // only the fallback needs it; tcgen05 configs have 4 or 8 warps): 2 such blocks per SM, half.
+  const Estimate one_warp = test_util::estimate(p, b200, test_util::cfg(128, 128, 64, 1, 3));
+  REQUIRE(one_warp.feasible);
+  CHECK(!one_warp.accumulator_in_tensor_memory);
+  CHECK(one_warp.matrix_unit_utilization == Approx(0.25 * one_warp.occupancy));
+  CHECK(eb.accumulator_in_tensor_memory);
+  CHECK(eb.tensor_memory_bytes == 262144.0);
+  // vLLM's block-fp8 kernel scales each step's product: tcgen05 makes it in tensor memory (which
+  // bounds the blocks per SM), the accumulator and the product are in registers.
+  GemmProblem fp8 = parse_shape("4096x4096x4096");
+  fp8.dtype = Dtype::fp8;
+  const Target& vt = vllm_fp8_block_target();
+  const Estimate ef = vt.estimate(vt.context(fp8, b200), test_util::cfg(64, 128, 128, 4, 4, 1, 1));
+  REQUIRE(ef.feasible);
+  CHECK(!ef.accumulator_in_tensor_memory);
+  CHECK(ef.tensor_memory_bytes == 65536.0);   // max(64, 128) x 128 x 4
+  CHECK(ef.registers_per_thread == 160.0);   // 2 x 64*128/128 + the 32 reserve
   // The H200 has no tensor memory: its resources are the register view as before.
   const TritonResources rh = triton_resources(big, Dtype::bf16, *h200.hw.rate(Dtype::bf16), h200.hw, h200.triton, 32);
   CHECK(rh.accumulator_registers == 256.0);

@@ -87,10 +87,13 @@ Registered register_explain(CLI::App& app) {
                 out << "tiles and waves" << title << "\n";
                 line("output tiles", fmt::format("{:.0f}", x.output_tiles));
                 line("thread blocks (x split_k)", fmt::format("{:.0f}", x.work_tiles));
+                const std::string tensor_memory =
+                    x.tensor_memory_bytes <= 0 ? ""
+                    : x.accumulator_in_tensor_memory
+                        ? fmt::format("{:.0f} bytes tensor memory (the accumulator), ", x.tensor_memory_bytes)
+                        : fmt::format("{:.0f} bytes tensor memory (each step's product), ", x.tensor_memory_bytes);
                 line("occupancy", fmt::format("{} blocks per CU ({} bytes smem, {}~{:.0f} registers/thread)", x.occupancy,
-                                              x.smem_bytes,
-                                              x.accumulator_in_tensor_memory ? "accumulator in tensor memory, " : "",
-                                              x.registers_per_thread));
+                                              x.smem_bytes, tensor_memory, x.registers_per_thread));
                 // Every wave but the last runs cu_count * occupancy blocks; the last runs the rest.
                 const double slots = static_cast<double>(hw.cu_count) * x.occupancy;
                 line("waves", fmt::format("{:.0f} over {} CUs; the last wave {:.1f}% full, {:.1f}% of all block slots busy",

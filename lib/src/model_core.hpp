@@ -360,7 +360,8 @@ void estimate_terms(const EstimateContext& ctx, const TileConfig& c, LatencyEsti
     record->b_aligned = ctx.b_aligned;
     record->smem_bytes = k.smem_bytes;
     record->registers_per_thread = r.registers_per_thread;
-    record->accumulator_in_tensor_memory = k.tensor_memory_blocks != std::numeric_limits<double>::infinity();
+    record->tensor_memory_bytes = k.tensor_memory_bytes;
+    record->accumulator_in_tensor_memory = k.tensor_memory_bytes > 0 && k.accumulator_registers == 0;
   }
   if (!feasible) return;
   const double occ = occupancy(ctx, k, warps, r);

@@ -268,7 +268,16 @@ void parse_compute(ProfileReader& r, const YAML::Node& c, Hardware& hw) {
   if (c["tensor_memory_bytes_per_cu"])
     hw.tensor_memory_bytes_per_cu =
         r.integer(c, "tensor_memory_bytes_per_cu", "compute.tensor_memory_bytes_per_cu", true);
-  r.plausible(c, "tensor_memory_bytes_per_cu", "compute.tensor_memory_bytes_per_cu", 1024, 1 << 24, true);
+  // At least the smallest accumulator (128 lanes x 32 columns x 4 bytes = 16384; triton.hpp).
+  r.plausible(c, "tensor_memory_bytes_per_cu", "compute.tensor_memory_bytes_per_cu", 16384, 1 << 24, true);
+  if (hw.matrix_instruction_warps > hw.max_warps_per_cu && hw.max_warps_per_cu > 0)
+    r.error(c["matrix_instruction_warps"], "'compute.matrix_instruction_warps' (" +
+                                               std::to_string(hw.matrix_instruction_warps) + ") exceeds 'compute.max_warps_per_cu' (" +
+                                               std::to_string(hw.max_warps_per_cu) + ")");
+  if (hw.tensor_memory_bytes_per_cu > 0 && !c["matrix_instruction_warps"])
+    r.warn(c["tensor_memory_bytes_per_cu"],
+           "'compute.tensor_memory_bytes_per_cu' is set but 'compute.matrix_instruction_warps' is not: with its "
+           "default 1 every config takes the tensor-memory instruction (Triton's tcgen05 needs 4 or 8 warps: 4)");
   r.plausible(c, "clock_mhz", "compute.clock_mhz", 100, 10000);
   r.plausible(c, "warp_size", "compute.warp_size", 16, 128);
   if (hw.warp_size > 0 && (hw.warp_size & (hw.warp_size - 1)) != 0)
@@ -351,10 +360,14 @@ void parse_matrix(ProfileReader& r, const YAML::Node& mx, Hardware& hw) {
                                                     : rate.instruction_n;
     rate.instruction_min_m = v["instruction_min_m"] ? r.integer(v, "instruction_min_m", base + ".instruction_min_m")
                                                     : rate.instruction_m;
-    if (rate.instruction_min_m > rate.instruction_m && rate.instruction_m > 0)
+    if (rate.instruction_min_m > 0 && rate.instruction_m > 0 && rate.instruction_m % rate.instruction_min_m != 0)
       r.error(v["instruction_min_m"], "'" + base + ".instruction_min_m' (" + std::to_string(rate.instruction_min_m) +
-                                          ") exceeds '" + base + ".instruction_m' (" +
+                                          ") must divide '" + base + ".instruction_m' (" +
                                           std::to_string(rate.instruction_m) + ")");
+    if (v["instruction_max_n"] && rate.instruction_max_n < rate.instruction_n)
+      r.error(v["instruction_max_n"], "'" + base + ".instruction_max_n' (" + std::to_string(rate.instruction_max_n) +
+                                          ") is below '" + base + ".instruction_n' (" +
+                                          std::to_string(rate.instruction_n) + ")");
     rate.flops_per_cycle_per_cu = r.number(v, "flops_per_cycle_per_cu", base + ".flops_per_cycle_per_cu");
     r.number(v, "instruction_cycles", base + ".instruction_cycles", false, false);
     for (const char* dim : {"instruction_m", "instruction_n", "instruction_k", "instruction_max_n", "instruction_min_m"})

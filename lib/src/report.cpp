@@ -44,6 +44,7 @@ nlohmann::json estimate_json(const Estimate& e) {
       {"matrix_unit_utilization", e.matrix_unit_utilization},
       {"smem_bytes", e.smem_bytes},
       {"registers_per_thread", e.registers_per_thread},
+      {"tensor_memory_bytes", e.tensor_memory_bytes},
       {"accumulator_in_tensor_memory", e.accumulator_in_tensor_memory},
   };
 }

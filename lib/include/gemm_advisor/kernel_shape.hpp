@@ -56,6 +56,8 @@ struct KernelShape {
   /// Thread blocks whose tensor memory (Blackwell: their accumulators) fits one CU together;
   /// +infinity where they hold none
   double tensor_memory_blocks = std::numeric_limits<double>::infinity();
+  /// Tensor memory one thread block holds, bytes (0: none); for reports
+  double tensor_memory_bytes = 0;
   double loads_in_flight = 0;         ///< K-steps of loads issued ahead of the math (pipeline depth)
 
   // --- epilogue ---

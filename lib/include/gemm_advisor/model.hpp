@@ -68,7 +68,11 @@ struct Estimate {
   bool b_aligned = true;          ///< B's contiguous dimension allows 16-byte vector loads
   std::int64_t smem_bytes = 0;    ///< shared memory per thread block
   double registers_per_thread = 0;  ///< estimated registers per thread
-  /// the fp32 accumulator lives in tensor memory (Blackwell's tcgen05), not in registers
+  /// tensor memory one thread block holds (Blackwell's tcgen05 writes its fp32 result there), bytes;
+  /// 0: none
+  double tensor_memory_bytes = 0;
+  /// the fp32 accumulator lives in tensor memory, not in registers (false where the kernel moves
+  /// each step's product to registers to scale it: vllm-fp8-block, block-fp8 MoE)
   bool accumulator_in_tensor_memory = false;
 };
 

@@ -34,6 +34,7 @@ inline TritonResources map_tile(const EstimateContext& ctx, const TileConfig& c,
   k.smem_bytes = r.smem_bytes;
   k.accumulator_registers = r.accumulator_registers;
   k.tensor_memory_blocks = r.tensor_memory_blocks;
+  k.tensor_memory_bytes = r.tensor_memory_bytes;
   k.a_staged_elements = k.block_m * k.block_k;
   k.b_staged_elements = k.block_k * k.block_n;
   k.extra_step_bytes = 0;
