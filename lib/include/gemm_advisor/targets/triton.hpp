@@ -157,7 +157,7 @@ inline TritonResources triton_resources(const TileConfig& c, Dtype dtype, const 
   r.smem_bytes = triton_smem_bytes(c, dtype, triton, r.full_instruction);
   // accumulator_registers_per_thread(c, hw)
   r.tile_registers = r.accumulator_registers = static_cast<double>(c.block_m) * c.block_n / limits.threads;
-  if (hw.tensor_memory_bytes_per_cu > 0 && r.full_instruction) [[unlikely]] {
+  if (__builtin_expect(hw.tensor_memory_bytes_per_cu > 0 && r.full_instruction, 0)) {
     // tcgen05 writes its accumulator to tensor memory: no register holds it in the K loop, and no
     // instruction's accumulator limits the registers; the tile must fit the tensor memory.
     r.accumulator_registers = 0;
