@@ -42,6 +42,10 @@ TEST_CASE("CSV header problems are fatal with the line", "[readers][errors]") {
   CHECK_THROWS_WITH(read_all("m,n\n1,2\n", "h.csv"), Catch::Contains("h.csv:1:") && Catch::Contains("lacks column 'k'"));
   CHECK_THROWS_WITH(read_all("m,n,k,m\n1,2,3,4\n", "d.csv"), Catch::Contains("duplicated column 'm'"));
   CHECK_THROWS_WITH(read_all("m,n,k\n1,2,\"3\n", "q.csv"), Catch::Contains("malformed CSV"));
+  // A stray quote swallows the rest of the file: the error names the line where it opened (2), not
+  // the last line (4).
+  CHECK_THROWS_WITH(read_all("m,n,k\n\"1,2,3\n4,5,6\n7,8,9\n", "q.csv"),
+                    Catch::Contains("q.csv:2: malformed CSV: a quoted field opened on this line is never closed"));
   CHECK_THROWS_WITH(read_all(std::string("m,n,k\n1,2\0,3\n", 14), "b.csv"), Catch::Contains("NUL bytes"));
 }
 

@@ -39,6 +39,7 @@ struct CsvReader::Impl {
   std::vector<std::string> fields;
   std::deque<std::vector<std::string>> done;
   bool first_line = true;
+  long quote_line = 0;  // the line where the quoted field still open began (0: none open)
 
   static void on_field(void* data, std::size_t len, void* self) {
     static_cast<Impl*>(self)->fields.emplace_back(static_cast<const char*>(data), len);
@@ -70,8 +71,14 @@ bool CsvReader::next(std::vector<std::string>& fields) {
     }
     if (got == LineRead::end) {
       if (in_.bad()) fail("read error");
-      if (csv_fini(&impl_->parser, Impl::on_field, Impl::on_row, impl_.get()) != 0)
+      if (csv_fini(&impl_->parser, Impl::on_field, Impl::on_row, impl_.get()) != 0) {
+        // A quote left open runs to the end of the file: say where it opened, not where the file ends.
+        if (impl_->quote_line > 0) {
+          line_ = impl_->quote_line;
+          fail("malformed CSV: a quoted field opened on this line is never closed (a stray '\"'?)");
+        }
         fail(std::string("malformed CSV: ") + csv_strerror(csv_error(&impl_->parser)));
+      }
       if (impl_->done.empty()) return false;
       break;
     }
@@ -92,6 +99,10 @@ bool CsvReader::next(std::vector<std::string>& fields) {
     if (csv_parse(&impl_->parser, text.data(), text.size(), Impl::on_field, Impl::on_row, impl_.get()) !=
         text.size())
       fail(std::string("malformed CSV: ") + csv_strerror(csv_error(&impl_->parser)));
+    // Still inside a quoted field after the line's newline: a field spanning lines, or a stray quote.
+    const bool open_now = impl_->parser.quoted != 0 && impl_->parser.pstate != 0;
+    if (!open_now) impl_->quote_line = 0;
+    else if (impl_->quote_line == 0) impl_->quote_line = line_;
   }
   fields = std::move(impl_->done.front());
   impl_->done.pop_front();
