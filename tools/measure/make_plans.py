@@ -409,8 +409,9 @@ def build_tutorial_b_plan():
     import hashlib
     problems, _ = build_tutorial_plan()
     later = {s[1] for s in TUTORIAL_SHAPES[FIRST_TUTORIAL_CALL:]} | {s[1] for s in random_shapes()}
+    d = FIXED_DEFAULT
     keep_always = {(a, b, c, w, s, g) for (a, b, c, g, w, s) in TUTORIAL_CONFIGS} | {
-        (128, 128, 64, 8, 3, 8)}
+        (d["block_m"], d["block_n"], d["block_k"], d["num_warps"], d["num_stages"], d["group_m"])}
     out = []
     for p, cfgs in problems:
         if p["name"] not in later or p["m"] % 2:

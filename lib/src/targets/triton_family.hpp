@@ -43,6 +43,14 @@ inline TritonResources map_tile(const EstimateContext& ctx, const TileConfig& c,
   return r;
 }
 
+/// For kernels that scale each step's product before adding it (vllm-fp8-block, block-fp8 MoE):
+/// the accumulator and the fresh product are both live in registers, also on Blackwell, where
+/// tcgen05 makes the product in tensor memory and it comes out to registers every step to be
+/// scaled. `r`: map_tile's resources.
+inline void hold_scaled_product(const TritonResources& r, KernelShape& k) {
+  k.accumulator_registers = 2 * r.tile_registers;
+}
+
 /// The matrix work of one tile-step, padded to the profile's instruction. A tile narrower than the
 /// instruction's M, or too few warps to issue it (Hopper's wgmma needs a warpgroup of 4), runs a
 /// narrower synchronous instruction at the fitted narrow_tile_matrix_efficiency instead; only the

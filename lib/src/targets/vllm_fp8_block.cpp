@@ -44,9 +44,7 @@ struct Fp8BlockRules {
   static constexpr bool kExtraStepWork = true;
   [[gnu::always_inline]] static inline bool map(const EstimateContext& ctx, const TileConfig& c, KernelShape& k) {
     const TritonResources r = triton_family::map_tile(ctx, c, k);
-    // The accumulator and the fresh product, both in registers: also on Blackwell, where the
-    // product comes out of tensor memory every step to be scaled.
-    k.accumulator_registers = 2 * r.tile_registers;
+    triton_family::hold_scaled_product(r, k);
     if (!kernel_rules_ok(c) || r.check != TritonResourceCheck::ok || ctx.problem->dtype != Dtype::fp8) return false;
     triton_family::map_wrapped_operands(ctx, c, r.full_instruction, k);
     k.split_k = 1;

@@ -89,9 +89,7 @@ struct MoeRules {
   static constexpr bool kExtraStepWork = kBlockScales;
   [[gnu::always_inline]] static inline bool map(const EstimateContext& ctx, const TileConfig& c, KernelShape& k) {
     const TritonResources r = triton_family::map_tile(ctx, c, k);
-    // Block scales: the accumulator and the fresh product (scaled before it is added), both in
-    // registers, also where the product is made in tensor memory (Blackwell).
-    if constexpr (kBlockScales) k.accumulator_registers = 2 * r.tile_registers;
+    if constexpr (kBlockScales) triton_family::hold_scaled_product(r, k);
     if (!kernel_rules_ok(c, *ctx.problem, *ctx.hw, ctx.profile->triton) || r.check != TritonResourceCheck::ok)
       return false;
     const EstimateContext::BlockTerms& tm = ctx.block_terms[0][block_index(c.block_m)];

@@ -37,13 +37,14 @@ inline bool triton_full_instruction(const TileConfig& c, const MatrixRate& rate,
 /// power of two at a time (PTX ISA, "Tensor Memory" and tcgen05.alloc).
 constexpr std::int64_t kTensorMemoryLanes = 128;
 constexpr std::int64_t kTensorMemoryMinColumns = 32;
+constexpr std::int64_t kTensorMemoryCellBytes = 4;  ///< one fp32 accumulator element per cell
 
 /// Bytes of tensor memory one block's fp32 accumulator tile allocates: its block_n columns per 128
 /// rows of block_m (a block of 64 rows still takes whole columns of all 128 lanes), at least 32
 /// columns: max(block_m, 128) * max(block_n, 32) * 4 for power-of-two blocks.
 inline std::int64_t triton_tensor_memory_bytes(const TileConfig& c) {
   return std::max<std::int64_t>(c.block_m, kTensorMemoryLanes) * std::max<std::int64_t>(c.block_n, kTensorMemoryMinColumns) *
-         4;
+         kTensorMemoryCellBytes;
 }
 
 /// Shared memory a Triton kernel allocates for operands, in bytes:
@@ -159,19 +160,19 @@ inline TritonResources triton_resources(const TileConfig& c, Dtype dtype, const 
   r.tile_registers = r.accumulator_registers = static_cast<double>(c.block_m) * c.block_n / limits.threads;
   if (__builtin_expect(hw.tensor_memory_bytes_per_cu > 0 && r.full_instruction, 0)) {
     // tcgen05 writes its accumulator to tensor memory: no register holds it in the K loop, and no
-    // instruction's accumulator limits the registers; the tile must fit the tensor memory.
+    // instruction's accumulator limits the registers (instruction_registers stays 0); the tile
+    // must fit the tensor memory.
     r.accumulator_registers = 0;
     r.tensor_memory_bytes = static_cast<double>(triton_tensor_memory_bytes(c));
-    r.check = triton_check_resources(r.smem_bytes, 0, reserve_registers, c.num_warps, limits.register_cap, hw);
     r.tensor_memory_blocks = std::floor(static_cast<double>(hw.tensor_memory_bytes_per_cu) / r.tensor_memory_bytes);
-    if (r.check == TritonResourceCheck::ok && r.tensor_memory_blocks < 1) r.check = TritonResourceCheck::tensor_memory;
-    return r;
-  }
-  if (!r.full_instruction || !(limits.widest_instruction_registers + reserve_registers <= limits.register_cap))
+  } else if (!r.full_instruction || !(limits.widest_instruction_registers + reserve_registers <= limits.register_cap)) {
     r.instruction_registers =
         triton_instruction_registers(c, rate, hw, r.full_instruction, limits.sync_instruction_registers);
+  }
   r.check = triton_check_resources(r.smem_bytes, r.instruction_registers, reserve_registers, c.num_warps,
                                    limits.register_cap, hw);
+  // +infinity blocks where the accumulator is in registers: never below 1.
+  if (r.check == TritonResourceCheck::ok && r.tensor_memory_blocks < 1) r.check = TritonResourceCheck::tensor_memory;
   return r;
 }
 inline TritonResources triton_resources(const TileConfig& c, Dtype dtype, const MatrixRate& rate, const Hardware& hw,
