@@ -14,17 +14,20 @@ BIN = sys.argv[1]
 failed = 0
 shapes = ["8192x8192x8192", "1x4096x4096", "127x4095x1023", "128x128x65536", "16x6144x4096", "65536x256x512",
           "1x1x1", "4097x4097x511"]
-for s in shapes:
+# NT and NN: odd K leaves both operands unaligned in NT and only A in NN, odd N only B in NN (the
+# unaligned operand keeps one shared-memory buffer, space.operand_pipelining).
+cases = [(s, lay) for s in shapes for lay in ("NT", "NN")]
+for s, lay in cases:
     m, n, k = map(int, s.split("x"))
     py = {(c["block_m"], c["block_n"], c["block_k"], c["num_warps"], c["num_stages"], c["split_k"])
-          for c in space.candidate_space(m, n, k)}
-    out = subprocess.run([BIN, "rank", s, "--hw", "h200", "--top", "0", "--format", "csv"],
+          for c in space.candidate_space(m, n, k, layout=lay)}
+    out = subprocess.run([BIN, "rank", s, "--hw", "h200", "--layout", lay, "--top", "0", "--format", "csv"],
                          capture_output=True, text=True, check=True).stdout
     cpp = {tuple(int(r[c]) for c in ("block_m", "block_n", "block_k", "num_warps", "num_stages", "split_k"))
            for r in csv.DictReader(io.StringIO(out))}
     if py != cpp or not py:
         failed += 1
-        print(f"FAIL {s}: python {len(py)} configs, C++ {len(cpp)}; only in python {sorted(py - cpp)[:5]}, "
+        print(f"FAIL {s} {lay}: python {len(py)} configs, C++ {len(cpp)}; only in python {sorted(py - cpp)[:5]}, "
               f"only in C++ {sorted(cpp - py)[:5]}")
-print(f"{len(shapes) - failed} passed, {failed} failed")
+print(f"{len(cases) - failed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

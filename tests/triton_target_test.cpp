@@ -72,9 +72,12 @@ TEST_CASE("no proposed config exceeds the hardware's limits, on every profile", 
       std::vector<TileConfig> cands;
       triton_candidates(p, hw, cands);
       REQUIRE(!cands.empty());
+      // 127x4095x1023 NT: both operands unaligned, one buffer each (triton_operand_pipelining)
+      // where the profile leaves narrow loads out of the pipeline.
+      const TritonPipelining pipelined = triton_operand_pipelining(p, hw.triton);
       for (const TileConfig& c : cands) {
-        CHECK(triton_smem_bytes(c, p.dtype, hw.triton, triton_full_instruction(c, *hw.hw.rate(p.dtype), hw.hw)) <=
-              hw.hw.smem_per_block_bytes);
+        CHECK(triton_smem_bytes(c, p.dtype, hw.triton, triton_full_instruction(c, *hw.hw.rate(p.dtype), hw.hw),
+                                pipelined) <= hw.hw.smem_per_block_bytes);
         CHECK(c.num_stages <= hw.triton.max_num_stages);
         CHECK(triton_infeasibility(c, p, hw).empty());
       }
@@ -203,4 +206,63 @@ TEST_CASE("tile config text round-trips", "[triton]") {
   CHECK(c.text() == "128x64x32:4:3:2");
   CHECK_THROWS_WITH(parse_tile_config("128x64:4:3"), Catch::Contains("expected BMxBNxBK:WARPS:STAGES"));
   CHECK_THROWS_WITH(parse_tile_config("128x64x32:0:3"), Catch::Contains("'0' is not a positive"));
+}
+
+// Triton's pipeliner leaves loads narrower than 32 bits out of the software pipeline: an unaligned
+// 16-bit operand (contiguous dimension not a multiple of 16 elements) keeps one shared-memory buffer.
+// Expected bytes: Triton 3.6's own metadata.shared on our H200 (data/measurements/h200-resource-probe.csv,
+// the tutorial kernel, 128x128x64 with 8 warps; one buffer of either operand = 128*64*2 = 16384 bytes).
+TEST_CASE("an unaligned 16-bit operand keeps one shared-memory buffer (measured)", "[triton][pipelining]") {
+  const Profile nv = load_profile("h200");
+  const TileConfig base = test_util::cfg(128, 128, 64, 8, 1);
+  struct Case {
+    const char* shape;
+    const char* layout;
+    int stages;
+    std::int64_t measured_shared_bytes;
+  };
+  const Case cases[] = {
+      {"4096x4096x4095", "NT", 1, 32768}, {"4096x4096x4095", "NT", 2, 32768},   // odd K in NT: A and B
+      {"4096x4096x4095", "NT", 4, 32768},                                      //   unaligned, any stages
+      {"2048x4096x1001", "NN", 2, 49152}, {"2048x4096x1001", "NN", 3, 65536},  // odd K in NN: A only
+      {"4096x4095x4096", "NN", 4, 81920},                                      // odd N in NN: B only
+      {"4095x4096x4096", "TN", 3, 65536},                                      // odd M in TN: A only
+      {"4096x4096x4096", "NT", 3, 98304}};                                     // aligned: num_stages each
+  for (const Case& k : cases) {
+    INFO(k.shape << " " << k.layout << " s" << k.stages);
+    GemmProblem p = parse_shape(k.shape);
+    p.layout = parse_layout(k.layout);
+    TileConfig c = base;
+    c.num_stages = k.stages;
+    CHECK(triton_smem_bytes(c, p.dtype, nv.triton, true, triton_operand_pipelining(p, nv.triton)) ==
+          k.measured_shared_bytes);
+  }
+  // fp32 elements are 32 bits wide: an unaligned fp32 operand still pipelines (cp.async of 4 bytes).
+  GemmProblem p32 = parse_shape("4096x4096x4095");
+  p32.dtype = Dtype::fp32;
+  const TritonPipelining fp32 = triton_operand_pipelining(p32, nv.triton);
+  CHECK((fp32.a && fp32.b));
+  // AMD CDNA 4 keeps narrow loads in the pipeline (profiles/mi350x.yaml, min_pipelined_load_bits 0).
+  const TritonPipelining cdna4 = triton_operand_pipelining(parse_shape("4096x4096x4095"), load_profile("mi350x").triton);
+  CHECK((cdna4.a && cdna4.b));
+}
+
+// Consequences the H200 measured (h200-triton-bf16.csv, the masked kernel on 1000x1000x1000 NT, both
+// operands unaligned): the stage count changes nothing (128x64x64 with 8 warps: 30.0-30.4 us at 1 to
+// 6 stages), and staged elements beyond the registers load one after another (128x128x64 with 8
+// warps, 64 elements a thread at Triton's 255-register cap: 150 us, 5x 128x64x64's 30 us).
+TEST_CASE("unaligned operands: no stage sensitivity, register-bound staging is slow", "[triton][pipelining]") {
+  const Profile nv = load_profile("h200");
+  GemmProblem p = parse_shape("1000x1000x1000");
+  p.layout = parse_layout("NT");
+  const double s1 = test_util::estimate(p, nv, test_util::cfg(128, 64, 64, 8, 1)).latency_s;
+  for (int s = 2; s <= 6; ++s) CHECK(test_util::estimate(p, nv, test_util::cfg(128, 64, 64, 8, s)).latency_s == s1);
+  const double bound = test_util::estimate(p, nv, test_util::cfg(128, 128, 64, 8, 3)).latency_s;
+  CHECK(bound > 3.0 * s1);
+  // The same configs on the aligned 1024^3 stay stage-sensitive and within 2x of each other.
+  const GemmProblem a = parse_shape("1024x1024x1024");
+  CHECK(test_util::estimate(a, nv, test_util::cfg(128, 64, 64, 8, 1)).latency_s >
+        test_util::estimate(a, nv, test_util::cfg(128, 64, 64, 8, 3)).latency_s);
+  CHECK(test_util::estimate(a, nv, test_util::cfg(128, 128, 64, 8, 3)).latency_s <
+        2.0 * test_util::estimate(a, nv, test_util::cfg(128, 64, 64, 8, 3)).latency_s);
 }

@@ -78,11 +78,10 @@ EstimateContext make_estimate_context(const GemmProblem& p, const Profile& profi
   // Alignment: an operand whose contiguous dimension is not a multiple of 16 elements cannot be
   // loaded with 16-byte vectors (Triton specialises integer arguments on divisibility by 16,
   // triton/runtime/jit.py) nor copied asynchronously: it goes element by element through
-  // registers, at elem_bytes/16 of the CU's fill rate, and the software pipeline is lost.
-  const std::int64_t a_contiguous = p.layout.a_transposed ? p.m : p.k;
-  const std::int64_t b_contiguous = p.layout.b_transposed ? p.k : p.n;
-  ctx.a_aligned = a_contiguous % core::kVectorDivisibility == 0;
-  ctx.b_aligned = b_contiguous % core::kVectorDivisibility == 0;
+  // registers, at elem_bytes/16 of the CU's fill rate (the target says what else it loses: the
+  // Triton targets, its place in the software pipeline, triton_operand_pipelining).
+  ctx.a_aligned = a_vector_aligned(p.m, p.k, p.layout);
+  ctx.b_aligned = b_vector_aligned(p.n, p.k, p.layout);
   ctx.bytes_in = dtype_bits(p.dtype) / 8.0;
   ctx.bytes_out = dtype_bits(output_dtype(p.dtype)) / 8.0;
   if (!ctx.rate) return ctx;

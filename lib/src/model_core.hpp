@@ -23,9 +23,8 @@
 
 namespace gemm_advisor::core {
 
-// Triton vectorises a load only when the contiguous dimension is divisible by 16 elements, and then
-// moves 16 bytes per thread per instruction.
-constexpr std::int64_t kVectorDivisibility = 16;
+// Triton vectorises a load only when the contiguous dimension is divisible by 16 elements
+// (kVectorDivisibility, problem.hpp), and then moves 16 bytes per thread per instruction.
 constexpr double kVectorBytes = 16.0;
 // A scalar register load moves 4 bytes (one 32-bit register) per thread per instruction.
 constexpr double kScalarBytes = 4.0;
@@ -82,6 +81,9 @@ struct Residency {
   double threads = 0;               // threads per block
   double registers_per_thread = 0;  // what the compiler allocates (capped)
   double spill_bytes_per_step = 0;  // registers beyond the cap, stored and reloaded every K-step
+  // Unaligned operand elements a thread loads one after another in a K-step because the registers
+  // to hold them in flight together are not there (0 when they fit).
+  double serialized_loads = 0;
   double occupancy = 0;             // 0: no block fits on a CU
 };
 
@@ -91,11 +93,11 @@ inline Residency residency(const EstimateContext& ctx, const KernelShape& k, con
   r.threads = warps.threads;
   // Unaligned operands are staged through registers, each element with its own scalar load. With
   // both aligned the term is +0 (EstimateContext::no_staged_registers): no division then.
-  const double staged_regs =
+  const double staged_per_thread =
       ctx.no_staged_registers && r.threads > 0
           ? 0.0
-          : mp.staged_registers_per_element *
-                ((ctx.a_aligned ? 0.0 : k.a_staged_elements) + (ctx.b_aligned ? 0.0 : k.b_staged_elements)) / r.threads;
+          : ((ctx.a_aligned ? 0.0 : k.a_staged_elements) + (ctx.b_aligned ? 0.0 : k.b_staged_elements)) / r.threads;
+  const double staged_regs = mp.staged_registers_per_element * staged_per_thread;
   const double regs_needed = k.accumulator_registers + staged_regs + mp.register_overhead_per_thread;
   // The compiler caps registers so that one block fits on a CU; beyond the cap they spill to local
   // memory, stored and reloaded every K-step.
@@ -111,6 +113,13 @@ inline Residency residency(const EstimateContext& ctx, const KernelShape& k, con
                                   k.accumulator_registers + mp.register_overhead_per_thread > regs_cap
                                       ? k.accumulator_registers
                                       : 0.0);
+  // Staged elements that do not fit the registers are not loaded together: the compiler issues them
+  // one after another, each waiting for the one before (measured on our H200, the masked kernel on
+  // 1000x1000x1000 NT, both operands unaligned, h200-triton-bf16.csv: 128x128x64 with 8 warps, 64
+  // elements a thread at 255 registers, 9.4 us a K-step; 128x64x128 with 8 warps, 96 elements and
+  // spills, 14.9 us; 128x64x64 with 4 warps, 96, 15.1 us: 0.147-0.157 us an element, the idle L2
+  // latency; 128x64x64 with 8 warps, 48 elements in 221 registers, 1.9 us).
+  r.serialized_loads = staged_per_thread > 0 && regs_needed > regs_cap ? staged_per_thread : 0.0;
   // Nothing spilled (the usual case) moves +0 bytes at any positive spill_bandwidth_fraction: no
   // division then (spilled is +0 there: std::max's 0.0, or accumulators, which are positive).
   r.spill_bytes_per_step = spilled == 0 && ctx.spill_fraction_positive
@@ -199,6 +208,7 @@ struct WaveInputs {
   double in_flight_steps;  // loads in flight ahead of the math
   double block_utilization;  // the matrix units one block's warps can feed, 0..1
   double block_compute_s;  // one block's matrix work of a K-step at that utilization
+  double serialized_load_s;  // a K-step's loads one after another (Residency::serialized_loads), s
   double compulsory_tile_step;  // compulsory operand bytes per thread block and K-step (A and B read once)
   double out_tile_bytes;   // bytes of one thread block's output, on average
   double out_busiest_bytes;  // ... of the fullest one
@@ -306,7 +316,8 @@ __attribute__((always_inline)) inline WaveTerms wave_terms(const EstimateContext
   const double wait_latency_s = dram_step_bytes > 0 ? hw.dram_latency_s
                                 : l2_miss > 0      ? (hw.l2_latency_s + hw.dram_latency_s) / 2
                                                    : hw.l2_latency_s;
-  const double latency_s = wait_latency_s * mp.loaded_latency_multiplier;
+  const double latency_s =
+      wait_latency_s * (in.in_flight_steps >= 1 ? mp.loaded_latency_multiplier : mp.unpipelined_latency_multiplier);
   const double slowest_level_s = std::max({w.l2_step_s, w.llc_step_s, w.dram_step_s, w.cu_load_step_s});
   const double bandwidth_s =
       slowest_level_s + (1.0 - mp.memory_level_overlap) *
@@ -317,6 +328,8 @@ __attribute__((always_inline)) inline WaveTerms wave_terms(const EstimateContext
   // its own loads, then computes.
   const double load_s = latency_s + bandwidth_s;
   w.latency_step_s = in.in_flight_steps >= 1 ? load_s / in.in_flight_steps : load_s + block_compute_s;
+  // Loads issued one after another (register-bound staging): each waits its own round trip.
+  if (in.serialized_load_s > 0) w.latency_step_s = std::max(w.latency_step_s, in.serialized_load_s + block_compute_s);
   w.memory_step_s = std::max(bandwidth_s, w.latency_step_s);
   w.bound = w.compute_step_s < w.memory_step_s ? Bound::memory
             : work_s >= w.step_overhead_s      ? Bound::compute
@@ -387,6 +400,9 @@ void estimate_terms(const EstimateContext& ctx, const TileConfig& c, LatencyEsti
   // blocks share the CU, so more resident blocks never shorten it).
   in.block_utilization = warps.block_utilization;
   in.block_compute_s = k.matrix_flops / (ctx.cu_flops_per_s * in.block_utilization);
+  // Register-bound staging: a fraction of an idle L2 round trip per element (the loads are few and
+  // far between: serialized_load_latency_fraction).
+  in.serialized_load_s = r.serialized_loads * hw.l2_latency_s * mp.serialized_load_latency_fraction;
   // The same in every wave: the compulsory operand bytes per thread block and K-step, the bytes of an
   // output tile.
   in.compulsory_tile_step = ctx.operand_bytes / (work_tiles * k_steps);

@@ -15,7 +15,11 @@ data/measurements/h200-triton-extra.csv):
   * num_warps in {2,4,8}; num_stages in {1..6}; group_m = 8;
   * shared memory: buffers*(block_m*block_k + block_k*block_n)*elem_bytes <= smem_per_block, with
     buffers = num_stages for wgmma (block_m >= 64 and num_warps >= 4), max(1, num_stages - 1) for
-    the mma.sync fallback;
+    the mma.sync fallback; with `layout` given, an unaligned operand (contiguous dimension not a
+    multiple of 16 elements) of 16-bit or 8-bit elements keeps one buffer (Triton's pipeliner leaves
+    loads narrower than 32 bits out of the pipeline: the C++ triton_operand_pipelining; measured,
+    data/measurements/h200-resource-probe.csv). Without `layout` (the plans measured before
+    2026-12-02) every operand keeps `buffers`;
   * one wgmma's accumulator plus 32 registers within the thread's cap min(255, 65536 / threads)
     (warpgroups laid over M first: N = min(256, block_n / warpgroups along N));
   * split_k in {1, 2, 4, ..., 256}; split_k > 1 only when tiles*split_k <= 2*num_sms and
@@ -42,11 +46,13 @@ WGMMA_M, WGMMA_MAX_N, WGMMA_WARPS, MMA_N = 64, 256, 4, 8
 REGISTER_RESERVE = 32       # model_params.hpp register_overhead_per_thread
 
 
-def h200_compiles(bm, bn, bk, w, s, eb, smem_per_block=H200_SMEM_PER_BLOCK):
-    """Whether Triton 3.6 compiles and launches the config on the H200 (see the module docstring)."""
+def h200_compiles(bm, bn, bk, w, s, eb, smem_per_block=H200_SMEM_PER_BLOCK, pipelined=(True, True)):
+    """Whether Triton 3.6 compiles and launches the config on the H200 (see the module docstring).
+    pipelined: whether A and B are multi-buffered (operand_pipelining)."""
     full = bm >= WGMMA_M and w >= WGMMA_WARPS
     buffers = s if full else max(1, s - 1)
-    if buffers * (bm * bk + bk * bn) * eb > smem_per_block or w * 32 > 1024:
+    a_buf, b_buf = (buffers if pipelined[0] else 1), (buffers if pipelined[1] else 1)
+    if (a_buf * bm * bk + b_buf * bk * bn) * eb > smem_per_block or w * 32 > 1024:
         return False
     cap = min(H200_MAX_REGISTERS_PER_THREAD, H200_REGISTERS_PER_SM // (w * 32))
     if full:
@@ -72,11 +78,28 @@ def cdiv(a, b):
     return (a + b - 1) // b
 
 
+MIN_PIPELINED_LOAD_BITS = 32  # profiles/h200.yaml triton.min_pipelined_load_bits
+
+
+def operand_pipelining(m, n, k, layout, dtype="bf16"):
+    """(A pipelined, B pipelined): an operand whose contiguous dimension (A: K, or M where A is stored
+    K x M; B: N, or K where B is stored N x K) is not a multiple of 16 elements is loaded one element at a
+    time, and Triton leaves such a load out of the software pipeline when the element is narrower than
+    32 bits. layout None: both pipelined (the rule before 2026-12-02)."""
+    if layout is None:
+        return (True, True)
+    narrow = 8 * ELEM_BYTES[dtype] < MIN_PIPELINED_LOAD_BITS
+    a_aligned = (m if layout[0] == "T" else k) % 16 == 0
+    b_aligned = (k if layout[1] == "T" else n) % 16 == 0
+    return (a_aligned or not narrow, b_aligned or not narrow)
+
+
 def candidate_space(m, n, k, batch=1, dtype="bf16", num_sms=H200_NUM_SMS,
-                    smem_per_block=H200_SMEM_PER_BLOCK):
-    """Return the list of candidate configs (dicts) for one problem."""
+                    smem_per_block=H200_SMEM_PER_BLOCK, layout=None):
+    """Return the list of candidate configs (dicts) for one problem (layout: see operand_pipelining)."""
     eb = ELEM_BYTES[dtype]
     ebits = 8 * eb
+    pipelined = operand_pipelining(m, n, k, layout, dtype)
     # BLOCK_K covers next_pow2(K) and at least the 256 bits a K-step must hold (as the C++ does).
     cap_m, cap_n, cap_k = max(16, next_pow2(m)), max(16, next_pow2(n)), max(16, next_pow2(k), next_pow2(-(-256 // ebits)))
     out = []
@@ -92,7 +115,7 @@ def candidate_space(m, n, k, batch=1, dtype="bf16", num_sms=H200_NUM_SMS,
                 tiles = cdiv(m, bm) * cdiv(n, bn) * batch
                 for w in NUM_WARPS:
                     for s in NUM_STAGES:
-                        if not h200_compiles(bm, bn, bk, w, s, eb, smem_per_block):
+                        if not h200_compiles(bm, bn, bk, w, s, eb, smem_per_block, pipelined):
                             continue
                         for sk in SPLIT_KS:
                             if sk > 1 and not (tiles * sk <= 2 * num_sms and k >= sk * max(bk, 256)):
@@ -108,13 +131,13 @@ def candidate_space(m, n, k, batch=1, dtype="bf16", num_sms=H200_NUM_SMS,
 TUTORIAL_GROUP_M = 8
 
 
-def tutorial_space(m, n, k, dtype="bf16", num_sms=H200_NUM_SMS, smem_per_block=H200_SMEM_PER_BLOCK):
+def tutorial_space(m, n, k, dtype="bf16", num_sms=H200_NUM_SMS, smem_per_block=H200_SMEM_PER_BLOCK, layout=None):
     """Space of the `triton-tutorial` kernel (tutorial_kernel.py): the `triton` space above for the same
     problem without split-K (split_k = 1 only: the tutorial kernel has none) and GROUP_SIZE_M = 8 (the
     tutorial's value). Same rules otherwise: tile caps by next_pow2, BLOCK_K*bits >= 256, the shared
     memory and register/warp filters. Same enumeration order."""
     out = []
-    for c in candidate_space(m, n, k, 1, dtype, num_sms, smem_per_block):
+    for c in candidate_space(m, n, k, 1, dtype, num_sms, smem_per_block, layout):
         if c["split_k"] == 1:
             c = dict(c, group_m=TUTORIAL_GROUP_M)
             out.append(c)
@@ -257,14 +280,15 @@ if __name__ == "__main__":
     ap.add_argument("shape", help="MxNxK or MxNxKxB")
     ap.add_argument("--dtype", default="bf16")
     ap.add_argument("--count", action="store_true", help="print only the number of candidates")
+    ap.add_argument("--layout", default="NT", help="NN, NT, TN or TT (default NT, as the advisor's)")
     ap.add_argument("--target", default="triton",
                     choices=["triton", "triton-tutorial", "vllm-fp8-block", "vllm-fused-moe"])
     a = ap.parse_args()
     m, n, k, b = _parse_shape(a.shape)
     if a.target == "triton":
-        cfgs = candidate_space(m, n, k, b, a.dtype)
+        cfgs = candidate_space(m, n, k, b, a.dtype, layout=a.layout.upper())
     elif a.target == "triton-tutorial":
-        cfgs = tutorial_space(m, n, k, a.dtype)
+        cfgs = tutorial_space(m, n, k, a.dtype, layout=a.layout.upper())
     elif a.target == "vllm-fp8-block":
         cfgs = fp8_block_space(m, n, k)
     else:

@@ -18,20 +18,22 @@ namespace gemm_advisor {
 /// Free parameters of the latency model (estimate(), model.hpp). Units in each name or comment.
 struct ModelParams {
   /// Issue and synchronisation cost of one K-step of one tile (barrier, async-copy and
-  /// matrix-instruction waits, address arithmetic), in core cycles. Fitted: 566.4.
-  double k_step_overhead_cycles = 566.4;
+  /// matrix-instruction waits, address arithmetic), in core cycles. Fitted: 285.6 (2026-12-02,
+  /// after unaligned operands left the software pipeline; 566.4 before).
+  double k_step_overhead_cycles = 285.6;
   /// Fraction of that overhead that hides under the matrix work of the same K-step when the matrix
   /// instruction is asynchronous (Hopper's wgmma: the warps go on with their bookkeeping while it
   /// runs): a step costs max(math, overhead) + (1 - overlap) * min(math, overhead). The narrow
-  /// synchronous fallback (mma.sync, MFMA) never overlaps. Fitted: 0.85. The per-K-step
-  /// microbenchmark (data/measurements/h200-kstep.csv) shows why it is not 0: a 128x256x32 tile
-  /// takes 650 cycles per K-step at 512 cycles of matrix work, not 512 + 480.
-  double k_step_overhead_overlap = 0.85;
+  /// synchronous fallback (mma.sync, MFMA) never overlaps. Fitted: 1 (0.85 before 2026-12-02). The
+  /// per-K-step microbenchmark (data/measurements/h200-kstep.csv) shows why it is not 0: a 128x256x32
+  /// tile takes 650 cycles per K-step at 512 cycles of matrix work, not 512 + 480.
+  double k_step_overhead_overlap = 1.0;
   /// Rate of the asynchronous global->shared copy (cp.async) as a fraction of the CU's measured
   /// register-load fill rate (per_cu_load_bytes_per_cycle); the copy is charged whole 128-byte lines
   /// (a 64-byte tile row costs a line). Fitted: 0.35 (the microbenchmark suggests 0.4-0.5: B stored
   /// N x K with BLOCK_K = 32 runs 1.4x slower than stored K x N, h200-kstep.csv, NT vs NN rows).
-  double async_copy_fill_fraction = 0.35;
+  /// Fitted: 0.3 (0.35 before 2026-12-02).
+  double async_copy_fill_fraction = 0.3;
   /// Fixed cost of one kernel launch as seen by a timed kernel (launch + ramp-up + drain), in s.
   /// Measured: 3.07 us, the median of an empty kernel timed the harness's way
   /// (data/measurements/h200-launch.csv). Fitted values (6 us) ranked as well but doubled the
@@ -48,15 +50,20 @@ struct ModelParams {
   double l2_reuse_fraction = 1.0;
   /// Matrix-unit efficiency of a tile whose rows fall short of the instruction's M, or of too few
   /// warps to issue it (the kernel falls back to a narrower instruction instead of padding).
-  /// Fitted: 0.3.
-  double narrow_tile_matrix_efficiency = 0.3;
+  /// Fitted: 0.15 (0.3 before 2026-12-02).
+  double narrow_tile_matrix_efficiency = 0.15;
   /// Load-to-use latency of a GEMM's operand loads while the memory system is busy, as a multiple
   /// of the profile's idle (pointer-chase) L2/DRAM latencies. Fitted: 5 (about 0.8 us for an L2
   /// hit and 1.4 us for a DRAM access on the H200, whose idle figures are 157 ns and 276 ns).
   double loaded_latency_multiplier = 5.0;
   /// Registers one element of an unaligned operand costs while it is staged through registers:
-  /// the value and its own 64-bit address (2 registers), plus the mask. Fitted: 5.6.
-  double staged_registers_per_element = 5.6;
+  /// its value and its own 64-bit address, plus the mask. Measured, not fitted: Triton 3.6's own
+  /// register counts of our masked kernel on the H200 (tools/measure/resource_probe.py,
+  /// data/measurements/h200-resource-probe.csv: 666 configs of four unaligned signatures; with a
+  /// 32-register reserve, "accumulators + 3 per staged element + 32 > the cap" tells the 255-register
+  /// or spilling configs from the others in 625 of 666). The first round's fit had 5.6: it stood in
+  /// for the cost of register-bound staging, which the model now has (Residency::serialized_loads).
+  double staged_registers_per_element = 3.0;
   /// L2 and DRAM bandwidth a CU can draw, as a multiple of its even share (bandwidth / cu_count):
   /// few active CUs cannot keep enough misses in flight to saturate either. Fitted: 16 (the
   /// block-fp8 kernel's data: 95.8% of oracle against 93.9% at 4; on the triton data 1-16 score
@@ -75,16 +82,18 @@ struct ModelParams {
   /// the whole accumulator goes out to local memory and back every K-step. Fitted: 1 (the fit
   /// did not move it).
   double spill_bandwidth_fraction = 1.0;
-  /// Share of the software pipeline an unaligned operand keeps: its loads cannot be copied
-  /// asynchronously and go through registers, but Triton still issues them ahead of the math
-  /// (loads in flight = this fraction of the aligned kernel's). Fitted: 0.3.
-  double unaligned_pipeline_fraction = 0.3;
+  /// Share of the software pipeline an unaligned operand keeps where Triton pipelines it at all: its
+  /// loads cannot be copied asynchronously and go through registers (loads in flight = this fraction
+  /// of the aligned kernel's). Only AMD CDNA 4 pipelines such loads (triton.min_pipelined_load_bits 0);
+  /// on NVIDIA and CDNA 3 they leave the pipeline altogether and this fraction does not apply. No
+  /// measurement: 1 (the 0.3 fitted on the H200 before 2026-12-02 stood in for the lost pipeline).
+  double unaligned_pipeline_fraction = 1.0;
   /// How far the memory levels of a K-step (L2 bandwidth, LLC, DRAM, the CU's fill) overlap: the
   /// step's transfer takes the slowest level plus (1 - overlap) times the others. 1: fully overlapped
   /// (the slowest alone). Fitted per target (DRAM-heavy rasters of vLLM's block-fp8 kernel, GROUP_SIZE_M
   /// 1 against 16, run 1.5x slower where L2 and fill alone would be equal: h200-fp8-block.csv).
-  /// Fitted: 0.95.
-  double memory_level_overlap = 0.95;
+  /// Fitted: 1 for the triton target (0.95 before 2026-12-02; vllm-fp8-block keeps 0.95).
+  double memory_level_overlap = 1.0;
   /// Share of each co-resident thread block's per-step overhead that hides under the other blocks of
   /// its CU: a CU running b blocks pays k_step_overhead_cycles x (1 + (1 - this) x (b - 1)) per
   /// step. 0: the blocks' bookkeeping queues behind each other (each pays its own); 1: it is waiting
@@ -93,6 +102,26 @@ struct ModelParams {
   /// same top-1, 95.9% of oracle either way). vllm-fused-moe's 16-bit decode tiles run 4-8 blocks
   /// of 16 rows per CU: there 1 (h200-fused-moe*.csv; data/fit/h200-fused-moe.txt).
   double coresident_overhead_overlap = 0.0;
+  /// Wait of each staged element of an unaligned operand when the registers to hold a K-step's
+  /// staged elements together are not there (Residency::serialized_loads: accumulators, staged
+  /// elements and the reserve over the register cap), as a fraction of the profile's idle L2 latency:
+  /// the compiler issues such loads a few at a time, each group waiting for the last. Fitted: 1 for
+  /// the masked kernel (measured on our H200 with 8 warps: 0.147-0.157 us an element at 255
+  /// registers, 1000x1000x1000 NT, h200-triton-bf16.csv, against 0.157 us idle L2 latency);
+  /// the tutorial kernel's own value in triton_tutorial.cpp.
+  double serialized_load_latency_fraction = 1.0;
+  /// Load-to-use latency of a K-step that issues its own loads and waits for them (no loads in flight
+  /// ahead of it: num_stages 1, or an operand left out of the software pipeline), as a multiple of the
+  /// idle (pointer-chase) latency. Such kernels are latency-bound far below the memory system's
+  /// bandwidth, so their loads queue less than a pipelined kernel's (loaded_latency_multiplier).
+  /// Derived, 3: the masked kernel's 128x64x64 with 8 warps on the two both-operands-unaligned
+  /// shapes (1000x1000x1000 and 4097x4097x511 NT, h200-triton-bf16.csv / -more.csv; 48 elements a
+  /// thread in 221 registers, Triton 3.6, h200-resource-probe.csv) takes 1.5-1.9 us a K-step: less
+  /// its 24 KB at the scalar fill rate (0.83 us) and its matrix work (0.17 us), 0.5-0.9 us of
+  /// latency, 1.8-3.3 times the idle DRAM latency. Refitting the triton target with it at 3 or 5
+  /// ranks alike (96.3% of oracle in sample either way); 3 takes the triton-tutorial kernel's p90
+  /// top-1 time error from 50% to 34%.
+  double unpipelined_latency_multiplier = 3.0;
 };
 
 /// One entry of the registry: a free parameter, its unit and the range in which the model stays
@@ -139,6 +168,10 @@ constexpr ModelParamInfo kModelParamRegistry[] = {
      "how far a K-step's memory levels (L2, LLC, DRAM, fill) overlap"},
     {"coresident_overhead_overlap", "fraction", 0, 1, &ModelParams::coresident_overhead_overlap,
      "share of co-resident blocks' per-step overhead hidden under each other"},
+    {"serialized_load_latency_fraction", "fraction", 0, 1, &ModelParams::serialized_load_latency_fraction,
+     "wait per staged element, over the idle L2 latency, when the staged elements exceed the registers"},
+    {"unpipelined_latency_multiplier", "multiple", 0, 1e3, &ModelParams::unpipelined_latency_multiplier,
+     "load latency of a K-step with no loads in flight ahead, over the idle latency"},
 };
 
 /// The registry entry named `name`, or nullptr.

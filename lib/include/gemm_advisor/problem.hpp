@@ -40,6 +40,20 @@ struct Layout {
 /// Parses "NN", "NT", "TN" or "TT" (case-insensitive). Throws InputError otherwise.
 Layout parse_layout(std::string_view text);
 
+/// Elements a contiguous run must be a multiple of for a Triton kernel to load an operand in 16-byte
+/// vectors: Triton specialises integer arguments (sizes, strides) on divisibility by 16
+/// (triton/runtime/jit.py), so an operand whose contiguous dimension is not a multiple of 16 elements
+/// has only element alignment proven and is loaded one element per thread at a time.
+constexpr std::int64_t kVectorDivisibility = 16;
+/// Whether A's / B's contiguous dimension (A: K, or M where A is stored K x M; B: N, or K where B
+/// is stored N x K) is a multiple of kVectorDivisibility elements (the operand is "aligned").
+inline bool a_vector_aligned(std::int64_t m, std::int64_t k, const Layout& layout) {
+  return (layout.a_transposed ? m : k) % kVectorDivisibility == 0;
+}
+inline bool b_vector_aligned(std::int64_t n, std::int64_t k, const Layout& layout) {
+  return (layout.b_transposed ? k : n) % kVectorDivisibility == 0;
+}
+
 /// Largest M, N or K accepted: 2^31 - 1. Larger sizes are rejected with an InputError.
 constexpr std::int64_t kMaxDim = 2147483647;
 /// Largest batch accepted: 2^24.

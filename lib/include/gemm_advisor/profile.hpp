@@ -26,6 +26,12 @@ struct TritonSettings {
   /// Largest split_k the split-K targets try and accept (`triton.max_split_k`, default 256;
   /// `--max-split-k` overrides it): few-tile, huge-K shapes split K until the CUs are busy.
   int max_split_k = 256;
+  /// Narrowest load, in bits per thread vector, the software pipeliner multi-buffers
+  /// (`triton.min_pipelined_load_bits`, default 32): an operand whose loads are narrower (an
+  /// unaligned one, loaded element by element) is loaded in the K-step that uses it, into one
+  /// shared-memory buffer. 32 upstream on NVIDIA (AssignLatencies.cpp, isSmallLoad: cp.async
+  /// copies 4, 8 or 16 bytes) and AMD CDNA 3; 0 (every load pipelined) on CDNA 4.
+  int min_pipelined_load_bits = 32;
 };
 
 /// Model-parameter values a profile gives, each (registry entry, value), in file order.

@@ -18,7 +18,8 @@ std::string triton_resource_words(const TileConfig& c, const GemmProblem& p, con
   const MatrixRate* rate = profile.hw.rate(p.dtype);
   if (!rate) return "dtype " + std::string(dtype_name(p.dtype)) + " has no matrix path on " + profile.hw.name;
   const TritonResources r = triton_resources(c, p.dtype, *rate, profile.hw, profile.triton,
-                                             profile.params_for(t.name(), t.default_params()).register_overhead_per_thread);
+                                             profile.params_for(t.name(), t.default_params()).register_overhead_per_thread,
+                                             triton_operand_pipelining(p, profile.triton));
   return triton_resource_message(r.check, c, r.smem_bytes, r.instruction_registers, profile.hw);
 }
 
@@ -177,6 +178,7 @@ void TritonTarget::candidates(const GemmProblem& p, const Profile& profile, std:
   const std::int64_t max_k = std::max<std::int64_t>({16, next_pow2(p.k), next_pow2(min_bk)});
   const MatrixRate& rate = *hw.rate(p.dtype);
   const double reserve = profile.params_for(name(), default_params()).register_overhead_per_thread;
+  const TritonPipelining pipelined = triton_operand_pipelining(p, profile.triton);
   TileConfig c;
   c.group_m = 8;
   auto enumerate = [&](auto& warp_counts) {
@@ -199,7 +201,8 @@ void TritonTarget::candidates(const GemmProblem& p, const Profile& profile, std:
               c.num_stages = s;
               c.split_k = 1;
               // Sizes, warps and stages are legal by construction; only the resources can fail.
-              if (triton_resources(c, p.dtype, rate, hw, profile.triton, reserve).check != TritonResourceCheck::ok)
+              if (triton_resources(c, p.dtype, rate, hw, profile.triton, reserve, pipelined).check !=
+                  TritonResourceCheck::ok)
                 continue;
               for (int sk = 1; sk <= profile.triton.max_split_k; sk *= 2) {
                 if (sk > 1 && !(tiles * sk <= kSplitMaxWaves * hw.cu_count &&

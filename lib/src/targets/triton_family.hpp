@@ -22,10 +22,10 @@ inline TritonResources map_tile(const EstimateContext& ctx, const TileConfig& c,
   // The thread count and register cap from the context's table (core::warp_terms).
   EstimateContext::WarpTerms scratch;
   const EstimateContext::WarpTerms& w = core::warp_terms(ctx, c.num_warps, &scratch);
-  const TritonResources r = triton_resources(c, ctx.problem->dtype, *ctx.rate, *ctx.hw, ctx.profile->triton,
-                                             ctx.params.register_overhead_per_thread,
-                                             {w.threads, w.register_cap, ctx.warp_instruction_registers,
-                                              ctx.widest_instruction_registers});
+  const TritonResources r = triton_resources(
+      c, ctx.problem->dtype, *ctx.rate, *ctx.hw, ctx.profile->triton, ctx.params.register_overhead_per_thread,
+      {w.threads, w.register_cap, ctx.warp_instruction_registers, ctx.widest_instruction_registers},
+      triton_operand_pipelining(ctx.a_aligned, ctx.b_aligned, ctx.problem->dtype, ctx.profile->triton));
   k.block_m = c.block_m;
   k.block_n = c.block_n;
   k.block_k = c.block_k;
@@ -92,12 +92,19 @@ inline void map_wrapped_operands(const EstimateContext& ctx, const TileConfig& c
 }
 
 /// Loads issued ahead of the math: one less than the operand buffers (num_stages less the profile's
-/// offset for the config's matrix path); with an unaligned operand, whose loads go through
-/// registers, the fitted unaligned_pipeline_fraction of that.
+/// offset for the config's matrix path). None where an operand is left out of the pipeline
+/// (triton_operand_pipelining: an unaligned operand of elements narrower than
+/// triton.min_pipelined_load_bits): every K-step then waits for that operand's own loads, issued in
+/// the step, whatever num_stages gives the other (measured on our H200: the unaligned shapes of
+/// h200-triton-*.csv and h200-tutorial*.csv run within a few percent at every num_stages). An
+/// unaligned operand the pipeliner does take (AMD CDNA 4) keeps the fitted
+/// unaligned_pipeline_fraction of the loads in flight.
 inline double loads_in_flight(const EstimateContext& ctx, const TileConfig& c, bool full_instruction) {
   const TritonSettings& t = ctx.profile->triton;
   const double ahead = c.num_stages - (full_instruction ? t.smem_stage_offset : t.sync_mma_smem_stage_offset) - 1;
-  return ctx.a_aligned && ctx.b_aligned ? ahead : ahead * ctx.params.unaligned_pipeline_fraction;
+  if (ctx.a_aligned && ctx.b_aligned) return ahead;
+  const TritonPipelining pipelined = triton_operand_pipelining(ctx.a_aligned, ctx.b_aligned, ctx.problem->dtype, t);
+  return pipelined.a && pipelined.b ? ahead * ctx.params.unaligned_pipeline_fraction : 0.0;
 }
 
 /// One of vLLM's tuner spaces (benchmarks/kernels/benchmark_w8a8_block_fp8.py, benchmark_moe.py),
@@ -117,6 +124,7 @@ void tuner_candidates(const TunerSpace& space, const GemmProblem& p, const Profi
                       BlockRows block_rows, std::vector<TileConfig>& out) {
   const Hardware& hw = profile.hw;
   const MatrixRate& rate = *hw.rate(p.dtype);
+  const TritonPipelining pipelined = triton_operand_pipelining(p, profile.triton);
   TileConfig c;
   c.split_k = 1;
   for (int bm : space.block_m) {
@@ -133,7 +141,8 @@ void tuner_candidates(const TunerSpace& space, const GemmProblem& p, const Profi
               c.num_warps = w;
               c.num_stages = s;
               c.group_m = space.group_m[gi];
-              if (triton_resources(c, p.dtype, rate, hw, profile.triton, reserve).check == TritonResourceCheck::ok)
+              if (triton_resources(c, p.dtype, rate, hw, profile.triton, reserve, pipelined).check ==
+                  TritonResourceCheck::ok)
                 out.push_back(c);
             }
           }

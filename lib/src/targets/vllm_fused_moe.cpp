@@ -53,6 +53,7 @@ const ModelParams& fp8_block_params() {
     p.async_copy_fill_fraction = 0.3;
     p.narrow_tile_matrix_efficiency = 0.2;
     p.loaded_latency_multiplier = 7.0;
+    p.unpipelined_latency_multiplier = 7.0;  // the one latency this fit had
     p.l2_reuse_fraction = 0.0;
     p.memory_level_overlap = 1.0;
     return p;
@@ -339,6 +340,7 @@ const ModelParams& vllm_fused_moe_default_params() {
     p.async_copy_fill_fraction = 0.35;
     p.narrow_tile_matrix_efficiency = 0.25;
     p.loaded_latency_multiplier = 3.5;
+    p.unpipelined_latency_multiplier = 3.5;  // the one latency this fit had
     p.dram_active_cu_headroom = 5.6;
     p.memory_level_overlap = 0.9;
     p.coresident_overhead_overlap = 1.0;

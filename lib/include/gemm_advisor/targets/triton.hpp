@@ -47,19 +47,46 @@ inline std::int64_t triton_tensor_memory_bytes(const TileConfig& c) {
          kTensorMemoryCellBytes;
 }
 
+/// Which operands Triton's software pipeliner multi-buffers (both, for aligned operands).
+struct TritonPipelining {
+  bool a = true;
+  bool b = true;
+};
+/// An operand is pipelined unless it is unaligned (a_vector_aligned / b_vector_aligned false: loaded
+/// one element per thread at a time) with elements narrower than triton.min_pipelined_load_bits:
+/// Triton's pipeliner then leaves its load in the K-step that uses it (no latency assigned:
+/// AssignLatencies.cpp, isSmallLoad, "cp.async's cp-size can only be 4, 8, or 16"), so it has one
+/// shared-memory buffer and no loads in flight. Measured on our H200 (Triton 3.6,
+/// data/measurements/h200-resource-probe.csv): an odd-K NT problem (both operands unaligned)
+/// allocates the same shared memory at every num_stages, 1 to 4; odd K in NN (A unaligned) or odd N in
+/// NN (B unaligned) allocates one buffer of the unaligned operand and num_stages of the other.
+inline TritonPipelining triton_operand_pipelining(bool a_aligned, bool b_aligned, Dtype dtype,
+                                                  const TritonSettings& triton) {
+  const bool narrow = dtype_bits(dtype) < triton.min_pipelined_load_bits;
+  return {a_aligned || !narrow, b_aligned || !narrow};
+}
+inline TritonPipelining triton_operand_pipelining(const GemmProblem& p, const TritonSettings& triton) {
+  return triton_operand_pipelining(a_vector_aligned(p.m, p.k, p.layout), b_vector_aligned(p.n, p.k, p.layout),
+                                   p.dtype, triton);
+}
+
 /// Shared memory a Triton kernel allocates for operands, in bytes:
-/// max(1, num_stages - offset) * (block_m*block_k*bits_a + block_k*block_n*bits_b) / 8, where offset is
-/// the profile's triton.smem_stage_offset for the full matrix instruction and
-/// triton.sync_mma_smem_stage_offset for the synchronous fallback. Measured on our H200 (Triton 3.6,
-/// data/measurements/h200-triton-extra.csv, compile grid): wgmma kernels keep num_stages buffers
-/// (256x256x128 s3, 8 warps: 393216 bytes asked), mma.sync ones num_stages - 1 (2 warps: 262144).
-inline std::int64_t triton_smem_bytes(const TileConfig& c, Dtype dtype, const TritonSettings& triton, bool full_instruction) {
+/// (buffers_a * block_m*block_k*bits_a + buffers_b * block_k*block_n*bits_b) / 8, where a pipelined
+/// operand keeps max(1, num_stages - offset) buffers (offset: the profile's triton.smem_stage_offset
+/// for the full matrix instruction, triton.sync_mma_smem_stage_offset for the synchronous fallback)
+/// and an operand left out of the pipeline (triton_operand_pipelining) keeps one. Measured on our
+/// H200 (Triton 3.6, data/measurements/h200-triton-extra.csv, compile grid): wgmma kernels keep
+/// num_stages buffers (256x256x128 s3, 8 warps: 393216 bytes asked), mma.sync ones num_stages - 1
+/// (2 warps: 262144).
+inline std::int64_t triton_smem_bytes(const TileConfig& c, Dtype dtype, const TritonSettings& triton, bool full_instruction,
+                                      TritonPipelining pipelined = {}) {
   const int offset = full_instruction ? triton.smem_stage_offset : triton.sync_mma_smem_stage_offset;
   const std::int64_t buffers = std::max(1, c.num_stages - offset);
   const std::int64_t bits = dtype_bits(dtype);
-  const std::int64_t per_stage_bits =
-      (static_cast<std::int64_t>(c.block_m) * c.block_k + static_cast<std::int64_t>(c.block_k) * c.block_n) * bits;
-  return buffers * ((per_stage_bits + 7) / 8);
+  const std::int64_t a_bits = static_cast<std::int64_t>(c.block_m) * c.block_k * bits;
+  const std::int64_t b_bits = static_cast<std::int64_t>(c.block_k) * c.block_n * bits;
+  if (pipelined.a && pipelined.b) return buffers * ((a_bits + b_bits + 7) / 8);
+  return ((pipelined.a ? buffers : 1) * a_bits + (pipelined.b ? buffers : 1) * b_bits + 7) / 8;
 }
 
 /// fp32 accumulator registers per thread: block_m * block_n / (num_warps * warp_size).
@@ -146,16 +173,17 @@ inline TritonThreadLimits triton_thread_limits(int num_warps, const MatrixRate& 
           std::numeric_limits<double>::infinity()};
 }
 /// Computes them (the dtype must have a matrix path: `rate` not null) with `reserve_registers` for
-/// the instruction rule (the model's register_overhead_per_thread), and the config's `limits`.
+/// the instruction rule (the model's register_overhead_per_thread), the config's `limits`, and the
+/// operands the pipeliner multi-buffers (`pipelined`, triton_operand_pipelining; default both).
 /// Where even limits.widest_instruction_registers fit under the cap beside the reserve, the rule
 /// cannot fail and the full instruction's registers are not computed (instruction_registers is
 /// left 0, which passes alike): four integer divisions less (the model's per-config path).
 inline TritonResources triton_resources(const TileConfig& c, Dtype dtype, const MatrixRate& rate, const Hardware& hw,
                                         const TritonSettings& triton, double reserve_registers,
-                                        const TritonThreadLimits& limits) {
+                                        const TritonThreadLimits& limits, TritonPipelining pipelined = {}) {
   TritonResources r;
   r.full_instruction = triton_full_instruction(c, rate, hw);
-  r.smem_bytes = triton_smem_bytes(c, dtype, triton, r.full_instruction);
+  r.smem_bytes = triton_smem_bytes(c, dtype, triton, r.full_instruction, pipelined);
   // accumulator_registers_per_thread(c, hw)
   r.tile_registers = r.accumulator_registers = static_cast<double>(c.block_m) * c.block_n / limits.threads;
   if (__builtin_expect(hw.tensor_memory_bytes_per_cu > 0 && r.full_instruction, 0)) {
@@ -176,8 +204,10 @@ inline TritonResources triton_resources(const TileConfig& c, Dtype dtype, const 
   return r;
 }
 inline TritonResources triton_resources(const TileConfig& c, Dtype dtype, const MatrixRate& rate, const Hardware& hw,
-                                        const TritonSettings& triton, double reserve_registers) {
-  return triton_resources(c, dtype, rate, hw, triton, reserve_registers, triton_thread_limits(c.num_warps, rate, hw));
+                                        const TritonSettings& triton, double reserve_registers,
+                                        TritonPipelining pipelined = {}) {
+  return triton_resources(c, dtype, rate, hw, triton, reserve_registers, triton_thread_limits(c.num_warps, rate, hw),
+                          pipelined);
 }
 
 /// The rules on sizes, warps, stages, split_k, group_m and dtype the Triton targets share:

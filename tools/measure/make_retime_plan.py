@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""A plan that times again, for every shape of a measurement CSV, its fastest configs and the advisor's
+top picks among the measured ones: a second run of the same rows, so that `evaluate` (which takes each
+config at its fastest of the files it is given) sees fewer single slow runs, for every shape alike.
+
+    python3 tools/measure/make_retime_plan.py BUILD/apps/gemm-advisor/gemm-advisor \\
+        --measurements data/measurements/h200-tutorial-b.csv --target triton-tutorial --per 8 \\
+        [--measurements ... --per 5 ...] -o tools/measure/plans/plan-retime-tut.csv
+
+For each shape: the `per` fastest ok rows and the advisor's top `per` (`rank --candidates` over the
+shape's measured configs, --hw h200), each once. The plan keeps the rows' own columns (harness.py's
+plan format). `h200-tutorial-retime.csv` was timed from the plan this wrote at commit 2093fc9:
+--per 8 over h200-tutorial-b.csv and --per 5 over h200-tutorial.csv, in that order.
+"""
+import argparse
+import collections
+import csv
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import plan_spec as ps  # noqa: E402
+
+KEY = ("block_m", "block_n", "block_k", "num_warps", "num_stages", "group_m", "split_k")
+
+
+def config_key(r):
+    return tuple(int(r[x] or (8 if x == "group_m" else 1)) for x in KEY)
+
+
+def picks(binary, target, rows, per):
+    """The `per` fastest rows and the advisor's top `per` among them, in that order, each once."""
+    out = {}
+    for r in sorted(rows, key=lambda r: float(r["ms"]))[:per]:
+        out.setdefault(config_key(r), r)
+    first = rows[0]
+    with tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False) as tf:
+        tf.write(",".join(KEY) + "\n")
+        for r in rows:
+            tf.write(",".join(map(str, config_key(r))) + "\n")
+    try:
+        res = subprocess.run([binary, "rank", f"{first['m']}x{first['n']}x{first['k']}", "--hw", "h200", "--target",
+                              target, "--layout", first["layout"], "--dtype", first["dtype"], "--candidates", tf.name,
+                              "--top", str(per), "--format", "json"], capture_output=True, text=True, check=True)
+    finally:
+        os.unlink(tf.name)
+    by_key = {config_key(r): r for r in rows}
+    for c in json.loads(res.stdout)["configs"]:
+        k = tuple(int(c[x]) for x in KEY)
+        if k in by_key:
+            out.setdefault(k, by_key[k])
+    return list(out.values())
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("binary")
+    ap.add_argument("--measurements", action="append", required=True)
+    ap.add_argument("--per", action="append", type=int, required=True, help="one per --measurements")
+    ap.add_argument("--target", default="triton-tutorial")
+    ap.add_argument("-o", "--out", required=True)
+    a = ap.parse_args()
+    if len(a.per) != len(a.measurements):
+        ap.error("give one --per for each --measurements")
+    plan = []
+    for path, per in zip(a.measurements, a.per):
+        shapes = collections.OrderedDict()
+        with open(path) as f:
+            for r in csv.DictReader(f):
+                if r["kernel"] == a.target and r["status"] == "ok":
+                    shapes.setdefault((r["m"], r["n"], r["k"], r["dtype"], r["layout"]), []).append(r)
+        for rows in shapes.values():
+            plan.extend(picks(a.binary, a.target, rows, per))
+    with open(a.out, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=ps.PLAN_COLUMNS, extrasaction="ignore")
+        w.writeheader()
+        w.writerows(plan)
+    print(f"{len(plan)} rows -> {a.out}")
+
+
+if __name__ == "__main__":
+    main()
