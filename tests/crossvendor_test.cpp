@@ -14,6 +14,8 @@
 
 #include "gemm_advisor/hardware.hpp"
 #include "gemm_advisor/problem.hpp"
+#include "gemm_advisor/ranker.hpp"
+#include "gemm_advisor/targets/vllm_fp8_block.hpp"
 #include "test_util.hpp"
 
 namespace {
@@ -251,4 +253,79 @@ TEST_CASE("cross-vendor: A100 against Triton's own regression utilisations", "[m
 TEST_CASE("cross-vendor: A100 within +-15% of Triton's figures on 80% of the shapes (issue target, not met)",
           "[model][crossvendor][!mayfail]") {
   CHECK(compare_triton_a100() >= 0.8 * static_cast<double>(std::size(kTritonA100)));
+}
+
+namespace {
+struct TunedRow {
+  const char* shape;  // MxNxK
+  TileConfig config;  // block_m, block_n, block_k, num_warps, num_stages, split_k, group_m
+};
+// vLLM's tuned block-fp8 GEMM configs for AMD_Instinct_MI300X: vllm/model_executor/layers/quantization/
+// utils/configs/N=...,K=...,device_name=AMD_Instinct_MI300X,dtype=fp8_w8a8,block_shape=[128,128].json, file
+// commit ed0de3e4 "[AMD] [Model] DeepSeek tunings (#13199)" (read from the public table
+// ../shared/ref/public/vllm_fp8_block_gemm_configs.csv): two DeepSeek-V3 (N, K), every M key the files
+// have (vLLM's 18, 1 to 4096: the table's own mix of decode and prefill M). The AMD files give no
+// num_stages: Triton-HIP's default, 2, ran them.
+TileConfig tuned(int bm, int bn, int bk, int w, int s, int g) { return test_util::cfg(bm, bn, bk, w, s, 1, g); }
+const TunedRow kVllmMi300x[] = {
+    {"1x7168x2048", tuned(32, 32, 128, 4, 2, 8)}, {"2x7168x2048", tuned(32, 32, 128, 4, 2, 32)},
+    {"4x7168x2048", tuned(32, 32, 128, 4, 2, 8)}, {"8x7168x2048", tuned(32, 32, 128, 4, 2, 16)},
+    {"16x7168x2048", tuned(32, 32, 128, 4, 2, 32)}, {"24x7168x2048", tuned(32, 32, 128, 4, 2, 16)},
+    {"32x7168x2048", tuned(32, 32, 128, 4, 2, 8)}, {"48x7168x2048", tuned(32, 32, 128, 4, 2, 1)},
+    {"64x7168x2048", tuned(32, 32, 128, 4, 2, 1)}, {"96x7168x2048", tuned(32, 32, 128, 4, 2, 1)},
+    {"128x7168x2048", tuned(32, 32, 128, 4, 2, 1)}, {"256x7168x2048", tuned(64, 64, 128, 4, 2, 1)},
+    {"512x7168x2048", tuned(64, 64, 128, 4, 2, 1)}, {"1024x7168x2048", tuned(64, 64, 128, 4, 2, 1)},
+    {"1536x7168x2048", tuned(64, 64, 128, 4, 2, 1)}, {"2048x7168x2048", tuned(64, 64, 128, 4, 2, 1)},
+    {"3072x7168x2048", tuned(64, 64, 128, 4, 2, 1)}, {"4096x7168x2048", tuned(64, 128, 128, 4, 2, 32)},
+    {"1x4608x7168", tuned(32, 32, 128, 4, 2, 32)}, {"2x4608x7168", tuned(32, 32, 128, 4, 2, 32)},
+    {"4x4608x7168", tuned(32, 32, 128, 4, 2, 16)}, {"8x4608x7168", tuned(32, 32, 128, 4, 2, 32)},
+    {"16x4608x7168", tuned(32, 32, 128, 4, 2, 8)}, {"24x4608x7168", tuned(32, 32, 128, 4, 2, 8)},
+    {"32x4608x7168", tuned(32, 32, 128, 4, 2, 16)}, {"48x4608x7168", tuned(32, 32, 128, 4, 2, 16)},
+    {"64x4608x7168", tuned(32, 32, 128, 4, 2, 32)}, {"96x4608x7168", tuned(32, 32, 128, 4, 2, 1)},
+    {"128x4608x7168", tuned(32, 32, 128, 4, 2, 1)}, {"256x4608x7168", tuned(32, 64, 128, 4, 2, 1)},
+    {"512x4608x7168", tuned(64, 64, 128, 4, 2, 1)}, {"1024x4608x7168", tuned(64, 64, 128, 4, 2, 1)},
+    {"1536x4608x7168", tuned(64, 64, 128, 4, 2, 1)}, {"2048x4608x7168", tuned(64, 128, 128, 4, 2, 32)},
+    {"3072x4608x7168", tuned(64, 64, 128, 4, 2, 1)}, {"4096x4608x7168", tuned(64, 128, 128, 4, 2, 32)},
+};
+}  // namespace
+
+// Issue #11: vLLM's tuned configs, measured best on the device by vLLM's tuner, predicted within 10% of
+// the advisor's own top-1 on at least 70% of rows. On the MI300X the whole table, 504 rows
+// (tools/compare_vllm_tuned.py --hw mi300x --predicted), agreed on 13% before the gfx942 profile capped
+// the loads in flight at one step (triton.max_loads_in_flight, AMD's stream pipeliner: the model had 2
+// stages waiting for each step's own loads), 79% since (97% of the rows below M 1024, 34% from 1024 on,
+// where vLLM's 64x64 and 64x128 tiles are predicted up to 1.4x slower than 128x128). These 36 rows:
+// 2 before, 25 since (69%: the issue's 70% is the [!mayfail] case below).
+static int vllm_mi300x_agreement() {
+  const Profile hw = load_profile("mi300x");
+  const Target& t = vllm_fp8_block_target();
+  int agree = 0;
+  for (const TunedRow& row : kVllmMi300x) {
+    INFO(row.shape);
+    GemmProblem p = parse_shape(row.shape);
+    p.dtype = Dtype::fp8;
+    std::vector<TileConfig> space;
+    t.candidates(p, hw, space);
+    std::vector<RankedConfig> ranked;
+    rank_configs(t, p, hw, space, ranked, 1);
+    REQUIRE(!ranked.empty());
+    const Estimate e = t.estimate(t.context(p, hw), row.config);
+    REQUIRE(e.feasible);
+    const double ratio = e.latency_s / ranked.front().estimate.latency_s;
+    CHECK(ratio >= 1.0 - 1e-9);  // the top-1 is the fastest predicted of the space, which holds the row
+    agree += ratio <= 1.10;
+    std::printf("  mi300x %-16s vLLM %-18s %.3fx of the top-1 %s\n", row.shape, row.config.text().c_str(), ratio,
+                ranked.front().config.text().c_str());
+  }
+  std::printf("  %d of %zu within 10%%\n", agree, std::size(kVllmMi300x));
+  return agree;
+}
+
+TEST_CASE("cross-vendor: vLLM's tuned MI300X block-fp8 configs near the advisor's top-1", "[model][crossvendor]") {
+  CHECK(vllm_mi300x_agreement() >= 25);  // regression floor: today's 25 of 36 (2 before the cap)
+}
+
+TEST_CASE("cross-vendor: vLLM's tuned MI300X configs within 10% on 70% of rows (issue target)",
+          "[model][crossvendor][!mayfail]") {
+  CHECK(vllm_mi300x_agreement() >= 0.7 * static_cast<double>(std::size(kVllmMi300x)));
 }

@@ -130,7 +130,7 @@ def main():
 
 def predicted(a):
     rows = [r for r in csv.DictReader(open(a.vllm_configs)) if r["device_name"] == DEVICE[a.hw]]
-    ratios, failed = [], 0
+    ratios, failed, by_m = [], 0, {}
     for r in rows:
         shape = f"{r['M']}x{r['N']}x{r['K']}"
         config = f"{r['block_m']}x{r['block_n']}x{r['block_k']}:{r['num_warps']}:{r['num_stages'] or 2}:g{r['group_m']}"
@@ -141,11 +141,14 @@ def predicted(a):
             failed += 1  # the model calls the tuned config infeasible
             continue
         ratios.append(json.loads(e.stdout)["configs"][0]["latency_s"] / json.loads(t.stdout)["configs"][0]["latency_s"])
+        by_m.setdefault("M < 1024" if int(r["M"]) < 1024 else "M >= 1024", []).append(ratios[-1])
     within = sum(x <= 1.10 for x in ratios)
     geo = math.exp(sum(math.log(x) for x in ratios) / len(ratios)) if ratios else float("nan")
     print(f"{DEVICE[a.hw]}: {len(rows)} tuned rows, {len(ratios)} scored, {failed} called infeasible; tuned config "
           f"within 10% of the top-1's predicted time on {within} ({100 * within / max(1, len(ratios)):.0f}%), "
           f"geomean predicted tuned / top-1 {geo:.2f}")
+    for bucket, xs in sorted(by_m.items()):
+        print(f"  {bucket}: {sum(x <= 1.10 for x in xs)} of {len(xs)} within 10%")
     return 0
 
 

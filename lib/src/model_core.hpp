@@ -4,10 +4,11 @@
 // per-config loop has no virtual call and the mapping inlines into it).
 //
 // A target's Rules is a type with
-//   static bool map(const EstimateContext& ctx, const TileConfig& c, KernelShape& k);
+//   template <bool kAligned> static bool map(const EstimateContext& ctx, const TileConfig& c, KernelShape& k);
 // that fills the KernelShape of one config (kernel_shape.hpp): the tile and resource fields always,
 // the rest only when it returns true (the kernel can run the config: the compiler accepts it and
-// it launches); and
+// it launches), where kAligned says both operands are aligned (EstimateContext::a_aligned and
+// b_aligned: the per-config loop is compiled for that case apart, target_impl.hpp); and
 //   static constexpr bool kExtraStepWork;
 // false when the kernel has no loads or math per K-step beyond its operands and the matrix
 // product (extra_step_bytes, vector_ops and matrix_result_per_step are then never read: the terms
@@ -209,6 +210,7 @@ struct WaveInputs {
   double block_utilization;  // the matrix units one block's warps can feed, 0..1
   double block_compute_s;  // one block's matrix work of a K-step at that utilization
   double serialized_load_s;  // a K-step's loads one after another (Residency::serialized_loads), s
+  double latency_multiplier;  // loaded over idle latency: loaded_ or unpipelined_latency_multiplier
   double compulsory_tile_step;  // compulsory operand bytes per thread block and K-step (A and B read once)
   double out_tile_bytes;   // bytes of one thread block's output, on average
   double out_busiest_bytes;  // ... of the fullest one
@@ -316,8 +318,7 @@ __attribute__((always_inline)) inline WaveTerms wave_terms(const EstimateContext
   const double wait_latency_s = dram_step_bytes > 0 ? hw.dram_latency_s
                                 : l2_miss > 0      ? (hw.l2_latency_s + hw.dram_latency_s) / 2
                                                    : hw.l2_latency_s;
-  const double latency_s =
-      wait_latency_s * (in.in_flight_steps >= 1 ? mp.loaded_latency_multiplier : mp.unpipelined_latency_multiplier);
+  const double latency_s = wait_latency_s * in.latency_multiplier;
   const double slowest_level_s = std::max({w.l2_step_s, w.llc_step_s, w.dram_step_s, w.cu_load_step_s});
   const double bandwidth_s =
       slowest_level_s + (1.0 - mp.memory_level_overlap) *
@@ -326,10 +327,11 @@ __attribute__((always_inline)) inline WaveTerms wave_terms(const EstimateContext
   // CU's share of bandwidth; with s operand buffers, s-1 such loads are in flight ahead of the
   // math, so a step can go no faster than a load over s-1. With one buffer each step waits for
   // its own loads, then computes.
+  // Loads issued one after another (register-bound staging of an operand left out of the pipeline):
+  // each waits its own round trip.
   const double load_s = latency_s + bandwidth_s;
-  w.latency_step_s = in.in_flight_steps >= 1 ? load_s / in.in_flight_steps : load_s + block_compute_s;
-  // Loads issued one after another (register-bound staging): each waits its own round trip.
-  if (in.serialized_load_s > 0) w.latency_step_s = std::max(w.latency_step_s, in.serialized_load_s + block_compute_s);
+  w.latency_step_s = in.in_flight_steps >= 1 ? load_s / in.in_flight_steps
+                                             : std::max(load_s, in.serialized_load_s) + block_compute_s;
   w.memory_step_s = std::max(bandwidth_s, w.latency_step_s);
   w.bound = w.compute_step_s < w.memory_step_s ? Bound::memory
             : work_s >= w.step_overhead_s      ? Bound::compute
@@ -352,7 +354,8 @@ __attribute__((always_inline)) inline WaveTerms wave_terms(const EstimateContext
 // ranker's lean path). The result is written in place, field by field: returning the 24-byte
 // record by value made the caller's copy reload it with one wide load over three narrow stores, a
 // store-forwarding stall per config that cost 8% of the ranker's time (perf, bench/model_bench.cpp).
-template <class Rules, bool kRecord>
+// kAligned: the caller has checked ctx.a_aligned && ctx.b_aligned (passed on to Rules::map).
+template <class Rules, bool kRecord, bool kAligned>
 void estimate_terms(const EstimateContext& ctx, const TileConfig& c, LatencyEstimate* result, Estimate* record) {
   LatencyEstimate& out = *result;
   out.feasible = false;
@@ -364,7 +367,7 @@ void estimate_terms(const EstimateContext& ctx, const TileConfig& c, LatencyEsti
   const ModelParams& mp = ctx.params;
 
   KernelShape k;
-  const bool feasible = Rules::map(ctx, c, k);
+  const bool feasible = Rules::template map<kAligned>(ctx, c, k);
   EstimateContext::WarpTerms scratch;
   const EstimateContext::WarpTerms& warps = warp_terms(ctx, k.num_warps, &scratch);
   const Residency r = residency(ctx, k, warps);
@@ -401,8 +404,10 @@ void estimate_terms(const EstimateContext& ctx, const TileConfig& c, LatencyEsti
   in.block_utilization = warps.block_utilization;
   in.block_compute_s = k.matrix_flops / (ctx.cu_flops_per_s * in.block_utilization);
   // Register-bound staging: a fraction of an idle L2 round trip per element (the loads are few and
-  // far between: serialized_load_latency_fraction).
-  in.serialized_load_s = r.serialized_loads * hw.l2_latency_s * mp.serialized_load_latency_fraction;
+  // far between: serialized_load_latency_fraction); only where no loads are in flight (an operand
+  // left out of the pipeline), the one case the compile probe and the H200 measured.
+  in.serialized_load_s = r.serialized_loads * ctx.serialized_element_s;
+  in.latency_multiplier = in.in_flight_steps >= 1 ? mp.loaded_latency_multiplier : mp.unpipelined_latency_multiplier;
   // The same in every wave: the compulsory operand bytes per thread block and K-step, the bytes of an
   // output tile.
   in.compulsory_tile_step = ctx.operand_bytes / (work_tiles * k_steps);

@@ -1,6 +1,8 @@
 #pragma once
 // The estimate entry points of a target, written once over its compile-time Rules (model_core.hpp).
 // A target derives from RulesTarget<Rules> and supplies the rest of Target (info, space, rules).
+// Each entry point picks, once per call, the per-config code compiled for problems whose operands
+// are both aligned (the usual case) or the general one (model_core.hpp, estimate_terms' kAligned).
 #include "gemm_advisor/target.hpp"
 #include "model_core.hpp"
 
@@ -12,26 +14,43 @@ class RulesTarget : public Target {
   Estimate estimate(const EstimateContext& ctx, const TileConfig& c) const final {
     Estimate e;
     LatencyEstimate unused;
-    core::estimate_terms<Rules, true>(ctx, c, &unused, &e);
+    if (aligned(ctx))
+      core::estimate_terms<Rules, true, true>(ctx, c, &unused, &e);
+    else
+      core::estimate_terms<Rules, true, false>(ctx, c, &unused, &e);
     return e;
   }
   LatencyEstimate estimate_latency(const EstimateContext& ctx, const TileConfig& c) const final {
     LatencyEstimate out;
-    core::estimate_terms<Rules, false>(ctx, c, &out, nullptr);
+    if (aligned(ctx))
+      core::estimate_terms<Rules, false, true>(ctx, c, &out, nullptr);
+    else
+      core::estimate_terms<Rules, false, false>(ctx, c, &out, nullptr);
     return out;
   }
   void estimate_latencies(const EstimateContext& ctx, const TileConfig* configs, std::size_t count,
                           LatencyEstimate* out) const final {
-    for (std::size_t i = 0; i < count; ++i) core::estimate_terms<Rules, false>(ctx, configs[i], &out[i], nullptr);
+    if (aligned(ctx)) {
+      for (std::size_t i = 0; i < count; ++i) core::estimate_terms<Rules, false, true>(ctx, configs[i], &out[i], nullptr);
+    } else {
+      for (std::size_t i = 0; i < count; ++i) core::estimate_terms<Rules, false, false>(ctx, configs[i], &out[i], nullptr);
+    }
   }
   void estimate_records(const EstimateContext& ctx, const TileConfig* configs, std::size_t count,
                         Estimate* out) const final {
     LatencyEstimate unused;
+    const bool both_aligned = aligned(ctx);
     for (std::size_t i = 0; i < count; ++i) {
       out[i] = Estimate{};
-      core::estimate_terms<Rules, true>(ctx, configs[i], &unused, &out[i]);
+      if (both_aligned)
+        core::estimate_terms<Rules, true, true>(ctx, configs[i], &unused, &out[i]);
+      else
+        core::estimate_terms<Rules, true, false>(ctx, configs[i], &unused, &out[i]);
     }
   }
+
+ private:
+  static bool aligned(const EstimateContext& ctx) { return ctx.a_aligned && ctx.b_aligned; }
 };
 
 }  // namespace gemm_advisor

@@ -131,6 +131,8 @@ struct EstimateContext {
   double dram_cu_bytes_per_s = 0;      ///< dram_bytes_per_s * dram_active_cu_headroom / cu_count: one CU's DRAM share
   double l2_headroom_bytes_per_s = 0;  ///< l2_bandwidth_bytes_per_s * dram_active_cu_headroom
   double k_step_overhead_s = 0;  ///< k_step_overhead_cycles / clock_hz: one block's K-step overhead
+  /// l2_latency_s * serialized_load_latency_fraction: the wait of one staged element loaded alone, s
+  double serialized_element_s = 0;
   /// Both operands aligned and staged_registers_per_element * 0 is +0 (the parameter is finite and
   /// not negative): no register staging, whose term is then +0 for any positive thread count.
   bool no_staged_registers = false;

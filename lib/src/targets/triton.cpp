@@ -86,10 +86,11 @@ namespace {
 // fp32 partials reduced by a second kernel.
 struct TritonRules {
   static constexpr bool kExtraStepWork = false;
+  template <bool kAligned>
   [[gnu::always_inline]] static inline bool map(const EstimateContext& ctx, const TileConfig& c, KernelShape& k) {
     const GemmProblem& p = *ctx.problem;
     const Hardware& hw = *ctx.hw;
-    const TritonResources r = triton_family::map_tile(ctx, c, k);
+    const TritonResources r = triton_family::map_tile<kAligned>(ctx, c, k);
     if ((!ctx.configs_from_space && !triton_config_rules_ok(c, p, hw, ctx.profile->triton)) ||
         r.check != TritonResourceCheck::ok)
       return false;
@@ -114,7 +115,7 @@ struct TritonRules {
     k.a_line_bytes = p.layout.a_transposed ? tk.busiest * tm.busiest_line_bytes : tm.busiest * tk.busiest_line_bytes;
     k.b_line_bytes = p.layout.b_transposed ? tn.busiest * tk.busiest_line_bytes : tk.busiest * tn.busiest_line_bytes;
     triton_family::map_matrix_work(tm, tn, tk, r.full_instruction, k);
-    k.loads_in_flight = triton_family::loads_in_flight(ctx, c, r.full_instruction);
+    k.loads_in_flight = triton_family::loads_in_flight<kAligned>(ctx, c, r.full_instruction);
     k.out_elem_bytes = c.split_k > 1 ? 4.0 : ctx.bytes_out;  // split-K: fp32 partials
     return true;
   }

@@ -17,15 +17,20 @@ namespace gemm_advisor::triton_family {
 /// the full instruction is Blackwell's tcgen05), and the elements an unaligned operand
 /// stages through registers (the whole A and B tiles); no extra loads or vector math per step (a
 /// target with them sets its own after this). Returns the resource view, whose `check` says what
-/// the compiler would refuse (ctx.rate must be set).
-inline TritonResources map_tile(const EstimateContext& ctx, const TileConfig& c, KernelShape& k) {
+/// the compiler would refuse (ctx.rate must be set). kAligned: both operands are aligned
+/// (ctx.a_aligned && ctx.b_aligned), so both are pipelined; the model's per-config loop is compiled
+/// for it apart (target_impl.hpp), which keeps the common case free of the per-operand buffers.
+template <bool kAligned>
+[[gnu::always_inline]] inline TritonResources map_tile(const EstimateContext& ctx, const TileConfig& c, KernelShape& k) {
   // The thread count and register cap from the context's table (core::warp_terms).
   EstimateContext::WarpTerms scratch;
   const EstimateContext::WarpTerms& w = core::warp_terms(ctx, c.num_warps, &scratch);
+  const TritonThreadLimits limits{w.threads, w.register_cap, ctx.warp_instruction_registers,
+                                  ctx.widest_instruction_registers};
   const TritonResources r = triton_resources(
-      c, ctx.problem->dtype, *ctx.rate, *ctx.hw, ctx.profile->triton, ctx.params.register_overhead_per_thread,
-      {w.threads, w.register_cap, ctx.warp_instruction_registers, ctx.widest_instruction_registers},
-      triton_operand_pipelining(ctx.a_aligned, ctx.b_aligned, ctx.problem->dtype, ctx.profile->triton));
+      c, ctx.problem->dtype, *ctx.rate, *ctx.hw, ctx.profile->triton, ctx.params.register_overhead_per_thread, limits,
+      kAligned ? TritonPipelining{}
+               : triton_operand_pipelining(ctx.a_aligned, ctx.b_aligned, ctx.problem->dtype, ctx.profile->triton));
   k.block_m = c.block_m;
   k.block_n = c.block_n;
   k.block_k = c.block_k;
@@ -92,17 +97,22 @@ inline void map_wrapped_operands(const EstimateContext& ctx, const TileConfig& c
 }
 
 /// Loads issued ahead of the math: one less than the operand buffers (num_stages less the profile's
-/// offset for the config's matrix path). None where an operand is left out of the pipeline
+/// offset for the config's matrix path), or min(num_stages - 1, triton.max_loads_in_flight) where the
+/// profile caps them (a register-staged pipeline: AMD CDNA 3). None where an operand is left out of the pipeline
 /// (triton_operand_pipelining: an unaligned operand of elements narrower than
 /// triton.min_pipelined_load_bits): every K-step then waits for that operand's own loads, issued in
 /// the step, whatever num_stages gives the other (measured on our H200: the unaligned shapes of
 /// h200-triton-*.csv and h200-tutorial*.csv run within a few percent at every num_stages). An
 /// unaligned operand the pipeliner does take (AMD CDNA 4) keeps the fitted
 /// unaligned_pipeline_fraction of the loads in flight.
-inline double loads_in_flight(const EstimateContext& ctx, const TileConfig& c, bool full_instruction) {
+template <bool kAligned>
+[[gnu::always_inline]] inline double loads_in_flight(const EstimateContext& ctx, const TileConfig& c, bool full_instruction) {
   const TritonSettings& t = ctx.profile->triton;
-  const double ahead = c.num_stages - (full_instruction ? t.smem_stage_offset : t.sync_mma_smem_stage_offset) - 1;
-  if (ctx.a_aligned && ctx.b_aligned) return ahead;
+  // A register-staged pipeline (triton.max_loads_in_flight) keeps its cap whatever the buffers.
+  const double ahead = t.max_loads_in_flight > 0
+                           ? std::min(c.num_stages - 1, t.max_loads_in_flight)
+                           : c.num_stages - (full_instruction ? t.smem_stage_offset : t.sync_mma_smem_stage_offset) - 1;
+  if (kAligned || (ctx.a_aligned && ctx.b_aligned)) return ahead;
   const TritonPipelining pipelined = triton_operand_pipelining(ctx.a_aligned, ctx.b_aligned, ctx.problem->dtype, t);
   return pipelined.a && pipelined.b ? ahead * ctx.params.unaligned_pipeline_fraction : 0.0;
 }

@@ -17,17 +17,18 @@ namespace {
 // input dtype.
 struct TutorialRules {
   static constexpr bool kExtraStepWork = false;
+  template <bool kAligned>
   [[gnu::always_inline]] static inline bool map(const EstimateContext& ctx, const TileConfig& c, KernelShape& k) {
     const GemmProblem& p = *ctx.problem;
     const Hardware& hw = *ctx.hw;
-    const TritonResources r = triton_family::map_tile(ctx, c, k);
+    const TritonResources r = triton_family::map_tile<kAligned>(ctx, c, k);
     if ((!ctx.configs_from_space && (c.split_k != 1 || !triton_config_rules_ok(c, p, hw, ctx.profile->triton))) ||
         r.check != TritonResourceCheck::ok)
       return false;
     triton_family::map_wrapped_operands(ctx, c, r.full_instruction, k);
     k.split_k = 1;
     k.group_m = c.group_m;
-    k.loads_in_flight = triton_family::loads_in_flight(ctx, c, r.full_instruction);
+    k.loads_in_flight = triton_family::loads_in_flight<kAligned>(ctx, c, r.full_instruction);
     k.out_elem_bytes = ctx.bytes_out;
     return true;
   }

@@ -42,14 +42,15 @@ bool kernel_rules_ok(const TileConfig& c) {
 // that must complete before the scaling, so nothing of the step overlaps the matrix work.
 struct Fp8BlockRules {
   static constexpr bool kExtraStepWork = true;
+  template <bool kAligned>
   [[gnu::always_inline]] static inline bool map(const EstimateContext& ctx, const TileConfig& c, KernelShape& k) {
-    const TritonResources r = triton_family::map_tile(ctx, c, k);
+    const TritonResources r = triton_family::map_tile<kAligned>(ctx, c, k);
     triton_family::hold_scaled_product(r, k);
     if (!kernel_rules_ok(c) || r.check != TritonResourceCheck::ok || ctx.problem->dtype != Dtype::fp8) return false;
     triton_family::map_wrapped_operands(ctx, c, r.full_instruction, k);
     k.split_k = 1;
     k.group_m = c.group_m;
-    k.loads_in_flight = triton_family::loads_in_flight(ctx, c, r.full_instruction);
+    k.loads_in_flight = triton_family::loads_in_flight<kAligned>(ctx, c, r.full_instruction);
     k.out_elem_bytes = ctx.bytes_out;
     k.extra_step_bytes = (k.block_m + k.block_n) * kScaleBytes;
     k.vector_ops = kScaleOpsPerElement * k.block_m * k.block_n;

@@ -88,8 +88,9 @@ bool kernel_rules_ok(const TileConfig& c, const GemmProblem& p, const Hardware& 
 template <bool kBlockScales>
 struct MoeRules {
   static constexpr bool kExtraStepWork = kBlockScales;
+  template <bool kAligned>
   [[gnu::always_inline]] static inline bool map(const EstimateContext& ctx, const TileConfig& c, KernelShape& k) {
-    const TritonResources r = triton_family::map_tile(ctx, c, k);
+    const TritonResources r = triton_family::map_tile<kAligned>(ctx, c, k);
     if constexpr (kBlockScales) triton_family::hold_scaled_product(r, k);
     if (!kernel_rules_ok(c, *ctx.problem, *ctx.hw, ctx.profile->triton) || r.check != TritonResourceCheck::ok)
       return false;
@@ -115,7 +116,7 @@ struct MoeRules {
     triton_family::map_matrix_work(tm, tn, tk, r.full_instruction, k);
     // The smallest matrix instruction has 16 rows (mma.sync m16n8k*): an 8-row tile computes 16.
     if (c.block_m < kMinInstructionRows) k.matrix_flops *= static_cast<double>(kMinInstructionRows) / c.block_m;
-    k.loads_in_flight = triton_family::loads_in_flight(ctx, c, r.full_instruction);
+    k.loads_in_flight = triton_family::loads_in_flight<kAligned>(ctx, c, r.full_instruction);
     k.out_elem_bytes = ctx.bytes_out;
     if constexpr (kBlockScales) {
       k.extra_step_bytes = (k.block_m + k.block_n) * kScaleBytes;
@@ -129,8 +130,15 @@ struct MoeRules {
 // One GEMM's estimate, the rules chosen by the problem's quantisation.
 template <bool kRecord>
 inline void estimate_gemm(const EstimateContext& ctx, const TileConfig& c, LatencyEstimate* out, Estimate* record) {
-  if (ctx.problem->moe.quant_block != 0) core::estimate_terms<MoeRules<true>, kRecord>(ctx, c, out, record);
-  else core::estimate_terms<MoeRules<false>, kRecord>(ctx, c, out, record);
+  // Each GEMM's operands are aligned or not on their own (model_core.hpp, estimate_terms' kAligned).
+  const bool aligned = ctx.a_aligned && ctx.b_aligned;
+  if (ctx.problem->moe.quant_block != 0) {
+    if (aligned) core::estimate_terms<MoeRules<true>, kRecord, true>(ctx, c, out, record);
+    else core::estimate_terms<MoeRules<true>, kRecord, false>(ctx, c, out, record);
+  } else {
+    if (aligned) core::estimate_terms<MoeRules<false>, kRecord, true>(ctx, c, out, record);
+    else core::estimate_terms<MoeRules<false>, kRecord, false>(ctx, c, out, record);
+  }
 }
 
 // A layer's record: times, bytes and blocks summed over its two launches (one config for both, as

@@ -85,7 +85,6 @@ inline std::int64_t triton_smem_bytes(const TileConfig& c, Dtype dtype, const Tr
   const std::int64_t bits = dtype_bits(dtype);
   const std::int64_t a_bits = static_cast<std::int64_t>(c.block_m) * c.block_k * bits;
   const std::int64_t b_bits = static_cast<std::int64_t>(c.block_k) * c.block_n * bits;
-  if (pipelined.a && pipelined.b) return buffers * ((a_bits + b_bits + 7) / 8);
   return ((pipelined.a ? buffers : 1) * a_bits + (pipelined.b ? buffers : 1) * b_bits + 7) / 8;
 }
 
@@ -204,8 +203,12 @@ inline TritonResources triton_resources(const TileConfig& c, Dtype dtype, const 
   return r;
 }
 inline TritonResources triton_resources(const TileConfig& c, Dtype dtype, const MatrixRate& rate, const Hardware& hw,
+                                        const TritonSettings& triton, double reserve_registers) {
+  return triton_resources(c, dtype, rate, hw, triton, reserve_registers, triton_thread_limits(c.num_warps, rate, hw));
+}
+inline TritonResources triton_resources(const TileConfig& c, Dtype dtype, const MatrixRate& rate, const Hardware& hw,
                                         const TritonSettings& triton, double reserve_registers,
-                                        TritonPipelining pipelined = {}) {
+                                        TritonPipelining pipelined) {
   return triton_resources(c, dtype, rate, hw, triton, reserve_registers, triton_thread_limits(c.num_warps, rate, hw),
                           pipelined);
 }
