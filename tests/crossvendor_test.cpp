@@ -242,12 +242,13 @@ int compare_triton_a100() {
 }
 
 TEST_CASE("cross-vendor: A100 against Triton's own regression utilisations", "[model][crossvendor]") {
-  // Regression floor: 8 of 14 since 2026-12-02 (0.79-1.53x), when the A100's per-SM fill rate took the
-  // SM's 128 B/cycle shared-memory path instead of its 47.4 B/cycle share of the L2 (profiles/a100.yaml);
-  // 4 of 14 before (0.55-1.02x). Outside now: the M = 64 and N = 64 shapes, predicted 1.2-1.5x of
-  // what triton.ops.matmul reached with its own autotune list, pruned to the 10 configs its own
-  // model ranked first (the model ranks the triton target's whole space), and 16x4096x4096 (0.79x).
-  CHECK(compare_triton_a100() >= 8);
+  // Regression floor: 9 of 14 since 2026-12-02 (unaligned operands out of the pipeline, the triton
+  // refit with the per-K-step overhead held at the microbenchmark's pair); 8 after the A100's per-SM
+  // fill rate took the SM's 128 B/cycle shared-memory path instead of its 47.4 B/cycle share of the L2
+  // (profiles/a100.yaml); 4 before that. Outside: the M = 64 and N = 64 shapes, predicted 1.2-1.5x
+  // of what triton.ops.matmul reached with its own autotune list, pruned to the 10 configs its own
+  // model ranked first (the model ranks the triton target's whole space).
+  CHECK(compare_triton_a100() >= 9);
 }
 
 TEST_CASE("cross-vendor: A100 within +-15% of Triton's figures on 80% of the shapes (issue target, not met)",

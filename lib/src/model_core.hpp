@@ -147,6 +147,17 @@ struct TileGeometry {
   double busiest_step_bytes;  // operand bytes the fullest tile loads in one of its full K-steps
 };
 
+// What loading `elements` of an unaligned operand element by element costs the CU's fill, in bytes of
+// whole cache lines: a warp's load covers warp_size elements in runs of min(warp_size, run) contiguous
+// ones (`run`: the tile's extent along the operand's contiguous dimension), and a run that starts
+// anywhere in a line touches on average 1 + run bytes / line lines, each a line of the L1's
+// throughput (about one line a cycle, the profile's fill rate). A 16-element run of bf16 (BLOCK_K 16
+// in a K-contiguous operand) costs 10 bytes an element, a 32-element one 6.
+inline double elementwise_line_bytes(const EstimateContext& ctx, double elements, double run) {
+  const double per_run = std::min(static_cast<double>(ctx.hw->warp_size), run);
+  return elements / per_run * (kLineBytes + per_run * ctx.bytes_in);
+}
+
 template <bool kExtraStepWork>
 inline TileGeometry tile_geometry(const EstimateContext& ctx, const KernelShape& k, const Residency& r) {
   const Hardware& hw = *ctx.hw;
@@ -155,14 +166,18 @@ inline TileGeometry tile_geometry(const EstimateContext& ctx, const KernelShape&
   g.output_tiles = g.tiles_per_batch * ctx.batch;
   g.tile_step_bytes = (k.a_rows_loaded + k.b_cols_loaded) * k.k_depth * ctx.bytes_in;
   g.busiest_step_bytes = (k.a_rows_busiest + k.b_cols_busiest) * k.k_depth_busiest * ctx.bytes_in;
-  const double scalar_rate = std::min(1.0, ctx.bytes_in / kVectorBytes);
   const double async_rate = ctx.params.async_copy_fill_fraction;
   // An aligned operand is copied asynchronously in whole cache lines (the target counts them); an
-  // unaligned one goes element by element through registers, at elem_bytes/16 of the fill rate.
+  // unaligned one goes element by element through registers (elementwise_line_bytes).
   // Spilled registers and other register loads (scales) move 4 bytes at a time, like scalar loads.
+  const Layout& layout = ctx.problem->layout;
   double load_bytes =
-      (ctx.a_aligned ? k.a_line_bytes / async_rate : k.a_rows_busiest * k.k_depth_busiest * ctx.bytes_in / scalar_rate) +
-      (ctx.b_aligned ? k.b_line_bytes / async_rate : k.b_cols_busiest * k.k_depth_busiest * ctx.bytes_in / scalar_rate) +
+      (ctx.a_aligned ? k.a_line_bytes / async_rate
+                     : elementwise_line_bytes(ctx, k.a_rows_busiest * k.k_depth_busiest,
+                                              layout.a_transposed ? k.a_rows_busiest : k.k_depth_busiest)) +
+      (ctx.b_aligned ? k.b_line_bytes / async_rate
+                     : elementwise_line_bytes(ctx, k.b_cols_busiest * k.k_depth_busiest,
+                                              layout.b_transposed ? k.k_depth_busiest : k.b_cols_busiest)) +
       r.spill_bytes_per_step / std::min(1.0, kScalarBytes / kVectorBytes);
   if constexpr (kExtraStepWork) {
     g.tile_step_bytes += k.extra_step_bytes;

@@ -361,8 +361,8 @@ TUTORIAL_CONFIGS = [  # tutorial_kernel.TUTORIAL_CONFIGS, repeated here so this 
 FIXED_DEFAULT = dict(block_m=128, block_n=128, block_k=64, group_m=8, num_warps=8, num_stages=3, split_k=1)
 
 
-def build_tutorial_plan(fraction=TUTORIAL_FRACTION, seed=3, extra_path=None):
-    shapes = TUTORIAL_SHAPES + random_shapes()
+def build_tutorial_plan(fraction=TUTORIAL_FRACTION, seed=3, extra_path=None, shapes=None):
+    shapes = shapes if shapes is not None else TUTORIAL_SHAPES + random_shapes()
     # one global subset of the (BM, BN, BK, warps, stages) combinations, so compiles are shared between shapes
     universe = sorted({(c["block_m"], c["block_n"], c["block_k"], c["num_warps"], c["num_stages"])
                        for dt in ("bf16",) for c in space.tutorial_space(8192, 8192, 8192, dt)}
@@ -426,6 +426,75 @@ def build_tutorial_b_plan():
     return [(p, cfgs) for _, p, cfgs in out]
 
 
+# The third tutorial set (2026-12-02, data/measurements/h200-tutorial-c.csv): shapes measured after the
+# model of that day was final (unaligned operands out of the pipeline, element-wise loads in cache
+# lines), so that they test it held out. None of these (m, n, k) is in any earlier plan. Layers of models
+# the tutorial plans never had (public config.json figures): Gemma-2-27B (hidden 4608, 32 heads and 16
+# KV heads of 128: qkv N = (32 + 2*16)*128 = 8192, o K = 4096, intermediate 36864: gate_up N = 73728),
+# Qwen2.5-32B (hidden 5120, 40 heads and 8 KV heads of 128: qkv N = 7168, intermediate 27648: gate_up
+# N = 55296), ViT-H/14 (hidden 1280, MLP 5120); a DLRM-DCNv2 top MLP at batch 16384; unaligned shapes
+# (odd K in NN: A; odd N in NN: B; odd K in NT: both; no shape has M, N and K all odd, where BLOCK_SIZE_K
+# 256 faults, h200-tutorial-oddm-check.txt); an fp16 prefill layer; and four random log-uniform shapes.
+TUTORIAL_C_SHAPES = [
+    ("gemma2-27b", "qkv.m8", 8, 8192, 4608, "bf16", "NT"),
+    ("gemma2-27b", "o.m256", 256, 4608, 4096, "bf16", "NT"),
+    ("gemma2-27b", "down.m2048", 2048, 4608, 36864, "bf16", "NT"),
+    ("qwen2.5-32b", "o.m512", 512, 5120, 5120, "bf16", "NT"),
+    ("qwen2.5-32b", "gate_up.m32", 32, 55296, 5120, "bf16", "NT"),
+    ("qwen2.5-32b", "down.m4096", 4096, 5120, 27648, "bf16", "NT"),
+    ("vit-h14", "fc1.b64", 16448, 5120, 1280, "bf16", "NT"),
+    ("dlrm", "top1.b16384", 16384, 1024, 3456, "bf16", "NN"),
+    ("qwen2.5-32b", "qkv.fp16.m1024", 1024, 7168, 5120, "fp16", "NT"),
+    ("unaligned-c", "oddk.nn.3000x4096x1543", 3000, 4096, 1543, "bf16", "NN"),
+    ("unaligned-c", "oddn.nn.2048x5003x2048", 2048, 5003, 2048, "bf16", "NN"),
+    ("unaligned-c", "oddk.nt.1536x1536x2001", 1536, 1536, 2001, "bf16", "NT"),
+    ("unaligned-c", "oddk.nt.32x4096x3003", 32, 4096, 3003, "bf16", "NT"),
+]
+
+
+def random_shapes_c(seed=17, count=4):
+    """Four log-uniform shapes (M, N, K in [16, 8192], multiples of 16, NT) of another seed than the first
+    plan's, none in an earlier plan."""
+    rng = random.Random(seed)
+    existing = {(s[2], s[3], s[4]) for s in TUTORIAL_SHAPES + TUTORIAL_C_SHAPES} | \
+        {(s[2], s[3], s[4]) for s in random_shapes()}
+    out = []
+    while len(out) < count:
+        m, n, k = (max(16, int(round(math.exp(rng.uniform(math.log(16), math.log(8192))) / 16)) * 16) for _ in range(3))
+        if (m, n, k) in existing:
+            continue
+        existing.add((m, n, k))
+        out.append(("random-loguniform-c", f"rc{len(out)}.{m}x{n}x{k}", m, n, k, "bf16", "NT"))
+    return out
+
+
+def build_tutorial_c_plan(extra_path=None):
+    """The third tutorial call: TUTORIAL_C_SHAPES and random_shapes_c() over the first plan's global sample
+    (the same (BM, BN, BK, warps, stages) keys, so shapes of one alignment signature share compiles),
+    the tutorial's autotune list, the fixed default, and --extra (the advisor's top 20 per shape, written
+    by `gemm-advisor rank --top 20` at the commit that measured them); unaligned shapes keep a quarter of
+    the sample (a SHA-1 quarter of the keys: their compiles are slower), and come last."""
+    import hashlib
+    problems, _ = build_tutorial_plan(extra_path=extra_path, shapes=TUTORIAL_C_SHAPES + random_shapes_c())
+    extra = tutorial_extra(extra_path)
+    out = []
+    for p, cfgs in problems:
+        if p["family"] == "unaligned-c":
+            keep = {(c["block_m"], c["block_n"], c["block_k"], c["num_warps"], c["num_stages"], c["group_m"])
+                    for key in (("name", p["name"]), ("mnk", p["m"], p["n"], p["k"], p["dtype"], p["layout"]))
+                    for c in extra.get(key, [])}
+            keep |= {(a, b, c, w, s, g) for (a, b, c, g, w, s) in TUTORIAL_CONFIGS}
+            d = FIXED_DEFAULT
+            keep.add((d["block_m"], d["block_n"], d["block_k"], d["num_warps"], d["num_stages"], d["group_m"]))
+            cfgs = [c for c in cfgs
+                    if (c["block_m"], c["block_n"], c["block_k"], c["num_warps"], c["num_stages"], c["group_m"]) in keep
+                    or int(hashlib.sha1(repr((c["block_m"], c["block_n"], c["block_k"], c["num_warps"],
+                                              c["num_stages"])).encode()).hexdigest(), 16) % 4 == 0]
+        out.append((p, cfgs))
+    out.sort(key=lambda t: t[0]["family"] == "unaligned-c")  # stable: the unaligned shapes last
+    return out
+
+
 # ----------------------------------------------------------------------------------------------
 # MoE plan
 # ----------------------------------------------------------------------------------------------
@@ -487,7 +556,7 @@ def make_moe_plan(sample=None, seed=7, m_values=None, models=None):
 # ----------------------------------------------------------------------------------------------
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--only", choices=["fp8", "tutorial", "tutorial-b", "moe", "moe-fp8"], default=None)
+    ap.add_argument("--only", choices=["fp8", "tutorial", "tutorial-b", "tutorial-c", "moe", "moe-fp8"], default=None)
     ap.add_argument("--extra", default=None, help="CSV of extra tutorial configs per shape (see tutorial_extra)")
     ap.add_argument("--outdir", default=os.path.join(HERE, "plans"))
     a = ap.parse_args()
@@ -506,6 +575,10 @@ def main():
               f"(BM,BN,BK,warps,stages) combinations; tutorial configs left out (shared memory over "
               f"{ps.SMEM_PER_BLOCK} B in bf16): {', '.join(info['dropped_tutorial_configs']) or 'none'}")
         stats("plan-tutorial.csv", probs, BUDGET_MIN["tutorial"])
+    if a.only == "tutorial-c":  # not in the default run: the third call's plan (give --extra: the advisor's top 20)
+        probs = build_tutorial_c_plan(extra_path=a.extra)
+        ps.write_plan(os.path.join(a.outdir, "plan-tutorial-3.csv"), probs)
+        stats("plan-tutorial-3.csv", probs, BUDGET_MIN["tutorial"])
     if a.only == "tutorial-b":  # not in the default run: the second call's plan, once
         probs = build_tutorial_b_plan()
         ps.write_plan(os.path.join(a.outdir, "plan-tutorial-c.csv"), probs)
