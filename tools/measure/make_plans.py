@@ -317,17 +317,22 @@ TUTORIAL_SHAPES = [
 N_RANDOM = 4          # random-loguniform shapes: M, N, K log-uniform in [16, 8192], rounded to 16, NT
 
 
-def random_shapes(seed=5):
+def loguniform_shapes(seed, count, existing, family, prefix):
+    """`count` shapes with M, N, K log-uniform in [16, 8192], rounded to multiples of 16, NT, none in
+    `existing` (a set of (m, n, k), extended with the ones drawn)."""
     rng = random.Random(seed)
     out = []
-    existing = {(s[2], s[3], s[4]) for s in TUTORIAL_SHAPES}
-    while len(out) < N_RANDOM:
+    while len(out) < count:
         m, n, k = (max(16, int(round(math.exp(rng.uniform(math.log(16), math.log(8192))) / 16)) * 16) for _ in range(3))
         if (m, n, k) in existing:
             continue
         existing.add((m, n, k))
-        out.append(("random-loguniform", f"r{len(out)}.{m}x{n}x{k}", m, n, k, "bf16", "NT"))
+        out.append((family, f"{prefix}{len(out)}.{m}x{n}x{k}", m, n, k, "bf16", "NT"))
     return out
+
+
+def random_shapes(seed=5):
+    return loguniform_shapes(seed, N_RANDOM, {(s[2], s[3], s[4]) for s in TUTORIAL_SHAPES}, "random-loguniform", "r")
 
 
 def tutorial_extra(path):
@@ -453,19 +458,9 @@ TUTORIAL_C_SHAPES = [
 
 
 def random_shapes_c(seed=17, count=4):
-    """Four log-uniform shapes (M, N, K in [16, 8192], multiples of 16, NT) of another seed than the first
-    plan's, none in an earlier plan."""
-    rng = random.Random(seed)
-    existing = {(s[2], s[3], s[4]) for s in TUTORIAL_SHAPES + TUTORIAL_C_SHAPES} | \
-        {(s[2], s[3], s[4]) for s in random_shapes()}
-    out = []
-    while len(out) < count:
-        m, n, k = (max(16, int(round(math.exp(rng.uniform(math.log(16), math.log(8192))) / 16)) * 16) for _ in range(3))
-        if (m, n, k) in existing:
-            continue
-        existing.add((m, n, k))
-        out.append(("random-loguniform-c", f"rc{len(out)}.{m}x{n}x{k}", m, n, k, "bf16", "NT"))
-    return out
+    """Four log-uniform shapes of another seed than the first plan's, none in an earlier plan."""
+    existing = {(s[2], s[3], s[4]) for s in TUTORIAL_SHAPES + TUTORIAL_C_SHAPES + random_shapes()}
+    return loguniform_shapes(seed, count, existing, "random-loguniform-c", "rc")
 
 
 def build_tutorial_c_plan(extra_path=None):
