@@ -381,5 +381,48 @@ batch_in = write("batched.txt", "16x4096x4096\n16x4096x4096x2\n")
 rc, out, err = run("batch", batch_in, "--hw", "h200", "--emit", "vllm", "--out", os.path.join(TMP, "vx"), "--keep-going")
 check("vllm: batch > 1 is a bad line (the kernel is 2-D)", rc == 1 and f"{batch_in}:2:" in err and "batch" in err, err)
 
+# Fresh-user finds (2026-12-02).
+# A named pipe is opened once: a second open for the format sniff waited forever for another writer.
+fifo = os.path.join(TMP, "shapes.fifo")
+os.mkfifo(fifo)
+import threading  # noqa: E402
+writer = threading.Thread(target=lambda: open(fifo, "w").write("64x64x64\n128x128x128\n"))
+writer.start()
+rc, out, err = run("batch", fifo, "--hw", "h200", "--format", "csv")
+writer.join(timeout=5)
+check("batch reads a named pipe (opened once)", rc == 0 and len(out.splitlines()) == 3, f"rc={rc} err={err!r}")
+# An input with no shape leaves stdout empty: no CSV header, no "[" of a Triton list.
+header_only = write("header-only.csv", "m,n,k\n")
+for fmt_args in (["--format", "csv"], ["--emit", "triton"]):
+    rc, out, err = run("batch", header_only, "--hw", "h200", *fmt_args)
+    check(f"no shapes ({' '.join(fmt_args)}): exit 1, nothing on stdout, one error line",
+          rc == 1 and out == "" and len(err.strip().splitlines()) == 1 and "no shapes" in err, f"rc={rc} {out!r} {err!r}")
+# An option the GPU or the kernel cannot take is one usage error, not one error per line.
+many = write("many.txt", "".join(f"{16 * (i + 1)}x64x64\n" for i in range(50)))
+for args, fragment in ((["--hw", "a100", "--dtype", "fp8", "--keep-going"], "--dtype fp8: a100 has no matrix path"),
+                       (["--hw", "h200", "--target", "vllm-fp8-block", "--dtype", "bf16"], "--dtype bf16")):
+    rc, out, err = run("batch", many, *args)
+    check(f"batch {' '.join(args)}: exit 2, one line", rc == 2 and out == "" and len(err.strip().splitlines()) == 1 and
+          fragment in err, f"rc={rc} err={err[:300]!r}")
+# A stopped --emit vllm --m-values input run writes no file: a file of an (N, K) would lack the M
+# values of the lines after the bad one, and vLLM would take it for whole.
+partial = write("partial.csv", "m,n,k\n1,576,7168\n16,576,7168\nbad,1,1\n128,576,7168\n")
+vdir = os.path.join(TMP, "vpartial")
+rc, out, err = run("batch", partial, "--hw", "h200", "--emit", "vllm", "--out", vdir, "--m-values", "input")
+files = [f for f in os.listdir(vdir) if f.startswith("N=")] if os.path.isdir(vdir) else []
+check("stopped --emit vllm --m-values input: exit 1 and no config file", rc == 1 and files == [] and
+      "no config file written" in err, f"rc={rc} files={files} err={err!r}")
+rc, out, err = run("batch", partial, "--hw", "h200", "--emit", "vllm", "--out", vdir, "--m-values", "input",
+                   "--keep-going")
+files = [f for f in os.listdir(vdir) if f.startswith("N=")] if os.path.isdir(vdir) else []
+table = json.load(open(os.path.join(vdir, files[0]))) if len(files) == 1 else {}
+check("... with --keep-going: the file has every good line's M", rc == 1 and sorted(map(int, table)) == [1, 16, 128],
+      f"rc={rc} files={files} {table}")
+# Names from the list are shown escaped in the table, not sent to the terminal raw.
+ansi = write("ansi.csv", 'name,m,n,k\n"a\x1b[31mred",64,64,64\n')
+rc, out, err = run("batch", ansi, "--hw", "h200", "--format", "table", "--top", "1")
+check("table output escapes control characters of names", rc == 0 and "\x1b" not in out and "a\\x1b[31mred" in out,
+      out[:200])
+
 shutil.rmtree(TMP, ignore_errors=True)
 cli_harness.finish()

@@ -354,4 +354,30 @@ check("--emit vllm: a sidecar records the generator, the config files stay vLLM'
       all(k.isdigit() for f in os.listdir(vdir) if f.startswith("N=") for k in json.load(open(os.path.join(vdir, f)))),
       out + err)
 
+# explain says what the time is made of: launch + all waves (+ reduction) adds up to it, in the table
+# and in the JSON terms ((waves - 1) full waves + the last).
+for shape, extra in (("1x1x1", []), ("8192x8192x8192", []), ("128x128x65536", ["--config", "64x64x128:4:3:8"])):
+    rc, out, err = run("explain", shape, "--hw", "h200", "--format", "json", *extra)
+    t = json.loads(out)["configs"][0]["terms"] if rc == 0 else {}
+    total = json.loads(out)["configs"][0]["latency_s"] if rc == 0 else 0
+    parts = t.get("launch_s", 0) + (t.get("waves", 1) - 1) * t.get("first_wave_s", 0) + t.get("last_wave_s", 0) + \
+        t.get("split_k_reduce_s", 0)
+    check(f"explain {shape}: launch + waves + reduction = the predicted time", rc == 0 and t.get("launch_s", 0) > 0 and
+          abs(parts - total) <= 1e-9 * total, f"{parts} vs {total}")
+rc, out, err = run("explain", "1x1x1", "--hw", "h200")
+check("explain's table shows the launch and the total", rc == 0 and "launch" in out and "= launch + all waves" in out, out)
+# A first word that is no subcommand is named; --quiet and --verbose exclude each other.
+rc, out, err = run("bogus")
+check("unknown subcommand: exit 2, named", rc == 2 and "unknown subcommand 'bogus'" in err and "rank" in err, err)
+rc, out, err = run("-q", "-v", "profiles")
+check("-q with -v: exit 2", rc == 2 and "--quiet excludes --verbose" in err, err)
+# A measured time below what the GPU's peak allows for the shape is warned of, at its line.
+fast = os.path.join(TMP, "fast.csv")
+with open(fast, "w") as f:
+    f.write("m,n,k,block_m,block_n,block_k,num_warps,num_stages,ms\n4096,4096,4096,128,128,64,8,3,0.001\n"
+            "4096,4096,4096,128,64,64,8,3,0.2\n")
+rc, out, err = run("evaluate", "--hw", "h200", "--measurements", fast)
+check("evaluate warns of a time faster than the peak allows, at its line",
+      rc == 0 and f"{fast}:2:" in err and "timing error" in err, err)
+
 cli_harness.finish()

@@ -279,6 +279,20 @@ int run_batch(const BatchOptions& o) {
 
   const Profile profile = load_profile_logged(common.hw, common.overrides, target.name());
   const Hardware& hw = profile.hw;
+  // A --dtype or --layout the GPU or the kernel cannot take is the command line's error, said once,
+  // not once per line of the list.
+  const bool dtype_given = common.dtype_option && common.dtype_option->count() > 0;
+  const bool layout_given = common.layout_option && common.layout_option->count() > 0;
+  if (dtype_given && !hw.rate(defaults.dtype))
+    throw UsageError("--dtype " + common.dtype + ": " + hw.name + " has no matrix path for it");
+  if (dtype_given || layout_given) {
+    GemmProblem probe = defaults;
+    probe.m = probe.n = probe.k = 128;
+    probe.batch = 1;
+    if (const std::string why = target.problem_error(probe, profile); !why.empty())
+      throw UsageError(std::string(dtype_given ? "--dtype " + common.dtype : "") + (dtype_given && layout_given ? ", " : "") +
+                       (layout_given ? "--layout " + common.layout : "") + ": " + why);
+  }
   std::string device_name;
   if (vllm) {
     require_vllm_block_fp8(hw);
@@ -323,9 +337,10 @@ int run_batch(const BatchOptions& o) {
   std::map<std::pair<std::int64_t, std::int64_t>, std::map<std::int64_t, TileConfig>> vllm_tables;  // writing stage
   Progress progress(!g_quiet && ::isatty(STDERR_FILENO), position_tells ? total_bytes : 0);
   const auto start = std::chrono::steady_clock::now();
-  if (output == Output::csv) write_ranking_csv_header(std::cout);
-  if (output == Output::triton) std::cout << "[";
+  // The CSV header and the Triton list's "[" go out with the first result, so that an input holding
+  // no shape (an error) leaves stdout empty, not with a header passed off as a complete answer.
   bool first_json = true;
+  bool header_written = false;
 
   tbb::enumerable_thread_specific<Scratch> scratch;
   tbb::parallel_pipeline(
@@ -450,8 +465,10 @@ int run_batch(const BatchOptions& o) {
                   auto& table = vllm_tables[{item->entry.problem.n, item->entry.problem.k}];
                   for (const auto& [m, config] : item->vllm_best) table[m] = config;
                 } else {
+                  if (output == Output::csv && !header_written) write_ranking_csv_header(std::cout);
+                  header_written = true;
                   if (output == Output::triton) {
-                    std::cout << (first_json ? "\n  " : ",\n  ");
+                    std::cout << (first_json ? "[\n  " : ",\n  ");
                     first_json = false;
                   }
                   std::cout << item->text;
@@ -464,12 +481,21 @@ int run_batch(const BatchOptions& o) {
               }));
   // A run stopped by a bad line leaves the Triton list open: a JSON parser then rejects the
   // output instead of taking the shapes before the bad line for the whole list.
-  if (output == Output::triton) std::cout << (stopped ? "\n" : first_json ? "]\n" : "\n]\n");
+  if (output == Output::triton) std::cout << (stopped ? (first_json ? "" : "\n") : first_json ? "[]\n" : "\n]\n");
   std::cout.flush();
   progress.clear();
 
   std::size_t files = 0;
-  if (vllm) {
+  // With each line's own M (--m-values input), a run stopped at a bad line may have ranked an (N, K)
+  // at some of its M values and not others: vLLM would take a partial file for a whole one (it looks
+  // an M up by the nearest key), so none is written then. With an M grid each (N, K) line gives its
+  // whole file.
+  const bool partial_tables = vllm && m_from_input && stopped;
+  if (partial_tables && !vllm_tables.empty())
+    std::cerr << "gemm-advisor: error: no config file written: the run stopped before the end of " << source
+              << ", and a file of an (N, K) would lack the M values of the lines after it (--keep-going skips bad "
+                 "lines instead)\n";
+  if (vllm && !partial_tables) {
     for (const auto& [nk, best_by_m] : vllm_tables) {
       const std::string path = (std::filesystem::path(o.out_dir) / vllm_config_file_name(nk.first, nk.second, device_name)).string();
       write_file_atomically(path, vllm_config_file_text(best_by_m));
@@ -495,7 +521,9 @@ int run_batch(const BatchOptions& o) {
   // ranked would read as success before it.
   std::cout.flush();
   const bool output_failed = std::cout.fail() || std::fflush(stdout) != 0 || std::ferror(stdout);
-  if (!g_quiet && !output_failed) {
+  // An input that could not be read before a single shape (no shapes at all, a read error) has its
+  // error said already: a "0 shapes ranked, 1 bad" summary would count the input as a line.
+  if (!g_quiet && !output_failed && !(unreadable && done == 0 && duplicates == 0)) {
     std::string why;
     if (unreadable) why = " (stopped: the rest of the input cannot be read)";
     else if (stopped) why = " (stopped at the first bad line; --keep-going goes on)";

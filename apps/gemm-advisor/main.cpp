@@ -190,6 +190,29 @@ void require_measured_for(const std::string& path, long line, const gemm_advisor
                                                            " (measurements of another kernel, dtype or GPU?)"));
 }
 
+namespace {
+// A timing below what the GPU's datasheet peak allows for the shape's work is a measurement error
+// (a kernel that did not run, a clock read wrong): said once per shape, at its first such row.
+void warn_faster_than_peak(const std::string& path, const gemm_advisor::MeasuredShape& shape,
+                           const gemm_advisor::Hardware& hw) {
+  if (shape.problem.is_moe()) return;
+  const double peak = hw.peak_flops_per_s(shape.problem.dtype);
+  if (!(peak > 0)) return;
+  const double floor_ms = 1e3 * shape.problem.flops() / peak;
+  for (const gemm_advisor::MeasuredConfig& c : shape.configs) {
+    if (c.status == "ok" && c.ms < floor_ms) {
+      spdlog::warn("{}", gemm_advisor::located(
+                             path, c.line,
+                             fmt::format("{} {} measured in {:g} ms, faster than {}'s {:.0f} TFLOP/s peak allows "
+                                         "({:.4g} ms): a timing error?",
+                                         shape.problem.shape_text(), gemm_advisor::dtype_name(shape.problem.dtype),
+                                         c.ms, hw.name, peak / 1e12, floor_ms)));
+      return;
+    }
+  }
+}
+}  // namespace
+
 std::vector<gemm_advisor::MeasuredShape> read_measured_shapes(const std::vector<std::string>& paths,
                                                               const std::string& kernel,
                                                               const gemm_advisor::Profile& profile,
@@ -213,6 +236,7 @@ std::vector<gemm_advisor::MeasuredShape> read_measured_shapes(const std::vector<
           throw InputError(located(path, line, "dtype " + std::string(dtype_name(shape.problem.dtype)) +
                                                    " is not supported by " + profile.hw.name));
         require_measured_for(path, line, shape, profile, target);
+        warn_faster_than_peak(path, shape, profile.hw);
       }
       const auto [it, fresh] = measured_in.try_emplace(key, path, shapes.size());
       if (fresh) {
@@ -297,8 +321,8 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", gemm_advisor::version_line());
   bool verbose = false;
-  app.add_flag("-q,--quiet", cli::g_quiet, "Only errors on stderr");
-  app.add_flag("-v,--verbose", verbose, "More detail on stderr");
+  CLI::Option* quiet_flag = app.add_flag("-q,--quiet", cli::g_quiet, "Only errors on stderr");
+  app.add_flag("-v,--verbose", verbose, "More detail on stderr")->excludes(quiet_flag);
   app.footer(
       "Exit codes: 0 success, 1 bad input (shape, profile, file), 2 usage error.\n"
       "Examples:\n"
@@ -328,7 +352,14 @@ int main(int argc, char** argv) {
     std::string command = "gemm-advisor";
     for (std::vector<CLI::App*> parsed = app.get_subcommands(); !parsed.empty(); parsed = parsed.front()->get_subcommands())
       command += " " + parsed.front()->get_name();
-    std::cerr << "gemm-advisor: error: " << e.what() << " (see " << command << " --help)\n";
+    // A first word that is no subcommand: name it, rather than CLI11's "A subcommand is required".
+    std::string what = e.what();
+    if (app.get_subcommands().empty() && argc > 1 && argv[1][0] != '-' && argv[1][0] != '\0') {
+      std::string names;
+      for (const CLI::App* sub : app.get_subcommands({})) names += (names.empty() ? "" : ", ") + sub->get_name();
+      what = "unknown subcommand '" + gemm_advisor::printable(argv[1]) + "' (one of " + names + ")";
+    }
+    std::cerr << "gemm-advisor: error: " << what << " (see " << command << " --help)\n";
     return cli::kExitUsage;
   }
   if (cli::g_quiet) spdlog::set_level(spdlog::level::err);

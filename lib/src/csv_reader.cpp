@@ -200,10 +200,12 @@ std::int64_t csv_int(const CsvReader& r, const std::vector<std::string>& fields,
 
 double csv_double(const CsvReader& r, const std::vector<std::string>& fields, int index, const char* name) {
   const std::string& s = field_or_fail(r, fields, index, name);
+  // Decimal notation only: strtod alone also takes hexadecimal ("0x10" is 16), "inf" and leading blanks.
+  const bool decimal = s.find_first_not_of("0123456789+-.eE") == std::string::npos;
   char* end = nullptr;
-  const double v = std::strtod(s.c_str(), &end);
-  if (end != s.c_str() + s.size() || !std::isfinite(v))
-    r.fail(std::string("column '") + name + "': '" + printable(s) + "' is not a finite number");
+  const double v = decimal ? std::strtod(s.c_str(), &end) : 0.0;
+  if (!decimal || end != s.c_str() + s.size() || !std::isfinite(v))
+    r.fail(std::string("column '") + name + "': '" + printable(s) + "' is not a finite decimal number");
   return v;
 }
 

@@ -231,10 +231,14 @@ nlohmann::json evaluation_json(const Evaluation& e, const Profile& profile, cons
         {"p90_abs_err_pct", e.p90_abs_err_pct},
         {"default_config", target.name() == "vllm-fused-moe" ? std::string("vLLM get_default_config (per M)")
                                                              : target.default_config(GemmProblem{}).text()},
-        {"default_geomean_pct_of_oracle", e.default_geomean_pct_of_oracle},
-        {"default_worst_pct_of_oracle", e.default_worst_pct_of_oracle},
+        {"default_geomean_pct_of_oracle",
+         e.default_measured_shapes ? nlohmann::json(e.default_geomean_pct_of_oracle) : nlohmann::json(nullptr)},
+        {"default_worst_pct_of_oracle",
+         e.default_measured_shapes ? nlohmann::json(e.default_worst_pct_of_oracle) : nlohmann::json(nullptr)},
         {"default_measured_shapes", e.default_measured_shapes},
-        {"vendor_geomean_pct_of_oracle", e.vendor_geomean_pct_of_oracle},
+        // null, not 0, where no shape has a vendor row (likewise the default's figures)
+        {"vendor_geomean_pct_of_oracle",
+         e.vendor_measured_shapes ? nlohmann::json(e.vendor_geomean_pct_of_oracle) : nlohmann::json(nullptr)},
         {"vendor_measured_shapes", e.vendor_measured_shapes},
         {"infeasible_but_ran", e.infeasible_but_ran}}},
       {"shapes", shapes},

@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "gemm_advisor/error.hpp"
 
@@ -43,8 +44,9 @@ void check_readable_file(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) throw InputError(path + ": cannot open: " + std::strerror(errno));
   if (S_ISDIR(st.st_mode)) throw InputError(path + ": is a directory, expected a file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot open: " + std::strerror(errno));
+  // Permission only, without opening: opening a named pipe would wait for its writer, and a second
+  // open by the reader that follows would then wait for another (batch on a FIFO hung that way).
+  if (::access(path.c_str(), R_OK) != 0) throw InputError(path + ": cannot open: " + std::strerror(errno));
 }
 
 std::string read_text_file(const std::string& path, std::size_t max_bytes) {

@@ -471,6 +471,9 @@ void estimate_terms(const EstimateContext& ctx, const TileConfig& c, LatencyEsti
   e.padding_waste = 1.0 - (m * n * ctx.k) / (k.tiles_m * bm * k.tiles_n * bn * k.k_blocks * bk);
   e.arithmetic_intensity = arithmetic_intensity;
   e.split_k_reduce_s = split_k_reduce_s;
+  e.launch_s = mp.launch_overhead_s;
+  e.first_wave_s = first.time_s;
+  e.last_wave_s = last.time_s;
   e.feasible = true;
   e.latency_s = total_s;
   e.flops_per_s = ctx.flops / total_s;

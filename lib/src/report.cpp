@@ -1,4 +1,5 @@
 #include "gemm_advisor/report.hpp"
+#include "gemm_advisor/error.hpp"
 #include "gemm_advisor/version.hpp"
 #include "gemm_advisor/moe.hpp"
 
@@ -30,6 +31,9 @@ nlohmann::json estimate_json(const Estimate& e) {
       {"vector_step_s", e.vector_step_s},
       {"store_s", e.store_s},
       {"split_k_reduce_s", e.split_k_reduce_s},
+      {"launch_s", e.launch_s},
+      {"first_wave_s", e.first_wave_s},
+      {"last_wave_s", e.last_wave_s},
       {"k_steps", e.k_steps},
       {"output_tiles", e.output_tiles},
       {"work_tiles", e.work_tiles},
@@ -104,7 +108,8 @@ nlohmann::json ranking_json(const GemmProblem& p, const Hardware& hw, const std:
 void write_ranking_table(std::ostream& out, const GemmProblem& p, const Hardware& hw,
                          const std::vector<RankedConfig>& ranked, std::size_t top, const std::string& name) {
   const double peak = hw.peak_flops_per_s(p.dtype);
-  out << fmt::format("{}{} {} {} on {} (peak {:.0f} TFLOP/s)\n", name.empty() ? "" : name + ": ", p.shape_text(),
+  // The name comes from the user's list: control characters are shown escaped, not sent to the terminal.
+  out << fmt::format("{}{} {} {} on {} (peak {:.0f} TFLOP/s)\n", name.empty() ? "" : printable(name) + ": ", p.shape_text(),
                      dtype_name(p.dtype), p.layout.name(), hw.display_name, peak / 1e12);
   out << fmt::format("{:>4}  {:<14} {:>5} {:>6} {:>5} {:>7} {:>11} {:>8} {:>6}  {:<7} {:>6}\n", "rank", "block MxNxK",
                      "warps", "stages", "split", "group_m", "time_us", "TFLOP/s", "%peak", "bound", "waves");
@@ -121,9 +126,12 @@ void write_ranking_table(std::ostream& out, const GemmProblem& p, const Hardware
     if (rank >= limit) continue;
     ++rank;
     const Estimate& e = r.estimate;
-    out << fmt::format("{:>4}  {:<14} {:>5} {:>6} {:>5} {:>7} {:>11.2f} {:>8.1f} {:>6.1f}  {:<7} {:>6.0f}\n", rank,
+    // Times past a column's width (days of work at the size limits) in exponent form.
+    const double time_us = e.latency_s * 1e6;
+    const std::string time_text = time_us < 1e10 ? fmt::format("{:.2f}", time_us) : fmt::format("{:.4g}", time_us);
+    out << fmt::format("{:>4}  {:<14} {:>5} {:>6} {:>5} {:>7} {:>11} {:>8.1f} {:>6.1f}  {:<7} {:>6.0f}\n", rank,
                        fmt::format("{}x{}x{}", r.config.block_m, r.config.block_n, r.config.block_k),
-                       r.config.num_warps, r.config.num_stages, r.config.split_k, r.config.group_m, e.latency_s * 1e6,
+                       r.config.num_warps, r.config.num_stages, r.config.split_k, r.config.group_m, time_text,
                        e.flops_per_s / 1e12, pct_of_peak(e, p, hw), bound_name(e.bound), e.waves);
   }
   if (rank == 0 && ranked.empty()) out << "  (no feasible config)\n";

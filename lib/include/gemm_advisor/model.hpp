@@ -58,6 +58,10 @@ struct Estimate {
   double vector_step_s = 0;       ///< per-K-step vector math (e.g. applying scales), part of compute_step_s
   double store_s = 0;             ///< writing the output tile(s) of a wave
   double split_k_reduce_s = 0;    ///< the split-K partial-sum reduction kernel (0 if split_k = 1)
+  /// The time's parts: latency_s = launch_s + (waves - 1) * first_wave_s + last_wave_s + split_k_reduce_s
+  double launch_s = 0;            ///< the kernel launch (model parameter launch_overhead_s)
+  double first_wave_s = 0;        ///< one full wave: prefetch + (k_steps - 1) * step + last step + store
+  double last_wave_s = 0;         ///< the last wave (= first_wave_s when it is full or the only one)
   double llc_step_s = 0;          ///< ... L2 misses over the last-level cache (AMD MALL), if any
   double l2_hit_rate = 0;         ///< fraction of operand bytes served by L2, first wave
   double llc_hit_rate = 0;        ///< fraction of L2 misses served by the last-level cache
