@@ -83,8 +83,16 @@ for cmd in (["rank", "64x64x64"], ["explain", "64x64x64"], ["batch", "-"]):
 hung = fake_bin("nvidia-smi", '/bin/sleep 30\necho "NVIDIA H100 80GB HBM3"\n')
 t0 = time.time()
 rc, out, err = run("rank", "64x64x64", path=hung)
-check("a hung nvidia-smi is given 5 s, then no GPU (exit 1)", rc == 1 and time.time() - t0 < 15 and "no GPU" in err,
+check("a hung nvidia-smi is given 5 s, then no GPU (exit 1), said so",
+      rc == 1 and time.time() - t0 < 15 and "no GPU" in err and "did not answer within 5 s" in err,
       f"{time.time() - t0:.1f} s {err}")
+two = fake_bin("nvidia-smi", 'echo "NVIDIA H100 80GB HBM3"\necho "NVIDIA H200"\n')
+rc, out, err = run("rank", "64x64x64", path=two)
+check("GPUs of two kinds: exit 1 naming both, none picked silently",
+      rc == 1 and out == "" and "NVIDIA H100 80GB HBM3" in err and "NVIDIA H200" in err and "differ" in err, err)
+same = fake_bin("nvidia-smi", 'echo "NVIDIA H200"\necho "NVIDIA H200"\n')
+got, err = hardware_of(path=same)
+check("two GPUs of one kind: that GPU", got == "h200", err)
 failing = fake_bin("nvidia-smi", 'echo "NVIDIA H100 80GB HBM3"\nexit 3\n')
 rc, out, err = run("rank", "64x64x64", path=failing)
 check("a failing nvidia-smi names no GPU", rc == 1 and "no GPU" in err, err)

@@ -8,6 +8,7 @@
 #include "gemm_advisor/model_params.hpp"
 #include "gemm_advisor/report.hpp"
 
+#include <sys/wait.h>
 #include <unistd.h>
 
 namespace gemm_advisor {
@@ -20,8 +21,8 @@ constexpr const char* kTimeoutCommand = "/usr/bin/timeout";
 constexpr const char* kTimeoutArgs = " -k 1 5 ";
 
 // The non-empty lines of a command's stdout (none if it cannot run, fails or times out): how the
-// local GPU is named.
-std::vector<std::string> command_lines(const std::string& query) {
+// local GPU is named. `timed_out` is set when the time limit ended it (coreutils' status 124).
+std::vector<std::string> command_lines(const std::string& query, bool* timed_out = nullptr) {
   std::vector<std::string> lines;
   const bool can_time_out = ::access(kTimeoutCommand, X_OK) == 0;
   const std::string command = can_time_out ? std::string(kTimeoutCommand) + kTimeoutArgs + query : query;
@@ -33,7 +34,10 @@ std::vector<std::string> command_lines(const std::string& query) {
     while (!line.empty() && (line.back() == '\n' || line.back() == '\r' || line.back() == ' ')) line.pop_back();
     if (!line.empty()) lines.push_back(line);
   }
-  if (::pclose(pipe) != 0) lines.clear();  // a failed query names nothing
+  const int status = ::pclose(pipe);
+  if (status != 0) lines.clear();  // a failed query names nothing
+  constexpr int kTimedOutStatus = 124;  // coreutils timeout(1)
+  if (timed_out) *timed_out = can_time_out && status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == kTimedOutStatus;
   return lines;
 }
 
@@ -50,9 +54,11 @@ std::string default_hardware_name(std::string_view option, std::string* local_gp
   if (const char* env = std::getenv("GEMM_ADVISOR_HW"); env && *env) return env;
   // nvidia-smi prints one name per GPU ("NVIDIA H100 80GB HBM3"); rocm-smi --showproductname prints
   // "GPU[0] : Card Series: AMD Instinct MI300X OAM" among other lines.
-  std::vector<std::string> names = command_lines("nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null");
+  bool nvidia_timed_out = false, rocm_timed_out = false;
+  std::vector<std::string> names =
+      command_lines("nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null", &nvidia_timed_out);
   if (names.empty()) {
-    for (const std::string& line : command_lines("rocm-smi --showproductname 2>/dev/null")) {
+    for (const std::string& line : command_lines("rocm-smi --showproductname 2>/dev/null", &rocm_timed_out)) {
       const std::size_t at = line.find("Card Series:");
       if (at == std::string::npos) continue;
       std::string name = line.substr(at + 12);
@@ -63,9 +69,19 @@ std::string default_hardware_name(std::string_view option, std::string* local_gp
   const std::string opt(option);
   const std::string give = "give " + opt + (opt.back() == '=' ? "" : " ") + "NAME (" + shipped_profile_names() +
                            ") or a profile YAML";
-  if (names.empty())
-    throw InputError("no " + opt + " given, GEMM_ADVISOR_HW is not set and no GPU was found (nvidia-smi, rocm-smi): " +
-                     give);
+  if (names.empty()) {
+    const std::string hung = nvidia_timed_out && rocm_timed_out ? "nvidia-smi and rocm-smi did not answer within 5 s"
+                             : nvidia_timed_out                  ? "nvidia-smi did not answer within 5 s"
+                             : rocm_timed_out                    ? "rocm-smi did not answer within 5 s"
+                                                                 : "nvidia-smi, rocm-smi";
+    throw InputError("no " + opt + " given, GEMM_ADVISOR_HW is not set and no GPU was found (" + hung + "): " + give);
+  }
+  // GPUs of different kinds: which one the kernel runs on is the user's to say.
+  for (const std::string& other : names) {
+    if (other != names.front())
+      throw InputError("no " + opt + " given and the local GPUs differ ('" + printable(names.front()) + "', '" +
+                       printable(other) + "'): " + give);
+  }
   const std::string resolved = resolve_profile_name(names.front());
   if (resolved.empty())
     throw InputError("no " + opt + " given and the local GPU, '" + printable(names.front()) +

@@ -116,6 +116,10 @@ class ProfileReader {
       error(n, "'" + path + "' must be valid UTF-8 text, got '" + printable(n.Scalar()) + "'");
       return "";
     }
+    if (n.Scalar().find_first_not_of(" \t") == std::string::npos) {
+      error(n, "'" + path + "' must not be empty");
+      return "";
+    }
     return n.Scalar();
   }
 
