@@ -101,7 +101,7 @@ check("rank --from-hf with skewed routing", rc == 0 and "/E8/top2/layer" in out,
 
 # Bad input: one line on stderr, non-zero exit, nothing written.
 bad = [
-    (("rank", "64", "--target", "vllm-fused-moe", "--experts", "8", "--hw", "h200"), 1,
+    (("rank", "64", "--target", "vllm-fused-moe", "--experts", "8", "--hw", "h200"), 2,
      "give --top-k, --hidden, --intermediate"),
     (("rank", "4096x4096x4096", "--experts", "8", "--hw", "h200"), 2, "go with --target vllm-fused-moe"),
     (("rank", "64x64x64", *QWEN, "--hw", "h200"), 1, "the token count M"),

@@ -75,7 +75,7 @@ gemm_advisor::MoeModel moe_model(const CommonOptions& o) {
   MoeModel m;
   if (!o.moe.from_hf.empty()) {
     if (o.moe.experts || o.moe.top_k || o.moe.hidden || o.moe.intermediate)
-      throw InputError("--from-hf gives experts, top_k, hidden and intermediate: drop --experts, --top-k, --hidden, "
+      throw UsageError("--from-hf gives experts, top_k, hidden and intermediate: drop --experts, --top-k, --hidden, "
                        "--intermediate");
     m = moe_model_from_hf_config(o.moe.from_hf, o.moe.tp, dtype_given ? o.dtype : "");
   } else {
@@ -87,7 +87,7 @@ gemm_advisor::MoeModel moe_model(const CommonOptions& o) {
       if (!given) missing += std::string(missing.empty() ? "" : ", ") + name;
     }
     if (!missing.empty())
-      throw InputError("the fused-MoE target needs the layer: give " + missing + " (or --from-hf config.json)");
+      throw UsageError("the fused-MoE target needs the layer: give " + missing + " (or --from-hf config.json)");
     m.experts = o.moe.experts;
     m.top_k = o.moe.top_k;
     m.hidden = o.moe.hidden;
@@ -113,7 +113,7 @@ gemm_advisor::GemmProblem moe_problem(const std::string& tokens, const CommonOpt
                      "': the fused-MoE target takes the token count M (a whole number of at least 1, e.g. 64); the "
                      "layer comes from --experts, --top-k, --hidden, --intermediate or --from-hf");
   if (o.layout_option && o.layout_option->count() > 0 && o.layout != "NT" && o.layout != "nt")
-    throw InputError("--layout " + o.layout + ": vLLM's fused MoE computes x W^T (layout NT)");
+    throw UsageError("--layout " + o.layout + ": vLLM's fused MoE computes x W^T (layout NT)");
   GemmProblem p = moe_model(o).layer(m, moe_routing(o.moe));
   validate_problem(p);
   if (o.moe.gemm == "up") p = moe_layer_gemms(p)[0];
