@@ -115,16 +115,14 @@ Registered register_explain(CLI::App& app) {
                 line("  L2->CU fill", us(x.cu_load_step_s));
                 line("  unhidden latency", us(x.latency_step_s));
                 line("store", us(x.store_s));
+                const bool shorter_last = x.waves > 1 && x.last_wave_s != x.first_wave_s;
                 line("wave", fmt::format("{} = prefetch + {:.0f} x step + last step + store{}", us(x.first_wave_s),
                                          std::max(0.0, x.k_steps - 1),
-                                         x.waves > 1 && x.last_wave_s != x.first_wave_s
-                                             ? fmt::format("; the last wave {}", us(x.last_wave_s))
-                                             : ""));
+                                         shorter_last ? fmt::format("; the last wave {}", us(x.last_wave_s)) : ""));
                 out << "total" << title << "\n";
                 line("launch", us(x.launch_s));
                 line("all waves", fmt::format("{} ({:.0f} x {}{})", us(x.latency_s - x.launch_s - x.split_k_reduce_s),
-                                          x.waves, us(x.first_wave_s),
-                                          x.waves > 1 && x.last_wave_s != x.first_wave_s ? ", the last shorter" : ""));
+                                          x.waves, us(x.first_wave_s), shorter_last ? ", the last shorter" : ""));
                 if (c.split_k > 1) line("split-K reduction", us(x.split_k_reduce_s));
                 line("time", fmt::format("{} = launch + all waves{}", us(x.latency_s), c.split_k > 1 ? " + reduction" : ""));
                 out << "memory hierarchy" << title << "\n";

@@ -78,8 +78,9 @@ EstimateContext make_estimate_context(const GemmProblem& p, const Profile& profi
   // Alignment: an operand whose contiguous dimension is not a multiple of 16 elements cannot be
   // loaded with 16-byte vectors (Triton specialises integer arguments on divisibility by 16,
   // triton/runtime/jit.py) nor copied asynchronously: it goes element by element through
-  // registers, at elem_bytes/16 of the CU's fill rate (the target says what else it loses: the
-  // Triton targets, its place in the software pipeline, triton_operand_pipelining).
+  // registers, at the cost of the cache lines it touches (core::elementwise_line_bytes; the target
+  // says what else it loses: the Triton targets, its place in the software pipeline,
+  // triton_operand_pipelining).
   ctx.a_aligned = a_vector_aligned(p.m, p.k, p.layout);
   ctx.b_aligned = b_vector_aligned(p.n, p.k, p.layout);
   ctx.bytes_in = dtype_bits(p.dtype) / 8.0;
@@ -121,7 +122,7 @@ EstimateContext make_estimate_context(const GemmProblem& p, const Profile& profi
   ctx.k_step_overhead_s = params.k_step_overhead_cycles / hw.clock_hz;
   ctx.serialized_element_s = hw.l2_latency_s * params.serialized_load_latency_fraction;
   const double unstaged = params.staged_registers_per_element * 0.0;
-  ctx.no_staged_registers = ctx.a_aligned && ctx.b_aligned && unstaged == 0 && !std::signbit(unstaged);
+  ctx.no_staged_registers = core::operands_aligned(ctx) && unstaged == 0 && !std::signbit(unstaged);
   ctx.spill_fraction_positive = params.spill_bandwidth_fraction > 0;
   ctx.warp_instruction_registers = static_cast<double>(ctx.rate->instruction_m) * ctx.rate->instruction_n / hw.warp_size;
   // A bound of triton_instruction_registers' full-instruction value, whose N is at most

@@ -59,6 +59,10 @@ inline double round_up(double v, double to) { return ceil_pos(v / to) * to; }
 // Below 2^53 the subtraction is exact; above it (up to 1e22 tiles at the limits) only fmod is.
 constexpr double kExactSubtractionBelow = 9.0e15;
 
+// Whether both operands are aligned: the case the per-config loop is compiled for apart (kAligned
+// of estimate_terms; target_impl.hpp dispatches on it).
+inline bool operands_aligned(const EstimateContext& ctx) { return ctx.a_aligned && ctx.b_aligned; }
+
 // The terms of a block of num_warps warps (EstimateContext::WarpTerms), computed.
 inline EstimateContext::WarpTerms warp_terms_of(const Hardware& hw, int num_warps) {
   EstimateContext::WarpTerms w;

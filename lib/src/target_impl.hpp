@@ -50,7 +50,7 @@ class RulesTarget : public Target {
   }
 
  private:
-  static bool aligned(const EstimateContext& ctx) { return ctx.a_aligned && ctx.b_aligned; }
+  static bool aligned(const EstimateContext& ctx) { return core::operands_aligned(ctx); }
 };
 
 }  // namespace gemm_advisor

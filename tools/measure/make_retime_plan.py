@@ -25,11 +25,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import plan_spec as ps  # noqa: E402
 
-KEY = ("block_m", "block_n", "block_k", "num_warps", "num_stages", "group_m", "split_k")
-
-
 def config_key(r):
-    return tuple(int(r[x] or (8 if x == "group_m" else 1)) for x in KEY)
+    """The config of a measurement row (plan_spec's defaults for missing columns), as a tuple."""
+    return ps.config_tuple(ps.parse_config(r))
 
 
 def picks(binary, target, rows, per):
@@ -39,7 +37,7 @@ def picks(binary, target, rows, per):
         out.setdefault(config_key(r), r)
     first = rows[0]
     with tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False) as tf:
-        tf.write(",".join(KEY) + "\n")
+        tf.write(",".join(ps.CONFIG_FIELDS) + "\n")
         for r in rows:
             tf.write(",".join(map(str, config_key(r))) + "\n")
     try:
@@ -50,7 +48,7 @@ def picks(binary, target, rows, per):
         os.unlink(tf.name)
     by_key = {config_key(r): r for r in rows}
     for c in json.loads(res.stdout)["configs"]:
-        k = tuple(int(c[x]) for x in KEY)
+        k = ps.config_tuple(c)
         if k in by_key:
             out.setdefault(k, by_key[k])
     return list(out.values())

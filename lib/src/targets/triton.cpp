@@ -115,7 +115,7 @@ struct TritonRules {
     k.a_line_bytes = p.layout.a_transposed ? tk.busiest * tm.busiest_line_bytes : tm.busiest * tk.busiest_line_bytes;
     k.b_line_bytes = p.layout.b_transposed ? tn.busiest * tk.busiest_line_bytes : tk.busiest * tn.busiest_line_bytes;
     triton_family::map_matrix_work(tm, tn, tk, r.full_instruction, k);
-    k.loads_in_flight = triton_family::loads_in_flight<kAligned>(ctx, c, r.full_instruction);
+    k.loads_in_flight = triton_family::loads_in_flight<kAligned>(ctx, c, r);
     k.out_elem_bytes = c.split_k > 1 ? 4.0 : ctx.bytes_out;  // split-K: fp32 partials
     return true;
   }

@@ -104,17 +104,18 @@ inline void map_wrapped_operands(const EstimateContext& ctx, const TileConfig& c
 /// the step, whatever num_stages gives the other (measured on our H200: the unaligned shapes of
 /// h200-triton-*.csv and h200-tutorial*.csv run within a few percent at every num_stages). An
 /// unaligned operand the pipeliner does take (AMD CDNA 4) keeps the fitted
-/// unaligned_pipeline_fraction of the loads in flight.
+/// unaligned_pipeline_fraction of the loads in flight. `r`: map_tile's resources (the matrix path
+/// and the operands pipelined, worked out once per config there).
 template <bool kAligned>
-[[gnu::always_inline]] inline double loads_in_flight(const EstimateContext& ctx, const TileConfig& c, bool full_instruction) {
+[[gnu::always_inline]] inline double loads_in_flight(const EstimateContext& ctx, const TileConfig& c,
+                                                     const TritonResources& r) {
   const TritonSettings& t = ctx.profile->triton;
   // A register-staged pipeline (triton.max_loads_in_flight) keeps its cap whatever the buffers.
   const double ahead = t.max_loads_in_flight > 0
                            ? std::min(c.num_stages - 1, t.max_loads_in_flight)
-                           : c.num_stages - (full_instruction ? t.smem_stage_offset : t.sync_mma_smem_stage_offset) - 1;
-  if (kAligned || (ctx.a_aligned && ctx.b_aligned)) return ahead;
-  const TritonPipelining pipelined = triton_operand_pipelining(ctx.a_aligned, ctx.b_aligned, ctx.problem->dtype, t);
-  return pipelined.a && pipelined.b ? ahead * ctx.params.unaligned_pipeline_fraction : 0.0;
+                           : c.num_stages - (r.full_instruction ? t.smem_stage_offset : t.sync_mma_smem_stage_offset) - 1;
+  if (kAligned || core::operands_aligned(ctx)) return ahead;
+  return r.pipelined.a && r.pipelined.b ? ahead * ctx.params.unaligned_pipeline_fraction : 0.0;
 }
 
 /// One of vLLM's tuner spaces (benchmarks/kernels/benchmark_w8a8_block_fp8.py, benchmark_moe.py),

@@ -28,7 +28,7 @@ struct TutorialRules {
     triton_family::map_wrapped_operands(ctx, c, r.full_instruction, k);
     k.split_k = 1;
     k.group_m = c.group_m;
-    k.loads_in_flight = triton_family::loads_in_flight<kAligned>(ctx, c, r.full_instruction);
+    k.loads_in_flight = triton_family::loads_in_flight<kAligned>(ctx, c, r);
     k.out_elem_bytes = ctx.bytes_out;
     return true;
   }

@@ -116,7 +116,7 @@ struct MoeRules {
     triton_family::map_matrix_work(tm, tn, tk, r.full_instruction, k);
     // The smallest matrix instruction has 16 rows (mma.sync m16n8k*): an 8-row tile computes 16.
     if (c.block_m < kMinInstructionRows) k.matrix_flops *= static_cast<double>(kMinInstructionRows) / c.block_m;
-    k.loads_in_flight = triton_family::loads_in_flight<kAligned>(ctx, c, r.full_instruction);
+    k.loads_in_flight = triton_family::loads_in_flight<kAligned>(ctx, c, r);
     k.out_elem_bytes = ctx.bytes_out;
     if constexpr (kBlockScales) {
       k.extra_step_bytes = (k.block_m + k.block_n) * kScaleBytes;
@@ -131,7 +131,7 @@ struct MoeRules {
 template <bool kRecord>
 inline void estimate_gemm(const EstimateContext& ctx, const TileConfig& c, LatencyEstimate* out, Estimate* record) {
   // Each GEMM's operands are aligned or not on their own (model_core.hpp, estimate_terms' kAligned).
-  const bool aligned = ctx.a_aligned && ctx.b_aligned;
+  const bool aligned = core::operands_aligned(ctx);
   if (ctx.problem->moe.quant_block != 0) {
     if (aligned) core::estimate_terms<MoeRules<true>, kRecord, true>(ctx, c, out, record);
     else core::estimate_terms<MoeRules<true>, kRecord, false>(ctx, c, out, record);

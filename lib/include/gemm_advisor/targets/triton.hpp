@@ -154,6 +154,7 @@ struct TritonResources {
   double tensor_memory_bytes = 0;
   /// Blocks whose accumulators fit one CU's tensor memory together; +infinity where they are in registers
   double tensor_memory_blocks = std::numeric_limits<double>::infinity();
+  TritonPipelining pipelined;  ///< the operands the pipeliner multi-buffers (as given to triton_resources)
   TritonResourceCheck check = TritonResourceCheck::ok;
 };
 /// What triton_resources takes of the profile that depends on the config only through its
@@ -182,6 +183,7 @@ inline TritonResources triton_resources(const TileConfig& c, Dtype dtype, const 
                                         const TritonThreadLimits& limits, TritonPipelining pipelined = {}) {
   TritonResources r;
   r.full_instruction = triton_full_instruction(c, rate, hw);
+  r.pipelined = pipelined;
   r.smem_bytes = triton_smem_bytes(c, dtype, triton, r.full_instruction, pipelined);
   // accumulator_registers_per_thread(c, hw)
   r.tile_registers = r.accumulator_registers = static_cast<double>(c.block_m) * c.block_n / limits.threads;
@@ -203,12 +205,8 @@ inline TritonResources triton_resources(const TileConfig& c, Dtype dtype, const 
   return r;
 }
 inline TritonResources triton_resources(const TileConfig& c, Dtype dtype, const MatrixRate& rate, const Hardware& hw,
-                                        const TritonSettings& triton, double reserve_registers) {
-  return triton_resources(c, dtype, rate, hw, triton, reserve_registers, triton_thread_limits(c.num_warps, rate, hw));
-}
-inline TritonResources triton_resources(const TileConfig& c, Dtype dtype, const MatrixRate& rate, const Hardware& hw,
                                         const TritonSettings& triton, double reserve_registers,
-                                        TritonPipelining pipelined) {
+                                        TritonPipelining pipelined = {}) {
   return triton_resources(c, dtype, rate, hw, triton, reserve_registers, triton_thread_limits(c.num_warps, rate, hw),
                           pipelined);
 }
