@@ -17,22 +17,30 @@ D = "data/measurements/"
 # registers, elementwise_line_bytes, the triton refit of data/fit/h200-triton.txt): triton 96.11 /
 # 76.37 / 11.0 / 22.3 on 263 shapes (95.88 / 78.14 / 10.9 / 21.7 before); triton-tutorial 97.18 /
 # 89.71 / 17.7 / 47.3 on its first 41 (95.29 / 76.40 / 17.5 / 39.5 before); vllm-fp8-block 96.44 /
-# 77.49 / 12.1 / 26.0 on 156 (unchanged).
+# 77.49 / 12.1 / 26.0 on 156 (unchanged). The tutorial kernel's serialized wgmma (2026-12-02, later:
+# NT/TT, BLOCK_SIZE_N 256, 8 warps; serialized_matrix_drain_cycles) moved one pick of the 41, 8192x4096x1024
+# NT from 128x256x64:8:3 (89.7%) to 128x128x64:8:5 (88.7%): 97.16 / 88.72 / 18.0 / 47.3 there.
 GUARDS = [
     ("triton", [D + f for f in ("h200-triton-bf16.csv", "h200-triton-fp8.csv", "h200-triton-more.csv",
                                 "h200-triton-extra.csv")], 263, 95.8, 76.0, 11.4, 22.7),
-    ("triton-tutorial", [D + "h200-tutorial.csv"], 41, 96.8, 89.4, 18.1, 47.7),
+    ("triton-tutorial", [D + "h200-tutorial.csv"], 41, 96.8, 88.4, 18.4, 47.7),
     # ... and on the 11 shapes measured 2026-12-02 (h200-tutorial-b.csv, measured after the first
     # round's model choices): 84.20 / 32.59 / 16.0 / 59.4 (81.66 / 32.62 / 33.1 / 45.4 before); the
     # worst is one slow run, which the re-time of the 52 shapes drops (below).
     ("triton-tutorial", [D + "h200-tutorial-b.csv"], 11, 83.8, 32.3, 16.4, 59.8),
     # All 52, each config at its fastest of the first runs and the re-time (h200-tutorial-retime.csv):
-    # 96.11 / 80.79 / 17.8 / 46.6. This session's model choices saw these 52 shapes.
+    # 96.09 / 80.79 / 18.3 / 46.6 (96.11 / 80.79 / 17.8 / 46.6 before the serialized wgmma). The model
+    # choices of 2026-12-02 saw these 52 shapes.
     ("triton-tutorial", [D + f for f in ("h200-tutorial.csv", "h200-tutorial-b.csv", "h200-tutorial-retime.csv")],
-     52, 95.8, 80.5, 18.2, 47.0),
-    # The 17 shapes measured after this model was final (h200-tutorial-c.csv, 2026-12-02: held out):
-    # 88.58 / 67.93 / 15.7 / 23.3 (the model before the day's changes: 88.8 / 67.9 / 13.2 / 25.0).
-    ("triton-tutorial", [D + "h200-tutorial-c.csv"], 17, 88.2, 67.6, 16.1, 23.7),
+     52, 95.8, 80.5, 18.7, 47.0),
+    # The 17 shapes measured after the unaligned-operand model was final (h200-tutorial-c.csv,
+    # 2026-12-02): 91.63 / 67.93 / 7.8 / 23.3 with the serialized wgmma, 88.58 / 67.93 / 15.7 / 23.3
+    # before it (the model before that day's changes: 88.8 / 67.9 / 13.2 / 25.0). Their misses prompted
+    # the wgmma probe, so they are no longer a clean held-out test (README "Accuracy").
+    ("triton-tutorial", [D + "h200-tutorial-c.csv"], 17, 91.3, 67.6, 8.2, 23.7),
+    # The 9 shapes measured after the serialized wgmma entered the model (h200-tutorial-d.csv, 2026-12-02,
+    # held out): 97.20 / 90.64 / 4.3 / 8.0 (the model before it: 88.9 / 81.3 / 14.9 / 16.9).
+    ("triton-tutorial", [D + "h200-tutorial-d.csv"], 9, 96.9, 90.3, 4.7, 8.4),
     ("vllm-fp8-block", [D + "h200-fp8-block.csv"], 156, 96.1, 77.0, 12.6, 26.5),
     # vllm-fused-moe: 96.50 / 87.32 / 8.3 / 20.2 on the 108 layers (up + down, one config) of the
     # first run: 16-bit layers on the fit of data/fit/h200-fused-moe.txt, DeepSeek-V3's block-fp8

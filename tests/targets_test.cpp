@@ -83,6 +83,34 @@ TEST_CASE("the tutorial kernel equals the masked one where no tile overhangs", "
   for (const TileConfig& c : space) CHECK(c.split_k == 1);
 }
 
+TEST_CASE("the tutorial kernel's 256-wide 8-warp tiles run serialized wgmma where B is K-contiguous", "[targets][tutorial]") {
+  // Triton 3.6 on our H200 compiles the tutorial kernel's BLOCK_SIZE_N 256, 8-warp tiles in NT and TT
+  // with every HGMMA waiting for itself; the masked kernel's stay pipelined (h200-wgmma-probe.csv).
+  // 3072^3 NT, 128x256x64, 8 warps, 3 stages on the H200 profile: 24 x 12 = 288 tiles, one per SM,
+  // 3 waves of 48 K-steps, each of 64 / 16 = 4 instructions that drain 50 cycles at 1830 MHz:
+  // 3 * 48 * 4 * 50 / 1.83e9 = 15.74 us more than the masked kernel, whose terms are otherwise equal.
+  const Profile h200 = load_profile("h200");
+  GemmProblem nt = parse_shape("3072x3072x3072");
+  nt.layout = parse_layout("NT");
+  const TileConfig wide = cfg(128, 256, 64, 8, 3);
+  const Estimate masked = estimate_with(triton_target(), nt, h200, wide);
+  const Estimate wrapped = estimate_with(triton_tutorial_target(), nt, h200, wide);
+  REQUIRE(masked.feasible);
+  REQUIRE(wrapped.feasible);
+  CHECK(masked.matrix_drain_step_s == 0);
+  CHECK(wrapped.matrix_drain_step_s == Approx(4 * 50 / 1.83e9).epsilon(1e-9));
+  CHECK(wrapped.latency_s - masked.latency_s == Approx(3 * 48 * 4 * 50 / 1.83e9).epsilon(1e-6));
+  // Pipelined: B N-contiguous (NN), 4 warps (64x256), 128 columns (128x128 with 8 warps).
+  GemmProblem nn = nt;
+  nn.layout = parse_layout("NN");
+  CHECK(estimate_with(triton_tutorial_target(), nn, h200, wide).latency_s == estimate_with(triton_target(), nn, h200, wide).latency_s);
+  for (const TileConfig& c : {cfg(64, 256, 64, 4, 3), cfg(128, 128, 64, 8, 3)})
+    CHECK(estimate_with(triton_tutorial_target(), nt, h200, c).matrix_drain_step_s == 0);
+  // Not on Blackwell (tcgen05, accumulators in tensor memory) nor on AMD (MFMA is one warp's).
+  for (const char* gpu : {"b200", "mi300x"})
+    CHECK(estimate_with(triton_tutorial_target(), nt, load_profile(gpu), wide).matrix_drain_step_s == 0);
+}
+
 TEST_CASE("wrapped offsets load whole tiles: an edge tile's padding is real traffic", "[targets][tutorial]") {
   // M = 1 (decode), a 16x64 tile, K-step 64, bf16, one tile per SM: the masked kernel loads 1 row
   // of A and 64 columns of B per step, (1 + 64) * 64 * 2 = 8320 bytes; the tutorial's `% M` makes

@@ -114,6 +114,8 @@ Registered register_explain(CLI::App& app) {
                 line("  DRAM bandwidth", us(x.dram_step_s));
                 line("  L2->CU fill", us(x.cu_load_step_s));
                 line("  unhidden latency", us(x.latency_step_s));
+                if (x.matrix_drain_step_s > 0)
+                  line("serialized matrix drain", us(x.matrix_drain_step_s) + " per K-step, added to the step");
                 line("store", us(x.store_s));
                 const bool shorter_last = x.waves > 1 && x.last_wave_s != x.first_wave_s;
                 line("wave", fmt::format("{} = prefetch + {:.0f} x step + last step + store{}", us(x.first_wave_s),

@@ -120,6 +120,7 @@ EstimateContext make_estimate_context(const GemmProblem& p, const Profile& profi
   ctx.dram_cu_bytes_per_s = ctx.dram_bytes_per_s * params.dram_active_cu_headroom / hw.cu_count;
   ctx.l2_headroom_bytes_per_s = hw.l2_bandwidth_bytes_per_s * params.dram_active_cu_headroom;
   ctx.k_step_overhead_s = params.k_step_overhead_cycles / hw.clock_hz;
+  ctx.matrix_drain_s = params.serialized_matrix_drain_cycles / hw.clock_hz;
   ctx.serialized_element_s = hw.l2_latency_s * params.serialized_load_latency_fraction;
   const double unstaged = params.staged_registers_per_element * 0.0;
   ctx.no_staged_registers = core::operands_aligned(ctx) && unstaged == 0 && !std::signbit(unstaged);

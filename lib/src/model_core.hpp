@@ -217,6 +217,7 @@ inline double step_overhead_s(const ModelParams& mp, const Hardware& hw, double 
 struct WaveTerms {
   double time_s = 0, prefetch_s = 0, compute_step_s = 0, memory_step_s = 0, l2_step_s = 0, llc_step_s = 0,
          dram_step_s = 0, cu_load_step_s = 0, latency_step_s = 0, step_overhead_s = 0, vector_step_s = 0, store_s = 0,
+         drain_step_s = 0,
          l2_hit_rate = 0, llc_hit_rate = 0, dram_bytes = 0, utilization = 0;
   Bound bound = Bound::compute;
 };
@@ -355,7 +356,11 @@ __attribute__((always_inline)) inline WaveTerms wave_terms(const EstimateContext
   w.bound = w.compute_step_s < w.memory_step_s ? Bound::memory
             : work_s >= w.step_overhead_s      ? Bound::compute
                                                : Bound::issue;
-  const double step_s = std::max(w.compute_step_s, w.memory_step_s);
+  // Serialized matrix instructions (KernelShape::serialized_matrix_instructions): the warps stall
+  // on each, and issue the next stage's loads only after the last, so their dead time adds to the
+  // step whichever side bounds it (measured: model_params.hpp, serialized_matrix_drain_cycles).
+  w.drain_step_s = k.serialized_matrix_instructions * ctx.matrix_drain_s;
+  const double step_s = std::max(w.compute_step_s, w.memory_step_s) + w.drain_step_s;
   // Prefetch: the first K-step's loads, latency plus transfer. Each later step waits for the next
   // step's operands or its own work, whichever is longer; the last step has no loads left and takes
   // its work alone (charging it a whole step counted one step's transfer twice: 50% too much for
@@ -364,7 +369,7 @@ __attribute__((always_inline)) inline WaveTerms wave_terms(const EstimateContext
   w.prefetch_s = latency_s + bandwidth_s;
   w.store_s = hw.l2_latency_s + std::max(tiles * in.out_tile_bytes / dram_bw,
                                          per_cu * in.out_busiest_bytes / hw.per_cu_load_bytes_per_s);
-  w.time_s = w.prefetch_s + (in.k_steps - 1) * step_s + w.compute_step_s + w.store_s;
+  w.time_s = w.prefetch_s + (in.k_steps - 1) * step_s + w.compute_step_s + w.drain_step_s + w.store_s;
   return w;
 }
 
@@ -492,6 +497,7 @@ void estimate_terms(const EstimateContext& ctx, const TileConfig& c, LatencyEsti
   e.latency_step_s = first.latency_step_s;
   e.step_overhead_s = first.step_overhead_s;
   e.vector_step_s = first.vector_step_s;
+  e.matrix_drain_step_s = first.drain_step_s;
   e.store_s = first.store_s;
   e.l2_hit_rate = first.l2_hit_rate;
   e.llc_hit_rate = first.llc_hit_rate;

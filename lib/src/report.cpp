@@ -29,6 +29,7 @@ nlohmann::json estimate_json(const Estimate& e) {
       {"latency_step_s", e.latency_step_s},
       {"step_overhead_s", e.step_overhead_s},
       {"vector_step_s", e.vector_step_s},
+      {"matrix_drain_step_s", e.matrix_drain_step_s},
       {"store_s", e.store_s},
       {"split_k_reduce_s", e.split_k_reduce_s},
       {"launch_s", e.launch_s},

@@ -463,31 +463,68 @@ def random_shapes_c(seed=17, count=4):
     return loguniform_shapes(seed, count, existing, "random-loguniform-c", "rc")
 
 
+def keep_sampled(p, cfgs, extra, modulus):
+    """Config list `cfgs` of problem p cut to a SHA-1 1/modulus of its (BM, BN, BK, warps, stages) keys (the
+    same keys for every shape, so shapes of one alignment signature share compiles), always keeping p's
+    --extra configs, the tutorial's autotune list and the fixed default."""
+    import hashlib
+
+    def key(c):
+        return (c["block_m"], c["block_n"], c["block_k"], c["num_warps"], c["num_stages"], c["group_m"])
+    keep = {key(c) for k in (("name", p["name"]), ("mnk", p["m"], p["n"], p["k"], p["dtype"], p["layout"]))
+            for c in extra.get(k, [])}
+    keep |= {(a, b, c, w, s, g) for (a, b, c, g, w, s) in TUTORIAL_CONFIGS}
+    keep.add(key(FIXED_DEFAULT))
+    return [c for c in cfgs if key(c) in keep
+            or int(hashlib.sha1(repr(key(c)[:5]).encode()).hexdigest(), 16) % modulus == 0]
+
+
 def build_tutorial_c_plan(extra_path=None):
     """The third tutorial call: TUTORIAL_C_SHAPES and random_shapes_c() over the first plan's global sample
     (the same (BM, BN, BK, warps, stages) keys, so shapes of one alignment signature share compiles),
     the tutorial's autotune list, the fixed default, and --extra (the advisor's top 20 per shape, written
     by `gemm-advisor rank --top 20` at the commit that measured them); unaligned shapes keep a quarter of
     the sample (a SHA-1 quarter of the keys: their compiles are slower), and come last."""
-    import hashlib
     problems, _ = build_tutorial_plan(extra_path=extra_path, shapes=TUTORIAL_C_SHAPES + random_shapes_c())
     extra = tutorial_extra(extra_path)
-    out = []
-    for p, cfgs in problems:
-        if p["family"] == "unaligned-c":
-            keep = {(c["block_m"], c["block_n"], c["block_k"], c["num_warps"], c["num_stages"], c["group_m"])
-                    for key in (("name", p["name"]), ("mnk", p["m"], p["n"], p["k"], p["dtype"], p["layout"]))
-                    for c in extra.get(key, [])}
-            keep |= {(a, b, c, w, s, g) for (a, b, c, g, w, s) in TUTORIAL_CONFIGS}
-            d = FIXED_DEFAULT
-            keep.add((d["block_m"], d["block_n"], d["block_k"], d["num_warps"], d["num_stages"], d["group_m"]))
-            cfgs = [c for c in cfgs
-                    if (c["block_m"], c["block_n"], c["block_k"], c["num_warps"], c["num_stages"], c["group_m"]) in keep
-                    or int(hashlib.sha1(repr((c["block_m"], c["block_n"], c["block_k"], c["num_warps"],
-                                              c["num_stages"])).encode()).hexdigest(), 16) % 4 == 0]
-        out.append((p, cfgs))
+    out = [(p, keep_sampled(p, cfgs, extra, 4) if p["family"] == "unaligned-c" else cfgs) for p, cfgs in problems]
     out.sort(key=lambda t: t[0]["family"] == "unaligned-c")  # stable: the unaligned shapes last
     return out
+
+
+# The fourth tutorial set (2026-12-02, data/measurements/h200-tutorial-d.csv): shapes measured after the
+# tutorial kernel's serialized wgmma entered the model (its 256-wide 8-warp tiles in NT/TT), to test that
+# model held out: the third set's misses had prompted the change. None of these (m, n, k) is in an earlier
+# plan. Layers of models no tutorial plan had (public config.json figures): Phi-3-medium (hidden 5120,
+# 40 heads and 10 KV heads of 128: qkv N = (40 + 2*10)*128 = 7680; intermediate 17920: gate_up N = 35840),
+# Yi-34B (hidden 7168, 56 heads and 8 KV heads of 128; intermediate 20480), Mistral-NeMo-12B (hidden 5120,
+# 32 heads and 8 KV heads of 128: qkv N = 6144), SDXL's UNet (transformer width 1280, GEGLU feed-forward
+# 1280 -> 2 x 5120 at 64x64 latents of a batch of 2: 8192 tokens); and two random log-uniform shapes.
+TUTORIAL_D_SHAPES = [
+    ("phi3-medium", "qkv.m1024", 1024, 7680, 5120, "bf16", "NT"),
+    ("phi3-medium", "down.m512", 512, 5120, 17920, "bf16", "NT"),
+    ("phi3-medium", "gate_up.m64", 64, 35840, 5120, "bf16", "NT"),
+    ("yi-34b", "o.m2048", 2048, 7168, 7168, "bf16", "NT"),
+    ("yi-34b", "down.m256", 256, 7168, 20480, "bf16", "NT"),
+    ("mistral-nemo-12b", "qkv.m4096", 4096, 6144, 5120, "bf16", "NT"),
+    ("sdxl-unet", "ff.geglu.b2", 8192, 10240, 1280, "bf16", "NT"),
+]
+
+
+def random_shapes_d(seed=23, count=2):
+    """Two log-uniform shapes of a fourth seed, none in an earlier plan."""
+    existing = {(s[2], s[3], s[4]) for s in TUTORIAL_SHAPES + TUTORIAL_C_SHAPES + TUTORIAL_D_SHAPES + random_shapes()
+                + random_shapes_c()}
+    return loguniform_shapes(seed, count, existing, "random-loguniform-d", "rd")
+
+
+def build_tutorial_d_plan(extra_path=None):
+    """The fourth tutorial call: TUTORIAL_D_SHAPES and random_shapes_d() over a SHA-1 half of the first
+    plan's global sample, plus the tutorial's autotune list, the fixed default and --extra (the advisor's
+    top 20 per shape at the commit that measured them)."""
+    problems, _ = build_tutorial_plan(extra_path=extra_path, shapes=TUTORIAL_D_SHAPES + random_shapes_d())
+    extra = tutorial_extra(extra_path)
+    return [(p, keep_sampled(p, cfgs, extra, 2)) for p, cfgs in problems]
 
 
 # ----------------------------------------------------------------------------------------------
@@ -551,7 +588,8 @@ def make_moe_plan(sample=None, seed=7, m_values=None, models=None):
 # ----------------------------------------------------------------------------------------------
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--only", choices=["fp8", "tutorial", "tutorial-b", "tutorial-c", "moe", "moe-fp8"], default=None)
+    ap.add_argument("--only", choices=["fp8", "tutorial", "tutorial-b", "tutorial-c", "tutorial-d", "moe", "moe-fp8"],
+                    default=None)
     ap.add_argument("--extra", default=None, help="CSV of extra tutorial configs per shape (see tutorial_extra)")
     ap.add_argument("--outdir", default=os.path.join(HERE, "plans"))
     a = ap.parse_args()
@@ -574,6 +612,10 @@ def main():
         probs = build_tutorial_c_plan(extra_path=a.extra)
         ps.write_plan(os.path.join(a.outdir, "plan-tutorial-3.csv"), probs)
         stats("plan-tutorial-3.csv", probs, BUDGET_MIN["tutorial"])
+    if a.only == "tutorial-d":  # not in the default run: the fourth call's plan (give --extra: the advisor's top 20)
+        probs = build_tutorial_d_plan(extra_path=a.extra)
+        ps.write_plan(os.path.join(a.outdir, "plan-tutorial-4.csv"), probs)
+        stats("plan-tutorial-4.csv", probs, BUDGET_MIN["tutorial"])
     if a.only == "tutorial-b":  # not in the default run: the second call's plan, once
         probs = build_tutorial_b_plan()
         ps.write_plan(os.path.join(a.outdir, "plan-tutorial-c.csv"), probs)

@@ -71,29 +71,35 @@ def init():
     import torch  # noqa: F401
 
 
+def compile_kernel(kernel, m, n, k, lay, c):
+    """Compile (and load) `kernel` for the bf16 problem m x n x k in layout `lay` with config c, as a real
+    launch would specialise it; returns Triton's compiled kernel (n_regs, metadata, asm)."""
+    import torch
+    p = dict(kernel=kernel, m=m, n=n, k=k, batch=1, dtype="bf16", layout=lay)
+    if kernel == "triton-tutorial":
+        import tutorial_kernel
+        ints = [v for _name, v in plan_spec.tutorial_ints(p, c)]
+        kern = tutorial_kernel.tutorial_matmul_kernel.warmup(
+            torch.bfloat16, torch.bfloat16, torch.bfloat16, *ints, grid=(1,), num_warps=c["num_warps"],
+            num_stages=c["num_stages"], **plan_spec.tutorial_consts(p, c))
+    else:
+        import gemm_kernels
+        _key, (_k, (variant, dt, ints, consts, w, s)) = plan_spec.triton_task(p, c)
+        ints = ints[:-1] + (1,)  # SPLIT_K 1 (a runtime int: the same binary)
+        kern = gemm_kernels.KERNELS[variant].warmup(torch.bfloat16, torch.bfloat16, torch.bfloat16,
+                                                    torch.float32, *ints, grid=(1,), num_warps=w,
+                                                    num_stages=s, **consts)
+    kern._init_handles()
+    return kern
+
+
 def probe(task):
     kernel, sig, m, n, k, lay, c = task
-    import torch
     row = dict(kernel=kernel, signature=sig, m=m, n=n, k=k, dtype="bf16", layout=lay, **{
         key: c[key] for key in ("block_m", "block_n", "block_k", "num_warps", "num_stages")})
     t0 = time.time()
     try:
-        if kernel == "triton-tutorial":
-            import tutorial_kernel
-            p = dict(kernel=kernel, m=m, n=n, k=k, batch=1, dtype="bf16", layout=lay)
-            ints = [v for _name, v in plan_spec.tutorial_ints(p, c)]
-            kern = tutorial_kernel.tutorial_matmul_kernel.warmup(
-                torch.bfloat16, torch.bfloat16, torch.bfloat16, *ints, grid=(1,), num_warps=c["num_warps"],
-                num_stages=c["num_stages"], **plan_spec.tutorial_consts(p, c))
-        else:
-            import gemm_kernels
-            p = dict(kernel=kernel, m=m, n=n, k=k, batch=1, dtype="bf16", layout=lay)
-            _key, (_k, (variant, dt, ints, consts, w, s)) = plan_spec.triton_task(p, c)
-            ints = ints[:-1] + (1,)  # SPLIT_K 1 (a runtime int: the same binary)
-            kern = gemm_kernels.KERNELS[variant].warmup(torch.bfloat16, torch.bfloat16, torch.bfloat16,
-                                                        torch.float32, *ints, grid=(1,), num_warps=w,
-                                                        num_stages=s, **consts)
-        kern._init_handles()
+        kern = compile_kernel(kernel, m, n, k, lay, c)
         row.update(ok=1, shared_bytes=int(getattr(kern.metadata, "shared", 0)), n_regs=int(kern.n_regs),
                    n_spills=int(kern.n_spills), error="")
     except Exception as e:  # a refusal is data

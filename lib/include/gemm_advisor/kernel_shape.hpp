@@ -49,6 +49,9 @@ struct KernelShape {
   bool matrix_result_per_step = false;  ///< each step's product is consumed by vector math before the next
                                         ///< step (no overlap of matrix work with anything of that step)
   double vector_ops = 0;         ///< non-matrix lane operations per tile-step (e.g. the scale multiply)
+  /// Matrix instructions of one warpgroup's K-step that the compiler issues serialized, each waiting
+  /// for its own completion before the next (ptxas's serialized wgmma); 0 where they are pipelined
+  double serialized_matrix_instructions = 0;
 
   // --- resources ---
   std::int64_t smem_bytes = 0;        ///< shared memory (LDS) per thread block

@@ -56,6 +56,9 @@ struct Estimate {
   double latency_step_s = 0;      ///< ... load latency not hidden by the pipeline
   double step_overhead_s = 0;     ///< per-K-step issue overhead, part of compute_step_s (model_params.hpp)
   double vector_step_s = 0;       ///< per-K-step vector math (e.g. applying scales), part of compute_step_s
+  /// Dead time of serialized matrix instructions per K-step (KernelShape::serialized_matrix_instructions
+  /// x serialized_matrix_drain_cycles), added to the step whatever bounds it; 0 where pipelined
+  double matrix_drain_step_s = 0;
   double store_s = 0;             ///< writing the output tile(s) of a wave
   double split_k_reduce_s = 0;    ///< the split-K partial-sum reduction kernel (0 if split_k = 1)
   /// The time's parts: latency_s = launch_s + (waves - 1) * first_wave_s + last_wave_s + split_k_reduce_s
@@ -135,6 +138,7 @@ struct EstimateContext {
   double dram_cu_bytes_per_s = 0;      ///< dram_bytes_per_s * dram_active_cu_headroom / cu_count: one CU's DRAM share
   double l2_headroom_bytes_per_s = 0;  ///< l2_bandwidth_bytes_per_s * dram_active_cu_headroom
   double k_step_overhead_s = 0;  ///< k_step_overhead_cycles / clock_hz: one block's K-step overhead
+  double matrix_drain_s = 0;     ///< serialized_matrix_drain_cycles / clock_hz: one serialized instruction's dead time
   /// l2_latency_s * serialized_load_latency_fraction: the wait of one staged element loaded alone, s
   double serialized_element_s = 0;
   /// Both operands aligned and staged_registers_per_element * 0 is +0 (the parameter is finite and

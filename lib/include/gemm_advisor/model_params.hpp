@@ -122,6 +122,16 @@ struct ModelParams {
   /// its element-wise loads (384 runs of 32 elements, 74 KB of cache lines at the fill rate, 0.31 us)
   /// and its matrix work (0.17 us), 1.0-1.4 us of latency, 3.7-5.1 times the idle DRAM latency.
   double unpipelined_latency_multiplier = 4.0;
+  /// Dead time of one matrix instruction that the compiler issued serialized (each wgmma waits for
+  /// its own completion before the next is issued: KernelShape::serialized_matrix_instructions), in
+  /// core cycles: a K-step of such instructions takes this much longer per instruction, whatever
+  /// bounds it (the warps stall, and the next stage's loads are issued only after the step's last
+  /// instruction completes). Measured, not fitted: Triton 3.6 on our H200 compiles the tutorial
+  /// kernel's 128x256x64 with 8 warps in NT with every HGMMA waiting for itself, our masked kernel
+  /// pipelined (tools/measure/nt_sass.py; h200-wgmma-probe.csv); the serialized build takes 77-112 ns
+  /// more per K-step of 4 instructions on 3072^3, 2048x5120x3072 and 4096^3 NT at 3 and 4 stages
+  /// (h200-nt-probe.csv): 38-56 cycles an instruction at the 1.98 GHz the H200 ran at; 50.
+  double serialized_matrix_drain_cycles = 50.0;
 };
 
 /// One entry of the registry: a free parameter, its unit and the range in which the model stays
@@ -172,6 +182,8 @@ constexpr ModelParamInfo kModelParamRegistry[] = {
      "wait per staged element, over the idle L2 latency, when the staged elements exceed the registers"},
     {"unpipelined_latency_multiplier", "multiple", 0, 1e3, &ModelParams::unpipelined_latency_multiplier,
      "load latency of a K-step with no loads in flight ahead, over the idle latency"},
+    {"serialized_matrix_drain_cycles", "cycles", 0, 1e5, &ModelParams::serialized_matrix_drain_cycles,
+     "dead time of one matrix instruction the compiler issues serialized (waiting for itself)"},
 };
 
 /// The registry entry named `name`, or nullptr.

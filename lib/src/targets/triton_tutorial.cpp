@@ -15,6 +15,12 @@ namespace {
 // block_m rows, the B tile block_n columns; the distinct rows, what DRAM and the L2 footprint
 // see, are the real ones); only K is masked. No split-K; GROUP_SIZE_M raster; output in the
 // input dtype.
+// Hopper's wgmma: an asynchronous instruction of a warpgroup, accumulators in registers (Blackwell's
+// tcgen05 keeps them in tensor memory; AMD's MFMA and Ampere's mma.sync are one warp's).
+inline bool issues_wgmma(const Hardware& hw, const KernelShape& k) {
+  return k.async_matrix && hw.matrix_instruction_warps > 1 && hw.tensor_memory_bytes_per_cu == 0;
+}
+
 struct TutorialRules {
   static constexpr bool kExtraStepWork = false;
   template <bool kAligned>
@@ -26,6 +32,14 @@ struct TutorialRules {
         r.check != TritonResourceCheck::ok)
       return false;
     triton_family::map_wrapped_operands(ctx, c, r.full_instruction, k);
+    // ptxas serializes this kernel's wgmma (each instruction waits for itself) when B is stored
+    // N x K (K-contiguous: NT, TT) and a block of 8 warps is 256 columns wide, at every BLOCK_K and
+    // num_stages it compiles; our masked kernel's same tiles stay pipelined. Triton 3.6 on the H200,
+    // bf16, every layout x {64,128,256}^2 x BLOCK_K {32,64,128} x {4,8} warps x stages {2,3,4}
+    // (tools/measure/wgmma_probe.py, data/measurements/h200-wgmma-probe.csv; the configs whose
+    // accumulators spill are serialized in both kernels, and their spills already cost more).
+    if (issues_wgmma(hw, k) && p.layout.b_transposed && c.block_n == 256 && c.num_warps == 8)
+      k.serialized_matrix_instructions = c.block_k / ctx.rate->instruction_k;
     k.split_k = 1;
     k.group_m = c.group_m;
     k.loads_in_flight = triton_family::loads_in_flight<kAligned>(ctx, c, r);
