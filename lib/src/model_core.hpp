@@ -366,7 +366,9 @@ __attribute__((always_inline)) inline WaveTerms wave_terms(const EstimateContext
   // its work alone (charging it a whole step counted one step's transfer twice: 50% too much for
   // a K loop of two steps, the down GEMMs of vllm-fused-moe's block-fp8 layers, h200-fused-moe*.csv).
   // Store: the output tiles.
-  w.prefetch_s = latency_s + bandwidth_s;
+  // Without loads in flight the first step's loads are staged like every other step's, one after
+  // another where the registers are short (a one-step kernel had none of that cost before).
+  w.prefetch_s = in.in_flight_steps >= 1 ? load_s : std::max(load_s, in.serialized_load_s);
   w.store_s = hw.l2_latency_s + std::max(tiles * in.out_tile_bytes / dram_bw,
                                          per_cu * in.out_busiest_bytes / hw.per_cu_load_bytes_per_s);
   w.time_s = w.prefetch_s + (in.k_steps - 1) * step_s + w.compute_step_s + w.drain_step_s + w.store_s;

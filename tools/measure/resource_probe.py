@@ -72,11 +72,20 @@ def init():
 
 
 def compile_kernel(kernel, m, n, k, lay, c):
-    """Compile (and load) `kernel` for the bf16 problem m x n x k in layout `lay` with config c, as a real
-    launch would specialise it; returns Triton's compiled kernel (n_regs, metadata, asm)."""
+    """Compile (and load) `kernel` for the bf16 problem m x n x k in layout `lay` (vllm-fp8-block: its own
+    fp8 NT problem) with config c, as a real launch would specialise it; returns Triton's compiled kernel
+    (n_regs, metadata, asm)."""
     import torch
     p = dict(kernel=kernel, m=m, n=n, k=k, batch=1, dtype="bf16", layout=lay)
-    if kernel == "triton-tutorial":
+    if kernel == "vllm-fp8-block":  # always A [M,K] and B [N,K] fp8 (NT), bf16 output, fp32 scales
+        import fp8_block_kernel
+        p["dtype"] = "fp8"
+        ints = [v for _name, v in plan_spec.fp8_block_ints(p, c)]
+        f8, f32 = torch.float8_e4m3fn, torch.float32
+        kern = fp8_block_kernel.w8a8_block_fp8_kernel.warmup(
+            f8, f8, torch.bfloat16, f32, f32, *ints, grid=(1,), num_warps=c["num_warps"],
+            num_stages=c["num_stages"], **plan_spec.fp8_block_consts(p, c))
+    elif kernel == "triton-tutorial":
         import tutorial_kernel
         ints = [v for _name, v in plan_spec.tutorial_ints(p, c)]
         kern = tutorial_kernel.tutorial_matmul_kernel.warmup(

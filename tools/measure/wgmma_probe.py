@@ -15,7 +15,9 @@ problem (the specialisation of a real launch), disassembles the cubin with cuobj
 HGMMA count, how many of them signal the barrier (`gsb0`), and `serialized` = every HGMMA does (and
 there are more than one). No kernel is timed.
 
-    python3 tools/measure/wgmma_probe.py --out OUT.csv [--jobs 15]
+    python3 tools/measure/wgmma_probe.py --out OUT.csv [--jobs 15] [--kernel NAME ...]
+
+--kernel vllm-fp8-block probes vLLM's block-fp8 kernel (fp8 NT, 4096^3) over its tuner's values.
 """
 import argparse
 import csv
@@ -39,20 +41,36 @@ BLOCKS = [64, 128, 256]
 BLOCK_K = [32, 64, 128]
 WARPS = [4, 8]
 STAGES = [2, 3, 4]
+# --kernel vllm-fp8-block: its tuner's values where the full instruction is issued (BLOCK_SIZE_M >= 64),
+# fp8 NT only, BLOCK_SIZE_K dividing 128 (vLLM's space; tools/measure/space.py).
+FP8_BLOCKS_M = [64, 128, 256]
+FP8_BLOCKS_N = [32, 64, 128, 256]
+FP8_BLOCK_K = [64, 128]
+FP8_STAGES = [2, 3, 4, 5]
 COLUMNS = ["kernel", "m", "n", "k", "dtype", "layout", "block_m", "block_n", "block_k", "num_warps", "num_stages",
            "ok", "n_regs", "n_spills", "shared_bytes", "hgmma", "hgmma_signalling", "serialized", "seconds", "error"]
 
 
-def grid():
-    return [(kern, lay, dict(block_m=bm, block_n=bn, block_k=bk, group_m=8, num_warps=w, num_stages=s, split_k=1))
-            for kern in KERNELS for lay in LAYOUTS for bm in BLOCKS for bn in BLOCKS for bk in BLOCK_K
-            for w in WARPS for s in STAGES]
+def grid(kernels):
+    out = []
+    for kern in kernels:
+        if kern == "vllm-fp8-block":
+            out += [(kern, "NT", dict(block_m=bm, block_n=bn, block_k=bk, group_m=1, num_warps=w, num_stages=s,
+                                      split_k=1))
+                    for bm in FP8_BLOCKS_M for bn in FP8_BLOCKS_N for bk in FP8_BLOCK_K for w in WARPS
+                    for s in FP8_STAGES]
+        else:
+            out += [(kern, lay, dict(block_m=bm, block_n=bn, block_k=bk, group_m=8, num_warps=w, num_stages=s,
+                                     split_k=1))
+                    for lay in LAYOUTS for bm in BLOCKS for bn in BLOCKS for bk in BLOCK_K for w in WARPS
+                    for s in STAGES]
+    return out
 
 
 def probe(task):
     kernel, lay, c = task
     m = n = k = 4096
-    row = dict(kernel=kernel, m=m, n=n, k=k, dtype="bf16", layout=lay,
+    row = dict(kernel=kernel, m=m, n=n, k=k, dtype="fp8" if kernel == "vllm-fp8-block" else "bf16", layout=lay,
                **{key: c[key] for key in ("block_m", "block_n", "block_k", "num_warps", "num_stages")})
     t0 = time.time()
     try:
@@ -61,7 +79,7 @@ def probe(task):
             f.write(kern.asm["cubin"])
         sass = subprocess.run(["cuobjdump", "-sass", f.name], capture_output=True, text=True, check=True).stdout
         os.unlink(f.name)
-        hgmma = re.findall(r"HGMMA\.\S+ [^;]*;", sass)
+        hgmma = re.findall(r"[HQ]GMMA\.\S+ [^;]*;", sass)  # QGMMA: the fp8 form
         signalling = sum(1 for h in hgmma if "gsb0" in h)
         row.update(ok=1, n_regs=int(kern.n_regs), n_spills=int(kern.n_spills),
                    shared_bytes=int(getattr(kern.metadata, "shared", 0)), hgmma=len(hgmma),
@@ -78,8 +96,10 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--jobs", type=int, default=max(1, (os.cpu_count() or 2) - 1))
     ap.add_argument("--max-minutes", type=float, default=8.0)
+    ap.add_argument("--kernel", action="append", choices=KERNELS + ["vllm-fp8-block"],
+                    help="kernels to probe (repeatable; default: the tutorial and our masked kernel)")
     a = ap.parse_args()
-    tasks = grid()
+    tasks = grid(a.kernel or KERNELS)
     t0 = time.time()
     done = 0
     with open(a.out, "w", newline="") as f:
