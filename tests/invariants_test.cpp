@@ -64,6 +64,7 @@ struct Counts {
   std::map<std::string, std::size_t> by_kind;  // kind -> violations
   std::map<std::string, std::vector<std::string>> shown;  // kind -> the first 3 violations, described
   std::vector<std::string> untried;  // "target on profile" where no problem was tried
+  double worst_speedup = 1;  // the largest (smaller problem's time / larger's) of a fixed config
   std::size_t of(const std::string& kind) const {
     const auto it = by_kind.find(kind);
     return it == by_kind.end() ? 0 : it->second;
@@ -114,6 +115,7 @@ void check_problem(const Target& t, const Profile& profile, const GemmProblem& p
       ++n.estimates;
       if (!big.feasible) continue;
       if (big.latency_s < e.latency_s * (1 - kRelTol)) ++n.within_tolerance;
+      n.worst_speedup = std::max(n.worst_speedup, e.latency_s / big.latency_s);
       fail(big.latency_s >= e.latency_s * (1 - kMonotonicTol), kMonotonicKinds[i],
            "the larger " + larger[i].shape_text() + " is predicted faster: " + std::to_string(big.latency_s * 1e6) +
                " us < " + std::to_string(e.latency_s * 1e6) + " us");
@@ -193,17 +195,19 @@ TEST_CASE("invariants: floors, compulsory traffic, slowest level, every profile,
   CHECK(n.within_tolerance < 5000);  // the residue does not grow unnoticed
   CHECK(n.estimates > 1000000);
   // Monotonicity beyond the tolerance is not met yet (the next test case): a ratchet, so that the
-  // residue measured when this test first really ran (2026-12-02: 29 of 1.23 M estimates, up to
-  // 6.6%, split-K and partial-wave cases; README "Known gaps") does not grow.
+  // residue does not grow. When this test first really ran (2026-12-02) it was 29 of 1.23 M
+  // estimates, up to 6.6%; counting a wave's partly run panel as part of one (model_core.hpp) left
+  // 22, mostly fused-MoE layers on AMD (README "Model").
   std::size_t monotonic = 0;
   for (const char* kind : kMonotonicKinds) monotonic += n.of(kind);
-  CHECK(monotonic <= 29);
+  CHECK(monotonic <= 22);
 }
 
 TEST_CASE("invariants: a fixed config never predicts a larger problem faster, beyond the 2% tolerance",
           "[invariants][!mayfail]") {
   // Issue #11's invariant, not met: the cases it prints are the model's to fix.
   const Counts& n = invariant_counts();
+  WARN("the largest speed-up of a larger problem: " << n.worst_speedup << "x");
   for (const char* kind : kMonotonicKinds) {
     show(n, kind);
     CHECK(n.of(kind) == 0);

@@ -280,28 +280,41 @@ __attribute__((always_inline)) inline WaveTerms wave_terms(const EstimateContext
       w.compute_step_s += w.vector_step_s;
     }
   }
-  // Memory: which distinct operand bytes the wave's tiles touch per K-step.
-  const double splits_in_flight = std::min(k.split_k, ceil_div(tiles, g.output_tiles));
-  const double tiles_per_split = std::min(tiles, g.output_tiles);
-  const double batches_in_flight = ceil_div(tiles_per_split, g.tiles_per_batch);
-  const double tiles_per_batch = std::min(tiles_per_split, g.tiles_per_batch);
-  double rows, cols;
-  raster_footprint(tiles_per_batch, k, &rows, &cols);
-  const double panels = splits_in_flight * batches_in_flight;
+  // Memory: which distinct operand bytes the wave's tiles touch per K-step. Blocks launch panel by
+  // panel (a panel: one batch's tiles in one K split; another panel reads another batch or K range,
+  // so its bytes are its own), so a wave runs whole panels and part of one more, and their
+  // footprints add. Counting a partly run panel as whole made a wave of fewer tiles touch more
+  // bytes, and a larger problem step faster (issue #11's invariant, tests/invariants_test.cpp).
+  // Where one raster interleaves the batches (a fused-MoE layer's experts) a panel is a whole split,
+  // and the batches its tiles reach each count the footprint of min(tiles, one batch's tiles).
+  const double panel_tiles = k.batches_in_launch_order ? g.tiles_per_batch : g.output_tiles;
+  const double full_panels = tiles < panel_tiles ? 0.0 : std::floor(tiles / panel_tiles);
+  const double rest = tiles - full_panels * panel_tiles;
+  const double x = hw.xcd_count > 1 && tiles > 1 ? std::min<double>(hw.xcd_count, tiles) : 1.0;
+  // Elements per unit of K-depth that the first `t` tiles of a panel touch, for the whole GPU and, on
+  // AMD, per XCD (each XCD's L2 receives every x-th block: a strided subset's footprint).
+  auto footprint = [&](double t, double* per_xcd) {
+    const double batches = ceil_div(t, g.tiles_per_batch);
+    const double per_batch = std::min(t, g.tiles_per_batch);
+    double rows, cols;
+    raster_footprint(per_batch, k, &rows, &cols);
+    if (x > 1) {
+      const double rows_x = std::max(1.0, ceil_div(rows, x));
+      const double cols_x = std::min(cols, ceil_div(ceil_div(per_batch, x), rows_x));
+      *per_xcd = batches * (rows_x * k.a_rows_unique + cols_x * k.b_cols_unique);
+    }
+    return batches * (rows * k.a_rows_unique + cols * k.b_cols_unique);
+  };
+  double full_x = 0, rest_x = 0;
+  const double full_elems = full_panels > 0 ? footprint(panel_tiles, &full_x) : 0.0;
+  const double rest_elems = rest > 0 ? footprint(rest, &rest_x) : 0.0;
   const double requested = tiles * g.tile_step_bytes;
-  const double unique =
-      std::min(requested, panels * (rows * k.a_rows_unique + cols * k.b_cols_unique) * k.k_depth * ctx.bytes_in);
+  const double depth_bytes = k.k_depth * ctx.bytes_in;
+  const double unique = std::min(requested, (full_panels * full_elems + rest_elems) * depth_bytes);
   // AMD: each XCD has its own L2 and receives every xcd_count-th block, so per L2 the footprint
   // is that of a strided subset; the shared LLC (MALL) then sees the union.
   double l2_miss = unique;
-  if (hw.xcd_count > 1 && tiles > 1) {
-    const double x = std::min<double>(hw.xcd_count, tiles);
-    const double rows_x = std::max(1.0, ceil_div(rows, x));
-    const double cols_x = std::min(cols, ceil_div(ceil_div(tiles_per_batch, x), rows_x));
-    l2_miss = std::min(requested,
-                       x * panels * (rows_x * k.a_rows_unique + cols_x * k.b_cols_unique) * k.k_depth * ctx.bytes_in);
-    l2_miss = std::max(l2_miss, unique);
-  }
+  if (x > 1) l2_miss = std::max(unique, std::min(requested, x * (full_panels * full_x + rest_x) * depth_bytes));
   // DRAM: the distinct bytes not kept in L2 (and the LLC) from earlier waves, and never less than
   // the wave's share of the compulsory bytes (every operand byte comes from DRAM once: the sum over
   // the waves is at least A and B, also when a partial last wave touches fewer panels).

@@ -26,6 +26,10 @@ struct KernelShape {
   double k_blocks = 0;  ///< K-steps of a whole output tile: ceil(K / block_k)
   double split_k = 0;   ///< thread blocks per output tile (a K split); partials reduced by a second kernel
   double group_m = 0;   ///< grouped raster: consecutive blocks walk this many tile rows before the next column
+  /// The grid runs batch by batch (each batch's tiles_m x tiles_n tiles, then the next: a dense
+  /// batched GEMM's grid z), so a wave holds whole batches and part of one more; false where one
+  /// raster interleaves the batches' blocks (a fused-MoE layer's experts)
+  bool batches_in_launch_order = true;
 
   // --- loads of one tile-step ---
   double a_rows_loaded = 0;   ///< rows of A a tile-step loads, on average over the tiles (the L2 traffic;

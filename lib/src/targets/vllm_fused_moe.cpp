@@ -102,6 +102,7 @@ struct MoeRules {
     k.k_blocks = tk.blocks;
     k.split_k = 1;
     k.group_m = c.group_m;
+    k.batches_in_launch_order = false;  // one raster over every expert's padded blocks (EM)
     k.a_rows_loaded = k.a_rows_unique = tm.extent;
     k.a_rows_busiest = k.out_rows_busiest = tm.busiest;
     k.b_cols_loaded = k.b_cols_busiest = k.block_n;
