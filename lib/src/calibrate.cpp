@@ -109,16 +109,13 @@ std::vector<ShapeScore> shape_scores(const std::vector<const Measured*>& shapes,
       continue;
     }
     const double top1_ms = measured_ms_of(*m, ranked.front().config);
-    // The shortlist an autotuner would get: the first kShortlist distinct tiles (block sizes and
-    // split), each at its best-ranked warps and stages.
+    // The shortlist an autotuner would get, as `evaluate --top-k` and `rank --distinct --top 5` have
+    // it: the first kShortlist distinct tiles (block sizes and split), each at its best-ranked warps
+    // and stages, then, where fewer tiles were measured, the next configs in rank order.
     double shortlist_ms = top1_ms;
-    std::vector<std::array<int, 4>> tiles;
+    distinct_tiles_first(ranked, kShortlist);
     for (const RankedConfig& r : ranked) {
-      if (!r.estimate.feasible || tiles.size() >= kShortlist) break;
-      const std::array<int, 4> tile = {r.config.block_m, r.config.block_n, r.config.block_k, r.config.split_k};
-      if (std::find(tiles.begin(), tiles.end(), tile) != tiles.end()) continue;
-      tiles.push_back(tile);
-      shortlist_ms = std::min(shortlist_ms, measured_ms_of(*m, r.config));
+      if (r.estimate.feasible) shortlist_ms = std::min(shortlist_ms, measured_ms_of(*m, r.config));
     }
     out.push_back({100.0 * m->best_ms / top1_ms, 100.0 * m->best_ms / shortlist_ms,
                    100.0 * std::abs(ranked.front().estimate.latency_s * 1e3 - top1_ms) / top1_ms});

@@ -36,10 +36,17 @@ struct TutorialRules {
     // N x K (K-contiguous: NT, TT) and a block of 8 warps is 256 columns wide, at every BLOCK_K and
     // num_stages it compiles; our masked kernel's same tiles stay pipelined. Triton 3.6 on the H200,
     // bf16, every layout x {64,128,256}^2 x BLOCK_K {32,64,128} x {4,8} warps x stages {2,3,4}
-    // (tools/measure/wgmma_probe.py, data/measurements/h200-wgmma-probe.csv; the configs whose
-    // accumulators spill are serialized in both kernels, and their spills already cost more).
-    if (issues_wgmma(hw, k) && p.layout.b_transposed && c.block_n == 256 && c.num_warps == 8)
-      k.serialized_matrix_instructions = c.block_k / ctx.rate->instruction_k;
+    // (tools/measure/wgmma_probe.py, data/measurements/h200-wgmma-probe.csv). Where the accumulators
+    // spill (256x256) both kernels serialize, and the model charges both the spill traffic only;
+    // 16-bit elements only (HGMMA; the probe compiled bf16, fp16 runs the same instruction; the
+    // kernel's fp8 build, QGMMA, was not probed).
+    const bool sixteen_bit = p.dtype == Dtype::bf16 || p.dtype == Dtype::fp16;
+    if (issues_wgmma(hw, k) && sixteen_bit && p.layout.b_transposed && c.block_n == 256 && c.num_warps == 8) {
+      EstimateContext::WarpTerms scratch;
+      const double register_cap = core::warp_terms(ctx, c.num_warps, &scratch).register_cap;
+      if (r.tile_registers + ctx.params.register_overhead_per_thread <= register_cap)
+        k.serialized_matrix_instructions = c.block_k / ctx.rate->instruction_k;
+    }
     k.split_k = 1;
     k.group_m = c.group_m;
     k.loads_in_flight = triton_family::loads_in_flight<kAligned>(ctx, c, r);
