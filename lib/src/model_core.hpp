@@ -288,12 +288,15 @@ __attribute__((always_inline)) inline WaveTerms wave_terms(const EstimateContext
   // Where one raster interleaves the batches (a fused-MoE layer's experts) a panel is a whole split,
   // and the batches its tiles reach each count the footprint of min(tiles, one batch's tiles).
   const double panel_tiles = k.batches_in_launch_order ? g.tiles_per_batch : g.output_tiles;
-  const double full_panels = tiles < panel_tiles ? 0.0 : std::floor(tiles / panel_tiles);
-  const double rest = tiles - full_panels * panel_tiles;
+  // One panel or less (the common case) needs no division.
+  const double full_panels = tiles < panel_tiles    ? 0.0
+                             : tiles == panel_tiles ? 1.0
+                                                    : floor_pos(tiles / panel_tiles);
+  const double rest = full_panels == 0.0 ? tiles : tiles - full_panels * panel_tiles;
   const double x = hw.xcd_count > 1 && tiles > 1 ? std::min<double>(hw.xcd_count, tiles) : 1.0;
   // Elements per unit of K-depth that the first `t` tiles of a panel touch, for the whole GPU and, on
   // AMD, per XCD (each XCD's L2 receives every x-th block: a strided subset's footprint).
-  auto footprint = [&](double t, double* per_xcd) {
+  auto footprint = [&](double t, double* per_xcd) __attribute__((always_inline)) {
     const double batches = ceil_div(t, g.tiles_per_batch);
     const double per_batch = std::min(t, g.tiles_per_batch);
     double rows, cols;
