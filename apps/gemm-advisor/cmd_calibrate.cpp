@@ -94,8 +94,11 @@ Registered register_calibrate(CLI::App& app) {
       ->check(CLI::Range(1, 20));
   cmd->add_option("--params", o->params,
                   "Comma-separated parameters to fit (default: all but split_k_reduce_launch_s and "
-                  "register_overhead_per_thread; `gemm-advisor targets --format json` lists them)")
-      ->check(non_empty_validator());
+                  "register_overhead_per_thread; `gemm-advisor targets --format json` lists them); "
+                  "may be given more than once")
+      ->check(non_empty_validator())
+      ->delimiter(',')
+      ->multi_option_policy(CLI::MultiOptionPolicy::Join);
   cmd->add_option("--param-set", o->param_set,
                   "Fit this parameter set of the target, on the measured problems it covers (vllm-fused-moe: "
                   "fp8_block, its block-fp8 layers; default: the set all measured problems share, else the "

@@ -48,7 +48,8 @@ class ProfileReader {
     std::set<std::string> seen;
     for (const auto& kv : map) {
       const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : "";
-      const std::string full = printable(path.empty() ? key : path + "." + key);
+      // The path and the key each through printable(), so that a long path never hides the key.
+      const std::string full = path.empty() ? printable(key) : printable(path) + "." + printable(key);
       if (!seen.insert(key).second) error(kv.first, "duplicate key '" + full + "'");
       if (!known.empty() && !known.count(key)) {
         warn(kv.first, "unknown key '" + full + "' (ignored)");
