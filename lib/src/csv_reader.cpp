@@ -89,6 +89,10 @@ bool CsvReader::next(std::vector<std::string>& fields) {
     }
     if (text.find('\0') != std::string::npos) fail("contains NUL bytes: not a text CSV file");
     if (!text.empty() && text.back() == '\r') text.pop_back();
+    // A bare carriage return inside an unquoted line ends a row for the CSV parser, which would then
+    // count the line's fields wrongly (an old Mac line end, or a CRLF file edited with an LF tool).
+    if (text.find('\r') != std::string::npos && text.find('"') == std::string::npos)
+      fail("a carriage return inside the line (a CRLF line joined to another?): remove it");
     const bool inside_quotes = !impl_->fields.empty() || impl_->parser.pstate != 0;
     if (!inside_quotes) {
       std::size_t i = 0;
