@@ -92,6 +92,12 @@ struct Residency {
   double occupancy = 0;             // 0: no block fits on a CU
 };
 
+// Whether a block's accumulator tile fits its threads' registers beside the kernel's other registers
+// (register_overhead_per_thread) under the register cap; where it does not, the whole tile spills.
+inline bool accumulators_fit(const ModelParams& mp, double accumulator_registers, double register_cap) {
+  return accumulator_registers + mp.register_overhead_per_thread <= register_cap;
+}
+
 inline Residency residency(const EstimateContext& ctx, const KernelShape& k, const EstimateContext::WarpTerms& warps) {
   const ModelParams& mp = ctx.params;
   Residency r;
@@ -114,10 +120,8 @@ inline Residency residency(const EstimateContext& ctx, const KernelShape& k, con
   // elements too: a large unaligned tile stages more than the accumulator (128x256x256 with 4
   // warps: 2304 staged registers a thread beside 256 accumulators; it ran 35x slower than the
   // shape's best, data/measurements/h200-tutorial-b.csv).
-  const double spilled = std::max(regs_needed - regs_cap,
-                                  k.accumulator_registers + mp.register_overhead_per_thread > regs_cap
-                                      ? k.accumulator_registers
-                                      : 0.0);
+  const double spilled = std::max(
+      regs_needed - regs_cap, accumulators_fit(mp, k.accumulator_registers, regs_cap) ? 0.0 : k.accumulator_registers);
   // Staged elements that do not fit the registers are not loaded together: the compiler issues them
   // one after another, each waiting for the one before (measured on our H200, the masked kernel on
   // 1000x1000x1000 NT, both operands unaligned, h200-triton-bf16.csv: 128x128x64 with 8 warps, 64

@@ -118,6 +118,29 @@ def probe(task):
     return row
 
 
+def run_probe(name, tasks, probe_fn, columns, out, jobs, max_minutes):
+    """Runs probe_fn (a module-level function: one task -> one CSV row) over `tasks` in a spawned pool
+    of `jobs` processes (each started by init()), writing the rows to `out` as they come, with progress
+    every 100 rows; stops the pool after max_minutes and says how far it got."""
+    t0 = time.time()
+    done = 0
+    with open(out, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=columns)
+        w.writeheader()
+        with mp.get_context("spawn").Pool(jobs, initializer=init) as pool:
+            for row in pool.imap_unordered(probe_fn, tasks):
+                w.writerow(row)
+                done += 1
+                if done % 100 == 0:
+                    f.flush()
+                    print(f"{name}: {done}/{len(tasks)} in {time.time() - t0:.0f} s", flush=True)
+                if time.time() - t0 > max_minutes * 60:
+                    print(f"{name}: time's up after {done}/{len(tasks)}", flush=True)
+                    pool.terminate()
+                    break
+    print(f"{name}: {done} configs in {time.time() - t0:.0f} s -> {out}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", required=True)
@@ -125,25 +148,7 @@ def main():
     ap.add_argument("--quick", action="store_true", help="BLOCK_K 64 and 8 warps only")
     ap.add_argument("--max-minutes", type=float, default=8.0)
     a = ap.parse_args()
-    tasks = grid(a.quick)
-    t0 = time.time()
-    done = 0
-    with open(a.out, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=COLUMNS)
-        w.writeheader()
-        with mp.get_context("spawn").Pool(a.jobs, initializer=init) as pool:
-            for row in pool.imap_unordered(probe, tasks):
-                w.writerow(row)
-                done += 1
-                if done % 100 == 0:
-                    f.flush()
-                    print(f"resource_probe: {done}/{len(tasks)} in {time.time() - t0:.0f} s", flush=True)
-                if time.time() - t0 > a.max_minutes * 60:
-                    print(f"resource_probe: time's up after {done}/{len(tasks)}", flush=True)
-                    pool.terminate()
-                    break
-    print(f"resource_probe: {done} configs in {time.time() - t0:.0f} s -> {a.out}")
-
+    run_probe("resource_probe", grid(a.quick), probe, COLUMNS, a.out, a.jobs, a.max_minutes)
 
 if __name__ == "__main__":
     main()

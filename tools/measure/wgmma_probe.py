@@ -20,8 +20,6 @@ there are more than one). No kernel is timed.
 --kernel vllm-fp8-block probes vLLM's block-fp8 kernel (fp8 NT, 4096^3) over its tuner's values.
 """
 import argparse
-import csv
-import multiprocessing as mp
 import os
 import re
 import subprocess
@@ -33,7 +31,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 if HERE not in sys.path:
     sys.path.insert(0, HERE)
 
-import resource_probe  # noqa: E402  (compile_kernel)
+import resource_probe  # noqa: E402  (compile_kernel, run_probe)
 
 KERNELS = ["triton-tutorial", "triton"]
 LAYOUTS = ["NN", "NT", "TN", "TT"]
@@ -99,25 +97,8 @@ def main():
     ap.add_argument("--kernel", action="append", choices=KERNELS + ["vllm-fp8-block"],
                     help="kernels to probe (repeatable; default: the tutorial and our masked kernel)")
     a = ap.parse_args()
-    tasks = grid(a.kernel or KERNELS)
-    t0 = time.time()
-    done = 0
-    with open(a.out, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=COLUMNS)
-        w.writeheader()
-        with mp.get_context("spawn").Pool(a.jobs, initializer=resource_probe.init) as pool:
-            for row in pool.imap_unordered(probe, tasks):
-                w.writerow(row)
-                done += 1
-                if done % 200 == 0:
-                    f.flush()
-                    print(f"wgmma_probe: {done}/{len(tasks)} in {time.time() - t0:.0f} s", flush=True)
-                if time.time() - t0 > a.max_minutes * 60:
-                    print(f"wgmma_probe: time's up after {done}/{len(tasks)}", flush=True)
-                    pool.terminate()
-                    break
-    print(f"wgmma_probe: {done} configs in {time.time() - t0:.0f} s -> {a.out}")
-
+    resource_probe.run_probe("wgmma_probe", grid(a.kernel or KERNELS), probe, COLUMNS, a.out, a.jobs,
+                             a.max_minutes)
 
 if __name__ == "__main__":
     main()

@@ -44,7 +44,7 @@ struct TutorialRules {
     if (issues_wgmma(hw, k) && sixteen_bit && p.layout.b_transposed && c.block_n == 256 && c.num_warps == 8) {
       EstimateContext::WarpTerms scratch;
       const double register_cap = core::warp_terms(ctx, c.num_warps, &scratch).register_cap;
-      if (r.tile_registers + ctx.params.register_overhead_per_thread <= register_cap)
+      if (core::accumulators_fit(ctx.params, k.accumulator_registers, register_cap))
         k.serialized_matrix_instructions = c.block_k / ctx.rate->instruction_k;
     }
     k.split_k = 1;
