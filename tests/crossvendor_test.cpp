@@ -55,7 +55,7 @@ const PublicTable kXlaB200{"b200", "XLA default_matmul_perf_table.txtpb@3ddd1793
                            // accumulators), 2 since tcgen05 accumulates in tensor memory (256x256 tiles
                            // no longer spill). The rest is the derived L2 bandwidth and Triton, not
                            // cuBLAS (no 2-CTA MMA, no TMA multicast: README "Known gaps").
-                           2};
+                           3};
 const PublicTable kXlaH100{"h100", "XLA default_matmul_perf_table.txtpb@3ddd1793, sm_90 (H100), bf16, b=1",
                            {{"256x4096x4096", "NN", 418.4},
                             {"512x512x512", "NN", 43.6},
@@ -91,7 +91,7 @@ const PublicTable kAiterMi355x{"mi355x", "aiter bf16_tuned_gemm.csv@032c54e4, gf
                                 {"4096x6144x2048", "NT", 941.34},
                                 {"8192x6144x3072", "NT", 1261.92},
                                 {"16384x6144x3072", "NT", 1321.9}},
-                               7};
+                               6};
 // Best achievable torch.mm throughput per GPU (maximum achievable matmul FLOPS): stas00/ml-engineering,
 // compute/accelerator/README.md at 744d01e1 (MAMF table, shape MxNxK), and the ROCm blog
 // "measuring max achievable FLOPs" part 2 (MI300X). torch.mm on row-major tensors: NN.
@@ -103,7 +103,7 @@ const PublicTable kAchievable{"*", "MAMF tables (ml-engineering@744d01e1; ROCm b
                                {"4096x10240x4864", "NN mi300x", 781.9},
                                {"12288x8192x8192", "NN mi355x", 1565.0}},
                               // 2 until the A100's fill rate (profiles/a100.yaml, 2026-12-02): 0.73x -> 0.90x
-                              3};
+                              4};
 
 struct Prediction {
   double tflops;
@@ -242,13 +242,15 @@ int compare_triton_a100() {
 }
 
 TEST_CASE("cross-vendor: A100 against Triton's own regression utilisations", "[model][crossvendor]") {
-  // Regression floor: 9 of 14 since 2026-12-02 (unaligned operands out of the pipeline, the triton
-  // refit with the per-K-step overhead held at the microbenchmark's pair); 8 after the A100's per-SM
+  // Regression floor: 8 of 14 since the loads-in-flight count of 2026-12-02 (mma.sync, the A100's only
+  // matrix path, keeps num_stages - 1 loads in flight, not - 2; with the triton refit's lower loaded
+  // latency 64x1024x1024 went from inside to 1.17x); 9 of 14 before it (unaligned operands out of
+  // the pipeline, the triton refit with the per-K-step overhead held at the microbenchmark's pair); 8 after the A100's per-SM
   // fill rate took the SM's 128 B/cycle shared-memory path instead of its 47.4 B/cycle share of the L2
   // (profiles/a100.yaml); 4 before that. Outside: the M = 64 and N = 64 shapes, predicted 1.2-1.5x
   // of what triton.ops.matmul reached with its own autotune list, pruned to the 10 configs its own
   // model ranked first (the model ranks the triton target's whole space).
-  CHECK(compare_triton_a100() >= 9);
+  CHECK(compare_triton_a100() >= 8);
 }
 
 TEST_CASE("cross-vendor: A100 within +-15% of Triton's figures on 80% of the shapes (issue target, not met)",

@@ -197,10 +197,12 @@ TEST_CASE("invariants: floors, compulsory traffic, slowest level, every profile,
   // Monotonicity beyond the tolerance is not met yet (the next test case): a ratchet, so that the
   // residue does not grow. When this test first really ran (2026-12-02) it was 29 of 1.23 M
   // estimates, up to 6.6%; counting a wave's partly run panel as part of one (model_core.hpp) left
-  // 22, mostly fused-MoE layers on AMD (README "Model").
+  // 22, mostly fused-MoE layers on AMD, up to 18%; the footprint of one raster over every expert's
+  // rows (interleaved_footprint: a wave spilling a few tiles into the next expert had been charged
+  // that expert's whole footprint) left 16, three problems on AMD profiles, up to 4% (README "Model").
   std::size_t monotonic = 0;
   for (const char* kind : kMonotonicKinds) monotonic += n.of(kind);
-  CHECK(monotonic <= 22);
+  CHECK(monotonic <= 16);
 }
 
 TEST_CASE("invariants: a fixed config never predicts a larger problem faster, beyond the 2% tolerance",

@@ -33,7 +33,7 @@ struct TritonSettings {
   /// copies 4, 8 or 16 bytes) and AMD CDNA 3; 0 (every load pipelined) on CDNA 4.
   int min_pipelined_load_bits = 32;
   /// Most K-steps of global loads in flight ahead of the math (`triton.max_loads_in_flight`; 0, the
-  /// default: num_stages less the buffer offset less 1, as the operand buffers allow). Where loads are
+  /// default: num_stages - 1 on either matrix path, triton_family::loads_in_flight). Where loads are
   /// staged through registers (AMD CDNA 3 without asynchronous copies) the stream pipeliner issues the
   /// next step's global loads one iteration ahead and spends further stages on shared-memory buffers:
   /// loads in flight = min(num_stages - 1, this).

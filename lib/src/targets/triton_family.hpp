@@ -96,9 +96,17 @@ inline void map_wrapped_operands(const EstimateContext& ctx, const TileConfig& c
   map_matrix_work(tm, tn, tk, full_instruction, k);
 }
 
-/// Loads issued ahead of the math: one less than the operand buffers (num_stages less the profile's
-/// offset for the config's matrix path), or min(num_stages - 1, triton.max_loads_in_flight) where the
-/// profile caps them (a register-staged pipeline: AMD CDNA 3). None where an operand is left out of the pipeline
+/// Loads issued ahead of the math: num_stages - 1, the distance at which Triton's pipeliner issues a
+/// K-step's loads, or min(num_stages - 1, triton.max_loads_in_flight) where the profile caps them (a
+/// register-staged pipeline: AMD CDNA 3). Not the operand buffers less one: the buffers differ by
+/// matrix path (smem_stage_offset) because an asynchronous matrix instruction (wgmma, tcgen05)
+/// still reads the current step's buffer while the next loads are issued, so it needs one more
+/// than the loads in flight, while mma.sync has copied its operands to registers by then and keeps
+/// num_stages - 1 buffers for the same num_stages - 1 loads. Measured on our H200 (vllm-fp8-block,
+/// h200-fp8-block.csv, the same tile at 3 and 5 stages, mma.sync tiles of 16 rows, 5,376
+/// pairs): 3 stages run 1.11x and 0.95x the time of 5 (M <= 64 and above), which the buffers-less-one
+/// count (1 load in flight against 3) predicted 1.90x and 1.58x, and this count 1.13x and 1.01x.
+/// None where an operand is left out of the pipeline
 /// (triton_operand_pipelining: an unaligned operand of elements narrower than
 /// triton.min_pipelined_load_bits): every K-step then waits for that operand's own loads, issued in
 /// the step, whatever num_stages gives the other (measured on our H200: the unaligned shapes of
@@ -113,7 +121,7 @@ template <bool kAligned>
   // A register-staged pipeline (triton.max_loads_in_flight) keeps its cap whatever the buffers.
   const double ahead = t.max_loads_in_flight > 0
                            ? std::min(c.num_stages - 1, t.max_loads_in_flight)
-                           : c.num_stages - (r.full_instruction ? t.smem_stage_offset : t.sync_mma_smem_stage_offset) - 1;
+                           : c.num_stages - 1;
   if (kAligned || core::operands_aligned(ctx)) return ahead;
   return r.pipelined.a && r.pipelined.b ? ahead * ctx.params.unaligned_pipeline_fraction : 0.0;
 }
