@@ -19,7 +19,7 @@ the device, the model's predicted time of vLLM's tuned config over its own top-1
 10% on at least 70% of rows). AMD rows without num_stages take Triton's AMD default, 2.
 
 Usage: tools/compare_vllm_tuned.py BUILD/apps/gemm-advisor/gemm-advisor \
-           --vllm-configs ../shared/ref/public/vllm_fp8_block_gemm_configs.csv [--hw h200] [--predicted]
+           --vllm-configs ../shared/ref/public/vllm_fp8_block_gemm_configs.csv [--hw h200] [--predicted] [--data CSV]
 """
 import argparse
 import csv
@@ -50,12 +50,13 @@ def main():
     ap.add_argument("--vllm-configs", required=True, help="vllm_fp8_block_gemm_configs.csv (public reference table)")
     ap.add_argument("--hw", default="h200")
     ap.add_argument("--predicted", action="store_true", help="tuned config's predicted time against the top-1's")
+    ap.add_argument("--data", default=DATA, help=f"measured full-space CSV of the kernel (default {DATA})")
     a = ap.parse_args()
     if a.predicted:
         return predicted(a)
 
     measured = {}  # (m, n, k) -> {config key: fastest ms}
-    for r in csv.DictReader(open(DATA)):
+    for r in csv.DictReader(open(a.data)):
         if r["kernel"] != "vllm-fp8-block" or r["status"] != "ok":
             continue
         key = cfg_key(r["block_m"], r["block_n"], r["block_k"], r["group_m"], r["num_warps"], r["num_stages"])
@@ -69,7 +70,7 @@ def main():
         tuned.setdefault((int(r["N"]), int(r["K"])), {})[int(r["M"])] = cfg_key(
             r["block_m"], r["block_n"], r["block_k"], r["group_m"], r["num_warps"], r["num_stages"])
 
-    out = subprocess.run([a.binary, "evaluate", "--hw", a.hw, "--target", "vllm-fp8-block", "--measurements", DATA,
+    out = subprocess.run([a.binary, "evaluate", "--hw", a.hw, "--target", "vllm-fp8-block", "--measurements", a.data,
                           "--format", "json"], capture_output=True, text=True, check=True).stdout
     advisor = {}
     for s in json.loads(out)["shapes"]:
@@ -114,7 +115,7 @@ def main():
     def geo(xs):
         return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
 
-    print(f"{DATA} on {a.hw}: {len(measured)} problems; % of oracle, geomean (worst)")
+    print(f"{a.data} on {a.hw}: {len(measured)} problems; % of oracle, geomean (worst)")
     for label, xs in scores.items():
         if xs:
             print(f"  {label:13s} {geo(xs):5.1f}% ({min(xs):5.1f}%)  over {len(xs)} problems")

@@ -219,7 +219,24 @@ def fp8_defaults():
     return vllm, sgl
 
 
-def make_fp8_plan(fraction=FP8_KEY_FRACTION, seed=11):
+# A held-out block-fp8 set (2026-12-02, data/measurements/h200-fp8-block-e.csv), measured after the
+# loads-in-flight count entered the model, none of its (N, K) in FP8_SHAPES: Qwen3-8B-FP8 (hidden 4096, 32
+# heads and 8 KV heads of 128: qkv N = (32 + 2*8)*128 = 6144; intermediate 12288: down K = 12288), and three
+# DeepSeek-V3 pairs for which vLLM ships an H200 tuned file (vllm_fp8_block_gemm_configs.csv): the fused
+# q_a + kv_a projection (N = 1536 + 576 = 2112, K 7168), the dense MLP's gate_up projection split 3 ways
+# (N = 36864 / 3 = 12288, K 7168) and the o projection split 16 ways (N 7168, K = 16384 / 16 = 1024). M at
+# seven of the 13 values.
+FP8_E_SHAPES = [
+    ("qwen3-8b-fp8", "qkv_proj", 6144, 4096),
+    ("qwen3-8b-fp8", "mlp.down_proj", 4096, 12288),
+    ("deepseek-v3-other", "fused_qkv_a_proj", 2112, 7168),
+    ("deepseek-v3-other", "n12288.k7168", 12288, 7168),
+    ("deepseek-v3-other", "o_proj.tp16", 7168, 1024),
+]
+FP8_E_M = [1, 4, 16, 64, 256, 1024, 4096]
+
+
+def make_fp8_plan(fraction=FP8_KEY_FRACTION, seed=11, shapes=None, m_values=None):
     keys = space.fp8_block_keys()
     rng = random.Random(seed)
     sample = sorted(rng.sample(range(len(keys)), max(1, round(fraction * len(keys)))))
@@ -228,10 +245,10 @@ def make_fp8_plan(fraction=FP8_KEY_FRACTION, seed=11):
     vllm_d, sgl_d = fp8_defaults()
     problems = []
     have_tuned = {}
-    for family, layer, n, k in FP8_SHAPES:
+    for family, layer, n, k in shapes or FP8_SHAPES:
         t_entries = tuned.get((n, k), [])
         have_tuned[(family, layer, n, k)] = bool(t_entries)
-        for m in FP8_M:
+        for m in m_values or FP8_M:
             cfgs = space.fp8_block_space(m, n, k, keys=sample)
             add_unique(cfgs, vllm_d)
             add_unique(cfgs, sgl_d)
@@ -527,6 +544,42 @@ def build_tutorial_d_plan(extra_path=None):
     return [(p, keep_sampled(p, cfgs, extra, 2)) for p, cfgs in problems]
 
 
+# The fifth tutorial set (2026-12-02, data/measurements/h200-tutorial-e.csv): shapes measured after the
+# loads-in-flight count (mma.sync tiles keep num_stages - 1 loads in flight) entered the model, to test
+# it held out; decode-heavy, since the count moves the 16- to 32-row tiles that decode shapes take. None
+# of these (m, n, k) is in an earlier plan. Layers of models no tutorial plan had (public config.json
+# figures): Qwen3-14B (hidden 5120, 40 heads and 8 KV heads of 128: qkv N = (40 + 2*8)*128 = 7168;
+# intermediate 17408: gate_up N = 34816), Gemma-3-27B (hidden 5376, 32 heads and 16 KV heads of 128:
+# o K = 32*128 = 4096; intermediate 21504: gate_up N = 43008), OLMo-2-13B (hidden 5120, 40 heads of 128
+# and as many KV heads: qkv N = 15360; intermediate 13824); and two random log-uniform shapes.
+TUTORIAL_E_SHAPES = [
+    ("qwen3-14b", "qkv.m1", 1, 7168, 5120, "bf16", "NT"),
+    ("qwen3-14b", "down.m16", 16, 5120, 17408, "bf16", "NT"),
+    ("qwen3-14b", "gate_up.m4096", 4096, 34816, 5120, "bf16", "NT"),
+    ("gemma3-27b", "o.m32", 32, 5376, 4096, "bf16", "NT"),
+    ("gemma3-27b", "gate_up.m8", 8, 43008, 5376, "bf16", "NT"),
+    ("gemma3-27b", "down.m1024", 1024, 5376, 21504, "bf16", "NT"),
+    ("olmo2-13b", "qkv.m128", 128, 15360, 5120, "bf16", "NT"),
+    ("olmo2-13b", "down.m2", 2, 5120, 13824, "bf16", "NT"),
+]
+
+
+def random_shapes_e(seed=29, count=2):
+    """Two log-uniform shapes of a fifth seed, none in an earlier plan."""
+    existing = {(s[2], s[3], s[4]) for s in TUTORIAL_SHAPES + TUTORIAL_C_SHAPES + TUTORIAL_D_SHAPES + TUTORIAL_E_SHAPES
+                + random_shapes() + random_shapes_c() + random_shapes_d()}
+    return loguniform_shapes(seed, count, existing, "random-loguniform-e", "re")
+
+
+def build_tutorial_e_plan(extra_path=None):
+    """The fifth tutorial call: TUTORIAL_E_SHAPES and random_shapes_e() over a SHA-1 half of the first
+    plan's global sample, plus the tutorial's autotune list, the fixed default and --extra (the advisor's
+    top 20 per shape at the commit that measured them)."""
+    problems, _ = build_tutorial_plan(extra_path=extra_path, shapes=TUTORIAL_E_SHAPES + random_shapes_e())
+    extra = tutorial_extra(extra_path)
+    return [(p, keep_sampled(p, cfgs, extra, 2)) for p, cfgs in problems]
+
+
 # ----------------------------------------------------------------------------------------------
 # MoE plan
 # ----------------------------------------------------------------------------------------------
@@ -588,7 +641,8 @@ def make_moe_plan(sample=None, seed=7, m_values=None, models=None):
 # ----------------------------------------------------------------------------------------------
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--only", choices=["fp8", "tutorial", "tutorial-b", "tutorial-c", "tutorial-d", "moe", "moe-fp8"],
+    ap.add_argument("--only", choices=["fp8", "fp8-e", "tutorial", "tutorial-b", "tutorial-c", "tutorial-d",
+                                       "tutorial-e", "moe", "moe-fp8"],
                     default=None)
     ap.add_argument("--extra", default=None, help="CSV of extra tutorial configs per shape (see tutorial_extra)")
     ap.add_argument("--outdir", default=os.path.join(HERE, "plans"))
@@ -616,6 +670,16 @@ def main():
         probs = build_tutorial_d_plan(extra_path=a.extra)
         ps.write_plan(os.path.join(a.outdir, "plan-tutorial-4.csv"), probs)
         stats("plan-tutorial-4.csv", probs, BUDGET_MIN["tutorial"])
+    if a.only == "fp8-e":  # not in the default run: the held-out block-fp8 set
+        probs, info = make_fp8_plan(shapes=FP8_E_SHAPES, m_values=FP8_E_M)
+        ps.write_plan(os.path.join(a.outdir, "plan-fp8-block-e.csv"), probs)
+        for (fam, layer, n, k), has in info["have_tuned"].items():
+            print(f"   {fam:18s} {layer:20s} N={n:6d} K={k:6d}  vLLM H200 tuned file: {'yes' if has else 'no'}")
+        stats("plan-fp8-block-e.csv", probs, BUDGET_MIN["fp8"])
+    if a.only == "tutorial-e":  # not in the default run: the fifth call's plan (give --extra: the advisor's top 20)
+        probs = build_tutorial_e_plan(extra_path=a.extra)
+        ps.write_plan(os.path.join(a.outdir, "plan-tutorial-5.csv"), probs)
+        stats("plan-tutorial-5.csv", probs, BUDGET_MIN["tutorial"])
     if a.only == "tutorial-b":  # not in the default run: the second call's plan, once
         probs = build_tutorial_b_plan()
         ps.write_plan(os.path.join(a.outdir, "plan-tutorial-c.csv"), probs)
