@@ -109,6 +109,14 @@ size = os.path.getsize(victim)
 rc, out, err = run("calibrate", "--hw", "h200", "--target", "triton-tutorial", "--measurements", victim, "-o", victim)
 check("calibrate -o the measurements file: exit 2, the file untouched",
       rc == 2 and "is one of the input files" in err and os.path.getsize(victim) == size, err)
+# ... and so is -o naming the --hw profile file (it replaced the user's own profile, comments and all).
+own = os.path.join(TMP, "own-h200.yaml")
+with open("profiles/h200.yaml") as f, open(own, "w") as g:
+    g.write(f.read())
+size = os.path.getsize(own)
+rc, out, err = run("calibrate", "--hw", own, "--target", "triton-tutorial", "--measurements", DATA, "-o", own)
+check("calibrate -o the --hw profile: exit 2, the profile untouched",
+      rc == 2 and "is the --hw profile" in err and os.path.getsize(own) == size, err)
 rc, out, err = run("calibrate", "--hw", "h200", "--target", "triton-tutorial", "--measurements", DATA, "-o", "-")
 check("calibrate -o -: a usage error (it wrote a file named '-')", rc == 2 and "-o -: calibrate writes a profile file" in err
       and not os.path.exists("-"), err)

@@ -90,6 +90,9 @@ TEST_CASE("broken profiles give file:line errors", "[hardware][errors]") {
                     Catch::Contains("'compute.clock_mhz' = 0.001 is outside the plausible range"));
   CHECK_THROWS_WITH(parse_profile(replaced(good, "xcd_count: 1", "xcd_count: 1000"), "bad.yaml"),
                     Catch::Contains("'memory.xcd_count' = 1000 is outside the plausible range [1, 100]"));
+  // A billion CUs passed `profiles validate` and ranked 16x16 tiles split 16 ways (a fresh user's find).
+  CHECK_THROWS_WITH(parse_profile(replaced(good, "cu_count: 100", "cu_count: 1000000000"), "bad.yaml"),
+                    Catch::Contains("'compute.cu_count' = 1000000000 is outside the plausible range [1, 100000]"));
   CHECK_THROWS_WITH(parse_profile(replaced(good, "name: toy", "name: \"\""), "bad.yaml"),
                     Catch::Contains("'name' must not be empty"));
   CHECK_THROWS_WITH(parse_profile(replaced(good, "matrix_peak_fraction: 1.0", "matrix_peak_fraction: 80"), "bad.yaml"),

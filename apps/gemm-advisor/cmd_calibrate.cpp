@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <ctime>
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -114,7 +115,8 @@ Registered register_calibrate(CLI::App& app) {
             using namespace gemm_advisor;
             if (o->out == "-")
               throw cli::UsageError("-o -: calibrate writes a profile file (give its path); the report goes to stdout");
-            // The overlay must not replace an input (a -o naming the measurements lost them).
+            // The overlay must not replace an input (a -o naming the measurements lost them; one naming
+            // the --hw profile replaced the user's own profile, comments and all).
             for (const std::vector<std::string>* inputs : {&o->measurements, &o->families}) {
               for (const std::string& path : *inputs) {
                 if (same_file(path, o->out))
@@ -122,6 +124,10 @@ Registered register_calibrate(CLI::App& app) {
                                         "): write the profile elsewhere");
               }
             }
+            std::error_code ec;
+            if (std::filesystem::is_regular_file(o->hw, ec) && same_file(o->hw, o->out))
+              throw cli::UsageError("-o " + o->out + " is the --hw profile (" + o->hw +
+                                    "): write the calibrated profile elsewhere and load it with --hw");
             check_writable_path(o->out);  // before the fit, which may take a while
             const Profile profile = load_profile_logged(o->hw, o->overrides);
             const Target& target = find_target(o->target);

@@ -283,6 +283,8 @@ void parse_compute(ProfileReader& r, const YAML::Node& c, Hardware& hw) {
     r.warn(c["tensor_memory_bytes_per_cu"],
            "'compute.tensor_memory_bytes_per_cu' is set but 'compute.matrix_instruction_warps' is not: with its "
            "default 1 every config takes the tensor-memory instruction (Triton's tcgen05 needs 4 or 8 warps: 4)");
+  // The largest GPUs have a few hundred CUs (MI355X 256, B200 148): a figure past 100,000 is a typo.
+  r.plausible(c, "cu_count", "compute.cu_count", 1, 100000);
   r.plausible(c, "clock_mhz", "compute.clock_mhz", 100, 10000);
   r.plausible(c, "warp_size", "compute.warp_size", 16, 128);
   if (hw.warp_size > 0 && (hw.warp_size & (hw.warp_size - 1)) != 0)
