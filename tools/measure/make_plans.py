@@ -535,13 +535,18 @@ def random_shapes_d(seed=23, count=2):
     return loguniform_shapes(seed, count, existing, "random-loguniform-d", "rd")
 
 
-def build_tutorial_d_plan(extra_path=None):
-    """The fourth tutorial call: TUTORIAL_D_SHAPES and random_shapes_d() over a SHA-1 half of the first
+def build_held_out_tutorial_plan(shapes, extra_path=None):
+    """A later tutorial call's plan (the fourth and fifth): `shapes` over a SHA-1 half of the first
     plan's global sample, plus the tutorial's autotune list, the fixed default and --extra (the advisor's
     top 20 per shape at the commit that measured them)."""
-    problems, _ = build_tutorial_plan(extra_path=extra_path, shapes=TUTORIAL_D_SHAPES + random_shapes_d())
+    problems, _ = build_tutorial_plan(extra_path=extra_path, shapes=shapes)
     extra = tutorial_extra(extra_path)
     return [(p, keep_sampled(p, cfgs, extra, 2)) for p, cfgs in problems]
+
+
+def build_tutorial_d_plan(extra_path=None):
+    """The fourth tutorial call: TUTORIAL_D_SHAPES and random_shapes_d()."""
+    return build_held_out_tutorial_plan(TUTORIAL_D_SHAPES + random_shapes_d(), extra_path)
 
 
 # The fifth tutorial set (2026-12-02, data/measurements/h200-tutorial-e.csv): shapes measured after the
@@ -572,12 +577,8 @@ def random_shapes_e(seed=29, count=2):
 
 
 def build_tutorial_e_plan(extra_path=None):
-    """The fifth tutorial call: TUTORIAL_E_SHAPES and random_shapes_e() over a SHA-1 half of the first
-    plan's global sample, plus the tutorial's autotune list, the fixed default and --extra (the advisor's
-    top 20 per shape at the commit that measured them)."""
-    problems, _ = build_tutorial_plan(extra_path=extra_path, shapes=TUTORIAL_E_SHAPES + random_shapes_e())
-    extra = tutorial_extra(extra_path)
-    return [(p, keep_sampled(p, cfgs, extra, 2)) for p, cfgs in problems]
+    """The fifth tutorial call: TUTORIAL_E_SHAPES and random_shapes_e()."""
+    return build_held_out_tutorial_plan(TUTORIAL_E_SHAPES + random_shapes_e(), extra_path)
 
 
 # ----------------------------------------------------------------------------------------------
