@@ -112,6 +112,8 @@ Registered register_evaluate(CLI::App& app) {
             const Profile profile = load_profile_logged(o->hw, o->overrides, o->target);
             const Hardware& hw = profile.hw;
             const Target& target = find_target(o->target);
+            if (o->per_gemm && &target != &vllm_fused_moe_target())
+              throw cli::UsageError("--per-gemm scores the GEMMs of fused-MoE layers: it needs --target vllm-fused-moe");
             const std::string kernel = o->kernel.empty() ? std::string(target.name()) : o->kernel;
             std::vector<MeasuredShape> shapes = read_measured_shapes(o->measurements, kernel, profile, target, true);
             if (&target == &vllm_fused_moe_target() && !o->per_gemm)

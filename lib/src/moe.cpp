@@ -459,7 +459,9 @@ MoeModel moe_model_from_hf_config(const std::string& path, std::int64_t tp, cons
   } catch (const nlohmann::json::exception& e) {
     const std::string what = e.what();  // "[json.exception.parse_error.101] parse error at line 1, column 2: ..."
     const std::size_t at = what.find("] ");
-    throw InputError(path + ": not valid JSON: " + (at == std::string::npos ? what : what.substr(at + 2)));
+    // printable: the parser quotes what it last read, raw bytes too (README: bytes that are not UTF-8
+    // text are shown as \xNN).
+    throw InputError(path + ": not valid JSON: " + printable(at == std::string::npos ? what : what.substr(at + 2), 300));
   }
   if (!duplicate.empty()) throw InputError(path + ": duplicate key '" + printable(duplicate) + "' (which one holds?)");
   if (!root.is_object()) throw InputError(path + ": expected a JSON object (a Hugging Face config.json)");
