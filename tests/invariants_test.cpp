@@ -72,10 +72,14 @@ struct Counts {
 };
 
 void check_problem(const Target& t, const Profile& profile, const GemmProblem& p, std::mt19937_64& rng, Counts& n) {
+  // Its own generator, seeded from the problems' one before anything can return: the problems drawn
+  // after this one must not depend on how large a target's space is (a change to one target's space
+  // reshuffled every later problem of every target, and so the violations found).
+  std::mt19937_64 pick(rng());
   std::vector<TileConfig> space;
   t.candidates(p, profile, space);
   if (space.empty()) return;
-  std::shuffle(space.begin(), space.end(), rng);
+  std::shuffle(space.begin(), space.end(), pick);
   space.resize(std::min(space.size(), kConfigsPerProblem));
   const Hardware& hw = profile.hw;
   const ModelParams mp = profile.params_for(t.name(), t.default_params());
@@ -84,7 +88,7 @@ void check_problem(const Target& t, const Profile& profile, const GemmProblem& p
       std::max(p.flops() / hw.peak_flops_per_s(p.dtype), p.compulsory_bytes() / hw.dram_bandwidth_bytes_per_s);
   std::vector<GemmProblem> larger;
   std::uniform_int_distribution<std::int64_t> by(1, 64);
-  for (int which = 0; which < (p.is_moe() ? 3 : 4); ++which) larger.push_back(grown(p, which, by(rng)));  // MoE: batch 1
+  for (int which = 0; which < (p.is_moe() ? 3 : 4); ++which) larger.push_back(grown(p, which, by(pick)));  // MoE: batch 1
   std::vector<EstimateContext> larger_ctx;
   for (const GemmProblem& q : larger) larger_ctx.push_back(t.context(q, profile));
   ++n.problems;
@@ -199,10 +203,13 @@ TEST_CASE("invariants: floors, compulsory traffic, slowest level, every profile,
   // estimates, up to 6.6%; counting a wave's partly run panel as part of one (model_core.hpp) left
   // 22, mostly fused-MoE layers on AMD, up to 18%; the footprint of one raster over every expert's
   // rows (interleaved_footprint: a wave spilling a few tiles into the next expert had been charged
-  // that expert's whole footprint) left 16, three problems on AMD profiles, up to 4% (README "Model").
+  // that expert's whole footprint) left 16, three problems on AMD profiles, up to 4%. Then each
+  // problem's configs were drawn with a generator of their own (the sample no longer moves when a
+  // target's space does): 7 in that sample, five problems on the A100, H100 and MI300X, up to 5.5%
+  // (README "Model").
   std::size_t monotonic = 0;
   for (const char* kind : kMonotonicKinds) monotonic += n.of(kind);
-  CHECK(monotonic <= 16);
+  CHECK(monotonic <= 7);
 }
 
 TEST_CASE("invariants: a fixed config never predicts a larger problem faster, beyond the 2% tolerance",
