@@ -194,6 +194,29 @@ check("candidates= with a misspelt key: one AdvisorWarning naming it, the config
       len(caught) == 1 and caught[0].category is g.AdvisorWarning and "unknown key 'splitk' ignored" in
       str(caught[0].message) and got[0]["split_k"] == 1, [str(w.message) for w in caught])
 
+# A profile with model parameters for one target only (a calibrated overlay) used with another is an
+# AdvisorWarning, as the CLI warns (Python said nothing: a fresh user's find); none with its own target.
+overlay = os.path.join(TMP, "overlay.yaml")
+with open("profiles/h200.yaml") as f, open(overlay, "w") as o:
+    o.write(f.read() + "targets:\n  triton-tutorial:\n    model_parameters: {k_step_overhead_cycles: 700}\n")
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    g.rank("64x64x64", hw=overlay, top=1)
+    g.explain("64x64x64", hw=overlay)
+    g.rank("64x64x64", hw=overlay, top=1, target="triton-tutorial")
+check("an overlay for another target: an AdvisorWarning from rank and from explain, none for its own target",
+      len(caught) == 2 and all(w.category is g.AdvisorWarning and "model parameters for triton-tutorial only: "
+                               "target triton runs with its own" in str(w.message) for w in caught),
+      [str(w.message) for w in caught])
+
+# A config given twice is ranked once, with an AdvisorWarning, as `--candidates` does (it took ranks 1 and 2).
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    got = g.rank("64x64x64", hw="h200", candidates=["64x64x64:4:2", "64x64x64:4:2"], top=0)
+check("a duplicate candidate: ranked once, an AdvisorWarning naming both places",
+      len(got) == 1 and len(caught) == 1 and "candidates[1]: 64x64x64:4:2 is listed already (candidates[0])"
+      in str(caught[0].message), [str(w.message) for w in caught])
+
 # A kernel without SPLIT_K gets the unsplit configs (it got split-K-ranked ones with the key removed);
 # an empty name is refused.
 import gemm_advisor.triton as gat  # noqa: E402

@@ -163,19 +163,10 @@ gemm_advisor::Profile load_profile_logged(const std::string& name_or_path, const
   }
   if (overrides.max_split_k > 0) profile.triton.max_split_k = overrides.max_split_k;
   // A calibrated overlay holds one target's parameters: used with another, it changes nothing.
-  if (!target.empty() && profile.model.empty() && !profile.target_model.empty()) {
-    std::vector<std::string> others;
-    bool covered = false;
-    for (const auto& [key, values] : profile.target_model) {
-      const std::string_view name = std::string_view(key).substr(0, key.find('.'));
-      covered = covered || name == target;
-      if (std::find(others.begin(), others.end(), name) == others.end()) others.emplace_back(name);
-    }
-    if (!covered)
-      spdlog::warn("{}: model parameters for {} only: target {} runs with its own (calibrate it, or give "
-                   "--target {})", name_or_path.empty() ? default_hardware() : name_or_path,
-                   fmt::format("{}", fmt::join(others, ", ")), target, others.front());
-  }
+  if (const std::string why = gemm_advisor::other_target_params_warning(
+          profile, target, name_or_path.empty() ? default_hardware() : name_or_path);
+      !why.empty())
+    spdlog::warn("{}", why);
   return profile;
 }
 

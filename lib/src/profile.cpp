@@ -635,4 +635,20 @@ Profile load_profile(const std::string& name_or_path, ProfileDiagnostics* diagno
                    ", or a GPU name they list under `gemm-advisor profiles`; or give a path to a .yaml file)");
 }
 
+std::string other_target_params_warning(const Profile& profile, std::string_view target, const std::string& source) {
+  if (target.empty() || !profile.model.empty() || profile.target_model.empty()) return "";
+  std::vector<std::string> others;
+  bool covered = false;
+  for (const auto& [key, values] : profile.target_model) {
+    const std::string_view name = std::string_view(key).substr(0, key.find('.'));
+    covered = covered || name == target;
+    if (std::find(others.begin(), others.end(), name) == others.end()) others.emplace_back(name);
+  }
+  if (covered) return "";
+  std::string names;
+  for (const std::string& o : others) names += (names.empty() ? "" : ", ") + o;
+  return source + ": model parameters for " + names + " only: target " + std::string(target) +
+         " runs with its own (calibrate it, or give --target " + others.front() + ")";
+}
+
 }  // namespace gemm_advisor

@@ -6,6 +6,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -56,6 +57,12 @@ ga::GemmProblem problem(const ga::Target& target, const std::string& shape, cons
   return ga::parse_shape(shape, ga::problem_defaults_for(target.info(), dtype, layout));
 }
 
+// The CLI's warning for a calibrated overlay of another target (ga::other_target_params_warning).
+void add_target_params_warning(const ProfileHandle& h, const ga::Target& target, std::vector<std::string>& warnings) {
+  if (std::string why = ga::other_target_params_warning(h.profile, target.name(), h.source); !why.empty())
+    warnings.push_back(std::move(why));
+}
+
 // rank: (the JSON text of `rank --format json`, warnings). `candidates`: config texts
 // (BMxBNxBK:WARPS:STAGES:SPLITK:gGROUP_M), ranked instead of the target's space.
 std::pair<std::string, std::vector<std::string>> ranking_json(const std::string& shape, const py::object& hw,
@@ -67,17 +74,27 @@ std::pair<std::string, std::vector<std::string>> ranking_json(const std::string&
   const ga::GemmProblem p = problem(target, shape, dtype, layout);
   ProfileHandle h = resolve_hw(hw);
   std::vector<std::string> warnings = h.warnings;
+  add_target_params_warning(h, target, warnings);
   const ga::Hardware& hwr = h.profile.hw;
   ga::require_matrix_dtype(hwr, p.dtype);
   std::vector<ga::TileConfig> given;
   if (candidates) {
     if (candidates->empty()) throw ga::InputError("candidates: the list is empty (give at least one config)");
+    std::map<std::string, std::size_t> seen;  // config text -> its first index
     for (std::size_t i = 0; i < candidates->size(); ++i) {
+      ga::TileConfig c;
       try {
-        given.push_back(ga::parse_tile_config((*candidates)[i]));
+        c = ga::parse_tile_config((*candidates)[i]);
       } catch (const ga::InputError& e) {
         throw ga::InputError("candidates[" + std::to_string(i) + "]: " + e.what());
       }
+      // As `--candidates` does: a config given twice is ranked once (it took two ranks).
+      if (const auto [it, fresh] = seen.emplace(c.text(), i); !fresh) {
+        warnings.push_back("candidates[" + std::to_string(i) + "]: " + c.text() + " is listed already (candidates[" +
+                           std::to_string(it->second) + "]): ranked once");
+        continue;
+      }
+      given.push_back(c);
     }
   }
   std::vector<ga::RankedConfig> ranked;
@@ -112,7 +129,9 @@ std::pair<std::string, std::vector<std::string>> explain_json(const std::string&
     r = ga::explain_config(target, p, h.profile, config.empty() ? nullptr : &given);
   }
   const nlohmann::json j = ga::explain_json(p, h.profile.hw, target, r, !config.empty());
-  return {ga::json_text(j), h.warnings};
+  std::vector<std::string> warnings = h.warnings;
+  add_target_params_warning(h, target, warnings);
+  return {ga::json_text(j), warnings};
 }
 
 // moe_rank: (the JSON text of `rank M --target vllm-fused-moe ... --format json`, warnings) for one
@@ -152,7 +171,9 @@ std::pair<std::string, std::vector<std::string>> moe_ranking_json(std::int64_t t
     ga::advise(target, p, h.profile, nullptr, top, space, ranked);
   }
   ga::require_feasible(ranked, p, hwr);
-  return {ga::json_text(ga::ranking_json(p, hwr, std::string(target.name()), ranked, top)), h.warnings};
+  std::vector<std::string> warnings = h.warnings;
+  add_target_params_warning(h, target, warnings);
+  return {ga::json_text(ga::ranking_json(p, hwr, std::string(target.name()), ranked, top)), warnings};
 }
 
 }  // namespace

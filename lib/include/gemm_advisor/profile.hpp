@@ -66,6 +66,12 @@ struct ProfileDiagnostics {
 Profile parse_profile(std::string_view yaml_text, const std::string& source,
                       ProfileDiagnostics* diagnostics = nullptr);
 
+/// The warning for a calibrated overlay used with another target: where `profile` gives model
+/// parameters only under `targets: NAME:` (no `model_parameters:` for every target) and none of those
+/// names is `target`, the overlay changes nothing for it; the message says so, naming the profile as
+/// `source` and the targets it has values for. "" otherwise (also for an empty `target`).
+std::string other_target_params_warning(const Profile& profile, std::string_view target, const std::string& source);
+
 /// Whether load_profile takes `text` as a path rather than a name: it has a '/' or ends in .yaml/.yml.
 bool is_profile_path(std::string_view text);
 
