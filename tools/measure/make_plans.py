@@ -581,6 +581,64 @@ def build_tutorial_e_plan(extra_path=None):
     return build_held_out_tutorial_plan(TUTORIAL_E_SHAPES + random_shapes_e(), extra_path)
 
 
+# The sixth tutorial set (2026-12-02, data/measurements/h200-tutorial-f.csv): fresh shapes to widen the
+# held-out evidence for the tutorial target (issue #10's floors: the fourth and fifth sets alone are 19
+# shapes). None of these (m, n, k) is in an earlier plan. Llama-3.2-3B's layers at other M than the first
+# plan's (hidden 3072, 24 heads and 8 KV heads of 128: qkv N = (24 + 2*8)*128 = 5120; intermediate 8192:
+# gate_up N = 16384), and layers of models no tutorial plan had (public config.json figures): Mistral-Small-24B (hidden 5120; intermediate 32768:
+# gate_up N = 65536, down K = 32768), Granite-3.1-8B (hidden 4096; intermediate 12800: gate_up N = 25600),
+# Falcon-7B (hidden 4544, 71 heads of 64 and one KV head: qkv N = 4544 + 2*64 = 4672; MLP 4 x 4544 =
+# 18176), ViT-H/14 at 224 px (width 1280, MLP 5120, 16*16 + 1 = 257 tokens, batch 8: M = 2056; NN, the
+# one layout of the set that is not NT); and two random log-uniform shapes.
+TUTORIAL_F_SHAPES = [
+    ("llama3.2-3b", "qkv.m1", 1, 5120, 3072, "bf16", "NT"),
+    ("llama3.2-3b", "gate_up.m256", 256, 16384, 3072, "bf16", "NT"),
+    ("llama3.2-3b", "down.m2048", 2048, 3072, 8192, "bf16", "NT"),
+    ("mistral-small-24b", "gate_up.m16", 16, 65536, 5120, "bf16", "NT"),
+    ("mistral-small-24b", "down.m512", 512, 5120, 32768, "bf16", "NT"),
+    ("granite3.1-8b", "gate_up.m64", 64, 25600, 4096, "bf16", "NT"),
+    ("granite3.1-8b", "o.m8192", 8192, 4096, 4096, "bf16", "NT"),
+    ("falcon-7b", "qkv.m4", 4, 4672, 4544, "bf16", "NT"),
+    ("falcon-7b", "down.m1024", 1024, 4544, 18176, "bf16", "NT"),
+    ("vit-h14", "mlp.fc1.b8", 2056, 5120, 1280, "bf16", "NN"),
+]
+
+
+def random_shapes_f(seed=31, count=2):
+    """Two log-uniform shapes of a sixth seed, none in an earlier plan."""
+    existing = {(s[2], s[3], s[4]) for s in TUTORIAL_SHAPES + TUTORIAL_C_SHAPES + TUTORIAL_D_SHAPES + TUTORIAL_E_SHAPES
+                + TUTORIAL_F_SHAPES + random_shapes() + random_shapes_c() + random_shapes_d() + random_shapes_e()}
+    return loguniform_shapes(seed, count, existing, "random-loguniform-f", "rf")
+
+
+def build_tutorial_f_plan(extra_path=None):
+    """The sixth tutorial call: TUTORIAL_F_SHAPES and random_shapes_f()."""
+    return build_held_out_tutorial_plan(TUTORIAL_F_SHAPES + random_shapes_f(), extra_path)
+
+
+# A wave-tail probe (2026-12-02, data/measurements/h200-wave-probe.csv): one tile config at many M, N and
+# K fixed, so that the thread blocks go from a fraction of a wave to several, through partial last waves,
+# at each of occupancy 1, 2 and 4 (the model's wave accounting: a partial last wave after full ones, and
+# blocks sharing a CU). The tutorial kernel, bf16 NT, N = K = 4096; M = 64 j, j = 1..48 (a multiple of 16,
+# so one compile per config serves every M). Shared memory per block, num_stages x (BM + BN) x BK x 2 B:
+# 64x64x64 s3 48 KiB (4 blocks per SM), 128x128x64 s3 96 KiB (2), 128x128x64 s5 160 KiB (1), 128x256x64
+# s3 144 KiB (1), 64x128x64 s4 96 KiB (2).
+WAVE_PROBE_CONFIGS = [(64, 64, 64, 4, 3), (128, 128, 64, 8, 3), (128, 128, 64, 8, 5), (128, 256, 64, 8, 3),
+                      (64, 128, 64, 4, 4)]
+
+
+def build_wave_probe_plan():
+    """(problem, configs) pairs of the wave-tail probe: WAVE_PROBE_CONFIGS at M = 64 j, j = 1..48."""
+    out = []
+    for j in range(1, 49):
+        m = 64 * j
+        p = problem("triton-tutorial", "wave-probe", f"m{m}", m, 4096, 4096, "bf16", "NT")
+        cfgs = [dict(block_m=bm, block_n=bn, block_k=bk, group_m=8, num_warps=w, num_stages=s, split_k=1)
+                for bm, bn, bk, w, s in WAVE_PROBE_CONFIGS]
+        out.append((p, cfgs))
+    return out
+
+
 # ----------------------------------------------------------------------------------------------
 # MoE plan
 # ----------------------------------------------------------------------------------------------
@@ -643,7 +701,7 @@ def make_moe_plan(sample=None, seed=7, m_values=None, models=None):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--only", choices=["fp8", "fp8-e", "tutorial", "tutorial-b", "tutorial-c", "tutorial-d",
-                                       "tutorial-e", "moe", "moe-fp8"],
+                                       "tutorial-e", "tutorial-f", "wave-probe", "moe", "moe-fp8"],
                     default=None)
     ap.add_argument("--extra", default=None, help="CSV of extra tutorial configs per shape (see tutorial_extra)")
     ap.add_argument("--outdir", default=os.path.join(HERE, "plans"))
@@ -681,6 +739,14 @@ def main():
         probs = build_tutorial_e_plan(extra_path=a.extra)
         ps.write_plan(os.path.join(a.outdir, "plan-tutorial-5.csv"), probs)
         stats("plan-tutorial-5.csv", probs, BUDGET_MIN["tutorial"])
+    if a.only == "tutorial-f":  # not in the default run: the sixth call's plan (give --extra: the advisor's top 20)
+        probs = build_tutorial_f_plan(extra_path=a.extra)
+        ps.write_plan(os.path.join(a.outdir, "plan-tutorial-6.csv"), probs)
+        stats("plan-tutorial-6.csv", probs, BUDGET_MIN["tutorial"])
+    if a.only == "wave-probe":  # not in the default run: five configs over 48 M
+        probs = build_wave_probe_plan()
+        ps.write_plan(os.path.join(a.outdir, "plan-wave-probe.csv"), probs)
+        stats("plan-wave-probe.csv", probs, BUDGET_MIN["tutorial"])
     if a.only == "tutorial-b":  # not in the default run: the second call's plan, once
         probs = build_tutorial_b_plan()
         ps.write_plan(os.path.join(a.outdir, "plan-tutorial-c.csv"), probs)
