@@ -152,6 +152,7 @@ struct TileGeometry {
   double tiles_per_batch, output_tiles;
   double tile_step_bytes;   // operand bytes one tile loads per K-step
   double tile_step_load_s;  // the CU's time to issue those loads at its fill rate
+  double tile_step_async_s;  // ... of which the aligned operands' asynchronous copies (at async_copy_fill_fraction)
   double busiest_step_bytes;  // operand bytes the fullest tile loads in one of its full K-steps
 };
 
@@ -179,11 +180,13 @@ inline TileGeometry tile_geometry(const EstimateContext& ctx, const KernelShape&
   // unaligned one goes element by element through registers (elementwise_line_bytes).
   // Spilled registers and other register loads (scales) move 4 bytes at a time, like scalar loads.
   const Layout& layout = ctx.problem->layout;
+  const double async_bytes = ((ctx.a_aligned ? k.a_line_bytes : 0.0) + (ctx.b_aligned ? k.b_line_bytes : 0.0)) / async_rate;
   double load_bytes =
-      (ctx.a_aligned ? k.a_line_bytes / async_rate
+      async_bytes +
+      (ctx.a_aligned ? 0.0
                      : elementwise_line_bytes(ctx, k.a_rows_busiest * k.k_depth_busiest,
                                               layout.a_transposed ? k.a_rows_busiest : k.k_depth_busiest)) +
-      (ctx.b_aligned ? k.b_line_bytes / async_rate
+      (ctx.b_aligned ? 0.0
                      : elementwise_line_bytes(ctx, k.b_cols_busiest * k.k_depth_busiest,
                                               layout.b_transposed ? k.k_depth_busiest : k.b_cols_busiest)) +
       r.spill_bytes_per_step / std::min(1.0, kScalarBytes / kVectorBytes);
@@ -193,6 +196,7 @@ inline TileGeometry tile_geometry(const EstimateContext& ctx, const KernelShape&
     load_bytes += k.extra_step_bytes / std::min(1.0, kScalarBytes / kVectorBytes);
   }
   g.tile_step_load_s = load_bytes / hw.per_cu_load_bytes_per_s;
+  g.tile_step_async_s = async_bytes / hw.per_cu_load_bytes_per_s;
   return g;
 }
 
@@ -276,11 +280,12 @@ struct WaveInputs {
 };
 
 // Stage 3: one wave of `tiles` thread blocks: the per-K-step compute and memory times of the busiest
-// CU, the prefetch and the store. Inlined (called twice, GCC would not): the lean path then computes
+// CU, the prefetch and the store. `tail`: the partial last wave of a launch of several. Inlined (called twice, GCC would not): the lean path then computes
 // only the terms that reach time_s, and neither call spills the terms to memory.
 template <bool kExtraStepWork>
 __attribute__((always_inline)) inline WaveTerms wave_terms(const EstimateContext& ctx, const KernelShape& k,
-                                                           const TileGeometry& g, const WaveInputs& in, double tiles) {
+                                                           const TileGeometry& g, const WaveInputs& in, double tiles,
+                                                           bool tail = false) {
   const Hardware& hw = *ctx.hw;
   const ModelParams& mp = ctx.params;
   WaveTerms w;
@@ -372,7 +377,24 @@ __attribute__((always_inline)) inline WaveTerms wave_terms(const EstimateContext
   w.l2_step_s = requested / l2_bw;
   // Loads are issued by the resident warps, one scheduler per warp's sub-partition: too few warps
   // leave part of the CU's load issue idle, as they do its matrix units.
-  w.cu_load_step_s = w.utilization == 1.0 ? per_cu * g.tile_step_load_s : per_cu * g.tile_step_load_s / w.utilization;
+  double step_load_s = g.tile_step_load_s;
+  if (tail && g.tile_step_async_s > 0 && mp.tail_wave_fill_relief > 0) {
+    // The partial last wave of a launch of several: its few active CUs share the L2 bandwidth that
+    // all of them shared in the waves before, so each copies faster than the fitted fill fraction
+    // (async_copy_fill_fraction, about a CU's share of the L2 under a full wave: 0.3 x 120 B/cycle
+    // against 8.9e12 / 132 / 1.98e9 = 34 B/cycle on the H200), up to its share of the L2 bandwidth,
+    // and never above the CU's own fill rate. Measured (h200-tutorial-f.csv): 1024x4544x18176 runs
+    // 128x128 tiles in 3 waves, the last of 24 blocks, in 355 us, 2.5 full waves' time at the fitted
+    // fill, not 3. Applied to single-wave launches as well it cost the triton data 0.5 points of
+    // oracle (its fill fraction was fitted on them); on the last wave alone, 0.1. How much of the
+    // headroom a target's copies take: ModelParams::tail_wave_fill_relief.
+    const double l2_share = hw.l2_bandwidth_bytes_per_s / (active_cus * hw.per_cu_load_bytes_per_s);
+    const double fill = mp.async_copy_fill_fraction +
+                        mp.tail_wave_fill_relief *
+                            (std::max(mp.async_copy_fill_fraction, std::min(1.0, l2_share)) - mp.async_copy_fill_fraction);
+    step_load_s -= g.tile_step_async_s * (1.0 - mp.async_copy_fill_fraction / fill);
+  }
+  w.cu_load_step_s = w.utilization == 1.0 ? per_cu * step_load_s : per_cu * step_load_s / w.utilization;
   if (hw.llc_bytes > 0) {
     w.llc_step_s = l2_miss / hw.llc_bandwidth_bytes_per_s;
     w.llc_hit_rate = l2_miss > 0 ? std::max(0.0, 1.0 - dram_step_bytes / l2_miss) : 0.0;
@@ -502,7 +524,7 @@ void estimate_terms(const EstimateContext& ctx, const TileConfig& c, LatencyEsti
   if (last_tiles <= 0) last_tiles = concurrent;
   constexpr bool kExtra = Rules::kExtraStepWork;
   const WaveTerms first = wave_terms<kExtra>(ctx, k, g, in, std::min(work_tiles, concurrent));
-  const WaveTerms last = full_waves > 0 && last_tiles < concurrent ? wave_terms<kExtra>(ctx, k, g, in, last_tiles) : first;
+  const WaveTerms last = full_waves > 0 && last_tiles < concurrent ? wave_terms<kExtra>(ctx, k, g, in, last_tiles, true) : first;
   double total_s = mp.launch_overhead_s + (full_waves > 0 ? full_waves * first.time_s : 0.0) + last.time_s;
   if constexpr (kRecord) record->dram_bytes = full_waves * first.dram_bytes + last.dram_bytes;
   const double m = ctx.m, n = ctx.n, batch = ctx.batch;

@@ -138,6 +138,18 @@ struct ModelParams {
   /// more per K-step of 4 instructions on 3072^3, 2048x5120x3072 and 4096^3 NT at 3 and 4 stages
   /// (h200-nt-probe.csv): 38-56 cycles an instruction at the 1.98 GHz the H200 ran at; 50.
   double serialized_matrix_drain_cycles = 50.0;
+  /// How much faster than async_copy_fill_fraction a CU of a launch's partial last wave copies its
+  /// operands, as a share of the headroom its few active CUs leave: 0, none (each copies at the
+  /// fitted fraction, as in a full wave); 1, up to the CU's share of the L2 bandwidth among the
+  /// wave's active CUs, never above the CU's own fill rate (model_core.hpp, wave_terms). The fitted
+  /// fraction is about a CU's share of the L2 under a full wave (0.3 x 120 B/cycle against 8.9e12 /
+  /// 132 / 1.98e9 = 34 B/cycle on the H200). 1 for the dense Triton targets: the tutorial kernel's
+  /// 100 shapes held out by family 95.1% -> 95.9% of oracle (the later sets d-f, never fitted on,
+  /// 94.5% -> 96.5%, worst 77.8% -> 77.8%; h200-tutorial-f.csv: 1024x4544x18176's 128x128 tiles run
+  /// 3 waves, the last of 24 blocks, in 355 us, 2.5 full waves at the fitted fill), the masked
+  /// kernel's 263 96.3% -> 96.2%. vllm-fused-moe keeps 0 (its files, timed twice each way in one run:
+  /// 96.72% of the best with 0 against 96.59% with 1, h200-fused-moe-check13/14.csv).
+  double tail_wave_fill_relief = 1.0;
 };
 
 /// One entry of the registry: a free parameter, its unit and the range in which the model stays
@@ -190,6 +202,8 @@ constexpr ModelParamInfo kModelParamRegistry[] = {
      "load latency of a K-step with no loads in flight ahead, over the idle latency"},
     {"serialized_matrix_drain_cycles", "cycles", 0, 1e5, &ModelParams::serialized_matrix_drain_cycles,
      "dead time of one matrix instruction the compiler issues serialized (waiting for itself)"},
+    {"tail_wave_fill_relief", "fraction", 0, 1, &ModelParams::tail_wave_fill_relief,
+     "share of a partial last wave's L2 headroom its CUs' operand copies take up"},
 };
 
 /// The registry entry named `name`, or nullptr.
