@@ -63,6 +63,18 @@ rc, out, _ = run("rank", "4096x4096x4096", "--hw", "mi350x", "--format", "csv", 
 rows = list(csv.DictReader(io.StringIO(out)))
 check("csv rows", len(rows) == 4 and rows[0]["rank"] == "1" and rows[0]["hardware"] == "mi350x", out[:300])
 
+# An infeasible candidate's CSV row has the header's fields, feasible 0 and the reason under `reason`
+# (one empty field too many put the reason in a 25th, unnamed column: a fresh user's find).
+bad_candidates = os.path.join(tempfile.mkdtemp(), "bad-candidates.csv")
+with open(bad_candidates, "w") as f:
+    f.write("block_m,block_n,block_k,num_warps,num_stages\n128,128,64,8,3\n96,128,64,8,3\n")
+rc, out, _ = run("rank", "4096x4096x4096", "--hw", "h200", "--candidates", bad_candidates, "--format", "csv", "-q")
+table = list(csv.reader(io.StringIO(out)))
+rows = list(csv.DictReader(io.StringIO(out)))
+check("csv: an infeasible config's row has as many fields as the header, the reason under 'reason'",
+      rc == 0 and len({len(r) for r in table}) == 1 and rows[-1]["feasible"] == "0" and
+      "power of two" in rows[-1]["reason"] and rows[-1]["block_m"] == "96", out)
+
 rc, out, _ = run("rank", "4096x4096x4096", "--hw", "h100")
 check("table has header and 5 rows", rc == 0 and "TFLOP/s" in out and len(out.strip().splitlines()) == 7, out)
 

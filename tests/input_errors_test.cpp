@@ -99,6 +99,27 @@ TEST_CASE("names in shape lists must be valid UTF-8: they go into JSON as they a
   CHECK(read_all("name,m,n,k\ncaf\xc3\xa9,1,2,3\n", "ok.csv").at(0).name == "caf\xc3\xa9");
 }
 
+TEST_CASE("CSV fields: quoted where needed, control bytes written \\xNN, UTF-8 kept", "[report][errors]") {
+  CHECK(csv_field("plain") == "plain");
+  CHECK(csv_field("a,b") == "\"a,b\"");
+  CHECK(csv_field("say \"hi\"") == "\"say \"\"hi\"\"\"");
+  // A name with NUL and ESC made a CSV that the CSV readers (this tool's: "contains NUL bytes") refuse.
+  CHECK(csv_field(std::string("a\0b\x1b[2J", 7)) == "a\\x00b\\x1b[2J");
+  CHECK(csv_field("caf\xc3\xa9") == "caf\xc3\xa9");
+}
+
+TEST_CASE("a YAML shape list is one document with one top-level list", "[readers][errors]") {
+  // A second document was dropped without a word: 1 shape ranked of 2, exit 0.
+  CHECK_THROWS_WITH(read_all("- 64x64x64\n---\n- 128x128x128\n", "two.yaml"),
+                    Catch::Contains("two.yaml:3: a second YAML document: a shape list is one document"));
+  CHECK(read_all("- 64x64x64\n---\n", "end.yaml").size() == 1);  // an empty second document is fine
+  // ... and so was a misspelled second list beside `shapes:`.
+  CHECK_THROWS_WITH(read_all("shapes: [64x64x64]\nshapez: [128x128x128]\n", "typo.yaml"),
+                    Catch::Contains("typo.yaml:2: unknown key 'shapez' (expected only 'shapes')"));
+  CHECK_THROWS_WITH(read_all("{\"shapes\": [\"64x64x64\"], \"extra\": 1}", "x.json"),
+                    Catch::Contains("unknown key 'extra'"));
+}
+
 TEST_CASE("JSON output never throws on invalid UTF-8", "[report][errors]") {
   const nlohmann::json j = {{"display_name", "NVIDIA \xff\xfe H200"}};
   CHECK(json_text(j) == "{\"display_name\":\"NVIDIA \xef\xbf\xbd\xef\xbf\xbd H200\"}");
@@ -179,6 +200,21 @@ TEST_CASE("candidates and measurements read from streams", "[readers]") {
   CHECK(configs[0].num_stages == 4);
   std::istringstream header_only("block_m,block_n,block_k,num_warps,num_stages\n");
   CHECK_THROWS_WITH(read_candidates(header_only, "h.csv"), Catch::Contains("h.csv: no configs"));
+  // Triton's spellings (the tutorial's and vLLM's BLOCK_SIZE_M, the masked kernel's BLOCK_M): a config
+  // list copied from an autotune list reads as the same configs.
+  std::istringstream tutorial("BLOCK_SIZE_M,BLOCK_SIZE_N,BLOCK_SIZE_K,GROUP_SIZE_M,num_warps,num_stages\n"
+                              "128,64,32,16,8,3\n");
+  const auto named = read_candidates(tutorial, "t.csv");
+  REQUIRE(named.size() == 1);
+  CHECK(named[0].block_m == 128);
+  CHECK(named[0].block_n == 64);
+  CHECK(named[0].block_k == 32);
+  CHECK(named[0].group_m == 16);
+  std::istringstream masked("BLOCK_M,BLOCK_N,BLOCK_K,SPLIT_K,num_warps,num_stages\n64,64,32,2,4,4\n");
+  CHECK(read_candidates(masked, "m.csv").at(0).split_k == 2);
+  std::istringstream twice("block_m,BLOCK_SIZE_M,block_n,block_k,num_warps,num_stages\n64,64,64,32,4,4\n");
+  CHECK_THROWS_WITH(read_candidates(twice, "d.csv"),
+                    Catch::Contains("d.csv:1: duplicated column 'block_m' in the header (given as 'BLOCK_SIZE_M')"));
   std::istringstream m("m,n,k,block_m,block_n,block_k,num_warps,num_stages,ms,kernel\n"
                        "64,64,64,16,16,16,2,1,0.5,triton\n64,64,64,,,,,,0.25,cublas\n");
   const auto shapes = read_measurements(m, "m.csv");

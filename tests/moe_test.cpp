@@ -253,6 +253,11 @@ TEST_CASE("MoE model lists and Hugging Face configs", "[moe]") {
   CHECK(vllm_moe_dtype(models[1]) == "fp8_w8a8");
   const std::string yaml = temp_file("models.yaml", "models:\n  - {name: q, experts: 128, top_k: 8, hidden: 2048, intermediate: 768}\n");
   CHECK(read_moe_models(yaml).at(0).top_k == 8);
+  CHECK_THROWS_WITH(read_moe_models(temp_file("two.yaml", "models:\n  - {experts: 8, top_k: 2, hidden: 4096, intermediate: 14336}\n"
+                                                             "---\nmodels: []\n")),
+                    Catch::Contains("a second YAML document: a model list is one document"));
+  CHECK_THROWS_WITH(read_moe_models(temp_file("typo.yaml", "models: []\nmodelz: []\n")),
+                    Catch::Contains("typo.yaml:2: unknown key 'modelz' (expected only 'models')"));
   CHECK_THROWS_WITH(read_moe_models(temp_file("bad.csv", "experts,top_k,hidden,intermediate,tp\n8,2,4096,14336,3\n")),
                     Catch::Contains("bad.csv:2: tp = 3"));
   CHECK_THROWS_WITH(read_moe_models(temp_file("typo.csv", "experts,topk,hidden,intermediate\n8,2,4096,14336\n")),

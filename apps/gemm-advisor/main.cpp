@@ -102,7 +102,7 @@ void add_common_options(CLI::App* cmd, CommonOptions& o, bool with_top) {
   add_hardware_overrides(cmd, o.overrides);
   cmd->add_option("--candidates", o.candidates,
                   "CSV of configs to rank instead of the target's space "
-                  "(block_m,block_n,block_k,num_warps,num_stages[,group_m,split_k])")
+                  "(block_m,block_n,block_k,num_warps,num_stages[,group_m,split_k]; Triton's BLOCK_SIZE_M, GROUP_SIZE_M, ... spellings too)")
       ->check(non_empty_validator());
   if (with_top) {
     o.top_option = cmd->add_option("--top", o.top, "Configs to print per shape (0 = all)")

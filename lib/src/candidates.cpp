@@ -20,7 +20,11 @@ std::vector<TileConfig> read_candidates(std::istream& in, const std::string& sou
                                         std::vector<std::string>* warnings) {
   CsvReader reader(in, source);
   const std::vector<std::string> required = {"block_m", "block_n", "block_k", "num_warps", "num_stages"};
-  const CsvHeader h = CsvHeader::read(reader, required);
+  // Triton's spellings as well: the tutorial's and vLLM's BLOCK_SIZE_M, the masked kernel's BLOCK_M
+  // (a config list copied from an autotune list or `--emit triton`; header names are matched in lower case).
+  const CsvHeader h = CsvHeader::read(reader, required,
+                                      {{"block_size_m", "block_m"}, {"block_size_n", "block_n"},
+                                       {"block_size_k", "block_k"}, {"group_size_m", "group_m"}});
   if (warnings) {
     std::vector<std::string> known = required;
     known.insert(known.end(), {"group_m", "split_k"});

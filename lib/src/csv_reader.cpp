@@ -122,7 +122,8 @@ std::string joined(const std::vector<std::string>& items, const char* separator)
 }
 }  // namespace
 
-CsvHeader CsvHeader::read(CsvReader& reader, const std::vector<std::string>& required) {
+CsvHeader CsvHeader::read(CsvReader& reader, const std::vector<std::string>& required,
+                          const std::vector<std::pair<std::string, std::string>>& aliases) {
   CsvHeader h;
   std::vector<std::string> fields;
   if (!reader.next(fields)) reader.fail("empty file: expected a header row");
@@ -133,7 +134,12 @@ CsvHeader CsvHeader::read(CsvReader& reader, const std::vector<std::string>& req
     std::string name = fields[i];
     for (auto& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
     if (name.empty()) continue;
-    if (h.columns_.count(name)) reader.fail("duplicated column '" + printable(name) + "' in the header");
+    for (const auto& [alias, column] : aliases) {
+      if (name == alias) name = column;
+    }
+    if (h.columns_.count(name))
+      reader.fail("duplicated column '" + printable(name) + "' in the header" +
+                  (name == fields[i] ? std::string() : " (given as '" + printable(fields[i]) + "')"));
     h.columns_[name] = static_cast<int>(i);
   }
   for (const auto& r : required) {

@@ -18,6 +18,7 @@
 #include "gemm_advisor/hardware.hpp"
 #include "gemm_advisor/model.hpp"
 #include "text.hpp"
+#include "yaml_document.hpp"
 
 namespace gemm_advisor {
 
@@ -336,11 +337,11 @@ std::vector<MoeModel> read_yaml_models(const std::string& text, const std::strin
                                        std::vector<std::string>* warnings, bool keep_bad) {
   YAML::Node root;
   try {
-    root = YAML::Load(text);
+    root = load_one_document(text, path, 0, "a model list");
   } catch (const YAML::Exception& e) {
     throw InputError(path + ":" + std::to_string(e.mark.line + 1) + ": not valid YAML/JSON: " + e.msg);
   }
-  if (root.IsMap() && root["models"]) root = root["models"];
+  root = list_under(root, "models", path, 0);
   if (!root.IsSequence()) throw InputError(path + ": expected a list of models (or a mapping with a 'models:' list)");
   std::vector<MoeModel> out;
   for (const YAML::Node& n : root) {

@@ -139,9 +139,25 @@ void write_ranking_table(std::ostream& out, const GemmProblem& p, const Hardware
 }
 
 std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-  std::string q = "\"";
+  // Control bytes (a shape list's name may hold any) are written \xNN, as the table writes them: a
+  // raw NUL or ESC made the CSV one that the CSV readers, this tool's too, refuse.
+  // UTF-8 text stays as it is.
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string t;
+  t.reserve(s.size());
   for (char ch : s) {
+    const auto u = static_cast<unsigned char>(ch);
+    if ((u < 0x20 && ch != '\n' && ch != '\r' && ch != '\t') || u == 0x7f) {
+      t += "\\x";
+      t += kHex[u >> 4];
+      t += kHex[u & 15];
+    } else {
+      t += ch;
+    }
+  }
+  if (t.find_first_of(",\"\n\r") == std::string::npos) return t;
+  std::string q = "\"";
+  for (char ch : t) {
     if (ch == '"') q += '"';
     q += ch;
   }
@@ -168,7 +184,9 @@ void write_ranking_csv_rows(std::ostream& out, const GemmProblem& p, const Hardw
   for (const auto& r : ranked) {
     const TileConfig& c = r.config;
     if (!r.estimate.feasible) {
-      out << fmt::format("{},,{},{},{},{},{},{},{},,,,,,,,0,{}\n", prefix, c.block_m, c.block_n, c.block_k, c.group_m,
+      // No rank, then the config, six empty estimate columns, feasible 0 and the reason: as many
+      // fields as the header (one more empty one put the reason in a 25th, unnamed column).
+      out << fmt::format("{},,{},{},{},{},{},{},{},,,,,,,0,{}\n", prefix, c.block_m, c.block_n, c.block_k, c.group_m,
                          c.num_warps, c.num_stages, c.split_k, csv_field(r.infeasible_reason));
       continue;
     }

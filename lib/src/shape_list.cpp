@@ -11,6 +11,7 @@
 #include "gemm_advisor/csv_reader.hpp"
 #include "gemm_advisor/error.hpp"
 #include "text.hpp"
+#include "yaml_document.hpp"
 
 namespace gemm_advisor {
 
@@ -181,12 +182,12 @@ class YamlShapeReader : public ShapeReader {
       }
     }
     try {
-      root_ = YAML::Load(text);
+      root_ = load_one_document(text, source, first_line, "a shape list");
     } catch (const YAML::Exception& err) {
       throw InputError(located(source, err.mark.line + 1 + first_line, std::string("not valid ") + (json ? "JSON" : "YAML") +
                                                           ": " + printable(err.msg, 200)));
     }
-    if (root_.IsMap() && root_["shapes"]) root_ = root_["shapes"];
+    root_ = list_under(root_, "shapes", source, first_line);
     if (!root_.IsSequence())
       throw InputError(located(source, root_.Mark().line + 1 + first_line, "expected a list of shapes (each with m, n, k)"));
   }

@@ -5,6 +5,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace gemm_advisor {
@@ -41,7 +42,10 @@ class CsvHeader {
  public:
   /// Reads the first record as the header. Throws InputError (file:line) when the input is empty,
   /// a column is duplicated, or a required column is missing. Unknown columns are kept, unused.
-  static CsvHeader read(CsvReader& reader, const std::vector<std::string>& required);
+  /// `aliases` (alias, column) pairs, lower case: a header column named an alias counts as that column
+  /// (e.g. Triton's {"block_size_m", "block_m"}); a column given under two of its names is duplicated.
+  static CsvHeader read(CsvReader& reader, const std::vector<std::string>& required,
+                        const std::vector<std::pair<std::string, std::string>>& aliases = {});
   /// Column index, or -1 when absent.
   int index(const std::string& name) const;
   /// Fields in the header row, unnamed (empty) ones included: every data row must have as many.

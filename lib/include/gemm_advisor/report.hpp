@@ -33,7 +33,8 @@ void write_ranking_csv_header(std::ostream& out, bool moe = false);
 void write_ranking_csv_rows(std::ostream& out, const GemmProblem& p, const Hardware& hw,
                             const std::vector<RankedConfig>& ranked, std::size_t top, const std::string& name = "");
 
-/// Quotes a CSV field when it holds a comma, quote or newline (RFC 4180).
+/// Quotes a CSV field when it holds a comma, quote or newline (RFC 4180); control bytes other than
+/// tab and newlines are written \xNN (as the table writes them), UTF-8 text as it is.
 std::string csv_field(const std::string& s);
 
 /// JSON text of `j` (nlohmann::json, or ordered_json, whose key order it keeps) for output: one

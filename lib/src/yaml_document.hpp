@@ -1,0 +1,41 @@
+#pragma once
+// Reading a YAML (or JSON) list file as exactly one document, with its top-level keys checked.
+#include <yaml-cpp/yaml.h>
+
+#include <string>
+#include <vector>
+
+#include "gemm_advisor/error.hpp"
+
+namespace gemm_advisor {
+
+/// The one YAML document of `text` (a Null node when there is none). A second document (after `---`)
+/// throws InputError "source:line: a second YAML document: `what` is one document (drop the '---')":
+/// a plain YAML::Load read the first and dropped the rest without a word (a shape list's later
+/// shapes were never ranked, and the run said it had ranked them all). `first_line` is added to the
+/// line numbers (text that starts further down a stream). YAML::Exception passes through.
+inline YAML::Node load_one_document(const std::string& text, const std::string& source, long first_line,
+                                    const std::string& what) {
+  const std::vector<YAML::Node> documents = YAML::LoadAll(text);
+  if (documents.size() > 1 && !documents[1].IsNull())
+    throw InputError(located(source, documents[1].Mark().line + 1 + first_line,
+                             "a second YAML document: " + what + " is one document (drop the '---')"));
+  return documents.empty() ? YAML::Node() : documents.front();
+}
+
+/// The list under `key` of a mapping root ({"shapes": [...]}), or `root` itself when it is not a
+/// mapping with that key. Any other key of such a mapping throws InputError "source:line: unknown key
+/// 'NAME' (expected only 'KEY')": a misspelled second list was dropped without a word.
+inline YAML::Node list_under(const YAML::Node& root, const std::string& key, const std::string& source,
+                             long first_line) {
+  if (!root.IsMap() || !root[key]) return root;
+  for (const auto& kv : root) {
+    const std::string name = kv.first.IsScalar() ? kv.first.Scalar() : "";
+    if (name != key)
+      throw InputError(located(source, kv.first.Mark().line + 1 + first_line,
+                               "unknown key '" + printable(name) + "' (expected only '" + key + "')"));
+  }
+  return root[key];
+}
+
+}  // namespace gemm_advisor
