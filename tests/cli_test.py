@@ -107,6 +107,12 @@ rc, out, _ = run("profiles", "validate", "tests/data/toy.yaml")
 check("profiles validate ok", rc == 0 and ": ok:" in out, out)
 
 # --- errors: one line, exit code, nothing on stdout ----------------------------------------------
+
+# Control bytes in a file name or option value stay on one line, written \xNN (a newline in a path
+# split the error over two lines; an ESC reached the terminal raw: a fresh user's find).
+expect_error("a newline in a shape-list path", ["batch", "a\nb.csv", "--hw", "h200"], 1, "a\\x0ab.csv: cannot open")
+expect_error("an ESC in --target", ["rank", "64x64x64", "--hw", "h200", "--target", "a\x1bb"], 2, "a\\x1bb")
+
 expect_error("zero dim", ["rank", "4096x0x4096"], 1, "shape '4096x0x4096'")
 expect_error("letters", ["rank", "abc"], 1, "shape 'abc'")
 expect_error("negative", ["rank", "-1x2x3"], 1, "-1x2x3")
@@ -244,6 +250,12 @@ check("huge K, few tiles: split-K beyond 16", rc == 0 and top.get("split_k", 0) 
 rc, out, err = run("rank", "144x16x28600000", "--hw", "mi355x", "--top", "0", "--max-split-k", "16", "--format", "json")
 check("--max-split-k 16 caps every config", rc == 0 and max(c["split_k"] for c in json.loads(out)["configs"]) == 16, err)
 expect_error("--max-split-k 0", ["rank", "64x64x64", "--max-split-k", "0"], 2, "--max-split-k")
+# ... said to have no effect on a target without split-K (it was accepted silently), and not on triton.
+rc, out, err = run("rank", "64x4096x4096", "--hw", "h200", "--target", "triton-tutorial", "--max-split-k", "8", "--top", "1")
+check("--max-split-k with triton-tutorial: a warning, exit 0",
+      rc == 0 and "--max-split-k: target triton-tutorial has no split-K: no effect" in err, err)
+rc, out, err = run("rank", "64x4096x4096", "--hw", "h200", "--max-split-k", "8", "--top", "1")
+check("... none with triton", rc == 0 and "no split-K" not in err, err)
 # --cu-count: 200 of 304 CUs (ROCm/tritonBLAS #76). 8192^3 has hundreds of output tiles for any
 # config: fewer CUs mean more waves, and the peak scales with the CUs.
 rc, full, _ = run("rank", "8192x8192x8192", "--hw", "mi300x", "--top", "1", "--format", "json")

@@ -161,7 +161,15 @@ gemm_advisor::Profile load_profile_logged(const std::string& name_or_path, const
       throw UsageError(std::string("--cu-count: ") + e.what());  // a value the profile's GPU cannot take
     }
   }
-  if (overrides.max_split_k > 0) profile.triton.max_split_k = overrides.max_split_k;
+  if (overrides.max_split_k > 0) {
+    profile.triton.max_split_k = overrides.max_split_k;
+    // Said, not silent: a target whose kernel has no split-K ranks the same with it.
+    if (const gemm_advisor::Target* t = gemm_advisor::find_target_or_null(target)) {
+      const auto& params = t->info().parameters;
+      if (std::none_of(params.begin(), params.end(), [](const auto& p) { return p.field == "split_k"; }))
+        spdlog::warn("--max-split-k: target {} has no split-K: no effect", t->name());
+    }
+  }
   // A calibrated overlay holds one target's parameters: used with another, it changes nothing.
   if (const std::string why = gemm_advisor::other_target_params_warning(
           profile, target, name_or_path.empty() ? default_hardware() : name_or_path);
@@ -287,6 +295,11 @@ bool stdout_reader_gone() {
   return ::poll(&p, 1, 0) == 1 && (p.revents & (POLLERR | POLLHUP)) != 0;
 }
 
+// An error message as one line: control bytes (a newline or ESC in a file name or option value that
+// the message quotes) written \xNN, as the readers' printable() writes them; UTF-8 kept. A path with
+// a newline split the error over two lines, an ESC reached the terminal raw.
+std::string one_line(std::string_view text) { return gemm_advisor::escape_control(text); }
+
 // Flushes stdout and checks that every byte reached it. Returns `code` when it did. When the
 // reader went away (`| head -1` while SIGPIPE is ignored; by default SIGPIPE ends the process
 // first) ends quietly with 141, as SIGPIPE would; any other failure (disk full, closed
@@ -357,7 +370,7 @@ int main(int argc, char** argv) {
       for (const CLI::App* sub : app.get_subcommands({})) names += (names.empty() ? "" : ", ") + sub->get_name();
       what = "unknown subcommand '" + gemm_advisor::printable(argv[1]) + "' (one of " + names + ")";
     }
-    std::cerr << "gemm-advisor: error: " << what << " (see " << command << " --help)\n";
+    std::cerr << "gemm-advisor: error: " << cli::one_line(what) << " (see " << command << " --help)\n";
     return cli::kExitUsage;
   }
   if (cli::g_quiet) spdlog::set_level(spdlog::level::err);
@@ -372,17 +385,17 @@ int main(int argc, char** argv) {
     }
   } catch (const gemm_advisor::InputError& e) {
     std::cout.flush();
-    std::cerr << "gemm-advisor: error: " << e.what() << "\n";
+    std::cerr << "gemm-advisor: error: " << cli::one_line(e.what()) << "\n";
     return cli::kExitBadInput;
   } catch (const cli::UsageError& e) {
     std::cout.flush();
-    std::cerr << "gemm-advisor: error: " << e.what() << " (see gemm-advisor " << subcommand << " --help)\n";
+    std::cerr << "gemm-advisor: error: " << cli::one_line(e.what()) << " (see gemm-advisor " << subcommand << " --help)\n";
     return cli::kExitUsage;
   } catch (const std::bad_alloc&) {
     std::cerr << "gemm-advisor: error: out of memory\n";
     return cli::kExitBadInput;
   } catch (const std::exception& e) {
-    std::cerr << "gemm-advisor: internal error: " << e.what() << "\n";
+    std::cerr << "gemm-advisor: internal error: " << cli::one_line(e.what()) << "\n";
     return 3;
   }
   return cli::kExitUsage;

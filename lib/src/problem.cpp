@@ -36,6 +36,24 @@ std::string printable(std::string_view text, std::size_t max_chars) {
   return out;
 }
 
+std::string escape_control(std::string_view text, bool keep_line_breaks) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(text.size());
+  for (char ch : text) {
+    const auto u = static_cast<unsigned char>(ch);
+    const bool line_break = ch == '\n' || ch == '\r' || ch == '\t';
+    if ((u < 0x20 && !(keep_line_breaks && line_break)) || u == 0x7f) {
+      out += "\\x";
+      out += kHex[u >> 4];
+      out += kHex[u & 15];
+    } else {
+      out += ch;
+    }
+  }
+  return out;
+}
+
 bool is_valid_utf8(std::string_view text) {
   std::size_t i = 0;
   while (i < text.size()) {

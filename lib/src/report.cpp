@@ -142,19 +142,7 @@ std::string csv_field(const std::string& s) {
   // Control bytes (a shape list's name may hold any) are written \xNN, as the table writes them: a
   // raw NUL or ESC made the CSV one that the CSV readers, this tool's too, refuse.
   // UTF-8 text stays as it is.
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string t;
-  t.reserve(s.size());
-  for (char ch : s) {
-    const auto u = static_cast<unsigned char>(ch);
-    if ((u < 0x20 && ch != '\n' && ch != '\r' && ch != '\t') || u == 0x7f) {
-      t += "\\x";
-      t += kHex[u >> 4];
-      t += kHex[u & 15];
-    } else {
-      t += ch;
-    }
-  }
+  const std::string t = escape_control(s, true);
   if (t.find_first_of(",\"\n\r") == std::string::npos) return t;
   std::string q = "\"";
   for (char ch : t) {

@@ -23,6 +23,11 @@ std::string located(const std::string& source, long line, const std::string& mes
 /// with "..." appended, so a binary or hostile input can never split or flood an error line.
 std::string printable(std::string_view text, std::size_t max_chars = 64);
 
+/// `text` with its ASCII control bytes (and DEL) written "\xNN", every other byte (UTF-8 text) as it
+/// is, whatever its length; with `keep_line_breaks`, tab, newline and carriage return stay too. For
+/// whole messages and output fields, where printable() would mangle UTF-8 and cut.
+std::string escape_control(std::string_view text, bool keep_line_breaks = false);
+
 /// True when `text` is well-formed UTF-8: no stray continuation bytes, overlong forms, surrogates
 /// or code points past U+10FFFF (Unicode, Table 3-7). What is not can never be written into JSON.
 bool is_valid_utf8(std::string_view text);
