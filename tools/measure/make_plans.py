@@ -616,6 +616,41 @@ def build_tutorial_f_plan(extra_path=None):
     return build_held_out_tutorial_plan(TUTORIAL_F_SHAPES + random_shapes_f(), extra_path)
 
 
+# The seventh tutorial set (2026-12-02, data/measurements/h200-tutorial-g.csv): shapes measured after the
+# tail-wave fill (model_params.hpp, tail_wave_fill_relief), which the fifth and sixth sets' misses
+# prompted, to test it held out. None of these (m, n, k) is in an earlier plan. Layers of models no
+# tutorial plan had (public config.json figures): Gemma-2-9B (hidden 3584, 16 heads and 8 KV heads of
+# 256: qkv N = (16 + 2*8)*256 = 8192; intermediate 14336: gate_up N = 28672), StarCoder2-15B (hidden
+# 6144, 48 heads and 4 KV heads of 128: qkv N = (48 + 2*4)*128 = 7168; MLP 24576, not gated),
+# Qwen2.5-14B (hidden 5120; intermediate 13824: gate_up N = 27648), FLUX.1-dev's transformer (width
+# 3072, MLP 12288; 4096 image tokens of a 1024 x 1024 image and 512 text tokens: M = 4608); and two
+# random log-uniform shapes.
+TUTORIAL_G_SHAPES = [
+    ("gemma2-9b", "qkv.m16", 16, 8192, 3584, "bf16", "NT"),
+    ("gemma2-9b", "gate_up.m1024", 1024, 28672, 3584, "bf16", "NT"),
+    ("gemma2-9b", "down.m128", 128, 3584, 14336, "bf16", "NT"),
+    ("starcoder2-15b", "qkv.m4096", 4096, 7168, 6144, "bf16", "NT"),
+    ("starcoder2-15b", "fc1.m64", 64, 24576, 6144, "bf16", "NT"),
+    ("starcoder2-15b", "fc2.m768", 768, 6144, 24576, "bf16", "NT"),
+    ("qwen2.5-14b", "gate_up.m512", 512, 27648, 5120, "bf16", "NT"),
+    ("qwen2.5-14b", "down.m2048", 2048, 5120, 13824, "bf16", "NT"),
+    ("flux-dev", "mlp.fc1", 4608, 12288, 3072, "bf16", "NT"),
+]
+
+
+def random_shapes_g(seed=37, count=2):
+    """Two log-uniform shapes of a seventh seed, none in an earlier plan."""
+    existing = {(s[2], s[3], s[4]) for s in TUTORIAL_SHAPES + TUTORIAL_C_SHAPES + TUTORIAL_D_SHAPES + TUTORIAL_E_SHAPES
+                + TUTORIAL_F_SHAPES + TUTORIAL_G_SHAPES + random_shapes() + random_shapes_c() + random_shapes_d()
+                + random_shapes_e() + random_shapes_f()}
+    return loguniform_shapes(seed, count, existing, "random-loguniform-g", "rg")
+
+
+def build_tutorial_g_plan(extra_path=None):
+    """The seventh tutorial call: TUTORIAL_G_SHAPES and random_shapes_g()."""
+    return build_held_out_tutorial_plan(TUTORIAL_G_SHAPES + random_shapes_g(), extra_path)
+
+
 # A wave-tail probe (2026-12-02, data/measurements/h200-wave-probe.csv): one tile config at many M, N and
 # K fixed, so that the thread blocks go from a fraction of a wave to several, through partial last waves,
 # at each of occupancy 1, 2 and 4 (the model's wave accounting: a partial last wave after full ones, and
@@ -701,7 +736,7 @@ def make_moe_plan(sample=None, seed=7, m_values=None, models=None):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--only", choices=["fp8", "fp8-e", "tutorial", "tutorial-b", "tutorial-c", "tutorial-d",
-                                       "tutorial-e", "tutorial-f", "wave-probe", "moe", "moe-fp8"],
+                                       "tutorial-e", "tutorial-f", "tutorial-g", "wave-probe", "moe", "moe-fp8"],
                     default=None)
     ap.add_argument("--extra", default=None, help="CSV of extra tutorial configs per shape (see tutorial_extra)")
     ap.add_argument("--outdir", default=os.path.join(HERE, "plans"))
@@ -743,6 +778,10 @@ def main():
         probs = build_tutorial_f_plan(extra_path=a.extra)
         ps.write_plan(os.path.join(a.outdir, "plan-tutorial-6.csv"), probs)
         stats("plan-tutorial-6.csv", probs, BUDGET_MIN["tutorial"])
+    if a.only == "tutorial-g":  # not in the default run: the seventh call's plan (give --extra: the advisor's top 20)
+        probs = build_tutorial_g_plan(extra_path=a.extra)
+        ps.write_plan(os.path.join(a.outdir, "plan-tutorial-7.csv"), probs)
+        stats("plan-tutorial-7.csv", probs, BUDGET_MIN["tutorial"])
     if a.only == "wave-probe":  # not in the default run: five configs over 48 M
         probs = build_wave_probe_plan()
         ps.write_plan(os.path.join(a.outdir, "plan-wave-probe.csv"), probs)
