@@ -152,7 +152,7 @@ struct TileGeometry {
   double tiles_per_batch, output_tiles;
   double tile_step_bytes;   // operand bytes one tile loads per K-step
   double tile_step_load_s;  // the CU's time to issue those loads at its fill rate
-  double tile_step_async_s;  // ... of which the aligned operands' asynchronous copies (at async_copy_fill_fraction)
+  double tile_step_async_s;  // ... of it, the aligned operands' asynchronous copies (async_copy_fill_fraction)
   double busiest_step_bytes;  // operand bytes the fullest tile loads in one of its full K-steps
 };
 
@@ -180,7 +180,8 @@ inline TileGeometry tile_geometry(const EstimateContext& ctx, const KernelShape&
   // unaligned one goes element by element through registers (elementwise_line_bytes).
   // Spilled registers and other register loads (scales) move 4 bytes at a time, like scalar loads.
   const Layout& layout = ctx.problem->layout;
-  const double async_bytes = ((ctx.a_aligned ? k.a_line_bytes : 0.0) + (ctx.b_aligned ? k.b_line_bytes : 0.0)) / async_rate;
+  const double async_bytes =
+      ((ctx.a_aligned ? k.a_line_bytes : 0.0) + (ctx.b_aligned ? k.b_line_bytes : 0.0)) / async_rate;
   double load_bytes =
       async_bytes +
       (ctx.a_aligned ? 0.0
@@ -280,8 +281,9 @@ struct WaveInputs {
 };
 
 // Stage 3: one wave of `tiles` thread blocks: the per-K-step compute and memory times of the busiest
-// CU, the prefetch and the store. `tail`: the partial last wave of a launch of several. Inlined (called twice, GCC would not): the lean path then computes
-// only the terms that reach time_s, and neither call spills the terms to memory.
+// CU, the prefetch and the store. `tail`: the partial last wave of a launch of several. Inlined
+// (called twice, GCC would not): the lean path then computes only the terms that reach time_s, and
+// neither call spills the terms to memory.
 template <bool kExtraStepWork>
 __attribute__((always_inline)) inline WaveTerms wave_terms(const EstimateContext& ctx, const KernelShape& k,
                                                            const TileGeometry& g, const WaveInputs& in, double tiles,
@@ -389,10 +391,9 @@ __attribute__((always_inline)) inline WaveTerms wave_terms(const EstimateContext
     // oracle (its fill fraction was fitted on them); on the last wave alone, 0.1. How much of the
     // headroom a target's copies take: ModelParams::tail_wave_fill_relief.
     const double l2_share = hw.l2_bandwidth_bytes_per_s / (active_cus * hw.per_cu_load_bytes_per_s);
-    const double fill = mp.async_copy_fill_fraction +
-                        mp.tail_wave_fill_relief *
-                            (std::max(mp.async_copy_fill_fraction, std::min(1.0, l2_share)) - mp.async_copy_fill_fraction);
-    step_load_s -= g.tile_step_async_s * (1.0 - mp.async_copy_fill_fraction / fill);
+    const double fitted = mp.async_copy_fill_fraction;
+    const double fill = fitted + mp.tail_wave_fill_relief * (std::max(fitted, std::min(1.0, l2_share)) - fitted);
+    step_load_s -= g.tile_step_async_s * (1.0 - fitted / fill);
   }
   w.cu_load_step_s = w.utilization == 1.0 ? per_cu * step_load_s : per_cu * step_load_s / w.utilization;
   if (hw.llc_bytes > 0) {
@@ -524,7 +525,8 @@ void estimate_terms(const EstimateContext& ctx, const TileConfig& c, LatencyEsti
   if (last_tiles <= 0) last_tiles = concurrent;
   constexpr bool kExtra = Rules::kExtraStepWork;
   const WaveTerms first = wave_terms<kExtra>(ctx, k, g, in, std::min(work_tiles, concurrent));
-  const WaveTerms last = full_waves > 0 && last_tiles < concurrent ? wave_terms<kExtra>(ctx, k, g, in, last_tiles, true) : first;
+  const WaveTerms last =
+      full_waves > 0 && last_tiles < concurrent ? wave_terms<kExtra>(ctx, k, g, in, last_tiles, true) : first;
   double total_s = mp.launch_overhead_s + (full_waves > 0 ? full_waves * first.time_s : 0.0) + last.time_s;
   if constexpr (kRecord) record->dram_bytes = full_waves * first.dram_bytes + last.dram_bytes;
   const double m = ctx.m, n = ctx.n, batch = ctx.batch;
