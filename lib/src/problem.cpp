@@ -1,5 +1,6 @@
 #include "gemm_advisor/problem.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <charconv>
@@ -17,33 +18,17 @@ std::string located(const std::string& source, long line, const std::string& mes
   return source + ": " + message;
 }
 
-std::string printable(std::string_view text, std::size_t max_chars) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  const std::size_t n = text.size() > max_chars ? max_chars : text.size();
-  out.reserve(n + 8);
-  for (std::size_t i = 0; i < n; ++i) {
-    const auto ch = static_cast<unsigned char>(text[i]);
-    if (ch >= 0x20 && ch < 0x7f) {
-      out += static_cast<char>(ch);
-    } else {
-      out += "\\x";
-      out += kHex[ch >> 4];
-      out += kHex[ch & 15];
-    }
-  }
-  if (text.size() > max_chars) out += "...";
-  return out;
-}
+namespace {
 
-std::string escape_control(std::string_view text, bool keep_line_breaks) {
+// `text` with each byte for which `escape(byte)` holds written "\xNN" (printable, escape_control).
+template <class Escape>
+std::string hex_escaped(std::string_view text, Escape escape) {
   static constexpr char kHex[] = "0123456789abcdef";
   std::string out;
-  out.reserve(text.size());
+  out.reserve(text.size() + 8);
   for (char ch : text) {
     const auto u = static_cast<unsigned char>(ch);
-    const bool line_break = ch == '\n' || ch == '\r' || ch == '\t';
-    if ((u < 0x20 && !(keep_line_breaks && line_break)) || u == 0x7f) {
+    if (escape(u)) {
       out += "\\x";
       out += kHex[u >> 4];
       out += kHex[u & 15];
@@ -52,6 +37,22 @@ std::string escape_control(std::string_view text, bool keep_line_breaks) {
     }
   }
   return out;
+}
+
+}  // namespace
+
+std::string printable(std::string_view text, std::size_t max_chars) {
+  std::string out = hex_escaped(text.substr(0, std::min(text.size(), max_chars)),
+                                [](unsigned char u) { return u < 0x20 || u >= 0x7f; });
+  if (text.size() > max_chars) out += "...";
+  return out;
+}
+
+std::string escape_control(std::string_view text, bool keep_line_breaks) {
+  return hex_escaped(text, [keep_line_breaks](unsigned char u) {
+    const bool line_break = u == '\n' || u == '\r' || u == '\t';
+    return (u < 0x20 && !(keep_line_breaks && line_break)) || u == 0x7f;
+  });
 }
 
 bool is_valid_utf8(std::string_view text) {

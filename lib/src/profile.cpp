@@ -14,6 +14,7 @@
 
 #include "gemm_advisor/error.hpp"
 #include "gemm_advisor/target.hpp"
+#include "yaml_document.hpp"
 
 namespace gemm_advisor {
 
@@ -501,14 +502,10 @@ Profile parse_profile(std::string_view yaml_text, const std::string& source, Pro
   YAML::Node root;
   try {
     // One document: a second (after `---`) would be ignored by a plain Load, silently.
-    const std::vector<YAML::Node> documents = YAML::LoadAll(std::string(yaml_text));
-    if (documents.size() > 1 && !documents[1].IsNull()) {
-      const std::string msg = located(source, documents[1].Mark().line + 1,
-                                      "a second YAML document: a profile is one document (drop the '---')");
-      diag.errors.push_back(msg);
-      throw InputError(msg);
-    }
-    if (!documents.empty()) root = documents.front();
+    root = load_one_document(std::string(yaml_text), source, 0, "a profile");
+  } catch (const InputError& e) {
+    diag.errors.push_back(e.what());
+    throw;
   } catch (const YAML::Exception& e) {
     const std::string msg = located(source, e.mark.line + 1, "not valid YAML: " + printable(e.msg, 200));
     diag.errors.push_back(msg);

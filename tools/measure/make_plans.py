@@ -528,13 +528,6 @@ TUTORIAL_D_SHAPES = [
 ]
 
 
-def random_shapes_d(seed=23, count=2):
-    """Two log-uniform shapes of a fourth seed, none in an earlier plan."""
-    existing = {(s[2], s[3], s[4]) for s in TUTORIAL_SHAPES + TUTORIAL_C_SHAPES + TUTORIAL_D_SHAPES + random_shapes()
-                + random_shapes_c()}
-    return loguniform_shapes(seed, count, existing, "random-loguniform-d", "rd")
-
-
 def build_held_out_tutorial_plan(shapes, extra_path=None):
     """A later tutorial call's plan (the fourth and fifth): `shapes` over a SHA-1 half of the first
     plan's global sample, plus the tutorial's autotune list, the fixed default and --extra (the advisor's
@@ -542,11 +535,6 @@ def build_held_out_tutorial_plan(shapes, extra_path=None):
     problems, _ = build_tutorial_plan(extra_path=extra_path, shapes=shapes)
     extra = tutorial_extra(extra_path)
     return [(p, keep_sampled(p, cfgs, extra, 2)) for p, cfgs in problems]
-
-
-def build_tutorial_d_plan(extra_path=None):
-    """The fourth tutorial call: TUTORIAL_D_SHAPES and random_shapes_d()."""
-    return build_held_out_tutorial_plan(TUTORIAL_D_SHAPES + random_shapes_d(), extra_path)
 
 
 # The fifth tutorial set (2026-12-02, data/measurements/h200-tutorial-e.csv): shapes measured after the
@@ -567,18 +555,6 @@ TUTORIAL_E_SHAPES = [
     ("olmo2-13b", "qkv.m128", 128, 15360, 5120, "bf16", "NT"),
     ("olmo2-13b", "down.m2", 2, 5120, 13824, "bf16", "NT"),
 ]
-
-
-def random_shapes_e(seed=29, count=2):
-    """Two log-uniform shapes of a fifth seed, none in an earlier plan."""
-    existing = {(s[2], s[3], s[4]) for s in TUTORIAL_SHAPES + TUTORIAL_C_SHAPES + TUTORIAL_D_SHAPES + TUTORIAL_E_SHAPES
-                + random_shapes() + random_shapes_c() + random_shapes_d()}
-    return loguniform_shapes(seed, count, existing, "random-loguniform-e", "re")
-
-
-def build_tutorial_e_plan(extra_path=None):
-    """The fifth tutorial call: TUTORIAL_E_SHAPES and random_shapes_e()."""
-    return build_held_out_tutorial_plan(TUTORIAL_E_SHAPES + random_shapes_e(), extra_path)
 
 
 # The sixth tutorial set (2026-12-02, data/measurements/h200-tutorial-f.csv): fresh shapes to widen the
@@ -604,18 +580,6 @@ TUTORIAL_F_SHAPES = [
 ]
 
 
-def random_shapes_f(seed=31, count=2):
-    """Two log-uniform shapes of a sixth seed, none in an earlier plan."""
-    existing = {(s[2], s[3], s[4]) for s in TUTORIAL_SHAPES + TUTORIAL_C_SHAPES + TUTORIAL_D_SHAPES + TUTORIAL_E_SHAPES
-                + TUTORIAL_F_SHAPES + random_shapes() + random_shapes_c() + random_shapes_d() + random_shapes_e()}
-    return loguniform_shapes(seed, count, existing, "random-loguniform-f", "rf")
-
-
-def build_tutorial_f_plan(extra_path=None):
-    """The sixth tutorial call: TUTORIAL_F_SHAPES and random_shapes_f()."""
-    return build_held_out_tutorial_plan(TUTORIAL_F_SHAPES + random_shapes_f(), extra_path)
-
-
 # The seventh tutorial set (2026-12-02, data/measurements/h200-tutorial-g.csv): shapes measured after the
 # tail-wave fill (model_params.hpp, tail_wave_fill_relief), which the fifth and sixth sets' misses
 # prompted, to test it held out. None of these (m, n, k) is in an earlier plan. Layers of models no
@@ -638,17 +602,28 @@ TUTORIAL_G_SHAPES = [
 ]
 
 
-def random_shapes_g(seed=37, count=2):
-    """Two log-uniform shapes of a seventh seed, none in an earlier plan."""
-    existing = {(s[2], s[3], s[4]) for s in TUTORIAL_SHAPES + TUTORIAL_C_SHAPES + TUTORIAL_D_SHAPES + TUTORIAL_E_SHAPES
-                + TUTORIAL_F_SHAPES + TUTORIAL_G_SHAPES + random_shapes() + random_shapes_c() + random_shapes_d()
-                + random_shapes_e() + random_shapes_f()}
-    return loguniform_shapes(seed, count, existing, "random-loguniform-g", "rg")
+# The held-out tutorial sets, in the order they were measured: (letter, shapes, the seed of their two
+# random log-uniform shapes, the plan's number: plans/plan-tutorial-N.csv).
+HELD_OUT_TUTORIAL_SETS = [("d", TUTORIAL_D_SHAPES, 23, 4), ("e", TUTORIAL_E_SHAPES, 29, 5),
+                          ("f", TUTORIAL_F_SHAPES, 31, 6), ("g", TUTORIAL_G_SHAPES, 37, 7)]
 
 
-def build_tutorial_g_plan(extra_path=None):
-    """The seventh tutorial call: TUTORIAL_G_SHAPES and random_shapes_g()."""
-    return build_held_out_tutorial_plan(TUTORIAL_G_SHAPES + random_shapes_g(), extra_path)
+def held_out_random_shapes(letter, count=2):
+    """The two log-uniform shapes of held-out set `letter` (family random-loguniform-LETTER, names rLETTER0,
+    rLETTER1): none in an earlier plan, nor among the set's own shapes."""
+    existing = {(s[2], s[3], s[4]) for s in TUTORIAL_SHAPES + TUTORIAL_C_SHAPES + random_shapes() + random_shapes_c()}
+    for x, shapes, seed, _ in HELD_OUT_TUTORIAL_SETS:
+        existing |= {(s[2], s[3], s[4]) for s in shapes}
+        if x == letter:
+            return loguniform_shapes(seed, count, existing, f"random-loguniform-{x}", f"r{x}")
+        existing |= {(s[2], s[3], s[4]) for s in held_out_random_shapes(x, count)}
+    raise ValueError(f"no held-out tutorial set {letter!r}")
+
+
+def build_held_out_set_plan(letter, extra_path=None):
+    """The plan of held-out set `letter`: its shapes and held_out_random_shapes(letter)."""
+    shapes = next(s for x, s, _, _ in HELD_OUT_TUTORIAL_SETS if x == letter)
+    return build_held_out_tutorial_plan(shapes + held_out_random_shapes(letter), extra_path)
 
 
 # A wave-tail probe (2026-12-02, data/measurements/h200-wave-probe.csv): one tile config at many M, N and
@@ -760,28 +735,17 @@ def main():
         probs = build_tutorial_c_plan(extra_path=a.extra)
         ps.write_plan(os.path.join(a.outdir, "plan-tutorial-3.csv"), probs)
         stats("plan-tutorial-3.csv", probs, BUDGET_MIN["tutorial"])
-    if a.only == "tutorial-d":  # not in the default run: the fourth call's plan (give --extra: the advisor's top 20)
-        probs = build_tutorial_d_plan(extra_path=a.extra)
-        ps.write_plan(os.path.join(a.outdir, "plan-tutorial-4.csv"), probs)
-        stats("plan-tutorial-4.csv", probs, BUDGET_MIN["tutorial"])
     if a.only == "fp8-e":  # not in the default run: the held-out block-fp8 set
         probs, info = make_fp8_plan(shapes=FP8_E_SHAPES, m_values=FP8_E_M)
         ps.write_plan(os.path.join(a.outdir, "plan-fp8-block-e.csv"), probs)
         for (fam, layer, n, k), has in info["have_tuned"].items():
             print(f"   {fam:18s} {layer:20s} N={n:6d} K={k:6d}  vLLM H200 tuned file: {'yes' if has else 'no'}")
         stats("plan-fp8-block-e.csv", probs, BUDGET_MIN["fp8"])
-    if a.only == "tutorial-e":  # not in the default run: the fifth call's plan (give --extra: the advisor's top 20)
-        probs = build_tutorial_e_plan(extra_path=a.extra)
-        ps.write_plan(os.path.join(a.outdir, "plan-tutorial-5.csv"), probs)
-        stats("plan-tutorial-5.csv", probs, BUDGET_MIN["tutorial"])
-    if a.only == "tutorial-f":  # not in the default run: the sixth call's plan (give --extra: the advisor's top 20)
-        probs = build_tutorial_f_plan(extra_path=a.extra)
-        ps.write_plan(os.path.join(a.outdir, "plan-tutorial-6.csv"), probs)
-        stats("plan-tutorial-6.csv", probs, BUDGET_MIN["tutorial"])
-    if a.only == "tutorial-g":  # not in the default run: the seventh call's plan (give --extra: the advisor's top 20)
-        probs = build_tutorial_g_plan(extra_path=a.extra)
-        ps.write_plan(os.path.join(a.outdir, "plan-tutorial-7.csv"), probs)
-        stats("plan-tutorial-7.csv", probs, BUDGET_MIN["tutorial"])
+    for letter, _, _, number in HELD_OUT_TUTORIAL_SETS:  # not in the default run (give --extra: the advisor's top 20)
+        if a.only == f"tutorial-{letter}":
+            probs = build_held_out_set_plan(letter, extra_path=a.extra)
+            ps.write_plan(os.path.join(a.outdir, f"plan-tutorial-{number}.csv"), probs)
+            stats(f"plan-tutorial-{number}.csv", probs, BUDGET_MIN["tutorial"])
     if a.only == "wave-probe":  # not in the default run: five configs over 48 M
         probs = build_wave_probe_plan()
         ps.write_plan(os.path.join(a.outdir, "plan-wave-probe.csv"), probs)
