@@ -108,6 +108,61 @@ TEST_CASE("vLLM file names and device names are spelled as vLLM spells them", "[
   CHECK_THROWS_AS(vllm_device_name(test_util::toy().hw), InputError);
 }
 
+// A fresh user's find: a --hw FILE whose `name:` is a shipped profile's got that GPU's vLLM name
+// silently, whatever its numbers. A file gets it silently only when its aliases list the name as vLLM
+// spells it; by its name alone it gets it with a warning; the shipped profiles are as they were.
+TEST_CASE("vLLM device name of a profile file: only by the file's word, else with a warning", "[emit][vllm]") {
+  std::string h200_yaml;
+  for (const EmbeddedProfile& e : embedded_profiles()) {
+    if (e.name == "h200") h200_yaml = std::string(e.yaml);
+  }
+  REQUIRE(h200_yaml.find("clock_mhz: 1830") != std::string::npos);
+  const std::string aliases = "aliases: [\"NVIDIA H200\", \"H200\"]";
+  REQUIRE(h200_yaml.find(aliases) != std::string::npos);
+  auto edited = [&](const std::string& from, const std::string& to) {
+    std::string text = h200_yaml;
+    text.replace(text.find(from), from.size(), to);
+    return text;
+  };
+  const std::string slow = edited("clock_mhz: 1830", "clock_mhz: 1200");  // other numbers, name h200
+  std::string warning = "not cleared";
+
+  // The shipped profile (also under a --cu-count partition): its name, no warning.
+  CHECK(vllm_device_name(load_profile("h200").hw, &warning) == "NVIDIA_H200");
+  CHECK(warning.empty());
+  Hardware partition = load_profile("h200").hw;
+  use_cu_count(partition, 66);
+  CHECK(vllm_device_name(partition, &warning) == "NVIDIA_H200");
+  CHECK(warning.empty());
+
+  // A file named h200: the name, and one line saying the file's name was mapped to it.
+  warning = "not cleared";
+  const Hardware copy = parse_profile(slow, "/tmp/my-h200.yaml").hw;
+  CHECK(vllm_device_name(copy, &warning) == "NVIDIA_H200");
+  CHECK(warning ==
+        "/tmp/my-h200.yaml: profile name 'h200' is mapped to the shipped h200's vLLM device name, NVIDIA_H200, whatever "
+        "this file's numbers: list \"NVIDIA_H200\" under its aliases: to say so, or give --vllm-device-name");
+  CHECK(vllm_device_name(copy) == "NVIDIA_H200");  // no warning asked for: the same name
+
+  // The file says which GPU it is: its aliases list the name exactly as vLLM spells it.
+  const std::string said_aliases = "aliases: [\"NVIDIA H200\", \"H200\", \"NVIDIA_H200\"]";
+  Profile said = parse_profile(slow, "/tmp/my-h200.yaml");
+  said.hw.aliases.push_back("NVIDIA_H200");
+  CHECK(vllm_device_name(said.hw, &warning) == "NVIDIA_H200");
+  CHECK(warning.empty());
+  CHECK(vllm_device_name(parse_profile(edited(aliases, said_aliases), "mine.yaml").hw, &warning) == "NVIDIA_H200");
+  CHECK(warning.empty());
+  // ... also under a name no shipped profile has; torch's spelling ("NVIDIA H200") is not vLLM's.
+  Hardware own = parse_profile(edited("name: h200", "name: my-gpu"), "mine.yaml").hw;
+  CHECK_THROWS_WITH(vllm_device_name(own, &warning), Catch::Contains("--vllm-device-name"));
+  own.aliases.push_back("AMD_Instinct_MI300X");
+  CHECK(vllm_device_name(own, &warning) == "AMD_Instinct_MI300X");
+  CHECK(warning.empty());
+  own.aliases.push_back("NVIDIA_H200");  // two GPUs: not a word the tool can take
+  CHECK_THROWS_WITH(vllm_device_name(own, &warning),
+                    Catch::Contains("aliases list several vLLM device names (NVIDIA_H200, AMD_Instinct_MI300X)"));
+}
+
 TEST_CASE("vLLM's M grid is the tuner's", "[emit][vllm]") {
   const std::vector<std::int64_t> want = {1, 2, 4, 8, 16, 24, 32, 48, 64, 96, 128, 256, 512, 1024, 1536, 2048, 3072, 4096};
   CHECK(vllm_default_m_values() == want);

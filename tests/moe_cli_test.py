@@ -192,6 +192,22 @@ bad += [
     (("batch", write("int4.csv", "name,experts,top_k,hidden,intermediate,dtype\na,8,2,64,64,int4\n"), "--target",
       "vllm-fused-moe", "--hw", "h200", "--m-values", "1"), 1, "int4.csv:2: dtype 'int4': vLLM's fused MoE takes bf16"),
 ]
+# Found by a fresh-user pass: a --layout the kernel cannot run is the same error for both vLLM targets
+# (it was exit 2 with vllm-fused-moe, exit 1 with vllm-fp8-block): rank and explain name the problem
+# and say exit 1, as for every other target/problem mismatch; batch refuses the option once, exit 2,
+# for both (with vllm-fused-moe it used to ignore it).
+bad += [
+    (("rank", "64", *QWEN, "--hw", "h200", "--layout", "NN"), 1,
+     "64x768x2048/E128/top8/layer: vllm-fused-moe: vLLM's fused MoE computes x W^T (layout NT), got NN"),
+    (("explain", "64", *QWEN, "--hw", "h200", "--layout", "TN", "--gemm", "up"), 1,
+     "64x1536x2048/E128/top8/up: vllm-fused-moe: vLLM's fused MoE computes x W^T (layout NT), got TN"),
+    (("rank", "64x4096x4096", "--hw", "h200", "--target", "vllm-fp8-block", "--dtype", "fp8", "--layout", "NN"), 1,
+     "64x4096x4096: vllm-fp8-block: vLLM's block FP8 GEMM computes x W^T (layout NT), got NN"),
+    (("batch", "examples/moe-models.csv", "--target", "vllm-fused-moe", "--hw", "h200", "--m-values", "1",
+      "--layout", "NN"), 2, "--layout NN: vLLM's fused MoE computes x W^T (layout NT), got NN"),
+    (("batch", "examples/llama3-70b.csv", "--target", "vllm-fp8-block", "--hw", "h200", "--layout", "NN"), 2,
+     "--layout NN: vLLM's block FP8 GEMM computes x W^T (layout NT), got NN"),
+]
 for args, code, words in bad:
     rc, out, err = run(*args)
     lines = [x for x in err.splitlines() if x.strip()]
@@ -331,4 +347,62 @@ rc, out, err = run("calibrate", "--hw", "h200", "--target", "vllm-fused-moe", "-
                    "--measurements", bf16_only, "-o", os.path.join(TMP, "x.yaml"))
 check("a set none of the measured problems runs: exit 1, naming it", rc == 1 and "no measured problem runs parameter "
       "set fp8_block" in err and not os.path.exists(os.path.join(TMP, "x.yaml")), err)
+
+# Found by a fresh-user pass: batch takes --candidates with the fused-MoE target as rank does (it was
+# refused): the same file, read and checked the same way (the same warning for a repeated config),
+# ranks the same configs with the same times; --emit vllm still writes from vLLM's own space only.
+cands = write("moe-cands.csv", "block_m,block_n,block_k,num_warps,num_stages,group_m\n16,64,128,4,3,1\n"
+                               "64,128,64,8,3,16\n32,64,64,4,4,1\n16,64,128,4,3,1\n")
+qwen_list = write("qwen.csv", "name,experts,top_k,hidden,intermediate,tp\nqwen,128,8,2048,768,1\n")
+COLS = ["block_m", "block_n", "block_k", "group_m", "num_warps", "num_stages", "split_k", "latency_us", "feasible"]
+rc, out, err = run("rank", "64", *QWEN, "--hw", "h200", "--candidates", cands, "--top", "0", "--format", "csv")
+rank_rows = [[r[c] for c in COLS] for r in csv.DictReader(io.StringIO(out))] if rc == 0 else []
+rank_warnings = [x for x in err.splitlines() if x.startswith("gemm-advisor: warning: ")]
+rc, out, err = run("batch", qwen_list, "--target", "vllm-fused-moe", "--hw", "h200", "--m-values", "64",
+                   "--candidates", cands, "--top", "0", "--format", "csv")
+batch_rows = [[r[c] for c in COLS] for r in csv.DictReader(io.StringIO(out))] if rc == 0 else []
+batch_warnings = [x for x in err.splitlines() if x.startswith("gemm-advisor: warning: ")]
+check("batch --target vllm-fused-moe --candidates: exit 0, exactly the three given configs",
+      rc == 0 and sorted(r[:6] for r in batch_rows) == sorted([["16", "64", "128", "1", "4", "3"],
+                                                              ["64", "128", "64", "16", "8", "3"],
+                                                              ["32", "64", "64", "1", "4", "4"]]), f"rc {rc} {out} {err}")
+check("batch --candidates ranks the layer as rank --candidates does (configs, order, times)",
+      batch_rows and batch_rows == rank_rows, f"{batch_rows} vs {rank_rows}")
+check("batch --candidates: the same warning as rank for the repeated config",
+      len(batch_warnings) == 1 and batch_warnings == rank_warnings and "moe-cands.csv:5: " in batch_warnings[0],
+      f"{batch_warnings} vs {rank_warnings}")
+split = write("moe-split.csv", "block_m,block_n,block_k,num_warps,num_stages,split_k\n16,64,128,4,3,4\n")
+for args, code, words in [
+    (("--candidates", split, "--m-values", "64"), 1,
+     "qwen M=64: no config of vLLM's fused MoE kernel fits 64x768x2048/E128/top8/layer on h200 among the given candidates"),
+    (("--candidates", os.path.join(TMP, "no-such.csv")), 1, "no-such.csv: cannot open"),
+    (("--candidates", cands, "--emit", "vllm", "--out", os.path.join(TMP, "cands-out")), 2,
+     "--emit vllm ranks vLLM's own kernel space: drop --candidates"),
+]:
+    rc, out, err = run("batch", qwen_list, "--target", "vllm-fused-moe", "--hw", "h200", "-q", *args)
+    lines = [x for x in err.splitlines() if x.strip()]
+    check(f"batch --target vllm-fused-moe {args[0]} {os.path.basename(args[1])} {' '.join(args[2:3])}: exit {code}, "
+          f"one line: {words}", rc == code and len(lines) == 1 and words in err and not out.strip(),
+          f"rc {rc} out {out[:200]!r} err {err!r}")
+check("--emit vllm with --candidates: no directory created", not os.path.exists(os.path.join(TMP, "cands-out")))
+
+# Found by a fresh-user pass: a --hw FILE named like a shipped profile (h200) but with its own numbers
+# got NVIDIA_H200 in its file names without a word; now it still does, with one warning line saying
+# so, unless the file lists "NVIDIA_H200" among its aliases (it says so then).
+slow = write("slow-h200.yaml", open("profiles/h200.yaml").read().replace("clock_mhz: 1830", "clock_mhz: 1200", 1))
+outdir = os.path.join(TMP, "slow-h200")
+rc, out, err = run("batch", qwen_list, "--target", "vllm-fused-moe", "--hw", slow, "--emit", "vllm", "--out", outdir,
+                   "--m-values", "1,64")
+warnings = [x for x in err.splitlines() if x.startswith("gemm-advisor: warning: ")]
+check("fused-MoE files of an h200-named file: exit 0, NVIDIA_H200's file, one warning line naming the file and the "
+      "mapping", rc == 0 and os.path.exists(os.path.join(outdir, "E=128,N=768,device_name=NVIDIA_H200.json")) and
+      len(warnings) == 1 and "slow-h200.yaml: profile name 'h200' is mapped to the shipped h200's vLLM device name, "
+      "NVIDIA_H200" in warnings[0], err)
+said = write("said-h200.yaml", open(slow).read().replace('aliases: ["NVIDIA H200", "H200"]',
+                                                         'aliases: ["NVIDIA H200", "H200", "NVIDIA_H200"]', 1))
+rc, out, err = run("batch", qwen_list, "--target", "vllm-fused-moe", "--hw", said, "--emit", "vllm", "--out",
+                   os.path.join(TMP, "said-h200"), "--m-values", "1,64")
+check("fused-MoE files of a file whose aliases list NVIDIA_H200: that name, no warning",
+      rc == 0 and "warning" not in err and
+      os.path.exists(os.path.join(TMP, "said-h200", "E=128,N=768,device_name=NVIDIA_H200.json")), err)
 cli_harness.finish()

@@ -219,7 +219,6 @@ int run_batch(const BatchOptions& o) {
   using namespace gemm_advisor;
   if (o.common.target == vllm_fused_moe_target().name()) {
     if (!o.names.empty()) throw UsageError("--names goes with --emit triton, not with --target vllm-fused-moe");
-    if (!o.common.candidates.empty()) throw UsageError("--target vllm-fused-moe ranks the kernel's own space: drop --candidates");
     MoeBatchOptions m;
     m.common = &o.common;
     m.input = o.input;
@@ -296,7 +295,9 @@ int run_batch(const BatchOptions& o) {
   std::string device_name;
   if (vllm) {
     require_vllm_block_fp8(hw);
-    device_name = o.vllm_device_name.empty() ? vllm_device_name(hw) : o.vllm_device_name;  // checked at parse time
+    std::string mapped;  // a --hw FILE named like a shipped profile: its name taken for the device's
+    device_name = o.vllm_device_name.empty() ? vllm_device_name(hw, &mapped) : o.vllm_device_name;  // checked at parse time
+    if (!mapped.empty()) spdlog::warn("{}", mapped);
   }
   const std::vector<TileConfig> fixed = read_given_candidates(common.candidates);
 

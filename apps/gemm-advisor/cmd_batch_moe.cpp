@@ -25,10 +25,19 @@ int run_moe_batch(const MoeBatchOptions& o) {
   const bool emit_vllm = o.emit == "vllm";
   if (o.emit == "triton") throw UsageError("--emit triton lists a GEMM's configs: for MoE layers use --emit vllm");
   if (emit_vllm && o.out_dir.empty()) throw UsageError("--emit vllm needs --out DIR (the directory for the config files)");
+  if (emit_vllm && !common.candidates.empty())
+    throw UsageError("--emit vllm ranks vLLM's own kernel space: drop --candidates");
   if (emit_vllm && ranking_options_given(common))
     throw UsageError("--top and --distinct choose what is printed: --emit vllm writes each M's top config");
   if (!emit_vllm && (!o.out_dir.empty() || !o.vllm_device_name.empty()))
     throw UsageError("--out and --vllm-device-name go with --emit vllm");
+  // As batch does for vllm-fp8-block: a --layout the kernel cannot take is the command line's error,
+  // said once, not once per model and M (the layers are x W^T; the list has no layout column).
+  if (common.layout_option && common.layout_option->count() > 0) {
+    const std::string layout = parse_layout(common.layout).name();  // checked at parse time
+    if (layout != "NT")
+      throw UsageError("--layout " + common.layout + ": vLLM's fused MoE computes x W^T (layout NT), got " + layout);
+  }
   if (o.m_values == "input") throw UsageError("--m-values input: a model list has no M; give a list, e.g. 1,16,128");
   std::vector<std::int64_t> m_values;
   try {
@@ -56,9 +65,13 @@ int run_moe_batch(const MoeBatchOptions& o) {
   const Profile profile = load_profile_logged(common.hw, common.overrides, vllm_fused_moe_target().name());
   const Hardware& hw = profile.hw;
   const Target& target = vllm_fused_moe_target();
+  // --candidates: the given configs instead of the kernel's space, read and checked as rank reads them.
+  const std::vector<TileConfig> fixed = read_given_candidates(common.candidates);
   std::string device_name;
   if (emit_vllm) {
-    device_name = o.vllm_device_name.empty() ? vllm_device_name(hw) : o.vllm_device_name;  // checked at parse time
+    std::string mapped;  // a --hw FILE named like a shipped profile: its name taken for the device's
+    device_name = o.vllm_device_name.empty() ? vllm_device_name(hw, &mapped) : o.vllm_device_name;  // checked at parse time
+    if (!mapped.empty()) spdlog::warn("{}", mapped);
     ensure_directory(o.out_dir);
   }
 
@@ -99,10 +112,12 @@ int run_moe_batch(const MoeBatchOptions& o) {
       try {
         validate_problem(p);
         require_dtype(hw, p.dtype);
-        advise(target, p, profile, nullptr, emit_vllm ? 1 : (common.distinct ? 0 : top), space, ranked);
+        advise(target, p, profile, fixed.empty() ? nullptr : &fixed, emit_vllm ? 1 : (common.distinct ? 0 : top), space,
+               ranked);
         if (common.distinct) distinct_tiles_first(ranked, top);
         if (ranked.empty() || !ranked.front().estimate.feasible)
-          throw InputError("no config of vLLM's fused MoE kernel fits " + p.shape_text() + " on " + hw.name);
+          throw InputError("no config of vLLM's fused MoE kernel fits " + p.shape_text() + " on " + hw.name +
+                           (fixed.empty() ? "" : " among the given candidates"));
       } catch (const InputError& e) {
         std::cout.flush();
         std::cerr << "gemm-advisor: error: " << where << label << " M=" << m << ": " << e.what() << "\n";

@@ -112,9 +112,11 @@ gemm_advisor::GemmProblem moe_problem(const std::string& tokens, const CommonOpt
     throw InputError("shape '" + printable(tokens) +
                      "': the fused-MoE target takes the token count M (a whole number of at least 1, e.g. 64); the "
                      "layer comes from --experts, --top-k, --hidden, --intermediate or --from-hf");
-  if (o.layout_option && o.layout_option->count() > 0 && o.layout != "NT" && o.layout != "nt")
-    throw UsageError("--layout " + o.layout + ": vLLM's fused MoE computes x W^T (layout NT)");
   GemmProblem p = moe_model(o).layer(m, moe_routing(o.moe));
+  // A --layout the kernel cannot run is this problem's mismatch with the target, refused where every
+  // other one is (Target::problem_error, through advise: a bad-input error, exit 1), as for
+  // vllm-fp8-block.
+  if (o.layout_option && o.layout_option->count() > 0) p.layout = parse_layout(o.layout);
   validate_problem(p);
   if (o.moe.gemm == "up") p = moe_layer_gemms(p)[0];
   if (o.moe.gemm == "down") p = moe_layer_gemms(p)[1];

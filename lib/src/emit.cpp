@@ -135,9 +135,31 @@ constexpr VllmDeviceName kVllmDeviceNames[] = {
 
 }  // namespace
 
-std::string vllm_device_name(const Hardware& hw) {
+std::string vllm_device_name(const Hardware& hw, std::string* warning) {
+  if (warning) warning->clear();
+  const char* by_name = nullptr;
   for (const VllmDeviceName& d : kVllmDeviceNames) {
-    if (hw.name == d.profile) return d.device_name;
+    if (hw.name == d.profile) by_name = d.device_name;
+  }
+  // A shipped profile (also under --cu-count, or named by one of its aliases): its GPU's name.
+  if (by_name && hw.source == "embedded:" + hw.name) return by_name;
+  // A profile from a file: its numbers may be another GPU's, whatever its name. A vLLM name listed
+  // among its aliases, exactly as vLLM spells it, is the file saying which GPU it is.
+  std::vector<std::string> listed;
+  for (const VllmDeviceName& d : kVllmDeviceNames) {
+    if (std::find(hw.aliases.begin(), hw.aliases.end(), d.device_name) != hw.aliases.end())
+      listed.emplace_back(d.device_name);
+  }
+  if (listed.size() > 1)
+    throw InputError(escape_control(hw.source) + ": aliases list several vLLM device names (" + listed[0] + ", " +
+                     listed[1] + "): give --vllm-device-name");
+  if (listed.size() == 1) return listed.front();
+  if (by_name) {
+    if (warning)
+      *warning = escape_control(hw.source) + ": profile name '" + hw.name + "' is mapped to the shipped " + hw.name +
+                 "'s vLLM device name, " + by_name + ", whatever this file's numbers: list \"" + by_name +
+                 "\" under its aliases: to say so, or give --vllm-device-name";
+    return by_name;
   }
   throw InputError("profile '" + hw.name +
                    "' has no known vLLM device name: give --vllm-device-name (the name in vLLM's "

@@ -57,9 +57,15 @@ const std::vector<std::int64_t>& vllm_default_m_values();
 
 /// The device name vLLM puts in tuned-config file names for a shipped profile (`hw.name`):
 /// `current_platform.get_device_name()` with spaces replaced by underscores (e.g. "NVIDIA_H200",
-/// "AMD_Instinct_MI300X"). Throws InputError for a profile without a known vLLM name (a user's own
-/// YAML): pass the name explicitly then.
-std::string vllm_device_name(const Hardware& hw);
+/// "AMD_Instinct_MI300X").
+/// A profile read from a file (`hw.source` not "embedded:..."), whose numbers may describe another GPU:
+///  - its `aliases:` list one of those names exactly (e.g. "NVIDIA_H200"): that name (the file says so);
+///  - else its `name:` is a shipped profile's (a copy of profiles/h200.yaml, a calibrated overlay):
+///    that profile's device name, and `warning` (when given) gets one line saying the file's name was
+///    mapped to it and how to say so or choose another (the caller shows it);
+///  - else InputError: pass the name explicitly (--vllm-device-name). Also InputError when the
+///    aliases list several of the names.
+std::string vllm_device_name(const Hardware& hw, std::string* warning = nullptr);
 
 /// "N={n},K={k},device_name={device},dtype=fp8_w8a8,block_shape=[128,128].json", exactly as
 /// vLLM's get_w8a8_block_fp8_configs() builds the name it looks for.
