@@ -64,8 +64,9 @@ TEST_CASE("every target is listed once, triton first, and found by name", "[targ
 
 TEST_CASE("the tutorial kernel equals the masked one where no tile overhangs", "[targets][tutorial]") {
   // 4096^3 with 128x128 tiles: every tile covers 128 real rows and columns, so wrapped and masked
-  // loads move the same bytes and every term is the same.
-  const Profile hw = test_util::toy();
+  // loads move the same bytes and every term is the same, but for the masked kernel's measured
+  // wait of a lone warpgroup (lone_warpgroup_step_cycles), set to the tutorial's 0 here.
+  const Profile hw = parse_profile(toy_text() + "\ntargets:\n  triton:\n    model_parameters: {lone_warpgroup_step_cycles: 0}\n", "toy-0.yaml");
   const GemmProblem p = parse_shape("4096x4096x4096");
   for (const TileConfig& c : {cfg(128, 128, 64, 8, 3), cfg(64, 256, 32, 4, 4), cfg(16, 16, 64, 2, 2)}) {
     const Estimate masked = estimate_with(triton_target(), p, hw, c);
@@ -235,4 +236,65 @@ TEST_CASE("a space from candidates() needs no rule checks: the same estimates wi
     }
   }
   CHECK(compared > 10000);
+}
+
+TEST_CASE("a wgmma tile alone on its CU with one warpgroup waits longer each K-step in the masked kernel",
+          "[targets][model]") {
+  // Measured on our H200 (model_params.hpp, lone_warpgroup_step_cycles: 107 cycles, the median over
+  // 708 pairs of the same config with 4 and 8 warps, one block per CU, h200-triton-*.csv).
+  // 4096^3 NT, 128x128x64, 4 stages on the H200 profile: 4 x 32 KiB of buffers, one block per SM;
+  // 32 x 32 = 1024 tiles in 8 waves (the last of 100 blocks, still one per SM) of 64 K-steps, so
+  // 4 warps take 8 * 64 * 107 / 1.83e9 s = 29.93 us longer than 8, whose terms are otherwise the
+  // same (4 warps feed the SM's 4 tensor cores; 160 registers a thread fit).
+  const Profile h200 = load_profile("h200");
+  GemmProblem p = parse_shape("4096x4096x4096");
+  p.layout = parse_layout("NT");
+  const Estimate four = estimate_with(triton_target(), p, h200, cfg(128, 128, 64, 4, 4));
+  const Estimate eight = estimate_with(triton_target(), p, h200, cfg(128, 128, 64, 8, 4));
+  REQUIRE(four.feasible);
+  REQUIRE(eight.feasible);
+  CHECK(four.occupancy == 1);
+  CHECK(four.lone_warpgroup_step_s == Approx(107 / 1.83e9).epsilon(1e-9));
+  CHECK(eight.lone_warpgroup_step_s == 0);
+  CHECK(four.latency_s - eight.latency_s == Approx(8 * 64 * 107 / 1.83e9).epsilon(1e-6));
+  // A config two of whose blocks fit a CU (3 stages: 96 KiB each) has a second warpgroup there in
+  // every full wave (measured by occupancy: with two blocks 24 cycles, taken as none).
+  const Estimate shared = estimate_with(triton_target(), p, h200, cfg(128, 128, 64, 4, 3));
+  CHECK(shared.occupancy == 2);
+  CHECK(shared.lone_warpgroup_step_s == 0);
+  // Not the tutorial kernel (measured: none), not mma.sync (2 warps), not tensor memory (B200).
+  CHECK(estimate_with(triton_tutorial_target(), p, h200, cfg(128, 128, 64, 4, 4)).lone_warpgroup_step_s == 0);
+  CHECK(estimate_with(triton_target(), p, h200, cfg(128, 128, 64, 2, 4)).lone_warpgroup_step_s == 0);
+  CHECK(estimate_with(triton_target(), p, load_profile("b200"), cfg(128, 128, 64, 4, 4)).lone_warpgroup_step_s == 0);
+}
+
+TEST_CASE("output rows that are not whole 32-byte sectors are written at the profile's misaligned rate", "[targets][model]") {
+  // Measured on our H200 (profiles/h200.yaml, efficiency.misaligned_store_fraction 0.5,
+  // h200-store-align.csv): 10020 x 2216 bf16 rows are 4432 bytes, 138.5 sectors; 10020 x 2224 are
+  // 4448 bytes, 139. The wave's store is the L2 latency plus the larger of its bytes at the DRAM
+  // write rate and the busiest SM's at its fill rate; with K = 16 a 64x64 tile's bytes at DRAM rate
+  // dominate, so halving the rate doubles that part. The same profile with the fraction at 1 is
+  // the reference (the store depends on nothing else the fraction touches).
+  const Profile h200 = load_profile("h200");
+  std::string text;
+  for (const EmbeddedProfile& e : embedded_profiles())
+    if (e.name == "h200") text = std::string(e.yaml);
+  REQUIRE(text.find("misaligned_store_fraction: 0.5") != std::string::npos);
+  const Profile whole = parse_profile(replaced(text, "misaligned_store_fraction: 0.5", "misaligned_store_fraction: 1"), "h200-1.yaml");
+  const TileConfig c = cfg(64, 64, 16, 4, 3);
+  const GemmProblem odd = parse_shape("10020x2216x16");
+  const Estimate slow = estimate_with(triton_target(), odd, h200, c);
+  const Estimate fast = estimate_with(triton_target(), odd, whole, c);
+  REQUIRE(slow.feasible);
+  CHECK(slow.store_s - h200.hw.l2_latency_s == Approx(2 * (fast.store_s - h200.hw.l2_latency_s)).epsilon(1e-9));
+  CHECK(slow.latency_s > fast.latency_s);
+  // Whole sectors (N = 2224): no difference. Split-K partials are fp32: N = 2216 gives 8864-byte
+  // rows, 277 sectors, so a split launch writes them at the full rate.
+  const GemmProblem even = parse_shape("10020x2224x16");
+  CHECK(estimate_with(triton_target(), even, h200, c).store_s == estimate_with(triton_target(), even, whole, c).store_s);
+  const GemmProblem deep = parse_shape("64x2216x65536");
+  const TileConfig split = cfg(64, 64, 64, 4, 3, 8);
+  const Estimate split_slow = estimate_with(triton_target(), deep, h200, split);
+  REQUIRE(split_slow.feasible);
+  CHECK(split_slow.store_s == estimate_with(triton_target(), deep, whole, split).store_s);
 }

@@ -116,6 +116,8 @@ Registered register_explain(CLI::App& app) {
                 line("  unhidden latency", us(x.latency_step_s));
                 if (x.matrix_drain_step_s > 0)
                   line("serialized matrix drain", us(x.matrix_drain_step_s) + " per K-step, added to the step");
+                if (x.lone_warpgroup_step_s > 0)
+                  line("lone warpgroup wait", us(x.lone_warpgroup_step_s) + " per K-step, added to the step (one warpgroup on the CU)");
                 line("store", us(x.store_s));
                 const bool shorter_last = x.waves > 1 && x.last_wave_s != x.first_wave_s;
                 line("wave", fmt::format("{} = prefetch + {:.0f} x step + last step + store{}", us(x.first_wave_s),

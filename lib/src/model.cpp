@@ -115,12 +115,24 @@ EstimateContext make_estimate_context(const GemmProblem& p, const Profile& profi
 
   ctx.cu_flops_per_s = ctx.rate->flops_per_cycle_per_cu * hw.clock_hz * hw.matrix_peak_fraction;
   ctx.dram_bytes_per_s = hw.dram_bandwidth_bytes_per_s * hw.dram_bandwidth_fraction;
+  // A row of the output that is not a whole number of sectors starts or ends inside a sector another
+  // tile (or the next row) writes too (Hardware::misaligned_store_fraction).
+  auto store_rate = [&](double elem_bytes) {
+    const double row_bytes = n * elem_bytes;
+    return std::fmod(row_bytes, core::kStoreSectorBytes) == 0 ? ctx.dram_bytes_per_s
+                                                             : ctx.dram_bytes_per_s * hw.misaligned_store_fraction;
+  };
+  ctx.out_store_bytes_per_s = store_rate(ctx.bytes_out);
+  ctx.fp32_store_bytes_per_s = store_rate(core::kFp32Bytes);
 
   // The per-config loop's constant factors (EstimateContext; the expressions of core::wave_terms).
   ctx.dram_cu_bytes_per_s = ctx.dram_bytes_per_s * params.dram_active_cu_headroom / hw.cu_count;
   ctx.l2_headroom_bytes_per_s = hw.l2_bandwidth_bytes_per_s * params.dram_active_cu_headroom;
   ctx.k_step_overhead_s = params.k_step_overhead_cycles / hw.clock_hz;
   ctx.matrix_drain_s = params.serialized_matrix_drain_cycles / hw.clock_hz;
+  // Only a warpgroup's matrix instruction (Hopper's wgmma) has the lone-warpgroup wait: a warp-level
+  // one (A100's mma.sync, AMD's MFMA) was not measured to.
+  ctx.lone_warpgroup_step_s = hw.matrix_instruction_warps > 1 ? params.lone_warpgroup_step_cycles / hw.clock_hz : 0.0;
   ctx.serialized_element_s = hw.l2_latency_s * params.serialized_load_latency_fraction;
   const double unstaged = params.staged_registers_per_element * 0.0;
   ctx.no_staged_registers = core::operands_aligned(ctx) && unstaged == 0 && !std::signbit(unstaged);

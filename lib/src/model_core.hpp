@@ -33,6 +33,10 @@ constexpr double kScalarBytes = 4.0;
 // "Coalesced Access to Global Memory", 128-byte lines of four 32-byte sectors; AMD CDNA 3: 128-byte
 // L2 cache lines, CDNA 3 ISA guide / white paper).
 constexpr double kLineBytes = 128.0;
+// The DRAM sector: the unit NVIDIA's L2 tracks and writes to DRAM (CUDA C++ Best Practices Guide,
+// "Coalesced Access to Global Memory": 32-byte sectors). An output row that is not a whole number
+// of sectors shares a sector with its neighbour (Hardware::misaligned_store_fraction).
+constexpr double kStoreSectorBytes = 32.0;
 // A spilled register is stored and reloaded once per K-step: two 4-byte transfers.
 constexpr double kSpillTransfersPerStep = 2.0;
 // Bytes of one 32-bit register or fp32 element.
@@ -261,7 +265,7 @@ inline double step_overhead_s(const ModelParams& mp, const Hardware& hw, double 
 struct WaveTerms {
   double time_s = 0, prefetch_s = 0, compute_step_s = 0, memory_step_s = 0, l2_step_s = 0, llc_step_s = 0,
          dram_step_s = 0, cu_load_step_s = 0, latency_step_s = 0, step_overhead_s = 0, vector_step_s = 0, store_s = 0,
-         drain_step_s = 0,
+         drain_step_s = 0, lone_warpgroup_step_s = 0,
          l2_hit_rate = 0, llc_hit_rate = 0, dram_bytes = 0, utilization = 0;
   Bound bound = Bound::compute;
 };
@@ -278,6 +282,8 @@ struct WaveInputs {
   double compulsory_tile_step;  // compulsory operand bytes per thread block and K-step (A and B read once)
   double out_tile_bytes;   // bytes of one thread block's output, on average
   double out_busiest_bytes;  // ... of the fullest one
+  double store_bytes_per_s;  // the DRAM rate of the output write (EstimateContext::out_store_bytes_per_s)
+  double lone_warpgroup_step_s;  // added to each K-step: a lone warpgroup's wait (0 where none)
 };
 
 // Stage 3: one wave of `tiles` thread blocks: the per-K-step compute and memory times of the busiest
@@ -439,7 +445,9 @@ __attribute__((always_inline)) inline WaveTerms wave_terms(const EstimateContext
   // on each, and issue the next stage's loads only after the last, so their dead time adds to the
   // step whichever side bounds it (measured: model_params.hpp, serialized_matrix_drain_cycles).
   w.drain_step_s = k.serialized_matrix_instructions * ctx.matrix_drain_s;
-  const double step_s = std::max(w.compute_step_s, w.memory_step_s) + w.drain_step_s;
+  w.lone_warpgroup_step_s = in.lone_warpgroup_step_s;
+  const double added_step_s = w.drain_step_s + w.lone_warpgroup_step_s;
+  const double step_s = std::max(w.compute_step_s, w.memory_step_s) + added_step_s;
   // Prefetch: the first K-step's loads, latency plus transfer. Each later step waits for the next
   // step's operands or its own work, whichever is longer; the last step has no loads left and takes
   // its work alone (charging it a whole step counted one step's transfer twice: 50% too much for
@@ -448,9 +456,9 @@ __attribute__((always_inline)) inline WaveTerms wave_terms(const EstimateContext
   // Without loads in flight the first step's loads are staged like every other step's, one after
   // another where the registers are short (a one-step kernel had none of that cost before).
   w.prefetch_s = in.in_flight_steps >= 1 ? load_s : std::max(load_s, in.serialized_load_s);
-  w.store_s = hw.l2_latency_s + std::max(tiles * in.out_tile_bytes / dram_bw,
+  w.store_s = hw.l2_latency_s + std::max(tiles * in.out_tile_bytes / in.store_bytes_per_s,
                                          per_cu * in.out_busiest_bytes / hw.per_cu_load_bytes_per_s);
-  w.time_s = w.prefetch_s + (in.k_steps - 1) * step_s + w.compute_step_s + w.drain_step_s + w.store_s;
+  w.time_s = w.prefetch_s + (in.k_steps - 1) * step_s + w.compute_step_s + added_step_s + w.store_s;
   return w;
 }
 
@@ -518,6 +526,16 @@ void estimate_terms(const EstimateContext& ctx, const TileConfig& c, LatencyEsti
   in.compulsory_tile_step = ctx.operand_bytes / (work_tiles * k_steps);
   in.out_tile_bytes = k.a_rows_unique * k.b_cols_unique * k.out_elem_bytes;
   in.out_busiest_bytes = k.out_rows_busiest * k.out_cols_busiest * k.out_elem_bytes;
+  in.store_bytes_per_s = k.out_elem_bytes == kFp32Bytes ? ctx.fp32_store_bytes_per_s : ctx.out_store_bytes_per_s;
+  // A config whose CU holds one block of one warpgroup issuing wgmma (the asynchronous path with
+  // register accumulators; Blackwell's tensor-memory one was not measured): nothing hides that
+  // warpgroup's per-step waits (ModelParams::lone_warpgroup_step_cycles, measured on the H200 by
+  // the config's occupancy, as here: a property of the config, not of a wave's blocks, so a larger
+  // problem whose waves put two blocks on some CUs is not predicted faster for it).
+  in.lone_warpgroup_step_s =
+      k.async_matrix && k.accumulator_registers > 0 && occ * k.num_warps <= hw.warps_to_feed_matrix_units
+          ? ctx.lone_warpgroup_step_s
+          : 0.0;
 
   const double full_waves = waves - 1;
   double last_tiles =
@@ -580,6 +598,7 @@ void estimate_terms(const EstimateContext& ctx, const TileConfig& c, LatencyEsti
   e.step_overhead_s = first.step_overhead_s;
   e.vector_step_s = first.vector_step_s;
   e.matrix_drain_step_s = first.drain_step_s;
+  e.lone_warpgroup_step_s = first.lone_warpgroup_step_s;
   e.store_s = first.store_s;
   e.l2_hit_rate = first.l2_hit_rate;
   e.llc_hit_rate = first.llc_hit_rate;

@@ -333,11 +333,16 @@ void parse_memory(ProfileReader& r, const YAML::Node& m, Hardware& hw) {
 }
 
 void parse_efficiency(ProfileReader& r, const YAML::Node& e, Hardware& hw) {
-  r.check_keys(e, "efficiency", {"matrix_peak_fraction", "dram_bandwidth_fraction"});
+  r.check_keys(e, "efficiency", {"matrix_peak_fraction", "dram_bandwidth_fraction", "misaligned_store_fraction"});
   hw.matrix_peak_fraction = r.fraction(e, "matrix_peak_fraction", "efficiency.matrix_peak_fraction");
   hw.dram_bandwidth_fraction = r.fraction(e, "dram_bandwidth_fraction", "efficiency.dram_bandwidth_fraction");
   r.plausible(e, "matrix_peak_fraction", "efficiency.matrix_peak_fraction", 0.01, 1);
   r.plausible(e, "dram_bandwidth_fraction", "efficiency.dram_bandwidth_fraction", 0.01, 1);
+  if (e && e.IsMap() && e["misaligned_store_fraction"]) {
+    hw.misaligned_store_fraction =
+        r.fraction(e, "misaligned_store_fraction", "efficiency.misaligned_store_fraction");
+    r.plausible(e, "misaligned_store_fraction", "efficiency.misaligned_store_fraction", 0.01, 1);
+  }
 }
 
 void parse_matrix(ProfileReader& r, const YAML::Node& mx, Hardware& hw) {

@@ -30,6 +30,7 @@ nlohmann::json estimate_json(const Estimate& e) {
       {"step_overhead_s", e.step_overhead_s},
       {"vector_step_s", e.vector_step_s},
       {"matrix_drain_step_s", e.matrix_drain_step_s},
+      {"lone_warpgroup_step_s", e.lone_warpgroup_step_s},
       {"store_s", e.store_s},
       {"split_k_reduce_s", e.split_k_reduce_s},
       {"launch_s", e.launch_s},

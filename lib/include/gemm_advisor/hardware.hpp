@@ -75,6 +75,10 @@ struct Hardware {
 
   double matrix_peak_fraction = 1;
   double dram_bandwidth_fraction = 1;
+  /// Fraction of the DRAM write rate (dram_bandwidth_bytes_per_s x dram_bandwidth_fraction) that an
+  /// output whose rows are not a whole number of kStoreSectorBytes sectors reaches: a tile's row then
+  /// starts and ends inside a sector that its neighbour writes too. 1 (no penalty) where not given.
+  double misaligned_store_fraction = 1;
 
   std::array<std::optional<MatrixRate>, kDtypeCount> matrix{};
 

@@ -59,6 +59,9 @@ struct Estimate {
   /// Dead time of serialized matrix instructions per K-step (KernelShape::serialized_matrix_instructions
   /// x serialized_matrix_drain_cycles), added to the step whatever bounds it; 0 where pipelined
   double matrix_drain_step_s = 0;
+  /// Wait per K-step of a wgmma tile whose CU runs only its one warpgroup (the profile's target's
+  /// lone_warpgroup_step_cycles), added to the step whatever bounds it; 0 otherwise
+  double lone_warpgroup_step_s = 0;
   double store_s = 0;             ///< writing the output tile(s) of a wave
   double split_k_reduce_s = 0;    ///< the split-K partial-sum reduction kernel (0 if split_k = 1)
   /// The time's parts: latency_s = launch_s + (waves - 1) * first_wave_s + last_wave_s + split_k_reduce_s
@@ -109,6 +112,10 @@ struct EstimateContext {
   double operand_reuse = 0;              ///< fraction of operand_bytes that L2's reusable part and the LLC hold, 0..1
   double cu_flops_per_s = 0;             ///< one CU's matrix rate for the dtype times matrix_peak_fraction, FLOP/s
   double dram_bytes_per_s = 0;           ///< DRAM bandwidth times dram_bandwidth_fraction, bytes/s
+  /// The DRAM rate of the output write, bytes/s: dram_bytes_per_s, times the profile's
+  /// misaligned_store_fraction where a row of N outputs is not a whole number of 32-byte sectors;
+  /// out_: rows of bytes_out elements, fp32_: of fp32 split-K partials
+  double out_store_bytes_per_s = 0, fp32_store_bytes_per_s = 0;
 
   /// What one tile dimension (M, N or K) gives for a block size: ceil(size / block) blocks, the
   /// elements a block covers on average (size / blocks), and the block padded to the matrix
@@ -139,6 +146,7 @@ struct EstimateContext {
   double l2_headroom_bytes_per_s = 0;  ///< l2_bandwidth_bytes_per_s * dram_active_cu_headroom
   double k_step_overhead_s = 0;  ///< k_step_overhead_cycles / clock_hz: one block's K-step overhead
   double matrix_drain_s = 0;     ///< serialized_matrix_drain_cycles / clock_hz: one serialized instruction's dead time
+  double lone_warpgroup_step_s = 0;  ///< lone_warpgroup_step_cycles / clock_hz on a warpgroup-instruction GPU, else 0
   /// l2_latency_s * serialized_load_latency_fraction: the wait of one staged element loaded alone, s
   double serialized_element_s = 0;
   /// Both operands aligned and staged_registers_per_element * 0 is +0 (the parameter is finite and

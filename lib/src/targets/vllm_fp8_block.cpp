@@ -169,6 +169,8 @@ const ModelParams& vllm_fp8_block_default_params() {
     p.near_tie_tolerance = 0.0;
     p.async_copy_fill_fraction = 0.55;
     p.l2_reuse_fraction = 0.5;
+    // Its 4-warp configs are not slower alone on a CU (model_params.hpp, lone_warpgroup_step_cycles).
+    p.lone_warpgroup_step_cycles = 0.0;
     return p;
   }();
   return kParams;
