@@ -73,6 +73,9 @@ GUARDS = [
     # The 11 of h200-tutorial-g.csv (2026-12-02, the seventh set, measured after the tail-wave fill,
     # held out from it): 94.82 / 78.63 / 9.6 / 22.2 (92.8 / 78.6 / 4.2 / 22.2 without the fill).
     ("triton-tutorial", [D + "h200-tutorial-g.csv"], 11, 94.5, 78.3, 9.9, 22.5),
+    # The 16 of h200-tutorial-h.csv (2026-12-02, thirteenth session, the eighth set, measured with the
+    # model of the seventh, held out): 96.56 / 83.54 / 5.3 / 13.2.
+    ("triton-tutorial", [D + "h200-tutorial-h.csv"], 16, 96.3, 83.2, 5.6, 13.5),
     ("vllm-fp8-block", [D + "h200-fp8-block.csv"], 156, 96.4, 77.0, 11.7, 27.3),
     ("vllm-fp8-block", [D + "h200-fp8-block-e.csv"], 35, 96.3, 75.9, 10.4, 28.6),
     # vllm-fused-moe: 96.50 / 87.32 / 8.3 / 20.2 on the 108 layers (up + down, one config) of the

@@ -73,6 +73,16 @@ TEST_CASE("broken profiles give file:line errors", "[hardware][errors]") {
                     Catch::Contains("missing key 'compute.cu_count'"));
   CHECK_THROWS_WITH(parse_profile(replaced(good, "dram_bandwidth_bytes_per_s: 2.0e12", "dram_bandwidth_bytes_per_s: 0"), "bad.yaml"),
                     Catch::Contains("memory.dram_bandwidth_bytes_per_s' must be positive"));
+  // The optional store rate of misaligned output rows (efficiency.misaligned_store_fraction): a
+  // fraction in (0, 1]; absent, 1.
+  CHECK(parse_profile(good, "toy.yaml").hw.misaligned_store_fraction == 1.0);
+  const std::string efficiency = "efficiency:\n";
+  CHECK(parse_profile(replaced(good, efficiency, efficiency + "  misaligned_store_fraction: 0.5\n"), "ok.yaml")
+            .hw.misaligned_store_fraction == 0.5);
+  CHECK_THROWS_WITH(parse_profile(replaced(good, efficiency, efficiency + "  misaligned_store_fraction: 2\n"), "bad.yaml"),
+                    Catch::Contains("bad.yaml:") && Catch::Contains("misaligned_store_fraction' is a fraction"));
+  CHECK_THROWS_WITH(parse_profile(replaced(good, efficiency, efficiency + "  misaligned_store_fraction: 0\n"), "bad.yaml"),
+                    Catch::Contains("misaligned_store_fraction' must be positive"));
   CHECK_THROWS_WITH(parse_profile(replaced(good, "clock_mhz: 1000", "clock_mhz: .inf"), "bad.yaml"),
                     Catch::Contains("must be a number") || Catch::Contains("must be finite"));
   CHECK_THROWS_WITH(parse_profile(replaced(good, "smem_per_block_bytes: 232448", "smem_per_block_bytes: 300000"), "bad.yaml"),
