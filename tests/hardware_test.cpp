@@ -69,6 +69,9 @@ TEST_CASE("broken profiles give file:line errors", "[hardware][errors]") {
                     Catch::Contains("bad.yaml:9:") && Catch::Contains("compute.cu_count' must be positive"));
   CHECK_THROWS_WITH(parse_profile(replaced(good, "cu_count: 100", "cu_count: many"), "bad.yaml"),
                     Catch::Contains("bad.yaml:9:") && Catch::Contains("must be a number, got 'many'"));
+  // An empty value is reported at its own line, not the next key's (yaml-cpp marks the null there).
+  CHECK_THROWS_WITH(parse_profile(replaced(good, "cu_count: 100", "cu_count:"), "bad.yaml"),
+                    Catch::Contains("bad.yaml:9:") && Catch::Contains("compute.cu_count' must be a number"));
   CHECK_THROWS_WITH(parse_profile(replaced(good, "  cu_count: 100\n", ""), "bad.yaml"),
                     Catch::Contains("missing key 'compute.cu_count'"));
   CHECK_THROWS_WITH(parse_profile(replaced(good, "dram_bandwidth_bytes_per_s: 2.0e12", "dram_bandwidth_bytes_per_s: 0"), "bad.yaml"),

@@ -42,6 +42,15 @@ class ProfileReader {
     return source_ + ":" + std::to_string(n.Mark().line + 1);
   }
   void error(const YAML::Node& n, const std::string& msg) { diag_.errors.push_back(where(n) + ": " + msg); }
+  // The node an error about map[key] points at: the value, or where the value is empty (`key:` with
+  // nothing after it: yaml-cpp marks that null at the next token, a line too far), the key itself.
+  static YAML::Node value_or_key(const YAML::Node& map, const std::string& key) {
+    YAML::Node n = map[key];
+    if (n && !n.IsNull()) return n;
+    for (const auto& kv : map)
+      if (kv.first.IsScalar() && kv.first.Scalar() == key) return kv.first;
+    return n;
+  }
   void warn(const YAML::Node& n, const std::string& msg) { diag_.warnings.push_back(where(n) + ": " + msg); }
 
   // Checks a mapping for duplicate and unknown keys; remembers the unknown ones for hints.
@@ -105,7 +114,7 @@ class ProfileReader {
       return "";
     }
     if (!n.IsScalar()) {
-      error(n, "'" + path + "' must be a string");
+      error(value_or_key(map, key), "'" + path + "' must be a string");
       return "";
     }
     for (const char ch : n.Scalar()) {
@@ -136,7 +145,7 @@ class ProfileReader {
     }
     numeric_keys_.insert(path);
     if (!n.IsScalar()) {
-      error(n, "'" + path + "' must be a number");
+      error(value_or_key(map, key), "'" + path + "' must be a number");
       return 0;
     }
     const std::string& s = n.Scalar();
