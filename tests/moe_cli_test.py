@@ -405,4 +405,25 @@ rc, out, err = run("batch", qwen_list, "--target", "vllm-fused-moe", "--hw", sai
 check("fused-MoE files of a file whose aliases list NVIDIA_H200: that name, no warning",
       rc == 0 and "warning" not in err and
       os.path.exists(os.path.join(TMP, "said-h200", "E=128,N=768,device_name=NVIDIA_H200.json")), err)
+# Found by a fresh-user pass: a hidden size that is not a multiple of 16 (2040) leaves the up GEMM's
+# operands out of the pipeline (less shared memory) while the down GEMM's stay in it; the space was
+# filtered on the up GEMM only, so 584 configs the down GEMM cannot fit were ranked as infeasible,
+# batch --top 1 wrote them all, and explain said only "does not fit on a CU".
+ODD_H = ["--target", "vllm-fused-moe", "--experts", "64", "--top-k", "8", "--hidden", "2040", "--intermediate", "1408",
+         "--hw", "h200"]
+rc, out, err = run("rank", "1024", *ODD_H, "--top", "0", "--format", "csv")
+rows = list(csv.DictReader(io.StringIO(out))) if rc == 0 else []
+check("rank of a layer with H = 2040: every config of the space is feasible for both GEMMs",
+      rc == 0 and rows and all(r["feasible"] == "1" for r in rows) and "infeasible" not in err,
+      f"rc {rc}, {sum(r['feasible'] != '1' for r in rows)} infeasible of {len(rows)}; {err[:300]}")
+odd_list = write("odd-h.csv", "experts,top_k,hidden,intermediate\n64,8,2040,1408\n")
+rc, out, err = run("batch", odd_list, "--target", "vllm-fused-moe", "--hw", "h200", "--top", "1", "--format", "csv")
+rows = list(csv.DictReader(io.StringIO(out))) if rc == 0 else []
+check("batch --top 1 of that layer: one row per M of vLLM's grid", rc == 0 and len(rows) == len(VLLM_M) and
+      all(r["rank"] == "1" for r in rows), f"rc {rc}, {len(rows)} rows; {err[:300]}")
+rc, out, err = run("explain", "1024", *ODD_H, "--config", "64x128x256:4:3:g1")
+check("explain of a config only the down GEMM cannot fit: exit 1, one line naming the GEMM and its shared memory "
+      "needed and available", rc == 1 and len(err.strip().splitlines()) == 1 and
+      "the down GEMM 1024x2040x1408 needs 294912 bytes of shared memory, more than the 232448" in err, err)
+
 cli_harness.finish()

@@ -363,3 +363,36 @@ TEST_CASE("the fused-MoE space keeps one BLOCK_SIZE_M above the busiest expert's
   REQUIRE(tall.feasible);
   CHECK(best_s <= tall.latency_s * (1 + 1e-12));
 }
+
+TEST_CASE("a layer's space holds only configs that fit for both of its GEMMs", "[moe]") {
+  // A fresh user's find: hidden size 2040 (not a multiple of 16) leaves the up GEMM's operands
+  // (K = H) out of the software pipeline, so its configs take less shared memory than the down
+  // GEMM's (K = N = 1408, aligned, multi-buffered). The space was filtered on the up GEMM only:
+  // 584 configs that the down GEMM cannot fit were ranked as infeasible.
+  const Target& t = vllm_fused_moe_target();
+  const Profile h200 = load_profile("h200");
+  const GemmProblem layer = moe(1024, 1408, 2040, 64, 8, MoeGemm::layer);
+  std::vector<TileConfig> space;
+  t.candidates(layer, h200, space);
+  REQUIRE(!space.empty());
+  const EstimateContext ctx = t.context(layer, h200);
+  for (const TileConfig& c : space) {
+    INFO(c.text());
+    CHECK(t.infeasibility(c, layer, h200).empty());
+    CHECK(t.estimate(ctx, c).feasible);
+  }
+  // A config only the down GEMM refuses says so: which GEMM, bytes needed and available
+  // (64x128x256, 3 stages: (64 + 128) x 256 x 2 bytes x 3 buffers = 294,912 > 232,448 on the H200).
+  const TileConfig down_only = parse_tile_config("64x128x256:4:3:g1");
+  CHECK(std::find(space.begin(), space.end(), down_only) == space.end());
+  CHECK_THAT(t.infeasibility(down_only, layer, h200),
+             Catch::StartsWith("the down GEMM 1024x2040x1408 needs 294912 bytes of shared memory") &&
+                 Catch::Contains("232448"));
+  // Both GEMMs over their limits, by different amounts: each is named.
+  const TileConfig big = parse_tile_config("256x256x256:8:5:g1");
+  CHECK_THAT(t.infeasibility(big, layer, h200), Catch::StartsWith("the up GEMM 1024x2816x2040 needs ") &&
+                                                    Catch::Contains("; the down GEMM 1024x2040x1408 needs "));
+  // A limit both GEMMs hit alike (H = 2048: both aligned) is the config's own, named without a GEMM.
+  CHECK_THAT(t.infeasibility(big, moe(1024, 1408, 2048, 64, 8, MoeGemm::layer), h200),
+             Catch::StartsWith("needs ") && Catch::Contains("bytes of shared memory"));
+}

@@ -2,9 +2,11 @@
 #include "gemm_advisor/targets/vllm_fused_moe.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <iterator>
 #include <limits>
+#include <string>
 
 #include "../model_core.hpp"
 #include "gemm_advisor/moe.hpp"
@@ -274,6 +276,23 @@ class FusedMoeTarget final : public Target {
     // The grid's rows of blocks: every expert's padded blocks.
     triton_family::tuner_candidates(
         space, p, profile, reserve, [&](int bm) { return routing.blocks[block_index(bm)]; }, out);
+    // A layer runs its two GEMMs with the one config, and each GEMM's operands are aligned or not
+    // on their own (up: K = H; down: K = N), so they are pipelined, and take shared memory, apart:
+    // a config the compiler refuses for either GEMM is no candidate (the space above is the
+    // layer's own, whose operands are the up GEMM's).
+    if (p.moe.gemm == MoeGemm::layer) {
+      const MatrixRate& rate = *profile.hw.rate(p.dtype);
+      for (const GemmProblem& g : moe_layer_gemms(p)) {
+        const TritonPipelining pipelined = triton_operand_pipelining(g, profile.triton);
+        out.erase(std::remove_if(out.begin(), out.end(),
+                                 [&](const TileConfig& c) {
+                                   return triton_resources(c, g.dtype, rate, profile.hw, profile.triton, reserve,
+                                                           pipelined)
+                                              .check != TritonResourceCheck::ok;
+                                 }),
+                  out.end());
+      }
+    }
   }
 
   std::string infeasibility(const TileConfig& c, const GemmProblem& p, const Profile& profile) const override {
@@ -285,7 +304,22 @@ class FusedMoeTarget final : public Target {
     if (p.moe.quant_block != 0 && p.moe.quant_block % c.block_k != 0)
       return "block_k = " + std::to_string(c.block_k) + " must divide the " + std::to_string(p.moe.quant_block) +
              "-wide scale group (one scale per K-step)";
-    return triton_resource_words(c, p, profile, *this);
+    if (p.moe.gemm != MoeGemm::layer) return triton_resource_words(c, p, profile, *this);
+    // A layer: each of its GEMMs must fit (their operands are pipelined apart, see candidates). A
+    // limit both hit alike is the config's; otherwise each GEMM that does not fit is named (as
+    // explain titles it: "down GEMM MxNxK") with what it needs.
+    const std::array<GemmProblem, 2> gemms = moe_layer_gemms(p);
+    const std::array<std::string, 2> why = {triton_resource_words(c, gemms[0], profile, *this),
+                                            triton_resource_words(c, gemms[1], profile, *this)};
+    if (why[0] == why[1]) return why[0];
+    std::string words;
+    for (std::size_t i = 0; i < gemms.size(); ++i) {
+      if (why[i].empty()) continue;
+      const GemmProblem& g = gemms[i];
+      words += (words.empty() ? "the " : "; the ") + std::string(moe_gemm_name(g.moe.gemm)) + " GEMM " +
+               std::to_string(g.m) + "x" + std::to_string(g.n) + "x" + std::to_string(g.k) + " " + why[i];
+    }
+    return words;
   }
 
   TileConfig default_config(const GemmProblem& p) const override { return vllm_fused_moe_default_config(p); }
