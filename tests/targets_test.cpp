@@ -297,4 +297,18 @@ TEST_CASE("output rows that are not whole 32-byte sectors are written at the pro
   const Estimate split_slow = estimate_with(triton_target(), deep, h200, split);
   REQUIRE(split_slow.feasible);
   CHECK(split_slow.store_s == estimate_with(triton_target(), deep, whole, split).store_s);
+  // The split-K reduction kernel writes the bf16 output once: the same misaligned rows, at the same
+  // rate (a fresh user's find: it was charged the full DRAM rate). With M = 4096 its bytes outweigh
+  // its loop's latencies, so the half rate adds the output's bytes once more at the DRAM rate:
+  // 4096 x 2216 x 2 bytes. Its fp32 partials (8864-byte rows, whole sectors) are only read there.
+  const GemmProblem tall = parse_shape("4096x2216x16384");
+  const TileConfig split4 = cfg(128, 128, 64, 8, 3, 4);
+  const Estimate reduce_slow = estimate_with(triton_target(), tall, h200, split4);
+  const Estimate reduce_fast = estimate_with(triton_target(), tall, whole, split4);
+  REQUIRE(reduce_slow.feasible);
+  const double dram_bytes_per_s = h200.hw.dram_bandwidth_bytes_per_s * h200.hw.dram_bandwidth_fraction;
+  CHECK(reduce_slow.split_k_reduce_s == Approx(reduce_fast.split_k_reduce_s + 4096.0 * 2216 * 2 / dram_bytes_per_s));
+  const GemmProblem tall_even = parse_shape("4096x2224x16384");
+  CHECK(estimate_with(triton_target(), tall_even, h200, split4).split_k_reduce_s ==
+        estimate_with(triton_target(), tall_even, whole, split4).split_k_reduce_s);
 }

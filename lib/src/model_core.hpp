@@ -552,11 +552,17 @@ void estimate_terms(const EstimateContext& ctx, const TileConfig& c, LatencyEsti
   if (k.split_k > 1) {
     // Second kernel: read split_k fp32 partials, write the output once. Its loop over the splits
     // has a run-time trip count, so each iteration waits about one loaded L2 latency (the partials
-    // were just written and sit in L2), unless the bytes themselves take longer.
+    // were just written and sit in L2), unless the bytes themselves take longer. Its output write
+    // is the launch's output as the main kernel's would be: rows that are not whole 32-byte sectors
+    // are written at the misaligned rate (out_store_bytes_per_s). The partials are only read here
+    // (whole sectors are fetched, the bytes counted); their write, in the main kernel, takes the
+    // fp32 rows' own rate there (fp32_store_bytes_per_s). (The output's bytes are scaled to DRAM-rate
+    // bytes: aligned rows then give exactly the sum at the DRAM rate, bit for bit.)
     const double partial_bytes = k.split_k * m * n * batch * kFp32Bytes;
     const double out_bytes = m * n * batch * ctx.bytes_out;
     split_k_reduce_s = mp.split_k_reduce_launch_s +
-                       std::max((partial_bytes + out_bytes) / ctx.dram_bytes_per_s,
+                       std::max((partial_bytes + out_bytes * (ctx.dram_bytes_per_s / ctx.out_store_bytes_per_s)) /
+                                    ctx.dram_bytes_per_s,
                                 k.split_k * hw.l2_latency_s * mp.loaded_latency_multiplier);
     if constexpr (kRecord) record->dram_bytes += partial_bytes * 2 + out_bytes;
     total_s += split_k_reduce_s;
