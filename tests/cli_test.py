@@ -388,6 +388,11 @@ for shape, extra in (("1x1x1", []), ("8192x8192x8192", []), ("128x128x65536", ["
         t.get("split_k_reduce_s", 0)
     check(f"explain {shape}: launch + waves + reduction = the predicted time", rc == 0 and t.get("launch_s", 0) > 0 and
           abs(parts - total) <= 1e-9 * total, f"{parts} vs {total}")
+# The lone-warpgroup wait goes by the config's occupancy (one block a CU allowed), not by the blocks a
+# wave runs: the table line says so (it said "one warpgroup on the CU").
+rc, out, err = run("explain", "4096x4096x4096", "--hw", "h200", "--target", "triton", "--config", "128x128x64:4:4")
+check("explain: the lone warpgroup wait is said to go by the config's occupancy", rc == 0 and
+      "lone warpgroup wait" in out and "occupancy allows at most one block, of one warpgroup, per CU" in out, out + err)
 rc, out, err = run("explain", "1x1x1", "--hw", "h200")
 check("explain's table shows the launch and the total", rc == 0 and "launch" in out and "= launch + all waves" in out, out)
 # A first word that is no subcommand is named; --quiet and --verbose exclude each other.

@@ -14,6 +14,7 @@
 #include "gemm_advisor/targets/triton.hpp"
 #include "gemm_advisor/targets/triton_tutorial.hpp"
 #include "gemm_advisor/targets/vllm_fp8_block.hpp"
+#include "gemm_advisor/targets/vllm_fused_moe.hpp"
 #include "test_util.hpp"
 
 using namespace gemm_advisor;
@@ -266,6 +267,10 @@ TEST_CASE("a wgmma tile alone on its CU with one warpgroup waits longer each K-s
   CHECK(estimate_with(triton_tutorial_target(), p, h200, cfg(128, 128, 64, 4, 4)).lone_warpgroup_step_s == 0);
   CHECK(estimate_with(triton_target(), p, h200, cfg(128, 128, 64, 2, 4)).lone_warpgroup_step_s == 0);
   CHECK(estimate_with(triton_target(), p, load_profile("b200"), cfg(128, 128, 64, 4, 4)).lone_warpgroup_step_s == 0);
+  // Nor the fused-MoE kernel, whose parameters (both sets) start from vllm-fp8-block's 0 (README says so).
+  CHECK(vllm_fused_moe_target().default_params().lone_warpgroup_step_cycles == 0);
+  for (std::string_view variant : vllm_fused_moe_target().param_variants())
+    CHECK(vllm_fused_moe_target().variant_default_params(variant).lone_warpgroup_step_cycles == 0);
 }
 
 TEST_CASE("output rows that are not whole 32-byte sectors are written at the profile's misaligned rate", "[targets][model]") {

@@ -117,7 +117,10 @@ Registered register_explain(CLI::App& app) {
                 if (x.matrix_drain_step_s > 0)
                   line("serialized matrix drain", us(x.matrix_drain_step_s) + " per K-step, added to the step");
                 if (x.lone_warpgroup_step_s > 0)
-                  line("lone warpgroup wait", us(x.lone_warpgroup_step_s) + " per K-step, added to the step (one warpgroup on the CU)");
+                  line("lone warpgroup wait",
+                       us(x.lone_warpgroup_step_s) +
+                           " per K-step, added to the step (the config's occupancy allows at most one block, of one "
+                           "warpgroup, per CU; by occupancy, not the blocks a wave runs)");
                 line("store", us(x.store_s));
                 const bool shorter_last = x.waves > 1 && x.last_wave_s != x.first_wave_s;
                 line("wave", fmt::format("{} = prefetch + {:.0f} x step + last step + store{}", us(x.first_wave_s),

@@ -59,8 +59,9 @@ struct Estimate {
   /// Dead time of serialized matrix instructions per K-step (KernelShape::serialized_matrix_instructions
   /// x serialized_matrix_drain_cycles), added to the step whatever bounds it; 0 where pipelined
   double matrix_drain_step_s = 0;
-  /// Wait per K-step of a wgmma tile whose CU runs only its one warpgroup (the profile's target's
-  /// lone_warpgroup_step_cycles), added to the step whatever bounds it; 0 otherwise
+  /// Wait per K-step of a wgmma tile of one warpgroup whose config's occupancy allows at most one
+  /// block per CU (the profile's target's lone_warpgroup_step_cycles), added to the step whatever
+  /// bounds it; 0 otherwise
   double lone_warpgroup_step_s = 0;
   double store_s = 0;             ///< writing the output tile(s) of a wave
   double split_k_reduce_s = 0;    ///< the split-K partial-sum reduction kernel (0 if split_k = 1)

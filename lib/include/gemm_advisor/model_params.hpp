@@ -150,15 +150,17 @@ struct ModelParams {
   /// kernel's 263 96.3% -> 96.2%. vllm-fused-moe keeps 0 (its files, timed twice each way in one run:
   /// 96.72% of the best with 0 against 96.59% with 1, h200-fused-moe-check13/14.csv).
   double tail_wave_fill_relief = 1.0;
-  /// Cycles every K-step of a tile on the asynchronous matrix path (wgmma) takes longer when its CU
-  /// runs that one block of one warpgroup (num_warps x blocks on the CU <= warps_to_feed_matrix_units):
+  /// Cycles every K-step of a tile on the asynchronous matrix path (wgmma) takes longer when the
+  /// config's occupancy allows at most one block per CU and that block is one warpgroup (num_warps x
+  /// occupancy <= warps_to_feed_matrix_units; by occupancy, not by the blocks a wave actually runs):
   /// no second warpgroup's work hides the block's per-step waits. Measured, not fitted, on the
   /// `triton` kernel (h200-triton-*.csv): the same config with 4 and with 8 warps, predicted alike,
   /// one block per CU, block_m >= 64, 708 pairs: the 4-warp one takes a median 107 cycles a K-step
   /// longer (p25 4, p75 175; with two blocks per CU 24, with three or more none); 128x128x64 at 4 and
   /// 5 stages, 1.12x the time of 8 warps, was predicted alike, so ties went to 4 warps. The tutorial
   /// kernel does not show it (257 such pairs, median -14 cycles, h200-tutorial*.csv), nor vLLM's
-  /// block-fp8 kernel (4 warps faster): 0 there. Which kernel difference causes it is not known
+  /// block-fp8 kernel (4 warps faster): 0 there, and for vllm-fused-moe (which starts from the
+  /// block-fp8 kernel's values). Which kernel difference causes it is not known
   /// (the masked kernel ANDs an M or N mask with the K mask on every element it loads).
   double lone_warpgroup_step_cycles = 107.0;
 };
