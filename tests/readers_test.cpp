@@ -41,6 +41,10 @@ TEST_CASE("CSV header problems are fatal with the line", "[readers][errors]") {
   CHECK_THROWS_WITH(read_all("", "e.csv", ShapeFormat::csv), Catch::Contains("e.csv") && Catch::Contains("empty file"));
   CHECK_THROWS_WITH(read_all("m,n\n1,2\n", "h.csv"), Catch::Contains("h.csv:1:") && Catch::Contains("lacks column 'k'"));
   CHECK_THROWS_WITH(read_all("m,n,k,m\n1,2,3,4\n", "d.csv"), Catch::Contains("duplicated column 'm'"));
+  // No header at all (a fresh user's candidates file): said so, not "duplicated column '64'".
+  CHECK_THROWS_WITH(read_all("64,64,64\n128,128,128\n", "n.csv"),
+                    Catch::StartsWith("n.csv:1: the header row is missing: the first row is data ('64,64,64')") &&
+                        Catch::Contains("required: m,n,k"));
   CHECK_THROWS_WITH(read_all("m,n,k\n1,2,\"3\n", "q.csv"), Catch::Contains("malformed CSV"));
   // A stray quote swallows the rest of the file: the error names the line where it opened (2), not
   // the last line (4).

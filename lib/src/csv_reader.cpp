@@ -120,6 +120,16 @@ std::string joined(const std::vector<std::string>& items, const char* separator)
   for (const auto& item : items) s += (s.empty() ? "" : separator) + item;
   return s;
 }
+
+// A field that reads as a number ("64", "-1.5", "2e-3"): no column is named so.
+bool numeric_field(const std::string& s) {
+  bool digit = false;
+  for (char ch : s) {
+    if (ch >= '0' && ch <= '9') digit = true;
+    else if (ch != '+' && ch != '-' && ch != '.' && ch != 'e' && ch != 'E') return false;
+  }
+  return digit;
+}
 }  // namespace
 
 CsvHeader CsvHeader::read(CsvReader& reader, const std::vector<std::string>& required,
@@ -130,6 +140,12 @@ CsvHeader CsvHeader::read(CsvReader& reader, const std::vector<std::string>& req
   h.field_count_ = fields.size();
   h.source_ = reader.source();
   h.line_ = reader.line();
+  // A first row of numbers only is data: the header is missing (its values would otherwise be taken
+  // for column names, and the first repeated one called a duplicated column).
+  if (std::any_of(fields.begin(), fields.end(), [](const std::string& f) { return !f.empty(); }) &&
+      std::all_of(fields.begin(), fields.end(), [](const std::string& f) { return f.empty() || numeric_field(f); }))
+    reader.fail("the header row is missing: the first row is data ('" + printable(joined(fields, ",")) +
+                "'); expected column names first (required: " + joined(required, ",") + ")");
   for (std::size_t i = 0; i < fields.size(); ++i) {
     std::string name = fields[i];
     for (auto& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));

@@ -41,7 +41,8 @@ class CsvReader {
 class CsvHeader {
  public:
   /// Reads the first record as the header. Throws InputError (file:line) when the input is empty,
-  /// a column is duplicated, or a required column is missing. Unknown columns are kept, unused.
+  /// the first record is numbers only (data: the header is missing), a column is duplicated, or a
+  /// required column is missing. Unknown columns are kept, unused.
   /// `aliases` (alias, column) pairs, lower case: a header column named an alias counts as that column
   /// (e.g. Triton's {"block_size_m", "block_m"}); a column given under two of its names is duplicated.
   static CsvHeader read(CsvReader& reader, const std::vector<std::string>& required,
