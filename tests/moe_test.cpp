@@ -219,6 +219,13 @@ TEST_CASE("the fused-MoE target's space and rules follow vLLM's tuner and kernel
   CHECK(std::adjacent_find(space.begin(), space.end()) == space.end());
   CHECK_THAT(t.infeasibility(cfg(16, 128, 256, 4, 3), fp8, h200), Catch::Contains("128-wide scale group"));
   CHECK_THAT(t.infeasibility(cfg(16, 128, 64, 4, 3, 2), fp8, h200), Catch::Contains("no split-K"));
+  // BLOCK_SIZE_M: 8 or a power of two in [16, 1024], and every refusal says that rule (24 and 2048
+  // were refused with Triton's "a power of two in [16, 1024]", which 8 is not).
+  const GemmProblem bf16_layer = moe(64, 1408, 2048, 64, 8, MoeGemm::layer);
+  CHECK(t.infeasibility(cfg(8, 64, 64, 4, 3), bf16_layer, h200).empty());
+  for (int bm : {4, 12, 24, 2048})
+    CHECK(t.infeasibility(cfg(bm, 64, 64, 4, 3), bf16_layer, h200) ==
+          "block_m = " + std::to_string(bm) + " must be 8 or a power of two in [16, 1024]");
   // vLLM's get_default_config: block fp8 64 x 128 x 128 g32; bf16 M <= E 16x32x64 g1, else 64x64x32 g8.
   CHECK(t.default_config(fp8).text() == "64x128x128:4:3:g32");
   CHECK(t.default_config(moe(128, 768, 2048, 128, 8, MoeGemm::layer)).text() == "16x32x64:4:3:g1");

@@ -298,7 +298,9 @@ class FusedMoeTarget final : public Target {
   std::string infeasibility(const TileConfig& c, const GemmProblem& p, const Profile& profile) const override {
     if (std::string why = problem_error(p, profile); !why.empty()) return why;
     if (c.split_k != 1) return "split_k = " + std::to_string(c.split_k) + ": vLLM's fused MoE has no split-K";
-    if (c.block_m < kSmallBlockM || (c.block_m < 2 * kSmallBlockM && c.block_m != kSmallBlockM))
+    // BLOCK_SIZE_M 8 (rules_view), or Triton's rule for the other block sizes: checked here whole,
+    // so that the message states the rule this target enforces.
+    if (c.block_m != kSmallBlockM && (c.block_m < 2 * kSmallBlockM || c.block_m > 1024 || !is_pow2(c.block_m)))
       return "block_m = " + std::to_string(c.block_m) + " must be 8 or a power of two in [16, 1024]";
     if (std::string why = triton_rules_message(rules_view(c), p, profile); !why.empty()) return why;
     if (p.moe.quant_block != 0 && p.moe.quant_block % c.block_k != 0)
