@@ -122,6 +122,25 @@ TEST_CASE("unknown keys and unsourced numbers are warnings, not errors", "[hardw
   CHECK_THAT(diag.warnings[1], Catch::Contains("'compute.cu_count' has no entry in 'sources'"));
 }
 
+TEST_CASE("a sources entry naming no key of the profile is a warning at its line", "[hardware]") {
+  // A fresh user's find: a misspelt sources key was taken silently (line 41 of tests/data/toy.yaml
+  // cites compute.cu_count; here it cites compute.cu_cout, so cu_count goes unsourced as well).
+  const std::string text = replaced(toy_text(), "  compute.cu_count: \"chosen", "  compute.cu_cout: \"chosen");
+  ProfileDiagnostics diag;
+  REQUIRE_NOTHROW(parse_profile(text, "typo.yaml", &diag));
+  REQUIRE(diag.warnings.size() == 2);
+  CHECK(diag.warnings[0] == "typo.yaml:41: 'sources' entry 'compute.cu_cout' names no key of the profile "
+                            "(keys are dotted paths from the top)");
+  CHECK_THAT(diag.warnings[1], Catch::Contains("'compute.cu_count' has no entry in 'sources'"));
+  // A path through a number (compute.cu_count.x) or to a section that is not there names no key either.
+  for (const char* bad : {"compute.cu_count.x", "nosuch.cu_count"}) {
+    ProfileDiagnostics d;
+    parse_profile(replaced(toy_text(), "sources:\n", std::string("sources:\n  ") + bad + ": \"x\"\n"), "t.yaml", &d);
+    REQUIRE(d.warnings.size() == 1);
+    CHECK_THAT(d.warnings[0], Catch::Contains(std::string("'") + bad + "' names no key"));
+  }
+}
+
 TEST_CASE("units are converted once at the boundary", "[hardware]") {
   const Profile hw = test_util::toy();
   CHECK(hw.hw.clock_hz == Approx(1e9));

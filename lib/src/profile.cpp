@@ -493,6 +493,18 @@ void parse_targets(ProfileReader& r, ProfileDiagnostics& diag, const YAML::Node&
   }
 }
 
+// Whether `path` ("compute.clock_mhz") names a node of the mapping `map`, one key per dotted part.
+bool has_dotted_path(const YAML::Node& map, std::string_view path) {
+  if (!map.IsMap()) return false;
+  const std::size_t dot = path.find('.');
+  const std::string key(path.substr(0, dot));
+  for (const auto& kv : map) {
+    if (!kv.first.IsScalar() || kv.first.Scalar() != key) continue;
+    return dot == std::string_view::npos || has_dotted_path(kv.second, path.substr(dot + 1));
+  }
+  return false;
+}
+
 // Every number should say where it came from.
 void check_sources(ProfileReader& r, const YAML::Node& root) {
   const YAML::Node sources = root["sources"];
@@ -501,7 +513,15 @@ void check_sources(ProfileReader& r, const YAML::Node& root) {
     return;
   }
   std::set<std::string> cited;
-  for (const auto& kv : sources) cited.insert(kv.first.Scalar());
+  for (const auto& kv : sources) {
+    cited.insert(kv.first.Scalar());
+    // A key is cited by its dotted path from the top (compute.clock_mhz, matrix.bf16.flops_per_cycle_per_cu,
+    // targets.triton.model_parameters.k_step_overhead_cycles): one that leads nowhere is a typo or a
+    // key since renamed, and its number goes uncited.
+    if (kv.first.IsScalar() && !has_dotted_path(root, kv.first.Scalar()))
+      r.warn(kv.first, "'sources' entry '" + printable(kv.first.Scalar()) +
+                           "' names no key of the profile (keys are dotted paths from the top)");
+  }
   for (const auto& key : r.numeric_keys()) {
     if (!cited.count(key) && key.rfind("model_parameters.", 0) != 0 && key.rfind("targets.", 0) != 0)
       r.warn(sources, "'" + key + "' has no entry in 'sources'");
