@@ -86,6 +86,15 @@ TEST_CASE("broken profiles give file:line errors", "[hardware][errors]") {
                     Catch::Contains("bad.yaml:") && Catch::Contains("misaligned_store_fraction' is a fraction"));
   CHECK_THROWS_WITH(parse_profile(replaced(good, efficiency, efficiency + "  misaligned_store_fraction: 0\n"), "bad.yaml"),
                     Catch::Contains("misaligned_store_fraction' must be positive"));
+  // One bad value, one error (a fresh user's find: 1.5 also drew "outside the plausible range", 0
+  // the same after "must be positive").
+  for (const char* value : {"1.5", "0", "-1", "0.001"}) {
+    INFO(value);
+    ProfileDiagnostics diag;
+    CHECK_THROWS(parse_profile(replaced(good, efficiency, efficiency + "  misaligned_store_fraction: " + value + "\n"),
+                               "bad.yaml", &diag));
+    CHECK(diag.errors.size() == 1);
+  }
   CHECK_THROWS_WITH(parse_profile(replaced(good, "clock_mhz: 1000", "clock_mhz: .inf"), "bad.yaml"),
                     Catch::Contains("must be a number") || Catch::Contains("must be finite"));
   CHECK_THROWS_WITH(parse_profile(replaced(good, "smem_per_block_bytes: 232448", "smem_per_block_bytes: 300000"), "bad.yaml"),

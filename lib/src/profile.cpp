@@ -8,6 +8,7 @@
 #include <cstring>
 #include <map>
 #include <set>
+#include <utility>
 #include <iomanip>
 #include <sstream>
 #include <sys/stat.h>
@@ -41,7 +42,13 @@ class ProfileReader {
   std::string where(const YAML::Node& n) const {
     return source_ + ":" + std::to_string(n.Mark().line + 1);
   }
-  void error(const YAML::Node& n, const std::string& msg) { diag_.errors.push_back(where(n) + ": " + msg); }
+  // One error per value: a later check of a value already reported (plausible() after fraction())
+  // says nothing more about it.
+  void error(const YAML::Node& n, const std::string& msg) {
+    reported_.insert({n.Mark().line, n.Mark().column});
+    diag_.errors.push_back(where(n) + ": " + msg);
+  }
+  bool reported(const YAML::Node& n) const { return reported_.count({n.Mark().line, n.Mark().column}) > 0; }
   // The node an error about map[key] points at: the value, or where the value is empty (`key:` with
   // nothing after it: yaml-cpp marks that null at the next token, a line too far), the key itself.
   static YAML::Node value_or_key(const YAML::Node& map, const std::string& key) {
@@ -178,7 +185,7 @@ class ProfileReader {
   // the plausible range, so the model never computes with 1e-300 bytes/s.
   void plausible(const YAML::Node& map, const std::string& key, const std::string& path, double lo, double hi,
                  bool zero_allowed = false) {
-    if (!map || !map.IsMap() || !map[key] || !map[key].IsScalar()) return;
+    if (!map || !map.IsMap() || !map[key] || !map[key].IsScalar() || reported(map[key])) return;
     char* end = nullptr;
     const std::string& text = map[key].Scalar();
     const double v = std::strtod(text.c_str(), &end);
@@ -224,6 +231,7 @@ class ProfileReader {
   ProfileDiagnostics& diag_;
   std::set<std::string> numeric_keys_;
   std::map<std::string, std::vector<std::string>> unknown_keys_;  // parent path -> unknown keys
+  std::set<std::pair<int, int>> reported_;                          // (line, column) of values with an error
 };
 
 // The stages of parse_profile, one per section of the schema (profiles/SCHEMA.md), in file order.
