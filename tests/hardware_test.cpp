@@ -1,10 +1,13 @@
 #include <catch2/catch.hpp>
 
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <string>
 
 #include "gemm_advisor/error.hpp"
 #include "gemm_advisor/hardware.hpp"
+#include "gemm_advisor/model_params.hpp"
 #include "test_util.hpp"
 
 using namespace gemm_advisor;
@@ -185,6 +188,17 @@ TEST_CASE("model_parameters outside the range the model stays finite in are erro
   // In range: taken.
   CHECK(test_util::params(with("k_step_overhead_cycles: 0")).k_step_overhead_cycles == 0.0);
   CHECK(test_util::params(with("k_step_overhead_overlap: 0.5")).k_step_overhead_overlap == 0.5);
+}
+
+TEST_CASE("profiles/SCHEMA.md lists every model parameter of the registry", "[hardware][docs]") {
+  // A fresh user's find: tail_wave_fill_relief and lone_warpgroup_step_cycles were missing there.
+  std::ifstream in(test_util::source_path("profiles/SCHEMA.md"));
+  REQUIRE(in);
+  const std::string schema((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  for (const ModelParamInfo& p : kModelParamRegistry) {
+    INFO(p.name);
+    CHECK(schema.find("`" + std::string(p.name) + "`") != std::string::npos);
+  }
 }
 
 TEST_CASE("a bad name or an empty matrix section gives one true message", "[hardware][errors]") {

@@ -206,7 +206,7 @@ constexpr ModelParamInfo kModelParamRegistry[] = {
     {"unaligned_pipeline_fraction", "fraction", 0, 1, &ModelParams::unaligned_pipeline_fraction,
      "share of the software pipeline an unaligned operand keeps"},
     {"memory_level_overlap", "fraction", 0, 1, &ModelParams::memory_level_overlap,
-     "how far a K-step's memory levels (L2, LLC, DRAM, fill) overlap"},
+     "degree of overlap of a K-step's memory levels (L2, LLC, DRAM, fill)"},
     {"coresident_overhead_overlap", "fraction", 0, 1, &ModelParams::coresident_overhead_overlap,
      "share of co-resident blocks' per-step overhead hidden under each other"},
     {"serialized_load_latency_fraction", "fraction", 0, 1, &ModelParams::serialized_load_latency_fraction,
@@ -218,7 +218,7 @@ constexpr ModelParamInfo kModelParamRegistry[] = {
     {"tail_wave_fill_relief", "fraction", 0, 1, &ModelParams::tail_wave_fill_relief,
      "share of a partial last wave's L2 headroom its CUs' operand copies take up"},
     {"lone_warpgroup_step_cycles", "cycles", 0, 1e5, &ModelParams::lone_warpgroup_step_cycles,
-     "extra per K-step of a wgmma tile whose CU runs only its one warpgroup"},
+     "wait added to each K-step of a one-warpgroup wgmma tile whose config's occupancy is one block per CU"},
 };
 
 /// The registry entry named `name`, or nullptr.
