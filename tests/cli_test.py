@@ -219,6 +219,12 @@ check("targets: the tutorial's own names, no SPLIT_K", [p["name"] for p in tutor
       ["BLOCK_SIZE_M", "BLOCK_SIZE_N", "BLOCK_SIZE_K", "GROUP_SIZE_M", "num_warps", "num_stages"], str(tutorial))
 rc, out, err = run("targets")
 check("targets table: names each target", rc == 0 and all(n in out for n in names), out[:200])
+# Each parameter by the kernel's name and by the config field --candidates and the CSV/JSON output use.
+rows = [line.split() for line in out.splitlines() if line.startswith("    ")]
+check("targets table: every parameter with its kernel name and its config field",
+      rows and all(len(r) >= 3 and r[1] in ("block_m", "block_n", "block_k", "group_m", "num_warps", "num_stages",
+                                             "split_k") for r in rows) and
+      ["BLOCK_SIZE_M", "block_m"] in [r[:2] for r in rows], out[:600])
 
 rc, out, err = run("rank", "300x4096x4096", "--hw", "h200", "--target", "triton-tutorial", "--format", "json", "--top", "0")
 doc = json.loads(out) if rc == 0 else {}

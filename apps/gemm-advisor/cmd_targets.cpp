@@ -30,9 +30,12 @@ Registered register_targets(CLI::App& app) {
             }
             for (const Target* t : all_targets()) {
               const TargetInfo& info = t->info();
-              out << fmt::format("{}{}\n  kernel:     {}\n  source:     {}\n  parameters:\n", t == all_targets().front() ? "" : "\n",
-                                 info.name, info.kernel, info.source);
-              for (const TargetParameter& p : info.parameters) out << fmt::format("    {:<13} {}\n", p.name, p.values);
+              // Each tunable parameter by the kernel's name and by the config field the advisor
+              // uses for it (--candidates columns, rank/batch CSV and JSON), then its values.
+              out << fmt::format("{}{}\n  kernel:     {}\n  source:     {}\n  parameters: (kernel name, config field, values)\n",
+                                 t == all_targets().front() ? "" : "\n", info.name, info.kernel, info.source);
+              for (const TargetParameter& p : info.parameters)
+                out << fmt::format("    {:<13} {:<11} {}\n", p.name, p.field, p.values);
             }
             std::cout << out.str();
             return kExitOk;
