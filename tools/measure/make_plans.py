@@ -656,12 +656,38 @@ TUTORIAL_I_SHAPES = [
 ]
 
 
+
+# The tenth tutorial set (2026-12-03, fifteenth session): measured with the shipped tutorial model (that of
+# the eighth and ninth sets, not refitted on either), to widen the held-out evidence once more. Public
+# config.json figures of models no plan had: Gemma-2-2B (hidden 2304, 8 heads and 4 KV heads of 256: qkv
+# N = 4096; intermediate 9216: gate_up N = 18432), Qwen2.5-3B (hidden 2048, 16 heads and 2 KV heads of 128:
+# qkv N = 2560; intermediate 11008), StarCoder2-15B (hidden 6144, 48 heads and 4 KV heads of 128: qkv
+# N = 7168; a plain MLP of 24576), GPT-2-large (hidden 1280, MLP 5120; its Conv1D weights are stored
+# [in, out], so x @ W is NN), ViT-H/14's MLP (hidden 1280, MLP 5120, 64 images of 257 tokens), an NT GEMM
+# whose K (both operands' contiguous dimension) is odd; and two random log-uniform shapes.
+TUTORIAL_J_SHAPES = [
+    ("gemma2-2b", "qkv.m1", 1, 4096, 2304, "bf16", "NT"),
+    ("gemma2-2b", "gate_up.m512", 512, 18432, 2304, "bf16", "NT"),
+    ("gemma2-2b", "down.m4096", 4096, 2304, 9216, "bf16", "NT"),
+    ("qwen2.5-3b", "qkv.m2048", 2048, 2560, 2048, "bf16", "NT"),
+    ("qwen2.5-3b", "down.m16", 16, 2048, 11008, "bf16", "NT"),
+    ("starcoder2-15b", "qkv.m256", 256, 7168, 6144, "bf16", "NT"),
+    ("starcoder2-15b", "fc.m4096", 4096, 24576, 6144, "bf16", "NT"),
+    ("starcoder2-15b", "proj.m64", 64, 6144, 24576, "bf16", "NT"),
+    ("gpt2-large", "c_attn.m1024", 1024, 3840, 1280, "bf16", "NN"),
+    ("gpt2-large", "c_fc.m1024", 1024, 5120, 1280, "bf16", "NN"),
+    ("gpt2-large", "mlp_proj.m8", 8, 1280, 5120, "bf16", "NN"),
+    ("vit-h14", "fc1.m16448", 16448, 5120, 1280, "bf16", "NT"),
+    ("vit-h14", "fc2.m16448", 16448, 1280, 5120, "bf16", "NT"),
+    ("unaligned-j", "nt.k1001", 1000, 4096, 1001, "bf16", "NT"),
+]
+
 # The held-out tutorial sets, in the order they were measured: (letter, shapes, the seed of their two
 # random log-uniform shapes, the plan's number: plans/plan-tutorial-N.csv).
 HELD_OUT_TUTORIAL_SETS = [("d", TUTORIAL_D_SHAPES, 23, 4), ("e", TUTORIAL_E_SHAPES, 29, 5),
                           ("f", TUTORIAL_F_SHAPES, 31, 6), ("g", TUTORIAL_G_SHAPES, 37, 7),
                           ("h", TUTORIAL_H_SHAPES, 41, 8),
-                          ("i", TUTORIAL_I_SHAPES, 43, 9)]
+                          ("i", TUTORIAL_I_SHAPES, 43, 9), ("j", TUTORIAL_J_SHAPES, 47, 10)]
 
 
 def held_out_random_shapes(letter, count=2):
@@ -767,7 +793,7 @@ def make_moe_plan(sample=None, seed=7, m_values=None, models=None):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--only", choices=["fp8", "fp8-e", "tutorial", "tutorial-b", "tutorial-c", "tutorial-d",
-                                       "tutorial-e", "tutorial-f", "tutorial-g", "tutorial-h", "tutorial-i", "wave-probe", "moe", "moe-fp8"],
+                                       "tutorial-e", "tutorial-f", "tutorial-g", "tutorial-h", "tutorial-i", "tutorial-j", "wave-probe", "moe", "moe-fp8"],
                     default=None)
     ap.add_argument("--extra", default=None, help="CSV of extra tutorial configs per shape (see tutorial_extra)")
     ap.add_argument("--outdir", default=os.path.join(HERE, "plans"))
