@@ -120,6 +120,21 @@ TEST_CASE("a YAML shape list is one document with one top-level list", "[readers
                     Catch::Contains("unknown key 'extra'"));
 }
 
+TEST_CASE("lists nested deeper than yaml-cpp reads are said to be, not 'not valid JSON: bad file'", "[readers][errors]") {
+  // Valid JSON, 1000 lists deep: yaml-cpp stops at about 500 with its message "bad file", which
+  // came out as "deep.json:2: not valid JSON: bad file" (a line past the file's one line, too).
+  const std::string deep = std::string(1000, '[') + std::string(1000, ']') + "\n";
+  CHECK_THROWS_WITH(read_all(deep, "deep.json"),
+                    Catch::Equals("deep.json: lists or mappings nested too deep (yaml-cpp stops at about 500 "
+                                  "levels): not a shape list"));
+  std::string block = "shapes:\n  ";  // block style too
+  for (int i = 0; i < 1000; ++i) block += "- ";
+  CHECK_THROWS_WITH(read_all(block + "1\n", "deep.yaml"), Catch::Contains("deep.yaml: lists or mappings nested too deep"));
+  const std::string msg = profile_error("name: x\ncompute: " + deep);
+  CHECK(msg == "p.yaml: lists or mappings nested too deep (yaml-cpp stops at about 500 levels): not a profile");
+  CHECK(one_printable_line(msg));
+}
+
 TEST_CASE("JSON output never throws on invalid UTF-8", "[report][errors]") {
   const nlohmann::json j = {{"display_name", "NVIDIA \xff\xfe H200"}};
   CHECK(json_text(j) == "{\"display_name\":\"NVIDIA \xef\xbf\xbd\xef\xbf\xbd H200\"}");

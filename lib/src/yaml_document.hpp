@@ -1,5 +1,6 @@
 #pragma once
 // Reading a YAML (or JSON) list file as exactly one document, with its top-level keys checked.
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/yaml.h>
 
 #include <string>
@@ -13,10 +14,20 @@ namespace gemm_advisor {
 /// throws InputError "source:line: a second YAML document: `what` is one document (drop the '---')":
 /// a plain YAML::Load read the first and dropped the rest without a word (a shape list's later
 /// shapes were never ranked, and the run said it had ranked them all). `first_line` is added to the
-/// line numbers (text that starts further down a stream). YAML::Exception passes through.
+/// line numbers (text that starts further down a stream). Lists and mappings nested deeper than
+/// yaml-cpp's limit throw InputError "source: lists or mappings nested too deep ...: not `what`"
+/// (yaml-cpp's own message, "bad file", was passed on as "not valid JSON: bad file" for valid JSON).
+/// Any other YAML::Exception passes through.
 inline YAML::Node load_one_document(const std::string& text, const std::string& source, long first_line,
                                     const std::string& what) {
-  const std::vector<YAML::Node> documents = YAML::LoadAll(text);
+  std::vector<YAML::Node> documents;
+  try {
+    documents = YAML::LoadAll(text);
+  } catch (const YAML::DeepRecursion&) {
+    // No line: yaml-cpp marks where its scanner had read to (the end of a one-line JSON file).
+    throw InputError(source + ": lists or mappings nested too deep (yaml-cpp stops at about 500 levels): not " +
+                     what);
+  }
   if (documents.size() > 1 && !documents[1].IsNull())
     throw InputError(located(source, documents[1].Mark().line + 1 + first_line,
                              "a second YAML document: " + what + " is one document (drop the '---')"));
