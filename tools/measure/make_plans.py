@@ -682,12 +682,39 @@ TUTORIAL_J_SHAPES = [
     ("unaligned-j", "nt.k1001", 1000, 4096, 1001, "bf16", "NT"),
 ]
 
+
+# The eleventh tutorial set (2026-12-03, fifteenth session): measured after the layout term
+# (model_params.hpp, mn_contiguous_fill_gain), which sets i and j were used to choose, to test it held
+# out. Public config.json figures of models no plan had: Llama-2-13B (hidden 5120, 40 heads of 128:
+# qkv N = 15360; intermediate 13824: gate_up N = 27648), Qwen2-1.5B (hidden 1536, 12 heads and 2 KV
+# heads of 128: qkv N = 2048; intermediate 8960), MiniCPM-2B (hidden 2304, intermediate 5760), GPT-J-6B
+# (hidden 4096, a plain MLP of 16384), GPT-2 small's Conv1D layers (hidden 768, MLP 3072; weights
+# stored [in, out]: NN) at 2048 tokens, DiT-XL/2's MLP (hidden 1152, MLP 4608, 32 images of 256
+# tokens), an NN GEMM whose N (B's contiguous dimension) is odd; and two random log-uniform shapes.
+TUTORIAL_K_SHAPES = [
+    ("llama2-13b", "qkv.m64", 64, 15360, 5120, "bf16", "NT"),
+    ("llama2-13b", "gate_up.m1024", 1024, 27648, 5120, "bf16", "NT"),
+    ("qwen2-1.5b", "qkv.m4096", 4096, 2048, 1536, "bf16", "NT"),
+    ("qwen2-1.5b", "down.m32", 32, 1536, 8960, "bf16", "NT"),
+    ("minicpm-2b", "gate_up.m2048", 2048, 11520, 2304, "bf16", "NT"),
+    ("minicpm-2b", "down.m2048", 2048, 2304, 5760, "bf16", "NT"),
+    ("gpt-j-6b", "fc_in.m512", 512, 16384, 4096, "bf16", "NT"),
+    ("gpt-j-6b", "fc_out.m512", 512, 4096, 16384, "bf16", "NT"),
+    ("gpt2-small", "c_attn.m2048", 2048, 2304, 768, "bf16", "NN"),
+    ("gpt2-small", "c_fc.m2048", 2048, 3072, 768, "bf16", "NN"),
+    ("gpt2-small", "mlp_proj.m2048", 2048, 768, 3072, "bf16", "NN"),
+    ("dit-xl2", "fc1.m8192", 8192, 4608, 1152, "bf16", "NT"),
+    ("dit-xl2", "fc2.m8192", 8192, 1152, 4608, "bf16", "NT"),
+    ("unaligned-k", "nn.n3001", 1024, 3001, 2048, "bf16", "NN"),
+]
+
 # The held-out tutorial sets, in the order they were measured: (letter, shapes, the seed of their two
 # random log-uniform shapes, the plan's number: plans/plan-tutorial-N.csv).
 HELD_OUT_TUTORIAL_SETS = [("d", TUTORIAL_D_SHAPES, 23, 4), ("e", TUTORIAL_E_SHAPES, 29, 5),
                           ("f", TUTORIAL_F_SHAPES, 31, 6), ("g", TUTORIAL_G_SHAPES, 37, 7),
                           ("h", TUTORIAL_H_SHAPES, 41, 8),
-                          ("i", TUTORIAL_I_SHAPES, 43, 9), ("j", TUTORIAL_J_SHAPES, 47, 10)]
+                          ("i", TUTORIAL_I_SHAPES, 43, 9), ("j", TUTORIAL_J_SHAPES, 47, 10),
+                          ("k", TUTORIAL_K_SHAPES, 53, 11)]
 
 
 def held_out_random_shapes(letter, count=2):
@@ -793,7 +820,7 @@ def make_moe_plan(sample=None, seed=7, m_values=None, models=None):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--only", choices=["fp8", "fp8-e", "tutorial", "tutorial-b", "tutorial-c", "tutorial-d",
-                                       "tutorial-e", "tutorial-f", "tutorial-g", "tutorial-h", "tutorial-i", "tutorial-j", "wave-probe", "moe", "moe-fp8"],
+                                       "tutorial-e", "tutorial-f", "tutorial-g", "tutorial-h", "tutorial-i", "tutorial-j", "tutorial-k", "wave-probe", "moe", "moe-fp8"],
                     default=None)
     ap.add_argument("--extra", default=None, help="CSV of extra tutorial configs per shape (see tutorial_extra)")
     ap.add_argument("--outdir", default=os.path.join(HERE, "plans"))
