@@ -321,6 +321,39 @@ int finish_stdout(int code) {
 
 }  // namespace cli
 
+namespace {
+
+// CLI11's wording of three option errors, said as what is wrong (a fresh user's finds): an option
+// given twice ("At Most 1 required but received 2"), an empty value, and a fraction or a word where
+// a whole number is expected (all "Value ... not in range A to B", untrue for 1.5 in [1, 1048576]).
+// Every range check of the CLI is on a whole-number option.
+std::string clearer_parse_error(std::string what) {
+  const std::string twice = "At Most 1 required but received ";
+  if (const auto at = what.find(twice); at != std::string::npos)
+    return what.substr(0, at) + "given " + what.substr(at + twice.size()) + " times; it takes one value";
+  const std::string value = "Value ", range = " not in range ", to = " to ";
+  const auto v = what.find(value), r = what.find(range);
+  if (v == std::string::npos || r == std::string::npos || r < v) return what;
+  const std::string given = what.substr(v + value.size(), r - v - value.size());
+  const std::string bounds = what.substr(r + range.size());
+  const auto t = bounds.find(to);
+  if (t == std::string::npos) return what;
+  const std::string prefix = what.substr(0, v);
+  if (given.empty()) return prefix + "no value given (expected " + bounds.substr(0, t) + " to " + bounds.substr(t + to.size()) + ")";
+  char* end = nullptr;
+  const double x = std::strtod(given.c_str(), &end);
+  const double lo = std::strtod(bounds.c_str(), nullptr), hi = std::strtod(bounds.c_str() + t + to.size(), nullptr);
+  const bool whole_bounds =
+      lo == static_cast<double>(static_cast<long long>(lo)) && hi == static_cast<double>(static_cast<long long>(hi));
+  const bool numeric = end != given.c_str() && *end == '\0';
+  // A number inside the bounds was refused for its form (1.5, 2.0, 1e3): not a whole number as written.
+  if (whole_bounds && (!numeric || (x >= lo && x <= hi)))
+    return prefix + "'" + given + "' is not a whole number (expected " + bounds.substr(0, t) + " to " + bounds.substr(t + to.size()) + ")";
+  return what;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   auto logger = spdlog::stderr_color_mt("gemm-advisor");
   spdlog::set_default_logger(logger);
@@ -364,11 +397,17 @@ int main(int argc, char** argv) {
     for (std::vector<CLI::App*> parsed = app.get_subcommands(); !parsed.empty(); parsed = parsed.front()->get_subcommands())
       command += " " + parsed.front()->get_name();
     // A first word that is no subcommand: name it, rather than CLI11's "A subcommand is required".
-    std::string what = e.what();
-    if (app.get_subcommands().empty() && argc > 1 && argv[1][0] != '-' && argv[1][0] != '\0') {
+    std::string what = clearer_parse_error(e.what());
+    if (app.get_subcommands().empty() && argc > 1 && argv[1][0] != '\0') {
       std::string names;
       for (const CLI::App* sub : app.get_subcommands({})) names += (names.empty() ? "" : ", ") + sub->get_name();
-      what = "unknown subcommand '" + gemm_advisor::printable(argv[1]) + "' (one of " + names + ")";
+      const std::string first = argv[1];
+      if (first[0] != '-') {
+        what = "unknown subcommand '" + gemm_advisor::printable(first) + "' (one of " + names + ")";
+      } else if (first != "--" && !app.get_option_no_throw(first.substr(0, first.find('=')))) {
+        // CLI11 reports the missing subcommand before the stray option (`gemm-advisor --bogus`).
+        what = "unknown option '" + gemm_advisor::printable(first) + "' before the subcommand (one of " + names + ")";
+      }
     }
     std::cerr << "gemm-advisor: error: " << cli::one_line(what) << " (see " << command << " --help)\n";
     return cli::kExitUsage;
