@@ -193,18 +193,25 @@ inline TileGeometry tile_geometry(const EstimateContext& ctx, const KernelShape&
   // (ModelParams::mn_contiguous_fill_gain), never above the CU's own fill rate.
   const Layout& layout = ctx.problem->layout;
   // Rows are counted in the lines they touch, so that a wider row never copies slower per line
-  // (a row of 65 bf16 elements already touches two lines: issue #11's monotonicity).
+  // (a row of 65 bf16 elements already touches two lines: issue #11's monotonicity): a row spans
+  // kWideRowLines lines or more when its bytes exceed kWideRowLines - 1 lines.
+  // Where the fitted rate is already the CU's fill rate (the AMD profiles) nothing is faster.
+  const double wide_row_above = (kWideRowLines - 1.0) * kLineBytes;
   const double wide_rate = std::min(1.0, async_rate * ctx.params.mn_contiguous_fill_gain);
-  const double a_rate =
-      layout.a_transposed && ceil_div(k.a_rows_busiest * ctx.bytes_in, kLineBytes) >= kWideRowLines ? wide_rate
-                                                                                                    : async_rate;
-  const double b_rate =
-      !layout.b_transposed && ceil_div(k.b_cols_busiest * ctx.bytes_in, kLineBytes) >= kWideRowLines ? wide_rate
-                                                                                                     : async_rate;
-  const double a_async_bytes = ctx.a_aligned ? k.a_line_bytes / a_rate : 0.0;
-  const double b_async_bytes = ctx.b_aligned ? k.b_line_bytes / b_rate : 0.0;
-  const double async_bytes = a_async_bytes + b_async_bytes;
-  const double wide_async_bytes = (a_rate != async_rate ? a_async_bytes : 0.0) + (b_rate != async_rate ? b_async_bytes : 0.0);
+  const bool gain = wide_rate > async_rate;
+  const bool a_wide = gain && layout.a_transposed && k.a_rows_busiest * ctx.bytes_in > wide_row_above;
+  const bool b_wide = gain && !layout.b_transposed && k.b_cols_busiest * ctx.bytes_in > wide_row_above;
+  const double a_lines = ctx.a_aligned ? k.a_line_bytes : 0.0;
+  const double b_lines = ctx.b_aligned ? k.b_line_bytes : 0.0;
+  double async_bytes, wide_async_bytes = 0.0;
+  if (!a_wide && !b_wide) {  // NT, and tiles of one-line rows: one division, as before the layout term
+    async_bytes = (a_lines + b_lines) / async_rate;
+  } else {
+    const double a_async = a_lines / (a_wide ? wide_rate : async_rate);
+    const double b_async = b_lines / (b_wide ? wide_rate : async_rate);
+    async_bytes = a_async + b_async;
+    wide_async_bytes = (a_wide ? a_async : 0.0) + (b_wide ? b_async : 0.0);
+  }
   double load_bytes =
       async_bytes +
       (ctx.a_aligned ? 0.0
