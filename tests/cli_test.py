@@ -330,6 +330,10 @@ with open(part_profile, "w") as f:
 rc, out, err = run("rank", "8192x8192x8192", "--hw", part_profile, "--top", "1", "--format", "json")
 check("compute.active_cu_count: the same as --cu-count",
       rc == 0 and json.loads(out)["configs"][0]["latency_s"] == part["configs"][0]["latency_s"], err)
+# --cu-count given beside it replaces it, counted from the product's cu_count (SCHEMA.md).
+rc, out, err = run("rank", "8192x8192x8192", "--hw", part_profile, "--cu-count", "100", "--top", "1", "--format", "json")
+check("--cu-count replaces compute.active_cu_count", rc == 0 and
+      "(100 of 304 CUs)" in json.loads(out)["hardware"]["display_name"], out[:300] + err)
 bad_profile = os.path.join(TMP, "mi300x-bad.yaml")
 with open(bad_profile, "w") as f:
     f.write(mi300x.replace("  cu_count: 304\n", "  cu_count: 304\n  active_cu_count: 400\n", 1))

@@ -72,6 +72,31 @@ for shape, hw, extra, kwargs in [
     configs = g.rank(shape, hw=hw, **kwargs)
     check(f"rank({shape}, {hw}) is its configs, ranks 1..n", configs == want["configs"]
           and [c["rank"] for c in configs] == list(range(1, len(configs) + 1)), configs[:1])
+# cu_count= is --cu-count (a partition or CU mask): the same JSON, whole, for rank, explain and a
+# fused-MoE layer; bad values are refused as the CLI refuses them.
+want = cli_json("rank", "4096x4096x4096", "--hw", "h200", "--cu-count", "66", "--top", "3")
+got = g.ranking("4096x4096x4096", hw="h200", top=3, cu_count=66)
+check("ranking(cu_count=66) is `rank --cu-count 66` whole", got == want, f"{json.dumps(got)[:300]}")
+check("... on 66 of the H200's 132 SMs", "(66 of 132 CUs)" in got["hardware"]["display_name"], got["hardware"])
+whole = g.ranking("4096x4096x4096", hw="h200", top=3)
+check("... where the same config runs twice the waves of the whole GPU's",
+      got["configs"][0]["waves"] > whole["configs"][0]["waves"], (got["configs"][0], whole["configs"][0]))
+want = cli_json("explain", "4096x4096x4096", "--hw", "h200", "--cu-count", "66", "--config", "128x128x64:8:3")
+check("explain(cu_count=66) is `explain --cu-count 66` whole",
+      g.explain("4096x4096x4096", "128x128x64:8:3", hw="h200", cu_count=66) == want)
+want = cli_json("rank", "256", "--target", "vllm-fused-moe", "--experts", "8", "--top-k", "2", "--hidden", "4096",
+                "--intermediate", "14336", "--tp", "2", "--hw", "h200", "--cu-count", "100", "--top", "2")
+check("moe_ranking(cu_count=100) is `rank --target vllm-fused-moe --cu-count 100` whole",
+      g.moe_ranking(256, 8, 2, 4096, 14336, tp=2, hw="h200", top=2, cu_count=100) == want)
+e = py_error(g.rank, "64x64x64", hw="h200", cu_count=1000)
+check("cu_count above the GPU's CUs: Error naming cu_count", e is not None and "cu_count" in str(e), e)
+e = py_error(g.rank, "64x64x64", hw="h200", cu_count=0)
+check("cu_count=0: Error", e is not None and "cu_count must be in 1..1048576" in str(e), e)
+try:
+    g.rank("64x64x64", hw="h200", cu_count=1.5)
+    check("cu_count=1.5: TypeError", False)
+except TypeError as te:
+    check("cu_count=1.5: TypeError", "cu_count must be an int" in str(te), te)
 got = g.rank("4096x4096x4096", hw="h200", top=3)
 keys = set(cli_json("rank", "4096x4096x4096", "--hw", "h200", "--top", "3")["configs"][0])
 check("rank's dicts have exactly the rank JSON's keys", all(set(c) == keys for c in got) and len(got) == 3,

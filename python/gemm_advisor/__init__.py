@@ -182,7 +182,19 @@ def _top_arg(top):
     return top
 
 
-def ranking(shape, hw=None, dtype=None, layout=None, target="triton", top=10, candidates=None, *, distinct=False):
+def _cu_count_arg(cu_count):
+    """cu_count as the C++ half takes it: 0 for None (the whole GPU)."""
+    if cu_count is None:
+        return 0
+    if not _is_int(cu_count):
+        raise TypeError(f"cu_count must be an int, not {type(cu_count).__name__}")
+    if cu_count < 1 or cu_count > 1 << 20:
+        raise Error(f"cu_count must be in 1..1048576 (the CUs a partition or CU mask leaves), got {cu_count}")
+    return cu_count
+
+
+def ranking(shape, hw=None, dtype=None, layout=None, target="triton", top=10, candidates=None, *, distinct=False,
+            cu_count=None):
     """The whole ranking of one GEMM, as ``gemm-advisor rank --format json`` prints it.
 
     Returns a dict with "problem" (m, n, k, batch, dtype, layout), "hardware" (name, display_name,
@@ -200,12 +212,13 @@ def ranking(shape, hw=None, dtype=None, layout=None, target="triton", top=10, ca
         raise TypeError(f"distinct must be True or False, not {type(distinct).__name__}")
     text, warnings = _core.ranking_json(_shape_text(shape), _hw_arg(hw), _text_arg("dtype", dtype),
                                         _text_arg("layout", layout), _target_arg(target), _top_arg(top),
-                                        bool(distinct), texts)
+                                        bool(distinct), texts, _cu_count_arg(cu_count))
     _warn(warnings)
     return _json.loads(text)
 
 
-def rank(shape, hw=None, dtype=None, layout=None, target="triton", top=10, candidates=None, *, distinct=False):
+def rank(shape, hw=None, dtype=None, layout=None, target="triton", top=10, candidates=None, *, distinct=False,
+         cu_count=None):
     """Rank the tile configs of a target for one GEMM shape on a GPU, best first.
 
     shape: "MxNxK" or "MxNxKxB" text, or a tuple (M, N, K) or (M, N, K, B) of ints.
@@ -221,6 +234,9 @@ def rank(shape, hw=None, dtype=None, layout=None, target="triton", top=10, candi
         run are left out of the result with an :class:`AdvisorWarning` giving the reason (the
         whole result: :func:`ranking`'s "infeasible").
     distinct: the best config of each distinct tile (block_m, block_n, block_k, split_k) first.
+    cu_count: None (the whole GPU) or the CUs (SMs) the kernel may use, for a partition (MIG, MI300X
+        CPX) or a CU mask, as ``--cu-count``: waves and peak follow it, memory stays the profile's;
+        :class:`Error` above the GPU's own count.
 
     Returns a list of dicts with exactly the keys of a config entry of ``gemm-advisor rank
     --format json``: rank (1 = best), block_m, block_n, block_k, group_m, num_warps, num_stages,
@@ -232,11 +248,11 @@ def rank(shape, hw=None, dtype=None, layout=None, target="triton", top=10, candi
     target, a dtype the GPU lacks, a bad candidate, or no candidate that can run (the message
     gives the reason).
     """
-    return ranking(shape, hw, dtype, layout, target, top, candidates, distinct=distinct)["configs"]
+    return ranking(shape, hw, dtype, layout, target, top, candidates, distinct=distinct, cu_count=cu_count)["configs"]
 
 
 def moe_ranking(tokens, experts, top_k, hidden, intermediate, tp=1, hw=None, dtype="bf16", block_shape=None,
-                routing="uniform", gemm="layer", top=10):
+                routing="uniform", gemm="layer", top=10, *, cu_count=None):
     """The ranking of vLLM's fused-MoE kernel (target vllm-fused-moe) for one MoE layer, as
     ``gemm-advisor rank TOKENS --target vllm-fused-moe --experts E --top-k K --hidden H
     --intermediate I --tp T --format json`` prints it (a dict; "problem" has a "moe" entry).
@@ -246,7 +262,7 @@ def moe_ranking(tokens, experts, top_k, hidden, intermediate, tp=1, hw=None, dty
     intermediate / tp). dtype: "bf16", "fp16" or "fp8_w8a8"; block_shape: None (per-tensor scales)
     or "128x128" / [128, 128] for block-quantised fp8. routing: "uniform", "tuner" (as vLLM's
     benchmark_moe.py routes) or "zipf:S". gemm: "layer" (both launches, one config, as vLLM runs
-    them), "up" or "down". hw and top as for :func:`rank`.
+    them), "up" or "down". hw, top and cu_count as for :func:`rank`.
 
     Raises :class:`Error` for a bad layer (top_k > experts, tp not dividing intermediate, ...).
     """
@@ -261,21 +277,22 @@ def moe_ranking(tokens, experts, top_k, hidden, intermediate, tp=1, hw=None, dty
                                             _text_arg("dtype", dtype) or "bf16",
                                             _text_arg("block_shape", block_shape) or "",
                                             _text_arg("routing", routing) or "uniform",
-                                            _text_arg("gemm", gemm) or "layer", _hw_arg(hw), _top_arg(top))
+                                            _text_arg("gemm", gemm) or "layer", _hw_arg(hw), _top_arg(top),
+                                            _cu_count_arg(cu_count))
     _warn(warnings)
     return _json.loads(text)
 
 
 def moe_rank(tokens, experts, top_k, hidden, intermediate, tp=1, hw=None, dtype="bf16", block_shape=None,
-             routing="uniform", gemm="layer", top=10):
+             routing="uniform", gemm="layer", top=10, *, cu_count=None):
     """The configs of :func:`moe_ranking`, best first (the keys of :func:`rank`'s dicts; latency_s
     is the layer's: up + down). Pass them to vLLM as BLOCK_SIZE_M = block_m, ... (or write whole
     config files with ``gemm-advisor batch --target vllm-fused-moe --emit vllm``)."""
     return moe_ranking(tokens, experts, top_k, hidden, intermediate, tp, hw, dtype, block_shape, routing, gemm,
-                       top)["configs"]
+                       top, cu_count=cu_count)["configs"]
 
 
-def explain(shape, config=None, hw=None, dtype=None, layout=None, target="triton"):
+def explain(shape, config=None, hw=None, dtype=None, layout=None, target="triton", *, cu_count=None):
     """Every term of one estimate, as ``gemm-advisor explain --format json`` prints it.
 
     config: None (the advisor's top config), config text "BMxBNxBK:WARPS:STAGES[:SPLITK][:gG]"
@@ -287,7 +304,7 @@ def explain(shape, config=None, hw=None, dtype=None, layout=None, target="triton
     target = _target_arg(target)
     text = "" if config is None else config_text(config, target)
     result, warnings = _core.explain_json(_shape_text(shape), _hw_arg(hw), _text_arg("dtype", dtype),
-                                          _text_arg("layout", layout), target, text)
+                                          _text_arg("layout", layout), target, text, _cu_count_arg(cu_count))
     _warn(warnings)
     return _json.loads(result)
 

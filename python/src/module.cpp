@@ -52,6 +52,17 @@ ProfileHandle resolve_hw(const py::object& hw) {
   return h;
 }
 
+// cu_count > 0: the profile restricted to that many CUs (a partition or CU mask), as --cu-count
+// does; 0, the whole GPU.
+void restrict_cus(ProfileHandle& h, int cu_count) {
+  if (cu_count <= 0) return;
+  try {
+    ga::use_cu_count(h.profile.hw, cu_count);
+  } catch (const ga::InputError& e) {
+    throw ga::InputError(std::string("cu_count: ") + e.what());
+  }
+}
+
 ga::GemmProblem problem(const ga::Target& target, const std::string& shape, const std::string& dtype,
                         const std::string& layout) {
   return ga::parse_shape(shape, ga::problem_defaults_for(target.info(), dtype, layout));
@@ -69,10 +80,12 @@ std::pair<std::string, std::vector<std::string>> ranking_json(const std::string&
                                                               const std::string& dtype, const std::string& layout,
                                                               const std::string& target_name, std::size_t top,
                                                               bool distinct,
-                                                              const std::optional<std::vector<std::string>>& candidates) {
+                                                              const std::optional<std::vector<std::string>>& candidates,
+                                                              int cu_count) {
   const ga::Target& target = ga::find_target(target_name);
   const ga::GemmProblem p = problem(target, shape, dtype, layout);
   ProfileHandle h = resolve_hw(hw);
+  restrict_cus(h, cu_count);
   std::vector<std::string> warnings = h.warnings;
   add_target_params_warning(h, target, warnings);
   const ga::Hardware& hwr = h.profile.hw;
@@ -116,10 +129,11 @@ std::pair<std::string, std::vector<std::string>> ranking_json(const std::string&
 std::pair<std::string, std::vector<std::string>> explain_json(const std::string& shape, const py::object& hw,
                                                               const std::string& dtype, const std::string& layout,
                                                               const std::string& target_name,
-                                                              const std::string& config) {
+                                                              const std::string& config, int cu_count) {
   const ga::Target& target = ga::find_target(target_name);
   const ga::GemmProblem p = problem(target, shape, dtype, layout);
   ProfileHandle h = resolve_hw(hw);
+  restrict_cus(h, cu_count);
   ga::require_matrix_dtype(h.profile.hw, p.dtype);
   ga::TileConfig given;
   if (!config.empty()) given = ga::parse_tile_config(config);
@@ -142,7 +156,8 @@ std::pair<std::string, std::vector<std::string>> moe_ranking_json(std::int64_t t
                                                                   const std::string& dtype,
                                                                   const std::string& block_shape,
                                                                   const std::string& routing, const std::string& gemm,
-                                                                  const py::object& hw, std::size_t top) {
+                                                                  const py::object& hw, std::size_t top,
+                                                                  int cu_count) {
   ga::MoeModel model;
   model.experts = experts;
   model.top_k = top_k;
@@ -161,6 +176,7 @@ std::pair<std::string, std::vector<std::string>> moe_ranking_json(std::int64_t t
   if (gemm == "up" || gemm == "down") p = ga::moe_layer_gemms(p)[gemm == "up" ? 0 : 1];
   else if (gemm != "layer") throw ga::InputError("gemm '" + ga::printable(gemm) + "': expected layer, up or down");
   ProfileHandle h = resolve_hw(hw);
+  restrict_cus(h, cu_count);
   const ga::Hardware& hwr = h.profile.hw;
   ga::require_matrix_dtype(hwr, p.dtype);
   const ga::Target& target = ga::vllm_fused_moe_target();
@@ -217,12 +233,12 @@ PYBIND11_MODULE(_gemm_advisor, m) {
   m.def("load_profile", &load, py::arg("name_or_path"));
   m.def("default_hardware_name", []() { return ga::default_hardware_name("hw="); });
   m.def("ranking_json", &ranking_json, py::arg("shape"), py::arg("hw"), py::arg("dtype"), py::arg("layout"),
-        py::arg("target"), py::arg("top"), py::arg("distinct"), py::arg("candidates"));
+        py::arg("target"), py::arg("top"), py::arg("distinct"), py::arg("candidates"), py::arg("cu_count"));
   m.def("explain_json", &explain_json, py::arg("shape"), py::arg("hw"), py::arg("dtype"), py::arg("layout"),
-        py::arg("target"), py::arg("config"));
+        py::arg("target"), py::arg("config"), py::arg("cu_count"));
   m.def("moe_ranking_json", &moe_ranking_json, py::arg("tokens"), py::arg("experts"), py::arg("top_k"),
         py::arg("hidden"), py::arg("intermediate"), py::arg("tp"), py::arg("dtype"), py::arg("block_shape"),
-        py::arg("routing"), py::arg("gemm"), py::arg("hw"), py::arg("top"));
+        py::arg("routing"), py::arg("gemm"), py::arg("hw"), py::arg("top"), py::arg("cu_count"));
   m.def("profiles_json", []() { return ga::json_text(ga::profiles_json()); });
   m.def("targets_json", []() { return ga::json_text(ga::targets_json()); });
   m.def("version_line", []() { return ga::version_line(); });
