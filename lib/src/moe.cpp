@@ -342,7 +342,9 @@ std::vector<MoeModel> read_yaml_models(const std::string& text, const std::strin
     throw InputError(path + ":" + std::to_string(e.mark.line + 1) + ": not valid YAML/JSON: " + e.msg);
   }
   root = list_under(root, "models", path, 0);
-  if (!root.IsSequence()) throw InputError(path + ": expected a list of models (or a mapping with a 'models:' list)");
+  if (!root.IsSequence())  // at its line, as a shape list says it (yaml-cpp's mark of the node found)
+    throw InputError(path + ":" + std::to_string(std::max(0, root.Mark().line) + 1) +
+                     ": expected a list of models (or a mapping with a 'models:' list)");
   std::vector<MoeModel> out;
   for (const YAML::Node& n : root) {
     const long line = n.Mark().line + 1;
@@ -466,6 +468,11 @@ MoeModel moe_model_from_hf_config(const std::string& path, std::int64_t tp, cons
   }
   if (!duplicate.empty()) throw InputError(path + ": duplicate key '" + printable(duplicate) + "' (which one holds?)");
   if (!root.is_object()) throw InputError(path + ": expected a JSON object (a Hugging Face config.json)");
+  // A multimodal model's language part sits under text_config; anything else there is no config
+  // (it was read past, and the top level's keys taken, without a word).
+  if (root.contains("text_config") && !root["text_config"].is_object() && !root["text_config"].is_null())
+    throw InputError(path + ": text_config = " + printable(root["text_config"].dump(), 80) +
+                     " is not an object (the language model's config, as multimodal config.json files hold it)");
   const nlohmann::json& c = root.contains("text_config") && root["text_config"].is_object() ? root["text_config"] : root;
   // The first of `keys` present; a present key with no whole number, or two present keys that
   // disagree, is an error (a config is read as vLLM would, never guessed at).
