@@ -254,6 +254,12 @@ TEST_CASE("files are written whole, replaced atomically, and leave no temporary 
   CHECK(entries == 1);
   CHECK_THROWS_WITH(write_file_atomically((dir.path / "missing" / "x.json").string(), "x"),
                     Catch::Contains("missing/x.json: cannot write"));
+  // A directory that takes no new file although it looks writable (procfs: creating fails with
+  // ENOENT, which alone read as "No such file or directory" of a path that exists): said as what failed.
+  // A read-only directory does the same for a user that is not root.
+  if (fs::is_regular_file("/proc/version"))
+    CHECK_THROWS_WITH(write_file_atomically("/proc/version", "x"),
+                      Catch::Contains("/proc/version: cannot write: cannot create a file in /proc ("));
 }
 
 TEST_CASE("ensure_directory creates parents and rejects a file", "[emit][files]") {

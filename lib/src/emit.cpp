@@ -244,7 +244,11 @@ void write_file_atomically(const std::string& path_given, const std::string& tex
   const std::string tmp = path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++);
   constexpr mode_t kFileMode = 0644;  // rw-r--r--, less the umask: an ordinary data file
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, kFileMode);
-  if (fd < 0) throw InputError(path + ": cannot write: " + std::strerror(errno));
+  // Said as what failed: the temporary file beside it (under /proc, creating one fails with ENOENT,
+  // which alone read as if the path were missing: a fresh user's find).
+  if (fd < 0)
+    throw InputError(path + ": cannot write: cannot create a file in " +
+                     std::filesystem::path(tmp).parent_path().lexically_normal().string() + " (" + std::strerror(errno) + ")");
   auto fail = [&](const char* what, bool close_fd) {
     const std::string reason = std::strerror(errno);
     if (close_fd) ::close(fd);
