@@ -339,7 +339,7 @@ std::string clearer_parse_error(std::string what) {
   const auto t = bounds.find(to);
   if (t == std::string::npos) return what;
   const std::string prefix = what.substr(0, v);
-  if (given.empty()) return prefix + "no value given (expected " + bounds.substr(0, t) + " to " + bounds.substr(t + to.size()) + ")";
+  if (given.empty()) return prefix + "no value given (expected " + bounds + ")";
   char* end = nullptr;
   const double x = std::strtod(given.c_str(), &end);
   const double lo = std::strtod(bounds.c_str(), nullptr), hi = std::strtod(bounds.c_str() + t + to.size(), nullptr);
@@ -348,7 +348,7 @@ std::string clearer_parse_error(std::string what) {
   const bool numeric = end != given.c_str() && *end == '\0';
   // A number inside the bounds was refused for its form (1.5, 2.0, 1e3): not a whole number as written.
   if (whole_bounds && (!numeric || (x >= lo && x <= hi)))
-    return prefix + "'" + given + "' is not a whole number (expected " + bounds.substr(0, t) + " to " + bounds.substr(t + to.size()) + ")";
+    return prefix + "'" + given + "' is not a whole number (expected " + bounds + ")";
   return what;
 }
 

@@ -43,24 +43,26 @@ ProfileHandle load(const std::string& name_or_path) {
 }
 
 // hw as the Python half passes it: None (the default, as the CLI finds it), a name or path, or a
-// ProfileHandle.
-ProfileHandle resolve_hw(const py::object& hw) {
-  if (hw.is_none()) return load(ga::default_hardware_name("hw="));
-  if (py::isinstance<py::str>(hw)) return load(hw.cast<std::string>());
-  ProfileHandle h = hw.cast<ProfileHandle>();
-  h.warnings.clear();  // shown when it was loaded
-  return h;
-}
-
-// cu_count > 0: the profile restricted to that many CUs (a partition or CU mask), as --cu-count
-// does; 0, the whole GPU.
-void restrict_cus(ProfileHandle& h, int cu_count) {
-  if (cu_count <= 0) return;
-  try {
-    ga::use_cu_count(h.profile.hw, cu_count);
-  } catch (const ga::InputError& e) {
-    throw ga::InputError(std::string("cu_count: ") + e.what());
+// ProfileHandle (copied). cu_count > 0: restricted to that many CUs (a partition or CU mask), as
+// --cu-count does; 0, the whole GPU.
+ProfileHandle resolve_hw(const py::object& hw, int cu_count) {
+  ProfileHandle h;
+  if (hw.is_none()) {
+    h = load(ga::default_hardware_name("hw="));
+  } else if (py::isinstance<py::str>(hw)) {
+    h = load(hw.cast<std::string>());
+  } else {
+    h = hw.cast<ProfileHandle>();
+    h.warnings.clear();  // shown when it was loaded
   }
+  if (cu_count > 0) {
+    try {
+      ga::use_cu_count(h.profile.hw, cu_count);
+    } catch (const ga::InputError& e) {
+      throw ga::InputError(std::string("cu_count: ") + e.what());
+    }
+  }
+  return h;
 }
 
 ga::GemmProblem problem(const ga::Target& target, const std::string& shape, const std::string& dtype,
@@ -84,8 +86,7 @@ std::pair<std::string, std::vector<std::string>> ranking_json(const std::string&
                                                               int cu_count) {
   const ga::Target& target = ga::find_target(target_name);
   const ga::GemmProblem p = problem(target, shape, dtype, layout);
-  ProfileHandle h = resolve_hw(hw);
-  restrict_cus(h, cu_count);
+  ProfileHandle h = resolve_hw(hw, cu_count);
   std::vector<std::string> warnings = h.warnings;
   add_target_params_warning(h, target, warnings);
   const ga::Hardware& hwr = h.profile.hw;
@@ -132,8 +133,7 @@ std::pair<std::string, std::vector<std::string>> explain_json(const std::string&
                                                               const std::string& config, int cu_count) {
   const ga::Target& target = ga::find_target(target_name);
   const ga::GemmProblem p = problem(target, shape, dtype, layout);
-  ProfileHandle h = resolve_hw(hw);
-  restrict_cus(h, cu_count);
+  ProfileHandle h = resolve_hw(hw, cu_count);
   ga::require_matrix_dtype(h.profile.hw, p.dtype);
   ga::TileConfig given;
   if (!config.empty()) given = ga::parse_tile_config(config);
@@ -175,8 +175,7 @@ std::pair<std::string, std::vector<std::string>> moe_ranking_json(std::int64_t t
   ga::validate_problem(p);
   if (gemm == "up" || gemm == "down") p = ga::moe_layer_gemms(p)[gemm == "up" ? 0 : 1];
   else if (gemm != "layer") throw ga::InputError("gemm '" + ga::printable(gemm) + "': expected layer, up or down");
-  ProfileHandle h = resolve_hw(hw);
-  restrict_cus(h, cu_count);
+  ProfileHandle h = resolve_hw(hw, cu_count);
   const ga::Hardware& hwr = h.profile.hw;
   ga::require_matrix_dtype(hwr, p.dtype);
   const ga::Target& target = ga::vllm_fused_moe_target();
