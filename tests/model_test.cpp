@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <string>
 
 #include "gemm_advisor/model.hpp"
 #include "gemm_advisor/ranker.hpp"
@@ -128,6 +130,40 @@ TEST_CASE("an M- or N-contiguous operand with rows of two lines copies faster, u
   const Profile mi300x = load_profile("mi300x");
   REQUIRE(test_util::params(mi300x).async_copy_fill_fraction == 1.0);
   CHECK(fill("NN", c, mi300x) == Approx(fill("NT", c, mi300x)));
+}
+
+TEST_CASE("the tutorial kernel's odd-N B is read one row per lane: each element its own line",
+          "[model][layout]") {
+  // Triton 3.6 lays the tutorial kernel's B loads with the lanes along K when N is odd (no contiguity
+  // known along N after `% N`; data/measurements/h200-load-layouts.txt), so each element is its own
+  // line: scattered_line_fraction (0.5) of a 128-byte line plus its 2 bytes. With N even the lanes
+  // walk N: runs of 32 elements of a 64-column tile, 32 elements per (128 + 64) bytes. 64x64x64 on
+  // 1024 x N x 2048 NN, B unaligned both ways (3001 and 3002 are not multiples of 16): 4096 B elements
+  // a K-step, 4096 x (64 + 2) = 270336 bytes against 128 x 192 = 24576, the difference at the CU's fill
+  // rate (120 B/cycle at 1830 MHz) once for every block resident on the CU. By hand.
+  const Profile h200 = load_profile("h200");
+  const Target& tutorial = triton_tutorial_target();
+  REQUIRE(tutorial.default_params().scattered_line_fraction == 0.5);
+  auto run = [&](std::int64_t n) {
+    GemmProblem p = parse_shape("1024x" + std::to_string(n) + "x2048");
+    p.layout = parse_layout("NN");
+    const Estimate e = tutorial.estimate(tutorial.context(p, h200), cfg(64, 64, 64, 4, 3));
+    REQUIRE(e.feasible);
+    return e;
+  };
+  const Estimate odd = run(3001), even = run(3002);
+  REQUIRE(odd.occupancy == even.occupancy);
+  const double fill_bytes_per_s = 120.0 * 1830e6;
+  CHECK(odd.cu_load_step_s - even.cu_load_step_s ==
+        Approx(odd.occupancy * (4096.0 * (64.0 + 2.0) - 4096.0 / 32.0 * (128.0 + 64.0)) / fill_bytes_per_s));
+  // The masked kernel's offsets carry contiguity hints: its lanes walk N at either N.
+  GemmProblem p = parse_shape("1024x3001x2048");
+  p.layout = parse_layout("NN");
+  GemmProblem q = p;
+  q.n = 3002;
+  const Estimate masked_odd = test_util::estimate(p, h200, cfg(64, 64, 64, 4, 3));
+  const Estimate masked_even = test_util::estimate(q, h200, cfg(64, 64, 64, 4, 3));
+  CHECK(masked_odd.cu_load_step_s == Approx(masked_even.cu_load_step_s).epsilon(0.01));
 }
 
 TEST_CASE("padding waste counts tile overhang", "[model]") {

@@ -177,6 +177,13 @@ inline double elementwise_line_bytes(const EstimateContext& ctx, double elements
   return elements / per_run * (kLineBytes + per_run * ctx.bytes_in);
 }
 
+// What loading `elements` of an unaligned operand costs the CU's fill when the compiler lays a
+// warp's lanes across the tile's rows (KernelShape::b_staged_across_rows): every lane reads its own
+// line, and the L1 resolves such scattered lines at scattered_line_fraction of a line's fill time each.
+inline double scattered_line_bytes(const EstimateContext& ctx, double elements) {
+  return elements * (kLineBytes * ctx.params.scattered_line_fraction + ctx.bytes_in);
+}
+
 template <bool kExtraStepWork>
 inline TileGeometry tile_geometry(const EstimateContext& ctx, const KernelShape& k, const Residency& r) {
   const Hardware& hw = *ctx.hw;
@@ -187,7 +194,8 @@ inline TileGeometry tile_geometry(const EstimateContext& ctx, const KernelShape&
   g.busiest_step_bytes = (k.a_rows_busiest + k.b_cols_busiest) * k.k_depth_busiest * ctx.bytes_in;
   const double async_rate = ctx.params.async_copy_fill_fraction;
   // An aligned operand is copied asynchronously in whole cache lines (the target counts them); an
-  // unaligned one goes element by element through registers (elementwise_line_bytes).
+  // unaligned one goes element by element through registers (elementwise_line_bytes, or
+  // scattered_line_bytes where the warp's lanes walk its rows).
   // Spilled registers and other register loads (scales) move 4 bytes at a time, like scalar loads.
   // An operand contiguous along M or N whose tile rows span two lines or more copies faster
   // (ModelParams::mn_contiguous_fill_gain), never above the CU's own fill rate.
@@ -217,9 +225,10 @@ inline TileGeometry tile_geometry(const EstimateContext& ctx, const KernelShape&
       (ctx.a_aligned ? 0.0
                      : elementwise_line_bytes(ctx, k.a_rows_busiest * k.k_depth_busiest,
                                               layout.a_transposed ? k.a_rows_busiest : k.k_depth_busiest)) +
-      (ctx.b_aligned ? 0.0
-                     : elementwise_line_bytes(ctx, k.b_cols_busiest * k.k_depth_busiest,
-                                              layout.b_transposed ? k.k_depth_busiest : k.b_cols_busiest)) +
+      (ctx.b_aligned               ? 0.0
+       : k.b_staged_across_rows ? scattered_line_bytes(ctx, k.b_cols_busiest * k.k_depth_busiest)
+                                : elementwise_line_bytes(ctx, k.b_cols_busiest * k.k_depth_busiest,
+                                                         layout.b_transposed ? k.k_depth_busiest : k.b_cols_busiest)) +
       r.spill_bytes_per_step / std::min(1.0, kScalarBytes / kVectorBytes);
   if constexpr (kExtraStepWork) {
     g.tile_step_bytes += k.extra_step_bytes;

@@ -45,6 +45,10 @@ struct KernelShape {
   double b_line_bytes = 0;    ///< ... of the fullest B tile
   double a_staged_elements = 0;  ///< elements of A one tile-step stages through registers when A is unaligned
   double b_staged_elements = 0;  ///< ... of B
+  /// The compiler lays a warp's lanes across the rows of an unaligned B tile (each lane a different
+  /// K row, one element each) instead of along its contiguous dimension: every element is then its
+  /// own cache-line access (model_core.hpp, scattered_line_bytes)
+  bool b_staged_across_rows = false;
   double extra_step_bytes = 0;   ///< other loads per tile-step (e.g. quantization scales), bytes, through registers
 
   // --- math of one tile-step ---

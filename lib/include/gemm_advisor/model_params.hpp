@@ -178,6 +178,17 @@ struct ModelParams {
   /// usual parameters with it scored no better held out (96.3-96.4%). The kernels of vllm-fp8-block and
   /// vllm-fused-moe read K-contiguous operands only.
   double mn_contiguous_fill_gain = 1.5;
+  /// Fill time of one element of an unaligned operand whose warp lanes each read a different row
+  /// (KernelShape::b_staged_across_rows: one scattered cache line per element), as a fraction of a
+  /// whole line at the CU's fill rate: 1 would be one line a cycle. Measured, not fitted, on our
+  /// H200 with the tutorial kernel, whose odd-N B loads Triton 3.6 lays out that way
+  /// (tools/measure/load_layout_probe.py): over the 904 configs of its five odd-N NN shapes in
+  /// h200-tutorial*.csv (no register spill, two waves or more), the time of a wave's K-step against
+  /// the scattered 32-lane loads its CUs issue, the A copies and the matrix work (least squares) gives
+  /// 15.9 cycles a load at the 1.98 GHz the H200 ran at, 8.0 ns: 0.41 of a line each at the profile's
+  /// fill rate (120 B/cycle at 1.83 GHz); the median of the per-config ratios, 20.6 cycles, 0.53; 0.5.
+  /// Where lanes walk the contiguous dimension the cost is elementwise_line_bytes's.
+  double scattered_line_fraction = 0.5;
 };
 
 /// One entry of the registry: a free parameter, its unit and the range in which the model stays
@@ -236,6 +247,8 @@ constexpr ModelParamInfo kModelParamRegistry[] = {
      "wait added to each K-step of a one-warpgroup wgmma tile whose config's occupancy is one block per CU"},
     {"mn_contiguous_fill_gain", "multiple", 1, 16, &ModelParams::mn_contiguous_fill_gain,
      "copy rate of an M- or N-contiguous operand tile with rows of two lines or more, over the fitted one"},
+    {"scattered_line_fraction", "fraction", 1e-3, 1, &ModelParams::scattered_line_fraction,
+     "fill time of an unaligned element read by its own lane from its own row, over a whole line's"},
 };
 
 /// The registry entry named `name`, or nullptr.

@@ -42,6 +42,7 @@ template <bool kAligned>
   k.tensor_memory_bytes = r.tensor_memory_bytes;
   k.a_staged_elements = k.block_m * k.block_k;
   k.b_staged_elements = k.block_k * k.block_n;
+  k.b_staged_across_rows = false;
   k.extra_step_bytes = 0;
   k.vector_ops = 0;
   k.matrix_result_per_step = false;

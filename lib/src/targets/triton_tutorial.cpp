@@ -32,6 +32,16 @@ struct TutorialRules {
         r.check != TritonResourceCheck::ok)
       return false;
     triton_family::map_wrapped_operands(ctx, c, r.full_instruction, k);
+    // B contiguous along N (NN, TN) with N odd: `% N` leaves Triton's axis analysis no contiguity
+    // along N, nor along K (the row stride N is not 1), and with none known the coalescing pass
+    // orders dimension 0 first, K for B: a warp's 32 lanes read 32 rows, one element each. Triton
+    // 3.6 on our H200, 128x64x128 with 8 warps (tools/measure/load_layout_probe.py,
+    // data/measurements/h200-load-layouts.txt): threadsPerWarp [32, 1], order [0, 1] for B on odd N
+    // in NN; our masked kernel, whose offsets carry contiguity hints, [1, 32], order [1, 0]. An even N
+    // keeps a contiguity of 2 or more along N (gcd with N's divisibility), so lanes walk N. A (M x K)
+    // is read along K where K is the contiguous dimension (its range has known contiguity) and along
+    // M otherwise (dimension 0): coalesced either way.
+    k.b_staged_across_rows = !p.layout.b_transposed && p.n % 2 != 0;
     // ptxas serializes this kernel's wgmma (each instruction waits for itself) when B is stored
     // N x K (K-contiguous: NT, TT) and a block of 8 warps is 256 columns wide, at every BLOCK_K and
     // num_stages it compiles; our masked kernel's same tiles stay pipelined. Triton 3.6 on the H200,
