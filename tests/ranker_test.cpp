@@ -4,6 +4,7 @@
 
 #include "gemm_advisor/ranker.hpp"
 #include "gemm_advisor/targets/triton.hpp"
+#include "gemm_advisor/targets/triton_tutorial.hpp"
 #include "test_util.hpp"
 
 using namespace gemm_advisor;
@@ -52,6 +53,31 @@ TEST_CASE("near-ties are broken by arithmetic intensity, then deterministically"
   for (std::size_t i = 0; i < group; ++i) CHECK(a[i].estimate.latency_s <= bound);
   for (std::size_t i = 1; i < group; ++i)
     CHECK(a[i].estimate.arithmetic_intensity <= a[i - 1].estimate.arithmetic_intensity);
+}
+
+TEST_CASE("a tile's stage counts predicted alike go nearest the compiler's default num_stages first", "[ranker]") {
+  // 2048x1001x4096 NN on the tutorial kernel: B (N = 1001) is unaligned and leaves the software
+  // pipeline at every num_stages, so the model predicts 256x64x128 w8 alike at 1, 2 and 3 stages
+  // (measured on our H200: 184, 127 and 126 us, h200-tutorial-l.csv). The H200 profile gives Triton's
+  // NVIDIA default, 3 (profiles/h200.yaml, triton.default_num_stages): 3 stages first, then 2, then
+  // 1. Without it (0: no preference) fewer stages go first, as before.
+  Profile hw = load_profile("h200");
+  REQUIRE(hw.triton.default_num_stages == 3);
+  GemmProblem p = parse_shape("2048x1001x4096");
+  p.layout = parse_layout("NN");
+  const std::vector<TileConfig> cands = {test_util::cfg(256, 64, 128, 8, 1), test_util::cfg(256, 64, 128, 8, 2),
+                                         test_util::cfg(256, 64, 128, 8, 3)};
+  std::vector<RankedConfig> ranked;
+  rank_configs(triton_tutorial_target(), p, hw, cands, ranked);
+  REQUIRE(ranked.size() == 3);
+  REQUIRE(ranked[0].estimate.latency_s == ranked[2].estimate.latency_s);
+  CHECK(ranked[0].config.num_stages == 3);
+  CHECK(ranked[1].config.num_stages == 2);
+  CHECK(ranked[2].config.num_stages == 1);
+  hw.triton.default_num_stages = 0;
+  rank_configs(triton_tutorial_target(), p, hw, cands, ranked);
+  CHECK(ranked[0].config.num_stages == 1);
+  CHECK(ranked[2].config.num_stages == 3);
 }
 
 TEST_CASE("a top-N ranking gives exactly the first N places of the full ranking", "[ranker]") {

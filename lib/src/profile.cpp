@@ -418,7 +418,7 @@ void parse_matrix(ProfileReader& r, const YAML::Node& mx, Hardware& hw) {
 void parse_triton(ProfileReader& r, const YAML::Node& t, TritonSettings& triton) {
   r.check_keys(t, "triton",
                {"max_num_stages", "smem_stage_offset", "sync_mma_smem_stage_offset", "max_split_k", "min_pipelined_load_bits",
-                "max_loads_in_flight"});
+                "max_loads_in_flight", "default_num_stages"});
   triton.max_num_stages = r.integer(t, "max_num_stages", "triton.max_num_stages", false, 64);
   triton.smem_stage_offset = r.integer(t, "smem_stage_offset", "triton.smem_stage_offset", true, 64);
   triton.sync_mma_smem_stage_offset =
@@ -430,6 +430,8 @@ void parse_triton(ProfileReader& r, const YAML::Node& t, TritonSettings& triton)
     triton.min_pipelined_load_bits = r.integer(t, "min_pipelined_load_bits", "triton.min_pipelined_load_bits", true, 1024);
   if (t["max_loads_in_flight"])
     triton.max_loads_in_flight = r.integer(t, "max_loads_in_flight", "triton.max_loads_in_flight", true, 64);
+  if (t["default_num_stages"])
+    triton.default_num_stages = r.integer(t, "default_num_stages", "triton.default_num_stages", true, 64);
 }
 
 // A `model_parameters:` mapping at `path`: each key a registry entry (model_params.hpp), each value

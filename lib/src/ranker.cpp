@@ -1,6 +1,7 @@
 #include "gemm_advisor/ranker.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <array>
 #include <set>
 #include <cstdint>
@@ -73,6 +74,7 @@ void rank_configs(const Target& target, const EstimateContext& context, const st
     return config_of(a) < config_of(b);
   };
   const double tol = context.params.near_tie_tolerance;
+  const int preferred_stages = profile.triton.default_num_stages;
   // With --top N only the configs that can reach the first N places matter: those no slower than
   // the N-th fastest plus the near-tie band (a near-tie run starts no later than the N-th place).
   if (top > 0 && top < keys.size()) {
@@ -83,16 +85,28 @@ void rank_configs(const Target& target, const EstimateContext& context, const st
   }
   std::sort(keys.begin(), keys.end(), by_latency);
   // Near-ties: a run of configs within near_tie_tolerance of the run's fastest is ordered by
-  // arithmetic intensity (higher first: Origami's tie-breaker), then by the config (TileConfig's
-  // order: fewer warps and stages first). Not by predicted time: within the tolerance that is
-  // noise, and ordering same-tile configs by it scored 93.7% of oracle on the 263 H200 triton
-  // shapes against 95.9% (2026-12-01).
+  // arithmetic intensity (higher first: Origami's tie-breaker), then by num_stages' distance from
+  // the compiler's default (triton.default_num_stages, where the profile gives it), then by the
+  // config (TileConfig's order: fewer warps and stages first). Not by predicted time: within the
+  // tolerance that is noise, and ordering same-tile configs by it scored 93.7% of oracle on the 263
+  // H200 triton shapes against 95.9% (2026-12-01). The stage preference (2026-12-03): where the
+  // model predicts a tile's stage counts alike (an unaligned operand leaves the pipeline at every
+  // num_stages), 1 stage ran 1.45x slower than 3 on 2048x1001x4096 and 2048x5003x2048 NN
+  // (h200-tutorial-l.csv, -c.csv); on the H200 data, fewer stages first against the default's 3
+  // first: triton 96.38% -> 96.53% of oracle in sample (worst 78.1% -> 76.8%), the tutorial's
+  // sets a-g 95.63% -> 96.12%, h-j 95.51% -> 95.68%, l 93.91% -> 96.28%, vllm-fp8-block and
+  // vllm-fused-moe alike; a preference of 2 or 4 scored lower.
   for (auto run = keys.begin(); run != keys.end();) {
     auto stop = run + 1;
     while (stop != keys.end() && stop->latency_s <= run->latency_s * (1.0 + tol)) ++stop;
     if (stop - run > 1) {
       std::sort(run, stop, [&](const SortKey& a, const SortKey& b) {
         if (a.arithmetic_intensity != b.arithmetic_intensity) return a.arithmetic_intensity > b.arithmetic_intensity;
+        if (preferred_stages > 0) {
+          const int da = std::abs(config_of(a).num_stages - preferred_stages);
+          const int db = std::abs(config_of(b).num_stages - preferred_stages);
+          if (da != db) return da < db;
+        }
         return config_of(a) < config_of(b);
       });
     }

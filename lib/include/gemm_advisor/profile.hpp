@@ -38,6 +38,12 @@ struct TritonSettings {
   /// next step's global loads one iteration ahead and spends further stages on shared-memory buffers:
   /// loads in flight = min(num_stages - 1, this).
   int max_loads_in_flight = 0;
+  /// The compiler's own num_stages when a kernel gives none (`triton.default_num_stages`; 0, not
+  /// given: no preference): within a near-tie of the same arithmetic intensity the ranking prefers
+  /// the num_stages closest to it (ranker.cpp), where the model cannot tell stage counts apart (an
+  /// operand left out of the software pipeline keeps every num_stages of a tile alike). 3 in
+  /// Triton's NVIDIA backend (CUDAOptions), 2 in its AMD one (HIPOptions).
+  int default_num_stages = 0;
 };
 
 /// Model-parameter values a profile gives, each (registry entry, value), in file order.
