@@ -4,12 +4,13 @@ for 3072^3 NT, 128x256x64 and 128x128x64 (8 warps, 3 stages), to see how their c
 
     python3 tools/measure/nt_sass.py --out DIR     (writes DIR/<kernel>-<tile>.{ptx,sass}; needs cuobjdump)
 """
-import argparse, collections, os, re, subprocess, sys, tempfile
+import argparse, collections, os, re, sys
 import torch, triton
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import gemm_kernels  # noqa: E402
 import nt_probe  # noqa: E402
+import resource_probe  # noqa: E402  (sass_of)
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--out", required=True)
@@ -32,9 +33,7 @@ for bm, bn in ((128, 256), (128, 128)):
         tag = f"{name}-{bm}x{bn}"
         with open(os.path.join(args.out, tag + ".ptx"), "w") as f:
             f.write(kern.asm["ptx"])
-        with tempfile.NamedTemporaryFile(suffix=".cubin", delete=False) as f:
-            f.write(kern.asm["cubin"])
-        sass = subprocess.run(["cuobjdump", "-sass", f.name], capture_output=True, text=True).stdout
+        sass = resource_probe.sass_of(kern)
         with open(os.path.join(args.out, tag + ".sass"), "w") as f:
             f.write(sass)
         ops = collections.Counter(re.findall(r"\b(LDGSTS\S*|LDG\S*|STG\S*|HGMMA\S*|BAR\S*|LDGDEPBAR\S*|DEPBAR\S*)", sass))

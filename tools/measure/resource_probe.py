@@ -23,7 +23,9 @@ import argparse
 import csv
 import multiprocessing as mp
 import os
+import subprocess
 import sys
+import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -116,6 +118,15 @@ def probe(task):
                    error=f"{type(e).__name__}: {e}".replace("\n", " ")[:200])
     row["seconds"] = round(time.time() - t0, 2)
     return row
+
+
+def sass_of(kern):
+    """The SASS text of a compiled kernel (compile_kernel's result): its cubin through cuobjdump -sass
+    (CUDA toolkit); raises if cuobjdump fails."""
+    with tempfile.NamedTemporaryFile(suffix=".cubin") as f:
+        f.write(kern.asm["cubin"])
+        f.flush()
+        return subprocess.run(["cuobjdump", "-sass", f.name], capture_output=True, text=True, check=True).stdout
 
 
 def run_probe(name, tasks, probe_fn, columns, out, jobs, max_minutes):

@@ -22,16 +22,14 @@ Needs cuobjdump (CUDA toolkit) for the SASS.
 import argparse
 import os
 import re
-import subprocess
 import sys
-import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 if HERE not in sys.path:
     sys.path.insert(0, HERE)
 
-import resource_probe  # noqa: E402  (compile_kernel, run_probe, init)
+import resource_probe  # noqa: E402  (compile_kernel, sass_of, run_probe)
 
 SHAPES = [("oddn-nn-b", 1024, 3001, 2048, "NN"), ("oddk-nt-both", 1024, 4096, 2047, "NT")]
 TILES = [(16, 64), (32, 64), (64, 64), (64, 128), (128, 64), (128, 128), (256, 64), (64, 256), (128, 256),
@@ -122,10 +120,7 @@ def probe(task):
     t0 = time.time()
     try:
         kern = resource_probe.compile_kernel(kernel, m, n, k, lay, c)
-        with tempfile.NamedTemporaryFile(suffix=".cubin") as f:
-            f.write(kern.asm["cubin"])
-            f.flush()
-            sass = subprocess.run(["cuobjdump", "-sass", f.name], capture_output=True, text=True).stdout
+        sass = resource_probe.sass_of(kern)
         row.update(ok=1, n_regs=int(kern.n_regs), n_spills=int(kern.n_spills), error="", **loop_stats(sass))
     except Exception as e:  # a refusal is data
         row.update(ok=0, error=f"{type(e).__name__}: {e}".replace("\n", " ")[:200])

@@ -22,16 +22,14 @@ there are more than one). No kernel is timed.
 import argparse
 import os
 import re
-import subprocess
 import sys
-import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 if HERE not in sys.path:
     sys.path.insert(0, HERE)
 
-import resource_probe  # noqa: E402  (compile_kernel, run_probe)
+import resource_probe  # noqa: E402  (compile_kernel, sass_of, run_probe)
 
 KERNELS = ["triton-tutorial", "triton"]
 LAYOUTS = ["NN", "NT", "TN", "TT"]
@@ -73,10 +71,7 @@ def probe(task):
     t0 = time.time()
     try:
         kern = resource_probe.compile_kernel(kernel, m, n, k, lay, c)
-        with tempfile.NamedTemporaryFile(suffix=".cubin", delete=False) as f:
-            f.write(kern.asm["cubin"])
-        sass = subprocess.run(["cuobjdump", "-sass", f.name], capture_output=True, text=True, check=True).stdout
-        os.unlink(f.name)
+        sass = resource_probe.sass_of(kern)
         hgmma = re.findall(r"[HQ]GMMA\.\S+ [^;]*;", sass)  # QGMMA: the fp8 form
         signalling = sum(1 for h in hgmma if "gsb0" in h)
         row.update(ok=1, n_regs=int(kern.n_regs), n_spills=int(kern.n_spills),
