@@ -259,7 +259,13 @@ check("the sidecar names the profile the files come from (a calibrated overlay i
 DSV3 = ["--target", "vllm-fused-moe", "--hw", "h200", "--experts", "256", "--top-k", "8", "--hidden", "7168",
         "--intermediate", "2048", "--tp", "8", "--dtype", "fp8"]
 rc, out, err = run("explain", "64", *DSV3, "--block-shape", "128x128x128")
-check("--block-shape with three sizes: 'expected two sizes'", rc != 0 and "expected two sizes" in err, err)
+check("--block-shape with three sizes: a bad option value (exit 2), 'expected two sizes'",
+      rc == 2 and "--block-shape: block_shape '128x128x128': expected two sizes" in err, err)
+# A fresh-user pass found '128x' exiting 1 with "block_shape size '' is not a whole number", which
+# named neither the option nor the value; the README's exit code for a bad option value is 2.
+rc, out, err = run("explain", "64", *DSV3, "--block-shape", "128x")
+check("--block-shape 128x: exit 2, the option and the whole value named",
+      rc == 2 and "--block-shape: block_shape '128x': size '' is not a whole number" in err and err.count("\n") == 1, err)
 rc, out, err = run("explain", "64", *DSV3, "--block-shape", "128x128", "--config", "4x256x128:4:4")
 check("block_m 4: the message gives the sizes the kernel takes (8 or a power of two from 16)",
       rc != 0 and "block_m = 4 must be 8 or a power of two in [16, 1024]" in err, err)

@@ -30,7 +30,17 @@ void add_moe_options(CLI::App* cmd, MoeOptions& o, bool layer) {
                             ->check(CLI::IsMember({"layer", "up", "down"})));
     o.options.push_back(cmd->add_option("--block-shape", o.block_shape,
                                         "vllm-fused-moe, fp8: block-scale shape, e.g. 128x128 (default: per-tensor scales)")
-                            ->check(non_empty_validator()));
+                            ->check(non_empty_validator())
+                            ->check(CLI::Validator(
+                                [](std::string& v) -> std::string {
+                                  try {
+                                    gemm_advisor::parse_block_shape(v);
+                                    return "";
+                                  } catch (const gemm_advisor::InputError& e) {
+                                    return e.what();
+                                  }
+                                },
+                                "BMxBK")));
   }
   o.options.push_back(cmd->add_option("--from-hf", o.from_hf,
                                       "vllm-fused-moe: a Hugging Face config.json giving experts, top_k, hidden and "

@@ -257,8 +257,8 @@ std::int64_t parse_block_shape(std::string_view text) {
   std::size_t sep = t.find_first_of(",xX");
   if (sep == std::string::npos || t.find_first_of(",xX", sep + 1) != std::string::npos)
     throw InputError(quoted + ": expected two sizes, e.g. 128x128 or [128,128]");
-  const std::int64_t bn = parse_count(std::string_view(t).substr(0, sep), "block_shape size", 16, 1024);
-  const std::int64_t bk = parse_count(std::string_view(t).substr(sep + 1), "block_shape size", 16, 1024);
+  const std::int64_t bn = parse_count(std::string_view(t).substr(0, sep), (quoted + ": size").c_str(), 16, 1024);
+  const std::int64_t bk = parse_count(std::string_view(t).substr(sep + 1), (quoted + ": size").c_str(), 16, 1024);
   if (bn != bk || (bn & (bn - 1)) != 0)
     throw InputError(quoted + ": square power-of-two blocks only ([128,128] is what vLLM ships configs for)");
   return bn;
