@@ -40,7 +40,7 @@ void add_moe_options(CLI::App* cmd, MoeOptions& o, bool layer) {
                                     return e.what();
                                   }
                                 },
-                                "BMxBK")));
+                                "BNxBK")));
   }
   o.options.push_back(cmd->add_option("--from-hf", o.from_hf,
                                       "vllm-fused-moe: a Hugging Face config.json giving experts, top_k, hidden and "
