@@ -67,6 +67,9 @@ struct CommonOptions {
 /// Validators of option values (a bad value is a usage error, exit 2).
 CLI::Validator dtype_validator();
 CLI::Validator layout_validator();
+/// --routing (gemm_advisor::parse_moe_routing) and --block-shape (gemm_advisor::parse_block_shape).
+CLI::Validator moe_routing_validator();
+CLI::Validator block_shape_validator();
 CLI::Validator non_empty_validator();
 /// --vllm-device-name: a file-name part vLLM would write (no '/', space or control character).
 CLI::Validator vllm_device_name_validator();

@@ -55,6 +55,18 @@ CLI::Validator dtype_validator() {
 CLI::Validator layout_validator() {
   return parsing_validator([](const std::string& v) { return gemm_advisor::parse_layout(v); }, "LAYOUT");
 }
+CLI::Validator moe_routing_validator() {
+  return parsing_validator(
+      [](const std::string& v) {
+        gemm_advisor::MoeSpec spec;
+        gemm_advisor::parse_moe_routing(v, spec);
+        return spec;
+      },
+      "ROUTING");
+}
+CLI::Validator block_shape_validator() {
+  return parsing_validator([](const std::string& v) { return gemm_advisor::parse_block_shape(v); }, "BNxBK");
+}
 gemm_advisor::GemmProblem problem_defaults(const CommonOptions& o) {
   const bool dtype_given = o.dtype_option && o.dtype_option->count() > 0;
   const bool layout_given = o.layout_option && o.layout_option->count() > 0;

@@ -31,16 +31,7 @@ void add_moe_options(CLI::App* cmd, MoeOptions& o, bool layer) {
     o.options.push_back(cmd->add_option("--block-shape", o.block_shape,
                                         "vllm-fused-moe, fp8: block-scale shape, e.g. 128x128 (default: per-tensor scales)")
                             ->check(non_empty_validator())
-                            ->check(CLI::Validator(
-                                [](std::string& v) -> std::string {
-                                  try {
-                                    gemm_advisor::parse_block_shape(v);
-                                    return "";
-                                  } catch (const gemm_advisor::InputError& e) {
-                                    return e.what();
-                                  }
-                                },
-                                "BNxBK")));
+                            ->check(block_shape_validator()));
   }
   o.options.push_back(cmd->add_option("--from-hf", o.from_hf,
                                       "vllm-fused-moe: a Hugging Face config.json giving experts, top_k, hidden and "
@@ -53,17 +44,7 @@ void add_moe_options(CLI::App* cmd, MoeOptions& o, bool layer) {
                                       "vllm-fused-moe: how tokens spread over experts: uniform, tuner (or random: random "
                                       "logits, as vLLM's benchmark_moe.py routes) or zipf:S (skewed, e.g. zipf:1.2)")
                           ->capture_default_str()
-                          ->check(CLI::Validator(
-                              [](std::string& v) -> std::string {
-                                try {
-                                  gemm_advisor::MoeSpec spec;
-                                  gemm_advisor::parse_moe_routing(v, spec);
-                                  return "";
-                                } catch (const gemm_advisor::InputError& e) {
-                                  return e.what();
-                                }
-                              },
-                              "ROUTING")));
+                          ->check(moe_routing_validator()));
 }
 
 bool moe_options_given(const MoeOptions& o) {
