@@ -117,6 +117,13 @@ size = os.path.getsize(own)
 rc, out, err = run("calibrate", "--hw", own, "--target", "triton-tutorial", "--measurements", DATA, "-o", own)
 check("calibrate -o the --hw profile: exit 2, the profile untouched",
       rc == 2 and "is the --hw profile" in err and os.path.getsize(own) == size, err)
+# -o naming the file stdout goes to (/dev/stdout redirected): the profile would replace the report.
+with open(os.path.join(TMP, "report.txt"), "w") as report:
+    p = __import__("subprocess").run([BIN, "calibrate", "--hw", "h200", "--target", "triton-tutorial",
+                                      "--measurements", DATA, "-o", "/dev/stdout"], stdout=report,
+                                     stderr=__import__("subprocess").PIPE, text=True, timeout=600)
+check("calibrate -o /dev/stdout with stdout in a file: a usage error, the file left empty",
+      p.returncode == 2 and "is where stdout goes" in p.stderr and os.path.getsize(report.name) == 0, p.stderr)
 rc, out, err = run("calibrate", "--hw", "h200", "--target", "triton-tutorial", "--measurements", DATA, "-o", "-")
 check("calibrate -o -: a usage error (it wrote a file named '-')", rc == 2 and "-o -: calibrate writes a profile file" in err
       and not os.path.exists("-"), err)
@@ -129,6 +136,27 @@ with open(other_gpu, "w", newline="") as f:
 rc, out, err = run("evaluate", "--hw", "h200", "--target", "triton-tutorial", "--measurements", other_gpu)
 check("evaluate: measurements of another GPU are an error naming it", rc == 1 and
       "measured on 'NVIDIA H100 80GB HBM3', not on NVIDIA H200" in err and not out, err)
+# A MIG slice of the profile's GPU has fewer SMs: refused unless --cu-count says how many; another card
+# of the same chip (H200 NVL against the SXM profile) is said once per file, not refused.
+for gpu_name, extra, code, fragment in [
+        ("NVIDIA H200 MIG 3g.71gb", [], 1, "a MIG slice: give its SM count with --cu-count"),
+        ("NVIDIA H200 MIG 3g.71gb", ["--cu-count", "60"], 0, ""),
+        ("NVIDIA H200 NVL", [], 0, "the NVL card, not the NVIDIA H200 SXM 141GB")]:
+    variant = os.path.join(TMP, "variant.csv")
+    with open(variant, "w", newline="") as f:
+        csv.writer(f).writerows([rows[0] + ["gpu"]] + [r + [gpu_name] for r in rows[1:]])
+    rc, out, err = run("evaluate", "--hw", "h200", "--target", "triton-tutorial", "--measurements", variant, *extra)
+    check(f"evaluate: gpu '{gpu_name}' {' '.join(extra)}: exit {code}, said once",
+          rc == code and (fragment in err if fragment else "MIG" not in err) and err.count(fragment or "@@") <= 1 and
+          (bool(out) == (code == 0)), f"rc={rc} err={err[:300]!r}")
+# A time beyond any one GEMM's (1e308 ms) is a bad row at its line: scored, it printed inf and nan.
+huge = os.path.join(TMP, "huge-ms.csv")
+with open(huge, "w") as f:
+    f.write("m,n,k,kernel,block_m,block_n,block_k,num_warps,num_stages,ms\n"
+            "4096,4096,4096,triton,128,128,64,8,3,1e308\n4096,4096,4096,triton,128,256,64,8,3,2e9\n")
+rc, out, err = run("evaluate", "--hw", "h200", "--measurements", huge)
+check("evaluate: a 1e308 ms time is an error at its line", rc == 1 and not out and
+      f"{huge}:2: column 'ms': 1e308 is above 1e9 ms" in err, err)
 
 # An overlay fitted for one target, used with another, changes nothing: said (it was silent). The fit
 # above may leave every value where it started (then it writes no model_parameters), so the overlay
@@ -162,6 +190,13 @@ for name, args, code, fragment in [
     ("unknown parameter", ["--measurements", DATA, "--target", "triton", "--kernel", "triton-tutorial", "--params",
                            "k_step_overhead_cycles,warp_magic"], 2, "unknown parameter 'warp_magic'"),
     ("one fold", ["--measurements", DATA, "--folds", "1"], 2, "--folds"),
+    ("an empty name in --params", ["--measurements", DATA, "--target", "triton-tutorial", "--params", ",,"], 2,
+     "--params: an empty name in ',,'"),
+    ("an empty name between two", ["--measurements", DATA, "--target", "triton-tutorial", "--params",
+                                   "k_step_overhead_cycles,,loaded_latency_multiplier"], 2, "an empty name"),
+    ("a second --params is read too", ["--measurements", DATA, "--target", "triton-tutorial", "--params",
+                                       "k_step_overhead_cycles", "--params", "warp_magic"], 2,
+     "unknown parameter 'warp_magic'"),
 ]:
     rc, out, err = run("calibrate", "--hw", "h200", "-o", os.path.join(TMP, "x.yaml"), *args)
     lines_err = [l for l in err.splitlines() if l.strip()]

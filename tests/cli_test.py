@@ -302,7 +302,7 @@ with open(sk, "w") as f:
     f.write("block_m,block_n,block_k,num_warps,num_stages,split_k\n16,16,16,2,2,512\n")
 rc, out, err = run("rank", "144x16x4096", "--hw", "mi355x", "--max-split-k", "65536", "--candidates", sk)
 check("split_k above K's blocks: exit 1, the reason given", rc == 1 and not out and
-      "error: no feasible config for 144x16x4096 on mi355x: split_k = 512 splits K = 4096 into more parts than its "
+      f"error: {sk}: no feasible config for 144x16x4096 on mi355x: split_k = 512 splits K = 4096 into more parts than its "
       "256 blocks" in err, err)
 # A fresh-user pass (2026-12-01): a second YAML document in a profile was ignored, a warp size of 33
 # accepted, an unknown --input-format a bad-input error (exit 1) where --format's is a usage error.
@@ -418,5 +418,30 @@ with open(fast, "w") as f:
 rc, out, err = run("evaluate", "--hw", "h200", "--measurements", fast)
 check("evaluate warns of a time faster than the peak allows, at its line",
       rc == 0 and f"{fast}:2:" in err and "timing error" in err, err)
+
+# A config of a --candidates file that cannot run is named with its line; with none left, the error
+# names the file (it named neither).
+cands = os.path.join(TMP, "cands.csv")
+with open(cands, "w") as f:
+    f.write("block_m,block_n,block_k,num_warps,num_stages\n128,128,64,4,3\n96,128,64,4,3\n")
+rc, out, err = run("rank", "4096x4096x4096", "--hw", "h200", "--candidates", cands, "--top", "1")
+check("--candidates: an infeasible config is warned of at its line",
+      rc == 0 and f"{cands}:3: config 96x128x64:4:3 is infeasible on h200" in err, err)
+with open(cands, "w") as f:
+    f.write("block_m,block_n,block_k,num_warps,num_stages\n96,128,64,4,3\n")
+rc, out, err = run("rank", "4096x4096x4096", "--hw", "h200", "--candidates", cands)
+check("--candidates: none feasible, the error names the file", rc == 1 and not out and
+      f"error: {cands}: no feasible config for 4096x4096x4096 on h200" in err, err)
+# A malformed --config is a bad option value (exit 2, as '' was), not a bad input.
+for value in (":::", "128x128x64:4"):
+    expect_error(f"explain --config {value!r}", ["explain", "4096x4096x4096", "--hw", "h200", "--config", value], 2,
+                 "--config: config")
+# A trailing comment in a CSV shape list: the error says where comments go.
+commented = os.path.join(TMP, "commented.csv")
+with open(commented, "w") as f:
+    f.write("m,n,k\n64,64,64 # c\n")
+rc, out, err = run("batch", commented, "--hw", "h200")
+check("CSV shape list with a trailing comment: the error says where comments go", rc == 1 and not out and
+      f"{commented}:2: column 'k': '64 # c' is not a whole number (a CSV comment takes a whole line" in err, err)
 
 cli_harness.finish()

@@ -153,6 +153,43 @@ TEST_CASE("a sources entry naming no key of the profile is a warning at its line
   }
 }
 
+TEST_CASE("values no GPU of the profile's vendor has are said (a fresh user's finds, 2026-12-03)", "[hardware]") {
+  const std::string good = toy_text();
+  // More warps to feed the matrix units than a CU holds: no config could reach the peak (the model
+  // predicted 3.5 TFLOP/s on an H200 profile with 1000): an error, at the line (13 of toy.yaml).
+  CHECK_THROWS_WITH(parse_profile(replaced(good, "warps_to_feed_matrix_units: 4", "warps_to_feed_matrix_units: 65"), "bad.yaml"),
+                    Catch::Contains("bad.yaml:13:") && Catch::Contains("exceeds 'compute.max_warps_per_cu' (64)"));
+  // Warnings, each at its line: another vendor's architecture or ISA, chiplets on NVIDIA, instruction
+  // sizes no matrix instruction has, a sources list instead of a mapping.
+  const std::pair<std::string, std::string> cases[] = {
+      {replaced(good, "arch: hopper", "arch: cdna3"), "x.yaml:6: 'arch' = 'cdna3' is not an nvidia architecture"},
+      {replaced(good, "isa: sm_90", "isa: gfx942"), "x.yaml:7: 'isa' = 'gfx942' is not an nvidia ISA"},
+      {replaced(good, "xcd_count: 1", "xcd_count: 5"), "x.yaml:30: 'memory.xcd_count' = 5 on an NVIDIA GPU"},
+      {replaced(good, "bf16: {instruction_m: 16", "bf16: {instruction_m: 3"),
+       "x.yaml:35: 'matrix.bf16.instruction_m' = 3 is not a power of two"},
+      {replaced(good, "bf16: {instruction_m: 16, instruction_n: 8", "bf16: {instruction_m: 16, instruction_n: 12"),
+       "x.yaml:35: 'matrix.bf16.instruction_n' = 12 is neither a power of two nor a multiple of 8"},
+  };
+  for (const auto& [text, warning] : cases) {
+    INFO(warning);
+    ProfileDiagnostics diag;
+    REQUIRE_NOTHROW(parse_profile(text, "x.yaml", &diag));
+    REQUIRE(diag.warnings.size() == 1);
+    CHECK_THAT(diag.warnings[0], Catch::StartsWith(warning));
+  }
+  // wgmma's N of 24 (a multiple of 8) is a real instruction: no warning.
+  ProfileDiagnostics ok;
+  parse_profile(replaced(good, "bf16: {instruction_m: 16, instruction_n: 8", "bf16: {instruction_m: 16, instruction_n: 24"),
+                "ok.yaml", &ok);
+  CHECK(ok.warnings.empty());
+  // A sources list: said at its own line (40), not at the top of the file.
+  const std::string head = good.substr(0, good.find("\nsources:") + 1);
+  ProfileDiagnostics list;
+  REQUIRE_NOTHROW(parse_profile(head + "sources: [a, b]\n", "list.yaml", &list));
+  REQUIRE(list.warnings.size() == 1);
+  CHECK_THAT(list.warnings[0], Catch::StartsWith("list.yaml:40: 'sources' must be a mapping"));
+}
+
 TEST_CASE("units are converted once at the boundary", "[hardware]") {
   const Profile hw = test_util::toy();
   CHECK(hw.hw.clock_hz == Approx(1e9));

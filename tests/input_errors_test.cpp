@@ -238,6 +238,30 @@ TEST_CASE("candidates and measurements read from streams", "[readers]") {
   CHECK(shapes[0].vendor_ms == 0.25);
   std::istringstream nan_time("m,n,k,block_m,block_n,block_k,num_warps,num_stages,ms\n64,64,64,16,16,16,2,1,nan\n");
   CHECK_THROWS_WITH(read_measurements(nan_time, "n.csv"), Catch::Contains("n.csv:2: column 'ms': 'nan' is not a finite"));
+  // Finite but beyond any one GEMM (kMaxMeasuredMs = 1e9 ms): scored, 1e308 printed an inf % of oracle.
+  std::istringstream huge_time("m,n,k,block_m,block_n,block_k,num_warps,num_stages,ms\n64,64,64,16,16,16,2,1,1e9\n"
+                               "64,64,64,16,16,32,2,1,1.5e9\n");
+  CHECK_THROWS_WITH(read_measurements(huge_time, "h.csv"), Catch::Contains("h.csv:3: column 'ms': 1.5e9 is above 1e9 ms"));
+  // The candidates' lines, for messages about one config: a repeated config keeps its first line.
+  std::istringstream lined("block_m,block_n,block_k,num_warps,num_stages\n# a comment\n64,64,32,4,4\n64,64,32,4,4\n"
+                           "128,64,32,4,4\n");
+  std::vector<long> lines;
+  const auto listed = read_candidates(lined, "l.csv", nullptr, &lines);
+  CHECK(listed.size() == 2);
+  CHECK(lines == std::vector<long>{3, 5});
+}
+
+TEST_CASE("a measurement's GPU: the profile's, a MIG slice of it, or another card of the chip", "[readers]") {
+  const std::string h200 = "NVIDIA H200 SXM 141GB";
+  CHECK(gpu_matches_profile("NVIDIA H200", "h200", h200));
+  CHECK(gpu_variant("NVIDIA H200", h200).empty());
+  CHECK(gpu_variant("NVIDIA H200 MIG 3g.71gb", h200) == "MIG");  // as torch names a MIG instance
+  CHECK(gpu_variant("NVIDIA H200 NVL", h200) == "NVL");
+  CHECK(gpu_variant("NVIDIA H100 PCIe", "NVIDIA H100 SXM5 80GB") == "PCIe");
+  CHECK(gpu_variant("NVIDIA H100 80GB HBM3", "NVIDIA H100 SXM5 80GB").empty());
+  CHECK(gpu_variant("NVIDIA H100 SXM5 80GB", "NVIDIA H100 SXM5 80GB").empty());  // the profile's own form factor
+  CHECK(gpu_variant("AMD Instinct MI300X", "AMD Instinct MI300X (gfx942)").empty());
+  CHECK(gpu_variant("NVIDIA A100-SXM4-80GB", "NVIDIA A100 SXM4 80GB").empty());  // "sxm4", not "sxm": the same
 }
 
 TEST_CASE("profiles: wrong units get a hint, absurd integers are refused", "[hardware][errors]") {

@@ -107,8 +107,12 @@ bad = [
     (("rank", "64x64x64", *QWEN, "--hw", "h200"), 1, "the token count M"),
     (("rank", "64", *QWEN, "--hw", "h200", "--routing", "zipf:0"), 2, "(0, 16]"),
     (("rank", "64", "--target", "vllm-fused-moe", "--experts", "8", "--top-k", "9", "--hidden", "64",
-      "--intermediate", "64", "--hw", "h200"), 1, "top_k = 9"),
-    (("rank", "64", *QWEN, "--hw", "h200", "--block-shape", "128x128"), 1, "fp8"),
+      "--intermediate", "64", "--hw", "h200"), 2, "top_k = 9"),  # option values that do not go together: usage
+    (("rank", "64", *QWEN, "--hw", "h200", "--block-shape", "128x128"), 2, "fp8"),
+    (("rank", "64", "--target", "vllm-fused-moe", "--hw", "h200", "--from-hf",
+      write("wbs0.json", '{"num_local_experts": 8, "num_experts_per_tok": 2, "hidden_size": 64, '
+                         '"intermediate_size": 64, "quantization_config": {"quant_method": "fp8", '
+                         '"weight_block_size": [0, 0]}}')), 1, "wbs0.json: quantization_config.weight_block_size [0,0]"),
     (("batch", write("bad.csv", "experts,top_k,hidden,intermediate,tp\n8,2,4096,14336,3\n"), "--target",
       "vllm-fused-moe", "--hw", "h200"), 1, "bad.csv:2: tp = 3"),
     (("batch", write("m.csv", "experts,top_k,hidden,intermediate\n8,2,4096,14336\n"), "--target", "vllm-fused-moe",
@@ -380,7 +384,7 @@ check("batch --candidates: the same warning as rank for the repeated config",
 split = write("moe-split.csv", "block_m,block_n,block_k,num_warps,num_stages,split_k\n16,64,128,4,3,4\n")
 for args, code, words in [
     (("--candidates", split, "--m-values", "64"), 1,
-     "qwen M=64: no config of vLLM's fused MoE kernel fits 64x768x2048/E128/top8/layer on h200 among the given candidates"),
+     "qwen M=64: no config of vLLM's fused MoE kernel fits 64x768x2048/E128/top8/layer on h200 among the configs of " + split),
     (("--candidates", os.path.join(TMP, "no-such.csv")), 1, "no-such.csv: cannot open"),
     (("--candidates", cands, "--emit", "vllm", "--out", os.path.join(TMP, "cands-out")), 2,
      "--emit vllm ranks vLLM's own kernel space: drop --candidates"),

@@ -36,11 +36,11 @@ def cli_json(*args):
     return json.loads(out)
 
 
-def cli_error(*args):
-    """The CLI's error line for a command that must fail with exit 1, without the prefix."""
+def cli_error(*args, code=1):
+    """The CLI's error line for a command that must fail with exit `code`, without the prefix."""
     rc, out, err = cli_harness.run(BIN, *args)
     lines = [line for line in err.splitlines() if line.startswith("gemm-advisor: error: ")]
-    assert rc == 1 and lines, (rc, err)
+    assert rc == code and lines, (rc, err)
     return lines[-1][len("gemm-advisor: error: "):]
 
 
@@ -129,18 +129,23 @@ for what, cli_args, call in [
     ("a broken profile file", ["rank", "64x64x64", "--hw", broken], lambda: g.rank("64x64x64", hw=broken)),
     ("a missing profile file", ["rank", "64x64x64", "--hw", "/nonexistent/x.yaml"],
      lambda: g.load_profile("/nonexistent/x.yaml")),
-    ("no candidate can run", ["rank", "4096x4096x4096", "--hw", "h200", "--candidates", none_fit],
+    # The CLI names the candidates file the configs came from; Python's come as a list.
+    ("no candidate can run", (["rank", "4096x4096x4096", "--hw", "h200", "--candidates", none_fit], 1,
+                              lambda m: m.removeprefix(none_fit + ": ")),
      lambda: g.rank("4096x4096x4096", hw="h200", candidates=[
          {"block_m": 256, "block_n": 256, "block_k": 256, "num_warps": 4, "num_stages": 6},
          "512x512x256:8:6"])),
     ("an infeasible explain config", ["explain", "4096x4096x4096", "--hw", "h200", "--config", "256x256x256:4:6"],
      lambda: g.explain("4096x4096x4096", "256x256x256:4:6", hw="h200")),
-    ("a bad explain config", ["explain", "4096x4096x4096", "--hw", "h200", "--config", "128x128:4"],
+    # The CLI names the option (a bad option value, exit 2) and points to the help; the message is the same.
+    ("a bad explain config", (["explain", "4096x4096x4096", "--hw", "h200", "--config", "128x128:4"], 2,
+                              lambda m: m.removeprefix("--config: ").removesuffix(" (see gemm-advisor explain --help)")),
      lambda: g.explain("4096x4096x4096", "128x128:4", hw="h200")),
     ("a target that cannot run the problem", ["rank", "64x64x64x2", "--hw", "h200", "--target", "vllm-fp8-block"],
      lambda: g.rank("64x64x64x2", hw="h200", target="vllm-fp8-block")),
 ]:
-    want = cli_error(*cli_args)
+    cli_args, code, normalise = cli_args if isinstance(cli_args, tuple) else (cli_args, 1, lambda m: m)
+    want = normalise(cli_error(*cli_args, code=code))
     e = py_error(call)
     check(f"{what}: gemm_advisor.Error, a ValueError", isinstance(e, g.Error) and isinstance(e, ValueError), repr(e))
     check(f"{what}: the CLI's message", e is not None and str(e) == want, f"{e} != {want}")

@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <stdexcept>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -70,6 +71,8 @@ CLI::Validator layout_validator();
 /// --routing (gemm_advisor::parse_moe_routing) and --block-shape (gemm_advisor::parse_block_shape).
 CLI::Validator moe_routing_validator();
 CLI::Validator block_shape_validator();
+/// explain's --config (gemm_advisor::parse_tile_config).
+CLI::Validator tile_config_validator();
 CLI::Validator non_empty_validator();
 /// --vllm-device-name: a file-name part vLLM would write (no '/', space or control character).
 CLI::Validator vllm_device_name_validator();
@@ -143,13 +146,17 @@ gemm_advisor::Profile load_profile_logged(const std::string& name_or_path, const
                                           std::string_view target = {});
 
 /// The given configs of --candidates FILE (warnings logged), or an empty list when none was given.
-std::vector<gemm_advisor::TileConfig> read_given_candidates(const std::string& path);
+/// `line_of`, when given, receives each config's line in the file.
+std::vector<gemm_advisor::TileConfig> read_given_candidates(
+    const std::string& path, std::map<gemm_advisor::TileConfig, long>* line_of = nullptr);
 
 /// evaluate's and calibrate's check of a measured problem (its first row at path:line): measured on
-/// the profile's GPU (the `gpu` column) and a problem the target takes. Throws InputError naming
-/// the place otherwise.
+/// the profile's GPU (the `gpu` column; a MIG slice only with --cu-count) and a problem the target
+/// takes. Throws InputError naming the place otherwise. Another card of the same chip (gpu_variant:
+/// NVL, PCIe, SXM) is warned about once, when *variant_warned is false (then set).
 void require_measured_for(const std::string& path, long line, const gemm_advisor::MeasuredShape& shape,
-                          const gemm_advisor::Profile& profile, const gemm_advisor::Target& target);
+                          const gemm_advisor::Profile& profile, const gemm_advisor::Target& target,
+                          bool* variant_warned);
 
 /// The measured problems of the --measurements files of `kernel`, each checked by
 /// require_measured_for (and its dtype against the profile): a problem in several files is one, its

@@ -426,7 +426,7 @@ int run_batch(const BatchOptions& o) {
                   // Nothing to advise is a bad line, never a silently missing row.
                   e.error = located(source, e.line,
                                     "no feasible config for " + e.problem.shape_text() + " on " + hw.name +
-                                        (fixed.empty() ? "" : " among the given candidates"));
+                                        (fixed.empty() ? "" : " among the configs of " + common.candidates));
                   return item;
                 }
                 std::ostringstream out;

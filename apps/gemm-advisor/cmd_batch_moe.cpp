@@ -117,7 +117,7 @@ int run_moe_batch(const MoeBatchOptions& o) {
         if (common.distinct) distinct_tiles_first(ranked, top);
         if (ranked.empty() || !ranked.front().estimate.feasible)
           throw InputError("no config of vLLM's fused MoE kernel fits " + p.shape_text() + " on " + hw.name +
-                           (fixed.empty() ? "" : " among the given candidates"));
+                           (fixed.empty() ? "" : " among the configs of " + common.candidates));
       } catch (const InputError& e) {
         std::cout.flush();
         std::cerr << "gemm-advisor: error: " << where << label << " M=" << m << ": " << e.what() << "\n";

@@ -3,6 +3,9 @@
 #include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <ctime>
@@ -98,8 +101,7 @@ Registered register_calibrate(CLI::App& app) {
                   "register_overhead_per_thread; `gemm-advisor targets --format json` lists them); "
                   "may be given more than once")
       ->check(non_empty_validator())
-      ->delimiter(',')
-      ->multi_option_policy(CLI::MultiOptionPolicy::Join);
+      ->multi_option_policy(CLI::MultiOptionPolicy::Join);  // several --params join with a newline
   cmd->add_option("--param-set", o->param_set,
                   "Fit this parameter set of the target, on the measured problems it covers (vllm-fused-moe: "
                   "fp8_block, its block-fp8 layers; default: the set all measured problems share, else the "
@@ -128,6 +130,12 @@ Registered register_calibrate(CLI::App& app) {
             if (std::filesystem::is_regular_file(o->hw, ec) && same_file(o->hw, o->out))
               throw cli::UsageError("-o " + o->out + " is the --hw profile (" + o->hw +
                                     "): write the calibrated profile elsewhere and load it with --hw");
+            // -o naming where stdout goes (/dev/stdout redirected to a file): the profile would
+            // overwrite the report, or the report the profile.
+            struct stat out_st {}, stdout_st {};
+            if (::stat(o->out.c_str(), &out_st) == 0 && ::fstat(STDOUT_FILENO, &stdout_st) == 0 &&
+                S_ISREG(stdout_st.st_mode) && out_st.st_dev == stdout_st.st_dev && out_st.st_ino == stdout_st.st_ino)
+              throw cli::UsageError("-o " + o->out + " is where stdout goes (the report): write the profile elsewhere");
             check_writable_path(o->out);  // before the fit, which may take a while
             const Profile profile = load_profile_logged(o->hw, o->overrides);
             const Target& target = find_target(o->target);
@@ -146,8 +154,11 @@ Registered register_calibrate(CLI::App& app) {
             if (!o->params.empty()) {
               std::size_t start = 0;
               while (start <= o->params.size()) {
-                const std::size_t comma = std::min(o->params.find(',', start), o->params.size());
+                const std::size_t comma = std::min(o->params.find_first_of(",\n", start), o->params.size());
                 const std::string name = o->params.substr(start, comma - start);
+                if (name.empty())
+                  throw cli::UsageError("--params: an empty name in '" + printable(o->params) +
+                                        "' (comma-separated names, e.g. k_step_overhead_cycles,loaded_latency_multiplier)");
                 const ModelParamInfo* info = find_model_param(name);
                 if (!info) {
                   std::vector<std::string> known;

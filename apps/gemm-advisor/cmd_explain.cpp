@@ -34,7 +34,8 @@ Registered register_explain(CLI::App& app) {
   add_hardware_overrides(cmd, o->common.overrides);
   add_moe_options(cmd, o->common.moe, true);
   cmd->add_option("--config", o->config, "BMxBNxBK:WARPS:STAGES[:SPLITK][:gGROUP_M] (default: the advisor's top config)")
-      ->check(non_empty_validator());
+      ->check(non_empty_validator())
+      ->check(tile_config_validator());
   cmd->add_option("--format", o->format, "table or json")
       ->capture_default_str()
       ->check(CLI::IsMember({"table", "json"}));

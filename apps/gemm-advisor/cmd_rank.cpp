@@ -3,6 +3,7 @@
 
 #include <iostream>
 #include <memory>
+#include <map>
 #include <sstream>
 
 #include "cli.hpp"
@@ -36,7 +37,8 @@ Registered register_rank(CLI::App& app) {
             const Hardware& hw = profile.hw;
             const Target& target = find_target(o->common.target);
             require_dtype(hw, p.dtype);
-            const std::vector<TileConfig> given = read_given_candidates(o->common.candidates);
+            std::map<TileConfig, long> line_of;  // --candidates: where each config is, for the messages
+            const std::vector<TileConfig> given = read_given_candidates(o->common.candidates, &line_of);
             std::vector<TileConfig> space;
             std::vector<RankedConfig> ranked;
             // --distinct needs the whole ranking to pick the best config of each tile from.
@@ -44,10 +46,18 @@ Registered register_rank(CLI::App& app) {
                    o->common.distinct ? 0 : o->common.top, space, ranked);
             if (o->common.distinct) distinct_tiles_first(ranked, o->common.top);
             for (const auto& r : ranked) {
-              if (!r.estimate.feasible)
-                spdlog::warn("config {} is infeasible on {}: {}", r.config.text(), hw.name, r.infeasible_reason);
+              if (r.estimate.feasible) continue;
+              const auto at = line_of.find(r.config);
+              spdlog::warn("{}", located(o->common.candidates, at == line_of.end() ? 0 : at->second,
+                                         "config " + r.config.text() + " is infeasible on " + hw.name + ": " +
+                                             r.infeasible_reason));
             }
-            require_feasible(ranked, p, hw);  // one error line with a reason (the warnings give all)
+            try {
+              require_feasible(ranked, p, hw);  // one error line with a reason (the warnings give all)
+            } catch (const InputError& e) {
+              if (o->common.candidates.empty()) throw;
+              throw InputError(o->common.candidates + ": " + e.what());  // the given list is what has none
+            }
             std::ostringstream out;
             if (o->format == "json") {
               out << json_text(ranking_json(p, hw, o->common.target, ranked, o->common.top), 2) << "\n";

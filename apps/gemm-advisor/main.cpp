@@ -23,6 +23,7 @@
 #include "gemm_advisor/error.hpp"
 #include "gemm_advisor/version.hpp"
 #include "gemm_advisor/candidates.hpp"
+#include "gemm_advisor/tile_config.hpp"
 #include "gemm_advisor/targets/vllm_fused_moe.hpp"
 #include "gemm_advisor/frontend.hpp"
 #include "gemm_advisor/measurements.hpp"
@@ -64,6 +65,10 @@ CLI::Validator moe_routing_validator() {
       },
       "ROUTING");
 }
+CLI::Validator tile_config_validator() {
+  return parsing_validator([](const std::string& v) { return gemm_advisor::parse_tile_config(v); }, "CONFIG");
+}
+
 CLI::Validator block_shape_validator() {
   return parsing_validator([](const std::string& v) { return gemm_advisor::parse_block_shape(v); }, "BNxBK");
 }
@@ -191,11 +196,31 @@ gemm_advisor::Profile load_profile_logged(const std::string& name_or_path, const
 }
 
 void require_measured_for(const std::string& path, long line, const gemm_advisor::MeasuredShape& shape,
-                          const gemm_advisor::Profile& profile, const gemm_advisor::Target& target) {
+                          const gemm_advisor::Profile& profile, const gemm_advisor::Target& target,
+                          bool* variant_warned) {
   using gemm_advisor::InputError;
   if (!shape.gpu.empty() && !gemm_advisor::gpu_matches_profile(shape.gpu, profile.hw.name, profile.hw.display_name))
     throw InputError(gemm_advisor::located(path, line, "measured on '" + gemm_advisor::printable(shape.gpu) + "', not on " +
                                                            profile.hw.display_name + " (give that GPU's profile with --hw)"));
+  // The same chip, but not the same GPU: a MIG slice has a fraction of the SMs (a fit to it would be
+  // read as the whole GPU's), another card its own clocks and power limit (said, not refused).
+  if (!shape.gpu.empty()) {
+    const std::string variant = gemm_advisor::gpu_variant(shape.gpu, profile.hw.product_display_name.empty()
+                                                                          ? profile.hw.display_name
+                                                                          : profile.hw.product_display_name);
+    if (variant == "MIG" && profile.hw.cu_count >= profile.hw.product_cu_count)
+      throw InputError(gemm_advisor::located(path, line, "measured on '" + gemm_advisor::printable(shape.gpu) +
+                                                             "', a MIG slice: give its SM count with --cu-count (the " +
+                                                             profile.hw.name + " profile is the whole GPU, " +
+                                                             std::to_string(profile.hw.cu_count) + " SMs)"));
+    if (!variant.empty() && variant != "MIG" && variant_warned && !*variant_warned) {
+      *variant_warned = true;
+      spdlog::warn("{}", gemm_advisor::located(path, line, "measured on '" + gemm_advisor::printable(shape.gpu) +
+                                                               "', the " + variant + " card, not the " +
+                                                               profile.hw.display_name +
+                                                               " the profile describes: clocks and power may differ"));
+    }
+  }
   if (const std::string why = target.problem_error(shape.problem, profile); !why.empty())
     throw InputError(gemm_advisor::located(path, line, shape.problem.shape_text() + ": " + why +
                                                            " (measurements of another kernel, dtype or GPU?)"));
@@ -244,6 +269,7 @@ std::vector<gemm_advisor::MeasuredShape> read_measured_shapes(const std::vector<
     auto file_shapes = read_measurements(path, kernel, &warnings);
     for (const std::string& w : warnings) spdlog::warn("{}", w);
     std::size_t retimed = 0, disagree = 0;
+    bool variant_warned = false;  // once per file
     for (auto& shape : file_shapes) {
       if (shape.configs.empty() && !keep_vendor_only) continue;  // another kernel's problem (vendor rows only)
       const std::string key = shape.problem.shape_text() + " " + std::string(dtype_name(shape.problem.dtype)) + " " +
@@ -253,7 +279,7 @@ std::vector<gemm_advisor::MeasuredShape> read_measured_shapes(const std::vector<
         if (!profile.hw.rate(shape.problem.dtype))
           throw InputError(located(path, line, "dtype " + std::string(dtype_name(shape.problem.dtype)) +
                                                    " is not supported by " + profile.hw.name));
-        require_measured_for(path, line, shape, profile, target);
+        require_measured_for(path, line, shape, profile, target, &variant_warned);
         drop_faster_than_peak(path, shape, profile.hw);
       }
       const auto [it, fresh] = measured_in.try_emplace(key, path, shapes.size());
@@ -286,11 +312,15 @@ bool ranking_options_given(const CommonOptions& o) {
   return (o.top_option && o.top_option->count() > 0) || (o.distinct_option && o.distinct_option->count() > 0);
 }
 
-std::vector<gemm_advisor::TileConfig> read_given_candidates(const std::string& path) {
+std::vector<gemm_advisor::TileConfig> read_given_candidates(const std::string& path,
+                                                            std::map<gemm_advisor::TileConfig, long>* line_of) {
   if (path.empty()) return {};
   std::vector<std::string> warnings;
-  std::vector<gemm_advisor::TileConfig> given = gemm_advisor::read_candidates_file(path, &warnings);
+  std::vector<long> lines;
+  std::vector<gemm_advisor::TileConfig> given = gemm_advisor::read_candidates_file(path, &warnings, &lines);
   for (const std::string& w : warnings) spdlog::warn("{}", w);
+  if (line_of)
+    for (std::size_t i = 0; i < given.size(); ++i) line_of->emplace(given[i], lines[i]);
   return given;
 }
 

@@ -87,7 +87,16 @@ gemm_advisor::MoeModel moe_model(const CommonOptions& o) {
     m.dtype = parse_moe_dtype(dtype_given ? o.dtype : "bf16");
   }
   if (!o.moe.block_shape.empty()) m.quant_block = parse_block_shape(o.moe.block_shape);
-  validate_moe_model(m, "");
+  try {
+    validate_moe_model(m, "");
+  } catch (const InputError& e) {
+    // The layer from --experts, --top-k, --hidden, --intermediate, --tp, or a --block-shape given
+    // to a 16-bit --from-hf model (the file's own values were checked as it was read): option
+    // values that do not go together, a usage error as any bad option value.
+    if (o.moe.from_hf.empty() || !o.moe.block_shape.empty())
+      throw UsageError(std::string(e.what()) + (o.moe.from_hf.empty() ? "" : " (--block-shape with " + o.moe.from_hf + ")"));
+    throw;
+  }
   return m;
 }
 

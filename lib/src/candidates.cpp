@@ -9,15 +9,16 @@
 
 namespace gemm_advisor {
 
-std::vector<TileConfig> read_candidates_file(const std::string& path, std::vector<std::string>* warnings) {
+std::vector<TileConfig> read_candidates_file(const std::string& path, std::vector<std::string>* warnings,
+                                             std::vector<long>* lines) {
   check_readable_file(path);  // uniform messages for missing files, directories, permissions
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path + ": cannot open");
-  return read_candidates(in, path, warnings);
+  return read_candidates(in, path, warnings, lines);
 }
 
 std::vector<TileConfig> read_candidates(std::istream& in, const std::string& source,
-                                        std::vector<std::string>* warnings) {
+                                        std::vector<std::string>* warnings, std::vector<long>* lines) {
   CsvReader reader(in, source);
   const std::vector<std::string> required = {"block_m", "block_n", "block_k", "num_warps", "num_stages"};
   // Triton's spellings as well: the tutorial's and vLLM's BLOCK_SIZE_M, the masked kernel's BLOCK_M
@@ -33,6 +34,7 @@ std::vector<TileConfig> read_candidates(std::istream& in, const std::string& sou
   const int ibm = h.index("block_m"), ibn = h.index("block_n"), ibk = h.index("block_k");
   const int iw = h.index("num_warps"), is = h.index("num_stages"), ig = h.index("group_m"), isk = h.index("split_k");
   std::vector<TileConfig> out;
+  if (lines) lines->clear();
   std::map<TileConfig, long> line_of;  // a config listed twice is ranked once
   std::vector<std::string> f;
   while (reader.next(f)) {
@@ -53,6 +55,7 @@ std::vector<TileConfig> read_candidates(std::istream& in, const std::string& sou
       continue;
     }
     out.push_back(c);
+    if (lines) lines->push_back(reader.line());
   }
   if (out.empty()) throw InputError(source + ": no configs (only a header)");
   return out;

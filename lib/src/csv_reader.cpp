@@ -211,7 +211,8 @@ std::int64_t csv_int(const CsvReader& r, const std::vector<std::string>& fields,
   std::int64_t v = 0;
   for (; i < s.size(); ++i) {
     if (s[i] < '0' || s[i] > '9')
-      r.fail(std::string("column '") + name + "': '" + printable(s) + "' is not a whole number");
+      r.fail(std::string("column '") + name + "': '" + printable(s) + "' is not a whole number" +
+             (s.find('#') != std::string::npos ? " (a CSV comment takes a whole line, starting with #)" : ""));
     if (v > (INT64_MAX - 9) / 10)
       r.fail(std::string("column '") + name + "': " + printable(s) + " is outside " + std::to_string(min_value) +
              ".." + std::to_string(max_value));

@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 #include <tuple>
+#include <utility>
 
 #include "gemm_advisor/csv_reader.hpp"
 #include "gemm_advisor/error.hpp"
@@ -28,6 +29,25 @@ bool gpu_matches_profile(const std::string& gpu, const std::string& profile_name
   const std::string g = squeeze(gpu), name = squeeze(profile_name), display = squeeze(display_name);
   return !g.empty() && ((!name.empty() && g.find(name) != std::string::npos) ||
                         (!display.empty() && (display.find(g) != std::string::npos || g.find(display) != std::string::npos)));
+}
+
+std::string gpu_variant(const std::string& gpu, const std::string& display_name) {
+  // Whole words, lowercase: "NVIDIA H200 NVL" has the word "nvl"; "MIG-3g.71gb" the word "mig".
+  auto words = [](const std::string& s) {
+    std::set<std::string> out;
+    std::string w;
+    for (const char ch : s + " ") {
+      if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9')) w += ch;
+      else if (ch >= 'A' && ch <= 'Z') w += static_cast<char>(ch - 'A' + 'a');
+      else if (!w.empty()) out.insert(std::exchange(w, std::string()));
+    }
+    return out;
+  };
+  const std::set<std::string> g = words(gpu), d = words(display_name);
+  if (g.count("mig")) return "MIG";
+  for (const auto& [word, label] : {std::pair<const char*, const char*>{"nvl", "NVL"}, {"pcie", "PCIe"}, {"sxm", "SXM"}})
+    if (g.count(word) && !d.count(word)) return label;
+  return "";
 }
 
 namespace {
@@ -305,6 +325,9 @@ std::vector<MeasuredShape> read_measurements(std::istream& in, const std::string
     if (status == "ok") {
       ms = csv_double(r, f, ims, "ms");
       if (ms <= 0) r.fail("column 'ms': " + f[ims] + " must be positive for a row with status ok");
+      if (ms > kMaxMeasuredMs)
+        r.fail("column 'ms': " + f[ims] + " is above " + "1e9" +
+               " ms (11.6 days): not one GEMM's time (a unit slip?)");
     }
     if (kernel != target) {
       if (find_target_or_null(kernel)) continue;  // another target's kernel: not a vendor reference

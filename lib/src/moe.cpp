@@ -257,8 +257,9 @@ std::int64_t parse_block_shape(std::string_view text) {
   std::size_t sep = t.find_first_of(",xX");
   if (sep == std::string::npos || t.find_first_of(",xX", sep + 1) != std::string::npos)
     throw InputError(quoted + ": expected two sizes, e.g. 128x128 or [128,128]");
-  const std::int64_t bn = parse_count(std::string_view(t).substr(0, sep), (quoted + ": size").c_str(), 16, 1024);
-  const std::int64_t bk = parse_count(std::string_view(t).substr(sep + 1), (quoted + ": size").c_str(), 16, 1024);
+  const std::string size = quoted + ": size";
+  const std::int64_t bn = parse_count(std::string_view(t).substr(0, sep), size.c_str(), 16, 1024);
+  const std::int64_t bk = parse_count(std::string_view(t).substr(sep + 1), size.c_str(), 16, 1024);
   if (bn != bk || (bn & (bn - 1)) != 0)
     throw InputError(quoted + ": square power-of-two blocks only ([128,128] is what vLLM ships configs for)");
   return bn;
@@ -522,7 +523,11 @@ MoeModel moe_model_from_hf_config(const std::string& path, std::int64_t tp, cons
     const nlohmann::json& b = qc["weight_block_size"];
     if (!b.is_array() || b.size() != 2 || !b[0].is_number_integer() || b[0] != b[1])
       throw InputError(path + ": quantization_config.weight_block_size must be [b, b], got " + printable(b.dump()));
-    return parse_block_shape(std::to_string(b[0].get<std::int64_t>()) + "x" + std::to_string(b[1].get<std::int64_t>()));
+    try {
+      return parse_block_shape(std::to_string(b[0].get<std::int64_t>()) + "x" + std::to_string(b[1].get<std::int64_t>()));
+    } catch (const InputError& e) {  // the file's key, not the --block-shape option, is at fault
+      throw InputError(path + ": quantization_config.weight_block_size " + printable(b.dump()) + ": " + e.what());
+    }
   };
   if (!dtype_override.empty()) {
     m.dtype = parse_moe_dtype(dtype_override);

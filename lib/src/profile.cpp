@@ -263,6 +263,18 @@ void parse_identity(ProfileReader& r, const YAML::Node& root, Hardware& hw) {
     r.error(root["name"], "'name' must use only lowercase letters, digits, '-' and '_', got '" + printable(hw.name) + "'");
   if (!hw.vendor.empty() && hw.vendor != "nvidia" && hw.vendor != "amd")
     r.error(root["vendor"], "'vendor' must be nvidia or amd, got '" + printable(hw.vendor) + "'");
+  // The model reads neither, but a profile that names another vendor's architecture or ISA is
+  // most likely a copy edited halfway (profiles/SCHEMA.md lists the values).
+  const bool nvidia = hw.vendor == "nvidia", amd = hw.vendor == "amd";
+  const bool nv_arch = hw.arch == "ampere" || hw.arch == "hopper" || hw.arch == "blackwell";
+  const bool amd_arch = hw.arch == "cdna3" || hw.arch == "cdna4";
+  if (!hw.arch.empty() && (nvidia || amd) && !(nvidia ? nv_arch : amd_arch))
+    r.warn(root["arch"], "'arch' = '" + printable(hw.arch) + "' is not an " + hw.vendor + " architecture (" +
+                             (nvidia ? "ampere, hopper, blackwell" : "cdna3, cdna4") + ")");
+  const bool nv_isa = hw.isa.rfind("sm_", 0) == 0, amd_isa = hw.isa.rfind("gfx", 0) == 0;
+  if (!hw.isa.empty() && (nvidia || amd) && !(nvidia ? nv_isa : amd_isa))
+    r.warn(root["isa"], "'isa' = '" + printable(hw.isa) + "' is not an " + hw.vendor + " ISA (" +
+                            (nvidia ? "sm_80, sm_90, sm_100" : "gfx942, gfx950") + ")");
 }
 
 void parse_compute(ProfileReader& r, const YAML::Node& c, Hardware& hw) {
@@ -293,6 +305,11 @@ void parse_compute(ProfileReader& r, const YAML::Node& c, Hardware& hw) {
         r.integer(c, "tensor_memory_bytes_per_cu", "compute.tensor_memory_bytes_per_cu", true);
   // At least the smallest accumulator (128 lanes x 32 columns x 4 bytes = 16384; triton.hpp).
   r.plausible(c, "tensor_memory_bytes_per_cu", "compute.tensor_memory_bytes_per_cu", 16384, 1 << 24, true);
+  if (hw.warps_to_feed_matrix_units > hw.max_warps_per_cu && hw.max_warps_per_cu > 0)
+    r.error(c["warps_to_feed_matrix_units"], "'compute.warps_to_feed_matrix_units' (" +
+                                                 std::to_string(hw.warps_to_feed_matrix_units) +
+                                                 ") exceeds 'compute.max_warps_per_cu' (" +
+                                                 std::to_string(hw.max_warps_per_cu) + "): no CU could feed its matrix units");
   if (hw.matrix_instruction_warps > hw.max_warps_per_cu && hw.max_warps_per_cu > 0)
     r.error(c["matrix_instruction_warps"], "'compute.matrix_instruction_warps' (" +
                                                std::to_string(hw.matrix_instruction_warps) + ") exceeds 'compute.max_warps_per_cu' (" +
@@ -341,6 +358,10 @@ void parse_memory(ProfileReader& r, const YAML::Node& m, Hardware& hw) {
   r.plausible(m, "per_cu_load_bytes_per_cycle", "memory.per_cu_load_bytes_per_cycle", 1, 1e5);
   r.plausible(m, "l2_bytes", "memory.l2_bytes", 1 << 16, 1e11);
   if (hw.cu_count > 0) r.plausible(m, "xcd_count", "memory.xcd_count", 1, hw.cu_count);
+  if (hw.vendor == "nvidia" && hw.xcd_count > 1)
+    r.warn(m["xcd_count"], "'memory.xcd_count' = " + std::to_string(hw.xcd_count) +
+                               " on an NVIDIA GPU: it counts AMD's chiplets with a private L2 (1 on NVIDIA); the model "
+                               "splits the L2 that many ways");
   if (hw.clock_hz > 0) {
     hw.l2_latency_s = l2_latency_cycles / hw.clock_hz;
     hw.per_cu_load_bytes_per_s = per_cu_bytes_per_cycle * hw.clock_hz;
@@ -402,6 +423,19 @@ void parse_matrix(ProfileReader& r, const YAML::Node& mx, Hardware& hw) {
     r.number(v, "instruction_cycles", base + ".instruction_cycles", false, false);
     for (const char* dim : {"instruction_m", "instruction_n", "instruction_k", "instruction_max_n", "instruction_min_m"})
       r.plausible(v, dim, base + "." + dim, 1, 1024);
+    // Every matrix instruction's M and K are powers of two (mma.sync, wgmma, tcgen05, MFMA), and
+    // its N a power of two or a multiple of 8 (wgmma's n in 8..256 by 8).
+    auto pow2 = [](std::int64_t x) { return x > 0 && (x & (x - 1)) == 0; };
+    for (const char* dim : {"instruction_m", "instruction_k"}) {
+      const std::int64_t x = std::string(dim) == "instruction_m" ? rate.instruction_m : rate.instruction_k;
+      if (v[dim] && !r.reported(v[dim]) && x > 0 && !pow2(x))
+        r.warn(v[dim], "'" + base + "." + dim + "' = " + std::to_string(x) +
+                           " is not a power of two, as every matrix instruction's is");
+    }
+    if (v["instruction_n"] && !r.reported(v["instruction_n"]) && rate.instruction_n > 0 &&
+        !pow2(rate.instruction_n) && rate.instruction_n % 8 != 0)
+      r.warn(v["instruction_n"], "'" + base + ".instruction_n' = " + std::to_string(rate.instruction_n) +
+                                     " is neither a power of two nor a multiple of 8, as matrix instructions' are");
     r.plausible(v, "flops_per_cycle_per_cu", base + ".flops_per_cycle_per_cu", 1, 1e7);
     if (v["tf32"]) {
       if (!v["tf32"].IsScalar() || (v["tf32"].Scalar() != "true" && v["tf32"].Scalar() != "false"))
@@ -518,7 +552,12 @@ bool has_dotted_path(const YAML::Node& map, std::string_view path) {
 // Every number should say where it came from.
 void check_sources(ProfileReader& r, const YAML::Node& root) {
   const YAML::Node sources = root["sources"];
-  if (!sources || !sources.IsMap()) {
+  if (sources && !sources.IsMap()) {
+    r.warn(sources, "'sources' must be a mapping of field: source (e.g. memory.l2_bytes: \"whitepaper ...\"): "
+                    "every number in a profile should cite its source");
+    return;
+  }
+  if (!sources) {
     r.warn(root, "no 'sources' mapping: every number in a profile should cite its source");
     return;
   }

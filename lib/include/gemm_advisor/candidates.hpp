@@ -14,11 +14,14 @@ namespace gemm_advisor {
 /// once. `warnings`, when given, receives what the file has that the reader ignores, each
 /// "path:line: message" (a column it does not know, such as a misspelled `splitk`, or a config
 /// listed again), which a
-/// caller should show: they do not stop the read.
-std::vector<TileConfig> read_candidates_file(const std::string& path, std::vector<std::string>* warnings = nullptr);
+/// caller should show: they do not stop the read. `lines`, when given, receives the line of each
+/// returned config (same order), for messages about a config that name its place.
+std::vector<TileConfig> read_candidates_file(const std::string& path, std::vector<std::string>* warnings = nullptr,
+                                             std::vector<long>* lines = nullptr);
 
 /// The same, from a stream; `source` names it in messages ("source:line: ...").
 std::vector<TileConfig> read_candidates(std::istream& in, const std::string& source,
-                                        std::vector<std::string>* warnings = nullptr);
+                                        std::vector<std::string>* warnings = nullptr,
+                                        std::vector<long>* lines = nullptr);
 
 }  // namespace gemm_advisor

@@ -40,6 +40,18 @@ struct MeasuredShape {
 /// profile's GPU: the profile's name (h200) or display name, compared on lowercase letters and digits.
 bool gpu_matches_profile(const std::string& gpu, const std::string& profile_name, const std::string& display_name);
 
+/// What a measurement's device name says beyond the GPU a profile describes, given that
+/// gpu_matches_profile holds: "MIG" for a MIG slice (`NVIDIA H200 MIG 3g.71gb`: fewer SMs than the
+/// whole GPU), or the form factor it names that the profile's display name does not ("NVL", "PCIe"
+/// or "SXM": another card of the same chip, with its own clocks and power limit); "" for neither.
+/// Words are matched case-insensitively, whole.
+std::string gpu_variant(const std::string& gpu, const std::string& display_name);
+
+/// Largest time a measurement row may give, in ms: 1e9 ms is 11.6 days, far beyond any one GEMM
+/// launch; larger values are a unit or parse slip, and near DBL_MAX they overflow the scoring's
+/// ratios (an `inf` % of oracle).
+constexpr double kMaxMeasuredMs = 1e9;
+
 /// Reads a measurement CSV and groups rows by problem (first-appearance order). Rows whose kernel
 /// is neither `target` nor a vendor library are ignored. A row with status "ok" must have ms > 0;
 /// an empty status field is an error (a cut-off row). `warnings`, when given, receives one
