@@ -118,7 +118,19 @@ inline Residency residency(const EstimateContext& ctx, const KernelShape& k, con
           ? 0.0
           : ((ctx.a_aligned ? 0.0 : k.a_staged_elements) + (ctx.b_aligned ? 0.0 : k.b_staged_elements)) / r.threads;
   const double staged_regs = mp.staged_registers_per_element * staged_per_thread;
-  const double regs_needed = k.accumulator_registers + staged_regs + mp.register_overhead_per_thread;
+  // Without a software pipeline (num_stages 1) nothing is copied asynchronously: the threads load
+  // each K-step's tile of an aligned operand into registers too, in 16-byte vectors (kScalarBytes
+  // of it a register), and store it to shared memory. Measured on our H200 (Triton 3.6, compile
+  // only): in h200-resource-probe.csv the aligned 4096^3 NT configs at 1 stage take about that much
+  // more than at 2 (128x128x128 with 4 warps: 255 registers and 36 spilled against 230 and none;
+  // accumulators + vectors + 32 = 288), and in h200-worst-probe.csv the tutorial kernel's 256x32x256
+  // with 8 warps on 1536x2999x2048 NN (B unaligned) spills 36 registers at 1 stage, where the count
+  // without this term was 144 registers: the advisor picked it for that shape at 32% of the best.
+  const double unpipelined_regs =
+      k.num_stages == 1 ? ((ctx.a_aligned ? k.a_staged_elements : 0.0) + (ctx.b_aligned ? k.b_staged_elements : 0.0)) *
+                              ctx.bytes_in / kScalarBytes / r.threads
+                        : 0.0;
+  const double regs_needed = k.accumulator_registers + staged_regs + unpipelined_regs + mp.register_overhead_per_thread;
   // The compiler caps registers so that one block fits on a CU; beyond the cap they spill to local
   // memory, stored and reloaded every K-step.
   const double regs_cap = warps.register_cap;
