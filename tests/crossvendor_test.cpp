@@ -54,8 +54,10 @@ const PublicTable kXlaB200{"b200", "XLA default_matmul_perf_table.txtpb@3ddd1793
                            // 0 before issue #11, 1 with Blackwell modelled as Hopper (wgmma, register
                            // accumulators), 2 since tcgen05 accumulates in tensor memory (256x256 tiles
                            // no longer spill). The rest is the derived L2 bandwidth and Triton, not
-                           // cuBLAS (no 2-CTA MMA, no TMA multicast: README "Known gaps").
-                           3};
+                           // cuBLAS (no 2-CTA MMA, no TMA multicast: README "Known gaps"). 5 since the
+                           // H200's L2 bandwidth is its measured cp.async 11.2 TB/s (the B200's derived
+                           // from it: 9.35 -> 11.77 TB/s) and the copy fill fraction the measured 0.35.
+                           5};
 const PublicTable kXlaH100{"h100", "XLA default_matmul_perf_table.txtpb@3ddd1793, sm_90 (H100), bf16, b=1",
                            {{"256x4096x4096", "NN", 418.4},
                             {"512x512x512", "NN", 43.6},
@@ -74,7 +76,10 @@ const PublicTable kXlaH100{"h100", "XLA default_matmul_perf_table.txtpb@3ddd1793
                            // H100, whose DRAM is slow for its L2). Still low: NN runs 1.1-1.35x faster
                            // than NT on our H200 with the same config (h200-triton-extra.csv, 4096^3 and
                            // 5120^3), the fit's shapes are mostly NT and the model has no layout term.
-                           6};
+                           // 8 until, and 11 since, the measured cp.async rates (2026-12-03: the H100's
+                           // L2 bandwidth taken as the H200's asynchronous copies', 11.2 TB/s, and the
+                           // copy fill fraction 0.35): only 4096x4096x256 is outside, at 0.63x.
+                           11};
 // ROCm aiter's tuned bf16 GEMMs: ROCm/aiter, aiter/configs/bf16_tuned_gemm.csv at commit 032c54e4,
 // gfx950 with 256 CUs (MI350X/MI355X; compared on the MI355X profile), the `tflops` column. aiter's
 // "tn" kernels take A as M x K and B as N x K, both K-contiguous: our NT.

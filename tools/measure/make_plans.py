@@ -751,6 +751,23 @@ TUTORIAL_M_SHAPES = [
     ("unaligned-k", "nt.k2049", 1024, 1024, 2049, "bf16", "NT"),
 ]
 
+# The fourteenth set (2026-12-03, eighteenth session): measured after the measured cp.async rates
+# (the H200 profile's L2 bandwidth 11.2 TB/s, copy fill fraction 0.35) and the unpipelined registers.
+TUTORIAL_N_SHAPES = [
+    ("llama3.1-70b", "o_proj.m1024", 1024, 8192, 8192, "bf16", "NT"),
+    ("qwen2.5-14b", "gate_up.m512", 512, 27648, 5120, "bf16", "NT"),
+    ("qwen2.5-14b", "down.m16", 16, 5120, 13824, "bf16", "NT"),
+    ("phi-3.5-mini", "qkv.m3072", 3072, 9216, 3072, "bf16", "NT"),
+    ("vit-b16", "qkv.m12608", 12608, 2304, 768, "bf16", "NT"),
+    ("wav2vec2-large", "ffn_in.m8192", 8192, 4096, 1024, "bf16", "NT"),
+    ("gpt-neox-20b", "qkv.m256", 256, 18432, 6144, "bf16", "NT"),
+    ("opt-6.7b", "fc2.m2048", 2048, 4096, 16384, "bf16", "NT"),
+    ("bloom-7b1", "dense_4h_to_h.m128", 128, 4096, 16384, "bf16", "NT"),
+    ("gpt2-medium", "c_fc.m1024", 1024, 4096, 1024, "bf16", "NN"),
+    ("unaligned-n", "nn.n1537", 2048, 1537, 3072, "bf16", "NN"),
+    ("unaligned-k", "nt.k3001", 2048, 2048, 3001, "bf16", "NT"),
+]
+
 # The held-out tutorial sets, in the order they were measured: (letter, shapes, the seed of their two
 # random log-uniform shapes, the plan's number: plans/plan-tutorial-N.csv).
 HELD_OUT_TUTORIAL_SETS = [("d", TUTORIAL_D_SHAPES, 23, 4), ("e", TUTORIAL_E_SHAPES, 29, 5),
@@ -758,7 +775,7 @@ HELD_OUT_TUTORIAL_SETS = [("d", TUTORIAL_D_SHAPES, 23, 4), ("e", TUTORIAL_E_SHAP
                           ("h", TUTORIAL_H_SHAPES, 41, 8),
                           ("i", TUTORIAL_I_SHAPES, 43, 9), ("j", TUTORIAL_J_SHAPES, 47, 10),
                           ("k", TUTORIAL_K_SHAPES, 53, 11), ("l", TUTORIAL_L_SHAPES, 59, 12),
-                          ("m", TUTORIAL_M_SHAPES, 61, 13)]
+                          ("m", TUTORIAL_M_SHAPES, 61, 13), ("n", TUTORIAL_N_SHAPES, 67, 14)]
 
 
 def held_out_random_shapes(letter, count=2):
@@ -864,7 +881,7 @@ def make_moe_plan(sample=None, seed=7, m_values=None, models=None):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--only", choices=["fp8", "fp8-e", "tutorial", "tutorial-b", "tutorial-c", "tutorial-d",
-                                       "tutorial-e", "tutorial-f", "tutorial-g", "tutorial-h", "tutorial-i", "tutorial-j", "tutorial-k", "tutorial-l", "tutorial-m", "wave-probe", "moe", "moe-fp8"],
+                                       "tutorial-e", "tutorial-f", "tutorial-g", "tutorial-h", "tutorial-i", "tutorial-j", "tutorial-k", "tutorial-l", "tutorial-m", "tutorial-n", "wave-probe", "moe", "moe-fp8"],
                     default=None)
     ap.add_argument("--extra", default=None, help="CSV of extra tutorial configs per shape (see tutorial_extra)")
     ap.add_argument("--outdir", default=os.path.join(HERE, "plans"))

@@ -32,10 +32,13 @@ struct ModelParams {
   double k_step_overhead_overlap = 0.85;
   /// Rate of the asynchronous global->shared copy (cp.async) as a fraction of the CU's measured
   /// register-load fill rate (per_cu_load_bytes_per_cycle); the copy is charged whole 128-byte lines
-  /// (a 64-byte tile row costs a line). Fitted: 0.35 (the microbenchmark suggests 0.4-0.5: B stored
-  /// N x K with BLOCK_K = 32 runs 1.4x slower than stored K x N, h200-kstep.csv, NT vs NN rows).
-  /// Fitted: 0.3 (0.35 before 2026-12-02).
-  double async_copy_fill_fraction = 0.3;
+  /// (a 64-byte tile row costs a line). Measured: 0.35, the H200's cp.async ceiling (the copy probe,
+  /// data/measurements/h200-copy-probe.csv: 41.5-42.9 bytes a cycle a SM with all SMs copying, of the
+  /// 120 one SM takes through registers), with the profile's L2 bandwidth at the same probe's 11.2
+  /// TB/s (2026-12-03). Fitted before, around the 8.9 TB/s of register loads: 0.3 (0.35 before
+  /// 2026-12-02); at the measured L2 bandwidth the fit of the block-fp8 kernel lands on 0.35 as well
+  /// (data/fit/h200-fp8-block.txt).
+  double async_copy_fill_fraction = 0.35;
   /// Fixed cost of one kernel launch as seen by a timed kernel (launch + ramp-up + drain), in s.
   /// Measured: 3.07 us, the median of an empty kernel timed the harness's way
   /// (data/measurements/h200-launch.csv). Fitted values (6 us) ranked as well but doubled the
