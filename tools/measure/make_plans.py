@@ -768,6 +768,23 @@ TUTORIAL_N_SHAPES = [
     ("unaligned-k", "nt.k3001", 2048, 2048, 3001, "bf16", "NT"),
 ]
 
+# The fifteenth set (2026-12-03, eighteenth session, right after the fourteenth, the same model):
+# aligned NT and NN shapes only, so that one device call compiles two signatures.
+TUTORIAL_O_SHAPES = [
+    ("mpt-7b", "ffn_up.m1024", 1024, 16384, 4096, "bf16", "NT"),
+    ("falcon-40b", "qkv.m512", 512, 9216, 8192, "bf16", "NT"),
+    ("baichuan2-13b", "down.m64", 64, 5120, 13696, "bf16", "NT"),
+    ("chatglm3-6b", "gate_up.m2048", 2048, 27392, 4096, "bf16", "NT"),
+    ("deepseek-coder-6.7b", "qkv.m4096", 4096, 12288, 4096, "bf16", "NT"),
+    ("stablelm-2-1.6b", "down.m512", 512, 2048, 5632, "bf16", "NT"),
+    ("clip-vit-h14", "mlp_in.m8192", 8192, 5120, 1280, "bf16", "NT"),
+    ("whisper-large-v3", "ffn_out.m1500", 1500, 1280, 5120, "bf16", "NT"),
+    ("dlrm-dcn", "cross.m32768", 32768, 512, 512, "bf16", "NT"),
+    ("gpt2-large", "c_proj.m2048", 2048, 1280, 1280, "bf16", "NN"),
+    ("nemotron-4-15b", "up.m256", 256, 24576, 6144, "bf16", "NT"),
+    ("internlm2-20b", "o_proj.m128", 128, 6144, 6144, "bf16", "NT"),
+]
+
 # The held-out tutorial sets, in the order they were measured: (letter, shapes, the seed of their two
 # random log-uniform shapes, the plan's number: plans/plan-tutorial-N.csv).
 HELD_OUT_TUTORIAL_SETS = [("d", TUTORIAL_D_SHAPES, 23, 4), ("e", TUTORIAL_E_SHAPES, 29, 5),
@@ -775,7 +792,8 @@ HELD_OUT_TUTORIAL_SETS = [("d", TUTORIAL_D_SHAPES, 23, 4), ("e", TUTORIAL_E_SHAP
                           ("h", TUTORIAL_H_SHAPES, 41, 8),
                           ("i", TUTORIAL_I_SHAPES, 43, 9), ("j", TUTORIAL_J_SHAPES, 47, 10),
                           ("k", TUTORIAL_K_SHAPES, 53, 11), ("l", TUTORIAL_L_SHAPES, 59, 12),
-                          ("m", TUTORIAL_M_SHAPES, 61, 13), ("n", TUTORIAL_N_SHAPES, 67, 14)]
+                          ("m", TUTORIAL_M_SHAPES, 61, 13), ("n", TUTORIAL_N_SHAPES, 67, 14),
+                          ("o", TUTORIAL_O_SHAPES, 71, 15)]
 
 
 def held_out_random_shapes(letter, count=2):
@@ -881,7 +899,7 @@ def make_moe_plan(sample=None, seed=7, m_values=None, models=None):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--only", choices=["fp8", "fp8-e", "tutorial", "tutorial-b", "tutorial-c", "tutorial-d",
-                                       "tutorial-e", "tutorial-f", "tutorial-g", "tutorial-h", "tutorial-i", "tutorial-j", "tutorial-k", "tutorial-l", "tutorial-m", "tutorial-n", "wave-probe", "moe", "moe-fp8"],
+                                       "tutorial-e", "tutorial-f", "tutorial-g", "tutorial-h", "tutorial-i", "tutorial-j", "tutorial-k", "tutorial-l", "tutorial-m", "tutorial-n", "tutorial-o", "wave-probe", "moe", "moe-fp8"],
                     default=None)
     ap.add_argument("--extra", default=None, help="CSV of extra tutorial configs per shape (see tutorial_extra)")
     ap.add_argument("--outdir", default=os.path.join(HERE, "plans"))
