@@ -17,13 +17,29 @@
 
 namespace gemm_advisor {
 
+static_assert(kMaxMeasuredMs == 1e9, "read_measurements' message names the bound");
+
+namespace {
+
+// The runs of letters and digits of a device name, lowercased, in order: "NVIDIA H200 MIG 3g.71gb"
+// -> nvidia, h200, mig, 3g, 71gb. What the two name checks below compare.
+std::vector<std::string> lowercase_words(const std::string& s) {
+  std::vector<std::string> out;
+  std::string w;
+  for (const char ch : s + " ") {
+    if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9')) w += ch;
+    else if (ch >= 'A' && ch <= 'Z') w += static_cast<char>(ch - 'A' + 'a');
+    else if (!w.empty()) out.push_back(std::exchange(w, std::string()));
+  }
+  return out;
+}
+
+}  // namespace
+
 bool gpu_matches_profile(const std::string& gpu, const std::string& profile_name, const std::string& display_name) {
   auto squeeze = [](const std::string& s) {
     std::string out;
-    for (const char ch : s) {
-      if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9')) out += ch;
-      else if (ch >= 'A' && ch <= 'Z') out += static_cast<char>(ch - 'A' + 'a');
-    }
+    for (const std::string& w : lowercase_words(s)) out += w;
     return out;
   };
   const std::string g = squeeze(gpu), name = squeeze(profile_name), display = squeeze(display_name);
@@ -32,21 +48,14 @@ bool gpu_matches_profile(const std::string& gpu, const std::string& profile_name
 }
 
 std::string gpu_variant(const std::string& gpu, const std::string& display_name) {
-  // Whole words, lowercase: "NVIDIA H200 NVL" has the word "nvl"; "MIG-3g.71gb" the word "mig".
-  auto words = [](const std::string& s) {
-    std::set<std::string> out;
-    std::string w;
-    for (const char ch : s + " ") {
-      if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9')) w += ch;
-      else if (ch >= 'A' && ch <= 'Z') w += static_cast<char>(ch - 'A' + 'a');
-      else if (!w.empty()) out.insert(std::exchange(w, std::string()));
-    }
-    return out;
+  // Whole words: "NVIDIA H200 NVL" has the word "nvl"; "MIG-3g.71gb" the word "mig".
+  const std::vector<std::string> g = lowercase_words(gpu), d = lowercase_words(display_name);
+  auto has = [](const std::vector<std::string>& words, const char* w) {
+    return std::find(words.begin(), words.end(), w) != words.end();
   };
-  const std::set<std::string> g = words(gpu), d = words(display_name);
-  if (g.count("mig")) return "MIG";
+  if (has(g, "mig")) return "MIG";
   for (const auto& [word, label] : {std::pair<const char*, const char*>{"nvl", "NVL"}, {"pcie", "PCIe"}, {"sxm", "SXM"}})
-    if (g.count(word) && !d.count(word)) return label;
+    if (has(g, word) && !has(d, word)) return label;
   return "";
 }
 
@@ -326,8 +335,7 @@ std::vector<MeasuredShape> read_measurements(std::istream& in, const std::string
       ms = csv_double(r, f, ims, "ms");
       if (ms <= 0) r.fail("column 'ms': " + f[ims] + " must be positive for a row with status ok");
       if (ms > kMaxMeasuredMs)
-        r.fail("column 'ms': " + f[ims] + " is above " + "1e9" +
-               " ms (11.6 days): not one GEMM's time (a unit slip?)");
+        r.fail("column 'ms': " + f[ims] + " is above 1e9 ms (11.6 days): not one GEMM's time (a unit slip?)");
     }
     if (kernel != target) {
       if (find_target_or_null(kernel)) continue;  // another target's kernel: not a vendor reference

@@ -426,8 +426,8 @@ void parse_matrix(ProfileReader& r, const YAML::Node& mx, Hardware& hw) {
     // Every matrix instruction's M and K are powers of two (mma.sync, wgmma, tcgen05, MFMA), and
     // its N a power of two or a multiple of 8 (wgmma's n in 8..256 by 8).
     auto pow2 = [](std::int64_t x) { return x > 0 && (x & (x - 1)) == 0; };
-    for (const char* dim : {"instruction_m", "instruction_k"}) {
-      const std::int64_t x = std::string(dim) == "instruction_m" ? rate.instruction_m : rate.instruction_k;
+    for (const auto& [dim, x] : {std::pair<const char*, std::int64_t>{"instruction_m", rate.instruction_m},
+                                 {"instruction_k", rate.instruction_k}}) {
       if (v[dim] && !r.reported(v[dim]) && x > 0 && !pow2(x))
         r.warn(v[dim], "'" + base + "." + dim + "' = " + std::to_string(x) +
                            " is not a power of two, as every matrix instruction's is");
