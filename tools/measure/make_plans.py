@@ -785,6 +785,36 @@ TUTORIAL_O_SHAPES = [
     ("internlm2-20b", "o_proj.m128", 128, 6144, 6144, "bf16", "NT"),
 ]
 
+# The sixteenth set (2026-12-03, nineteenth session), chosen before it was measured, with the model of
+# 3af66b4 (no change since sets n and o): public config.json figures of models no plan had: OLMo-7B
+# (hidden 4096, intermediate 11008), Qwen1.5-32B (hidden 5120, intermediate 27392), Gemma-2-27B (hidden
+# 4608, intermediate 36864), Yi-34B (hidden 7168, intermediate 20480), MPT-30B (hidden 7168, MLP 4x),
+# Granite-3.0-8B (hidden 4096, intermediate 12800), CodeLlama-34B (hidden 8192, 64 heads and 8 KV heads
+# of 128: qkv N = 10240), Llama-2-70B's down projection at decode (intermediate 28672; M = 32 and CodeLlama's M = 16, multiples of 16, so that they share the aligned NN compile), DeBERTa-v3-large
+# (hidden 1024, FFN 4096, 8 sequences of 512), SAM ViT-H (1280, MLP 5120, 64x64 tokens), LLaVA-1.5's
+# projector (576 CLIP tokens, 1024 -> 4096), ResNet-50's 3x3 convolution at 14x14 as an implicit GEMM
+# (32 images: M = 6272, 256 channels, K = 9 x 256), a DeepFM MLP (an odd K of 429 in NN: A unaligned),
+# a Conformer FFN, and unaligned NN (odd N) and NT (odd K) shapes. NN where the public code stores
+# weights [in, out] or the layer is a convolution / projector taken so.
+TUTORIAL_P_SHAPES = [
+    ("olmo-7b", "gate_up.m32", 32, 22016, 4096, "bf16", "NT"),
+    ("qwen1.5-32b", "down.m1024", 1024, 5120, 27392, "bf16", "NT"),
+    ("gemma2-27b", "down.m256", 256, 4608, 36864, "bf16", "NT"),
+    ("yi-34b", "gate_up.m2048", 2048, 40960, 7168, "bf16", "NT"),
+    ("mpt-30b", "up.m128", 128, 28672, 7168, "bf16", "NT"),
+    ("granite-3-8b", "gate_up.m512", 512, 25600, 4096, "bf16", "NN"),
+    ("codellama-34b", "qkv.m16", 16, 10240, 8192, "bf16", "NN"),
+    ("llama2-70b", "down.m32", 32, 8192, 28672, "bf16", "NN"),
+    ("deberta-v3-large", "ffn_in.m4096", 4096, 4096, 1024, "bf16", "NN"),
+    ("sam-vit-h", "mlp_in.m4096", 4096, 5120, 1280, "bf16", "NN"),
+    ("llava-1.5", "projector.m576", 576, 4096, 1024, "bf16", "NN"),
+    ("resnet50", "conv3x3.m6272", 6272, 256, 2304, "bf16", "NN"),
+    ("deepfm", "mlp.m16384", 16384, 1024, 429, "bf16", "NN"),
+    ("conformer-l", "ffn_in.m1200", 1200, 2048, 512, "bf16", "NT"),
+    ("unaligned-n", "nn.n3333", 784, 3333, 1024, "bf16", "NN"),
+    ("unaligned-k", "nt.k517", 2048, 2000, 517, "bf16", "NT"),
+]
+
 # The held-out tutorial sets, in the order they were measured: (letter, shapes, the seed of their two
 # random log-uniform shapes, the plan's number: plans/plan-tutorial-N.csv).
 HELD_OUT_TUTORIAL_SETS = [("d", TUTORIAL_D_SHAPES, 23, 4), ("e", TUTORIAL_E_SHAPES, 29, 5),
@@ -793,7 +823,7 @@ HELD_OUT_TUTORIAL_SETS = [("d", TUTORIAL_D_SHAPES, 23, 4), ("e", TUTORIAL_E_SHAP
                           ("i", TUTORIAL_I_SHAPES, 43, 9), ("j", TUTORIAL_J_SHAPES, 47, 10),
                           ("k", TUTORIAL_K_SHAPES, 53, 11), ("l", TUTORIAL_L_SHAPES, 59, 12),
                           ("m", TUTORIAL_M_SHAPES, 61, 13), ("n", TUTORIAL_N_SHAPES, 67, 14),
-                          ("o", TUTORIAL_O_SHAPES, 71, 15)]
+                          ("o", TUTORIAL_O_SHAPES, 71, 15), ("p", TUTORIAL_P_SHAPES, 73, 16)]
 
 
 def held_out_random_shapes(letter, count=2):
@@ -898,8 +928,9 @@ def make_moe_plan(sample=None, seed=7, m_values=None, models=None):
 # ----------------------------------------------------------------------------------------------
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--only", choices=["fp8", "fp8-e", "tutorial", "tutorial-b", "tutorial-c", "tutorial-d",
-                                       "tutorial-e", "tutorial-f", "tutorial-g", "tutorial-h", "tutorial-i", "tutorial-j", "tutorial-k", "tutorial-l", "tutorial-m", "tutorial-n", "tutorial-o", "wave-probe", "moe", "moe-fp8"],
+    held_out = [f"tutorial-{letter}" for letter, _, _, _ in HELD_OUT_TUTORIAL_SETS]
+    ap.add_argument("--only", choices=["fp8", "fp8-e", "tutorial", "tutorial-b", "tutorial-c", *held_out,
+                                       "wave-probe", "moe", "moe-fp8"],
                     default=None)
     ap.add_argument("--extra", default=None, help="CSV of extra tutorial configs per shape (see tutorial_extra)")
     ap.add_argument("--outdir", default=os.path.join(HERE, "plans"))
