@@ -206,10 +206,14 @@ TEST_CASE("invariants: floors, compulsory traffic, slowest level, every profile,
   // that expert's whole footprint) left 16, three problems on AMD profiles, up to 4%. Then each
   // problem's configs were drawn with a generator of their own (the sample no longer moves when a
   // target's space does): 7 in that sample, five problems on the A100, H100 and MI300X, up to 5.5%
-  // (README "Model").
+  // (README "Model"). A wave's compulsory DRAM share counted at a full tile's share a tile (the
+  // last wave taking what is left, model_core.hpp) fixed the A100's 2452x1x801x7 (a thin 11th row
+  // tile had lowered the full first wave's share; within the tolerance 1395 -> 1305 of 1.23 M): 6,
+  // three fused-MoE problems (an expert's weights shared by its own row tiles) and one MI300X
+  // split-K problem whose larger N shares A among more tiles of its first wave.
   std::size_t monotonic = 0;
   for (const char* kind : kMonotonicKinds) monotonic += n.of(kind);
-  CHECK(monotonic <= 7);
+  CHECK(monotonic <= 6);
 }
 
 TEST_CASE("invariants: a fixed config never predicts a larger problem faster, beyond the 2% tolerance",

@@ -327,7 +327,7 @@ struct WaveInputs {
   double block_compute_s;  // one block's matrix work of a K-step at that utilization
   double serialized_load_s;  // a K-step's loads one after another (Residency::serialized_loads), s
   double latency_multiplier;  // loaded over idle latency: loaded_ or unpipelined_latency_multiplier
-  double compulsory_tile_step;  // compulsory operand bytes per thread block and K-step (A and B read once)
+  double compulsory_share;  // the wave's share of the compulsory operand bytes of one K-step (A and B read once)
   double out_tile_bytes;   // bytes of one thread block's output, on average
   double out_busiest_bytes;  // ... of the fullest one
   double store_bytes_per_s;  // the DRAM rate of the output write (EstimateContext::out_store_bytes_per_s)
@@ -423,7 +423,7 @@ __attribute__((always_inline)) inline WaveTerms wave_terms(const EstimateContext
   // the wave's share of the compulsory bytes (every operand byte comes from DRAM once: the sum over
   // the waves is at least A and B, also when a partial last wave touches fewer panels).
   const double reuse = ctx.operand_reuse;
-  const double share = tiles * in.compulsory_tile_step;
+  const double share = in.compulsory_share;
   const double dram_step_bytes = std::max(share, (1.0 - reuse) * unique + reuse * std::min(unique, share));
   w.l2_hit_rate = 1.0 - l2_miss / requested;
   // Likewise a CU draws about its share of the L2 bandwidth (times the same headroom), and never
@@ -580,7 +580,7 @@ void estimate_terms(const EstimateContext& ctx, const TileConfig& c, LatencyEsti
   in.latency_multiplier = in.in_flight_steps >= 1 ? mp.loaded_latency_multiplier : mp.unpipelined_latency_multiplier;
   // The same in every wave: the compulsory operand bytes per thread block and K-step, the bytes of an
   // output tile.
-  in.compulsory_tile_step = ctx.operand_bytes / (work_tiles * k_steps);
+  const double compulsory_tile_step = ctx.operand_bytes / (work_tiles * k_steps);
   in.out_tile_bytes = k.a_rows_unique * k.b_cols_unique * k.out_elem_bytes;
   in.out_busiest_bytes = k.out_rows_busiest * k.out_cols_busiest * k.out_elem_bytes;
   in.store_bytes_per_s = k.out_elem_bytes == kFp32Bytes ? ctx.fp32_store_bytes_per_s : ctx.out_store_bytes_per_s;
@@ -599,9 +599,40 @@ void estimate_terms(const EstimateContext& ctx, const TileConfig& c, LatencyEsti
       work_tiles < kExactSubtractionBelow ? work_tiles - full_waves * concurrent : std::fmod(work_tiles, concurrent);
   if (last_tiles <= 0) last_tiles = concurrent;
   constexpr bool kExtra = Rules::kExtraStepWork;
-  const WaveTerms first = wave_terms<kExtra>(ctx, k, g, in, std::min(work_tiles, concurrent));
-  const WaveTerms last =
-      full_waves > 0 && last_tiles < concurrent ? wave_terms<kExtra>(ctx, k, g, in, last_tiles, true) : first;
+  const double first_tiles = std::min(work_tiles, concurrent);
+  const bool partial_last = full_waves > 0 && last_tiles < concurrent;
+  // Each wave's share of the compulsory bytes of a K-step: its tiles' shares, a full tile's each,
+  // out of what the waves before it left, and never less than the average tile's (the last wave's
+  // tiles read bytes of their own too, and wait for DRAM to do so). A full tile's share is at least
+  // any tile's, so the waves' shares add up to at least the compulsory bytes. Charging every tile
+  // the average share had a first wave of full tiles draw less DRAM per step when a larger M or N
+  // added a thin tile to the launch, and the larger problem step faster (issue #11's invariant,
+  // tests/invariants_test.cpp). One wave (the common case) takes all of them.
+  in.compulsory_share = first_tiles * compulsory_tile_step;
+  double last_share = in.compulsory_share;
+  if (full_waves > 0) {
+    // A tile's share of A's bytes scales with its real rows, of B's with its real columns (those
+    // it stores: a wrapped-offset kernel's loads past the edge re-read rows another tile owns),
+    // each part at most the average part times the fullest tile's extent over the average extent.
+    // The average tile's parts: its rows over the tiles sharing them (tiles_n), its columns over
+    // tiles_m (both scaled by tiles_m x tiles_n here). Where one raster runs over every expert's
+    // rows (fused MoE), an expert's weights are shared by that expert's row tiles only, which that
+    // count does not know: the average stands.
+    const double average_parts = k.a_rows_unique * k.tiles_m + k.b_cols_unique * k.tiles_n;
+    const double fullest_parts = k.out_rows_busiest * k.tiles_m + k.out_cols_busiest * k.tiles_n;
+    if (k.batches_in_launch_order && fullest_parts > average_parts) {
+      const double all_bytes = compulsory_tile_step * work_tiles;
+      const double full_tile_step = compulsory_tile_step * (fullest_parts / average_parts);
+      in.compulsory_share = std::min(first_tiles * full_tile_step, all_bytes);
+      last_share = std::max(last_tiles * compulsory_tile_step,
+                            std::min(last_tiles * full_tile_step, all_bytes - full_waves * in.compulsory_share));
+    } else {
+      last_share = last_tiles * compulsory_tile_step;
+    }
+  }
+  const WaveTerms first = wave_terms<kExtra>(ctx, k, g, in, first_tiles);
+  in.compulsory_share = last_share;
+  const WaveTerms last = partial_last ? wave_terms<kExtra>(ctx, k, g, in, last_tiles, true) : first;
   double total_s = mp.launch_overhead_s + (full_waves > 0 ? full_waves * first.time_s : 0.0) + last.time_s;
   if constexpr (kRecord) record->dram_bytes = full_waves * first.dram_bytes + last.dram_bytes;
   const double m = ctx.m, n = ctx.n, batch = ctx.batch;
