@@ -381,6 +381,11 @@ check("evaluate JSON records its generator", rc == 0 and json.loads(out)["genera
 rc, out, err = run("batch", "-", "--hw", "h200", "--top", "1", "--emit", "triton", stdin="64x64x64\n")
 check("--emit triton: each shape records its generator", rc == 0 and json.loads(out)[0]["generator"] == gen, out[:300])
 vdir = os.path.join(TMP, "vllm-gen")
+# A value twice in --m-values is a typo for another (it ran with the duplicate dropped, unsaid).
+rc, out, err = run("batch", "-", "--hw", "h200", "--emit", "vllm", "--out", vdir, "--m-values", "1,16,1",
+                   stdin="16x576x7168\n")
+check("--m-values with a value twice: an error naming it", rc != 0 and "--m-values: 1 is given twice" in err and
+      err.count("\n") == 1, err)
 rc, out, err = run("batch", "-", "--hw", "h200", "--emit", "vllm", "--out", vdir, "--m-values", "1,16", stdin="16x576x7168\n")
 sidecar = os.path.join(vdir, "gemm-advisor-generator.json")
 check("--emit vllm: a sidecar records the generator, the config files stay vLLM's own",

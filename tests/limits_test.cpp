@@ -133,4 +133,9 @@ TEST_CASE("configs at the reader's bounds do not overflow shared-memory or regis
   CHECK_FALSE(e.feasible);
   CHECK_THROWS_WITH(parse_tile_config("65537x16x16:4:3"), Catch::Contains("is larger than 65536"));
   CHECK_THROWS_WITH(parse_tile_config("2147483647x2147:4444496:344496:37872417"), Catch::Contains("larger than"));
+  // A part too many is named as such (it read only "expected ...", a fresh user's find, 2026-12-03).
+  CHECK_THROWS_WITH(parse_tile_config("128x128x64:4:3:2:g8:extra"),
+                    Catch::Contains("5 ':' parts after the block sizes, at most 4"));
+  CHECK_THROWS_WITH(parse_tile_config("128x128x64:4:3:2:5:g8"),
+                    Catch::Contains("5 ':' parts after the block sizes, at most 4"));
 }

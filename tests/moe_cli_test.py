@@ -123,6 +123,10 @@ bad = [
     (("batch", "--from-hf", write("float.json", '{"num_local_experts": 8.5, "num_experts_per_tok": 2, "hidden_size": 64, '
                                                 '"intermediate_size": 64}'), "--target", "vllm-fused-moe", "--hw", "h200"),
      1, "num_local_experts = 8.5 is not a whole number"),
+    # 8.0 is whole: the objection is the decimal form (it read "8.0 is not a whole number").
+    (("batch", "--from-hf", write("float8.json", '{"num_local_experts": 8.0, "num_experts_per_tok": 2, '
+                                                 '"hidden_size": 64, "intermediate_size": 64}'),
+      "--target", "vllm-fused-moe", "--hw", "h200"), 1, "num_local_experts = 8.0 is written as a decimal number"),
     (("batch", "--from-hf", write("two.json", '{"num_local_experts": 8, "n_routed_experts": 16, "num_experts_per_tok": 2, '
                                               '"hidden_size": 64, "intermediate_size": 64}'), "--target", "vllm-fused-moe",
       "--hw", "h200"), 1, "disagree"),

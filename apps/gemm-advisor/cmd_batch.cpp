@@ -64,7 +64,9 @@ std::vector<std::int64_t> parse_m_value_list(const std::string& text) {
     start = comma + 1;
   }
   std::sort(out.begin(), out.end());
-  out.erase(std::unique(out.begin(), out.end()), out.end());
+  // A value twice is a typo for another (--params and --names refuse theirs too).
+  if (const auto twice = std::adjacent_find(out.begin(), out.end()); twice != out.end())
+    throw gemm_advisor::InputError("--m-values: " + std::to_string(*twice) + " is given twice");
   return out;
 }
 

@@ -210,6 +210,10 @@ Registered register_calibrate(CLI::App& app) {
             }
             const auto t0 = std::chrono::steady_clock::now();
             const Calibration c = calibrate(shapes, profile, target, options);
+            for (const std::string& shape : c.left_out)
+              spdlog::warn("{}: {}: the start values call every config timed for it infeasible (they ran): left out "
+                           "of the fit",
+                           fmt::join(o->measurements, ", "), shape);
             const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
             // Provenance, in the written profile and the report.

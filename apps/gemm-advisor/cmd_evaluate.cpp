@@ -119,6 +119,13 @@ Registered register_evaluate(CLI::App& app) {
             if (&target == &vllm_fused_moe_target() && !o->per_gemm)
               shapes = measured_moe_layers_logged(shapes, o->measurements);
             const Evaluation e = evaluate(shapes, profile, target, o->top_k);
+            const std::string files = fmt::format("{}", fmt::join(o->measurements, ", "));
+            if (e.shapes.empty() && !e.unscored.empty())
+              throw InputError(files + ": the model calls every timed config of every shape infeasible: nothing to score");
+            for (const GemmProblem& p : e.unscored)
+              spdlog::warn("{}: {}: the model calls every config timed for it infeasible (they ran): no pick to "
+                           "score, left out of the figures",
+                           files, unscored_text(p));
             if (e.shapes.empty())
               throw InputError(fmt::format("{}", fmt::join(o->measurements, ", ")) +
                                ": no shape has a timed config of the " + kernel + " kernel (rows need kernel=" + kernel +

@@ -12,6 +12,7 @@
 
 #include "gemm_advisor/error.hpp"
 #include "gemm_advisor/evaluate.hpp"
+#include "gemm_advisor/evaluate.hpp"
 #include "gemm_advisor/ranker.hpp"
 
 namespace gemm_advisor {
@@ -260,22 +261,43 @@ Calibration calibrate(const std::vector<MeasuredShape>& shapes, const Profile& p
   if (o.params.empty()) o.params = default_fit_parameters();
   if (o.folds < 2) throw InputError("calibrate: --folds must be at least 2, got " + std::to_string(o.folds));
   // Only shapes with a valid time count, and their families.
+  // ... and of those, the shapes where the start values call some timed config feasible: where they
+  // call every one infeasible there is no pick to score (Calibration::left_out; evaluate leaves them
+  // out the same way), and a fit scoring them as 0% would chase that, not the ranking.
+  const std::string_view start_variant = fitted_variant(shapes, target);
+  const ModelParams start_params = profile.params_for(Target::param_key(target.name(), std::string(start_variant)),
+                                                      target.variant_default_params(std::string(start_variant)));
   std::vector<MeasuredShape> usable;
+  std::vector<std::string> left_out;
   for (const MeasuredShape& s : shapes) {
-    if (std::any_of(s.configs.begin(), s.configs.end(), [](const MeasuredConfig& c) { return c.status == "ok"; }))
-      usable.push_back(s);
+    if (!std::any_of(s.configs.begin(), s.configs.end(), [](const MeasuredConfig& c) { return c.status == "ok"; }))
+      continue;
+    const EstimateContext ctx = make_estimate_context(
+        s.problem, profile,
+        target.param_variant(s.problem) == start_variant ? start_params : target.problem_params(s.problem, profile));
+    if (std::none_of(s.configs.begin(), s.configs.end(), [&](const MeasuredConfig& c) {
+          return c.status == "ok" && target.estimate(ctx, c.config).feasible;
+        })) {
+      left_out.push_back(unscored_text(s.problem));
+      continue;
+    }
+    usable.push_back(s);
   }
   std::set<std::string> families;
   for (const MeasuredShape& s : usable) families.insert(s.family.empty() ? s.problem.shape_text() : s.family);
   if (usable.size() < 2 * o.folds)
     throw InputError("calibrate: " + std::to_string(usable.size()) + " measured shapes are too few for " +
-                     std::to_string(o.folds) + " folds (need at least " + std::to_string(2 * o.folds) + ")");
+                     std::to_string(o.folds) + " folds (need at least " + std::to_string(2 * o.folds) + ")" +
+                     (left_out.empty() ? std::string()
+                                       : "; " + std::to_string(left_out.size()) +
+                                             " more left out: the model calls every config timed for them infeasible"));
   if (families.size() < o.folds)
     throw InputError("calibrate: " + std::to_string(families.size()) + " shape families are fewer than the " +
                      std::to_string(o.folds) + " folds (give fewer --folds, or tag the shapes' families in a "
                      "'family' column)");
 
   Calibration c;
+  c.left_out = std::move(left_out);
   c.shapes = usable.size();
   c.families = families.size();
   c.variant = std::string(fitted_variant(usable, target));

@@ -59,6 +59,10 @@ double percentile(std::vector<double> v, double q) {
   return v[lo] + (v[hi] - v[lo]) * (pos - static_cast<double>(lo));
 }
 
+std::string unscored_text(const GemmProblem& p) {
+  return p.shape_text() + " " + std::string(dtype_name(p.dtype)) + " " + p.layout.name();
+}
+
 Evaluation evaluate(const std::vector<MeasuredShape>& shapes, const Profile& profile, const Target& target,
                     std::size_t top_k) {
   Evaluation out;
@@ -113,9 +117,13 @@ Evaluation evaluate(const std::vector<MeasuredShape>& shapes, const Profile& pro
       if (r.config == se.measured_best && !se.best_rank) se.best_rank = i + 1;
     }
     if (predicted.empty()) {
-      // The model rejects every config that ran: the worst possible pick.
-      se.pct_of_oracle = 0;
-    } else {
+      // The model rejects every config that ran: it has no pick among them to score (a made-up
+      // 0% would sink every aggregate, and the table would show a pick that was not measured).
+      out.infeasible_but_ran += se.infeasible_but_ran.size();
+      out.unscored.push_back(se.problem);
+      continue;
+    }
+    {
       se.advisor_top1 = ranked.front().config;
       se.advisor_top1_ms = measured.front();
       se.predicted_top1_ms = predicted.front() * 1e3;
@@ -189,6 +197,8 @@ Evaluation evaluate(const std::vector<MeasuredShape>& shapes, const Profile& pro
 nlohmann::json evaluation_json(const Evaluation& e, const Profile& profile, const Target& target) {
   const Hardware& hw = profile.hw;
   auto cfg = [](const TileConfig& c) { return c.text(); };
+  nlohmann::json unscored = nlohmann::json::array();
+  for (const GemmProblem& p : e.unscored) unscored.push_back(unscored_text(p));
   nlohmann::json shapes = nlohmann::json::array();
   for (const auto& s : e.shapes) {
     nlohmann::json infeasible = nlohmann::json::array();
@@ -217,6 +227,7 @@ nlohmann::json evaluation_json(const Evaluation& e, const Profile& profile, cons
       {"generator", generator_json()},
       {"aggregate",
        {{"shapes", e.shapes.size()},
+        {"unscored_shapes", unscored},
         {"geomean_pct_of_oracle", e.geomean_pct_of_oracle},
         {"worst_pct_of_oracle", e.worst_pct_of_oracle},
         {"top1_hit_rate", e.top1_hit_rate},

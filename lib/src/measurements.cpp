@@ -329,6 +329,14 @@ std::vector<MeasuredShape> read_measurements(std::istream& in, const std::string
           MeasuredShape{p, csv_text(f, ifam, ""), csv_text(f, iname, ""), csv_text(f, igpu, ""), {}, 0, ""});
     }
     MeasuredShape& shape = shapes[it->second];
+    // One device per shape: the file's reader checks the shape's device (MeasuredShape::gpu, its
+    // first row's) against the profile, so a row of another device would pass under it unchecked.
+    if (igpu >= 0) {
+      const std::string gpu = csv_text(f, igpu, "");
+      if (gpu != shape.gpu)
+        r.fail("column 'gpu': '" + printable(gpu) + "' differs from '" + printable(shape.gpu) + "' of the first row of " +
+               p.shape_text() + ": one device's timings per shape (split the file by device)");
+    }
     ++rows;
     double ms = 0;
     if (status == "ok") {

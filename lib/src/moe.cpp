@@ -461,11 +461,9 @@ MoeModel moe_model_from_hf_config(const std::string& path, std::int64_t tp, cons
   try {
     root = nlohmann::json::parse(in, keys_once);
   } catch (const nlohmann::json::exception& e) {
-    const std::string what = e.what();  // "[json.exception.parse_error.101] parse error at line 1, column 2: ..."
-    const std::size_t at = what.find("] ");
     // printable: the parser quotes what it last read, raw bytes too (README: bytes that are not UTF-8
     // text are shown as \xNN).
-    throw InputError(path + ": not valid JSON: " + printable(at == std::string::npos ? what : what.substr(at + 2), 300));
+    throw InputError(path + ": not valid JSON: " + printable(text::json_error_message(e.what()), 300));
   }
   if (!duplicate.empty()) throw InputError(path + ": duplicate key '" + printable(duplicate) + "' (which one holds?)");
   if (!root.is_object()) throw InputError(path + ": expected a JSON object (a Hugging Face config.json)");
@@ -483,6 +481,10 @@ MoeModel moe_model_from_hf_config(const std::string& path, std::int64_t tp, cons
     for (const char* k : keys) {
       if (!c.contains(k)) continue;
       const nlohmann::json& v = c[k];
+      if (v.is_number_float() && std::trunc(v.get<double>()) == v.get<double>() &&
+          std::abs(v.get<double>()) <= static_cast<double>(kMaxDim))  // 8.0: whole, but vLLM reads an int
+        throw InputError(path + ": " + k + " = " + printable(v.dump()) +
+                         " is written as a decimal number; config.json gives it as a whole number (e.g. 8)");
       if (!v.is_number_integer() || (v.is_number_unsigned() && v.get<std::uint64_t>() > static_cast<std::uint64_t>(kMaxDim)))
         throw InputError(path + ": " + k + " = " + printable(v.dump()) + " is not a whole number of at most 2147483647");
       if (found && v.get<std::int64_t>() != value)

@@ -271,9 +271,12 @@ void parse_identity(ProfileReader& r, const YAML::Node& root, Hardware& hw) {
   if (!hw.arch.empty() && (nvidia || amd) && !(nvidia ? nv_arch : amd_arch))
     r.warn(root["arch"], "'arch' = '" + printable(hw.arch) + "' is not an " + hw.vendor + " architecture (" +
                              (nvidia ? "ampere, hopper, blackwell" : "cdna3, cdna4") + ")");
-  const bool nv_isa = hw.isa.rfind("sm_", 0) == 0, amd_isa = hw.isa.rfind("gfx", 0) == 0;
+  // The ISAs the profiles and their rules were written for (an sm_70 or gfx90a profile passed
+  // unsaid, while an unknown arch was warned about).
+  const bool nv_isa = hw.isa == "sm_80" || hw.isa == "sm_90" || hw.isa == "sm_100";
+  const bool amd_isa = hw.isa == "gfx942" || hw.isa == "gfx950";
   if (!hw.isa.empty() && (nvidia || amd) && !(nvidia ? nv_isa : amd_isa))
-    r.warn(root["isa"], "'isa' = '" + printable(hw.isa) + "' is not an " + hw.vendor + " ISA (" +
+    r.warn(root["isa"], "'isa' = '" + printable(hw.isa) + "' is not an " + hw.vendor + " ISA the advisor knows (" +
                             (nvidia ? "sm_80, sm_90, sm_100" : "gfx942, gfx950") + ")");
 }
 

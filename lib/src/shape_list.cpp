@@ -178,7 +178,7 @@ class YamlShapeReader : public ShapeReader {
         const auto parsed = nlohmann::json::parse(text);
         (void)parsed;
       } catch (const nlohmann::json::exception& err) {  // parse_error, and out_of_range for 1e999
-        throw InputError(source + ": not valid JSON: " + printable(err.what(), 300));
+        throw InputError(source + ": not valid JSON: " + printable(text::json_error_message(err.what()), 300));
       }
     }
     try {

@@ -26,4 +26,11 @@ inline bool ends_with(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
+/// A JSON parser's message without nlohmann_json's "[json.exception.parse_error.101] " tag (the
+/// position and what was read stay): what the readers put after "not valid JSON: ".
+inline std::string json_error_message(std::string_view what) {
+  const std::size_t at = what.find("] ");
+  return std::string(what.rfind("[json.exception.", 0) == 0 && at != std::string_view::npos ? what.substr(at + 2) : what);
+}
+
 }  // namespace gemm_advisor::text

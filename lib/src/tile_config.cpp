@@ -43,7 +43,10 @@ TileConfig parse_tile_config(std::string_view text) {
     group = fields.back().substr(1);
     fields.pop_back();
   }
-  if (fields.size() < 5 || fields.size() > 6) throw InputError(quoted + help);
+  if (fields.size() > 6)  // e.g. 128x128x64:4:3:2:g8:extra
+    throw InputError(quoted + ": " + std::to_string(fields.size() - 3 + (has_group ? 1 : 0)) +
+                     " ':' parts after the block sizes, at most 4" + help);
+  if (fields.size() < 5) throw InputError(quoted + help);
   // The bounds of a --candidates file: far above any real kernel, far below int64 overflow.
   auto number = [&](std::string_view field, int limit) {
     int v = 0;

@@ -65,6 +65,9 @@ struct Calibration {
   PickScore held_out_before, held_out_after;  ///< every shape scored in its held-out fold, pooled
   PickScore all_before, all_after;   ///< on all shapes (in-sample), before and after
   std::size_t shapes = 0, families = 0;
+  /// Shapes left out of the fit: the start values call every config timed for them infeasible
+  /// ("MxNxK dtype layout", unscored_text), so the model has no pick among them to score.
+  std::vector<std::string> left_out;
 };
 
 /// Splits the shapes into `folds` folds by family (MeasuredShape::family; a shape without one is a

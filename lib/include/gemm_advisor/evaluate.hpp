@@ -60,13 +60,21 @@ struct Evaluation {
   double vendor_geomean_pct_of_oracle = 0;
   std::size_t vendor_measured_shapes = 0;
   std::size_t infeasible_but_ran = 0;
+  /// Shapes left out of `shapes` and every aggregate: the model calls each config measured for
+  /// them infeasible, so it has no pick to score (their configs count in infeasible_but_ran).
+  std::vector<GemmProblem> unscored;
 };
 
 /// Ranks exactly the measured configs of each shape with the target's model on the profile
-/// (advise()) and compares. Shapes with no valid measured config are skipped. `top_k` is the
+/// (advise()) and compares. Shapes with no valid measured config are skipped; shapes whose valid
+/// configs the model calls all infeasible go to Evaluation::unscored. `top_k` is the
 /// shortlist length for the best-of-top-k scores and an extra hit-rate cut-off (1, 5, 10 always). The fixed default is the target's default_config.
 Evaluation evaluate(const std::vector<MeasuredShape>& shapes, const Profile& profile, const Target& target,
                     std::size_t top_k = 5);
+
+/// "MxNxK dtype layout" (the fused-MoE layer's text for a MoE problem): how evaluate and calibrate
+/// name a shape they leave out.
+std::string unscored_text(const GemmProblem& p);
 
 /// JSON report: {"hardware", "target", "aggregate": {...}, "shapes": [...]} (README, "evaluate").
 nlohmann::json evaluation_json(const Evaluation& e, const Profile& profile, const Target& target);
