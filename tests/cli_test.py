@@ -381,6 +381,14 @@ check("evaluate JSON records its generator", rc == 0 and json.loads(out)["genera
 rc, out, err = run("batch", "-", "--hw", "h200", "--top", "1", "--emit", "triton", stdin="64x64x64\n")
 check("--emit triton: each shape records its generator", rc == 0 and json.loads(out)[0]["generator"] == gen, out[:300])
 vdir = os.path.join(TMP, "vllm-gen")
+# Integer options take decimal digits only, as shapes and CSV cells do (the parser took 0x10 as 16 and
+# ' 2' as 2, a fresh user's find, 2026-12-03); a negative value still meets the range check.
+for option, value in [("--cu-count", "0x10"), ("--top", "0x3"), ("--top", " 2"), ("--cu-count", "8 ")]:
+    rc, out, err = run("rank", "64x64x64", "--hw", "h200", option, value)
+    check(f"rank {option} {value!r}: a usage error naming it", rc == 2 and not out and
+          f"{option}: '{value}' is not a whole number (decimal digits)" in err, err)
+rc, out, err = run("rank", "64x64x64", "--hw", "h200", "--top", "-1")
+check("rank --top -1: the range error", rc == 2 and "not in range 0 to 1000000" in err, err)
 # A value twice in --m-values is a typo for another (it ran with the duplicate dropped, unsaid).
 rc, out, err = run("batch", "-", "--hw", "h200", "--emit", "vllm", "--out", vdir, "--m-values", "1,16,1",
                    stdin="16x576x7168\n")

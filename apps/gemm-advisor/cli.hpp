@@ -66,6 +66,8 @@ struct CommonOptions {
 };
 
 /// Validators of option values (a bad value is a usage error, exit 2).
+/// An integer option's value in decimal digits (a leading '-' allowed, for the range check to refuse).
+CLI::Validator whole_number_validator();
 CLI::Validator dtype_validator();
 CLI::Validator layout_validator();
 /// --routing (gemm_advisor::parse_moe_routing) and --block-shape (gemm_advisor::parse_block_shape).

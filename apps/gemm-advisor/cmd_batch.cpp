@@ -579,7 +579,7 @@ Registered register_batch(CLI::App& app) {
                   "--emit vllm: device name in the file names (default: vLLM's name for the shipped profile)")
       ->check(vllm_device_name_validator());
   cmd->add_option("-j,--jobs", o->jobs, "Threads, 1..1024 (default 0: all cores); output is identical for any value")
-      ->check(CLI::Range(0u, 1024u));
+      ->check(whole_number_validator())->check(CLI::Range(0u, 1024u));
   cmd->add_flag("--keep-going", o->keep_going, "Report each bad line and go on (exit 1 at the end if any)");
   // Also after the subcommand (`batch FILE --quiet`), where a CI script tends to put it.
   cmd->add_flag("-q,--quiet", g_quiet, "Only errors on stderr: no progress line, no summary");

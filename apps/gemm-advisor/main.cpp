@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -17,6 +18,7 @@
 #include <iostream>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cli.hpp"
@@ -49,6 +51,21 @@ CLI::Validator parsing_validator(Parse parse, const char* name) {
       name);
 }
 }  // namespace
+
+CLI::Validator whole_number_validator() {
+  return CLI::Validator(
+      [](std::string& v) -> std::string {
+        // Decimal digits only, as in shapes and CSV cells: the parser would also take 0x10, 0o17, 0b11
+        // and spaces around the number (a fresh user's find, 2026-12-03). What it refuses itself
+        // (1.5, abc, '') keeps its own message (cli::usage_message).
+        const std::string_view body = std::string_view(v).substr(!v.empty() && v[0] == '-');
+        const bool spaced = !v.empty() && (std::isspace(static_cast<unsigned char>(v.front())) ||
+                                           std::isspace(static_cast<unsigned char>(v.back())));
+        const bool prefixed = body.size() > 1 && body[0] == '0' && std::isalpha(static_cast<unsigned char>(body[1]));
+        return spaced || prefixed ? "'" + gemm_advisor::printable(v) + "' is not a whole number (decimal digits)" : "";
+      },
+      "");
+}
 
 CLI::Validator dtype_validator() {
   return parsing_validator([](const std::string& v) { return gemm_advisor::parse_dtype(v); }, "DTYPE");
@@ -124,7 +141,7 @@ void add_common_options(CLI::App* cmd, CommonOptions& o, bool with_top) {
   if (with_top) {
     o.top_option = cmd->add_option("--top", o.top, "Configs to print per shape (0 = all)")
                        ->capture_default_str()
-                       ->check(CLI::Range(0, 1000000));  // size_t alone would take -1 as 2^64 - 1
+                       ->check(whole_number_validator())->check(CLI::Range(0, 1000000));  // size_t alone would take -1 as 2^64 - 1
     o.distinct_option = cmd->add_flag("--distinct", o.distinct,
                   "Distinct tiles first: the best config of each (block_m, block_n, block_k, split_k), then the rest, "
                   "so --top 5 gives 5 different tiles");
@@ -135,12 +152,12 @@ void add_hardware_overrides(CLI::App* cmd, HardwareOverrides& o, bool with_split
   cmd->add_option("--cu-count", o.cu_count,
                   "CUs (SMs) the kernel may use, for a partition (MIG, CPX) or a CU mask: waves and peak follow it, "
                   "memory stays the profile's (default: all)")
-      ->check(CLI::Range(1, 1 << 20));
+      ->check(whole_number_validator())->check(CLI::Range(1, 1 << 20));
   if (!with_split_k) return;
   cmd->add_option("--max-split-k", o.max_split_k,
                   "Largest split_k the split-K targets (triton) try and accept (default: the profile's "
                   "triton.max_split_k, 256); no effect on targets without split-K")
-      ->check(CLI::Range(1, 1 << 16));
+      ->check(whole_number_validator())->check(CLI::Range(1, 1 << 16));
 }
 
 void add_target_option(CLI::App* cmd, std::string& target) {
