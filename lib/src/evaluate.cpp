@@ -123,14 +123,12 @@ Evaluation evaluate(const std::vector<MeasuredShape>& shapes, const Profile& pro
       out.unscored.push_back(se.problem);
       continue;
     }
-    {
-      se.advisor_top1 = ranked.front().config;
-      se.advisor_top1_ms = measured.front();
-      se.predicted_top1_ms = predicted.front() * 1e3;
-      se.pct_of_oracle = 100.0 * se.measured_best_ms / se.advisor_top1_ms;
-      se.spearman = spearman(predicted, measured);
-      se.top1_abs_err_pct = 100.0 * std::abs(se.predicted_top1_ms - se.advisor_top1_ms) / se.advisor_top1_ms;
-    }
+    se.advisor_top1 = ranked.front().config;  // the infeasible configs rank last
+    se.advisor_top1_ms = measured.front();
+    se.predicted_top1_ms = predicted.front() * 1e3;
+    se.pct_of_oracle = 100.0 * se.measured_best_ms / se.advisor_top1_ms;
+    se.spearman = spearman(predicted, measured);
+    se.top1_abs_err_pct = 100.0 * std::abs(se.predicted_top1_ms - se.advisor_top1_ms) / se.advisor_top1_ms;
     // Best of the shortlist: the top_k feasible configs in the advisor's order, and the top_k
     // distinct tiles.
     auto best_of_top = [&](const std::vector<RankedConfig>& order) {
