@@ -35,10 +35,7 @@ check = cli_harness.check
 
 
 def write(name, text):
-    path = os.path.join(TMP, name)
-    with open(path, "w") as f:
-        f.write(text)
-    return path
+    return cli_harness.write_file(TMP, name, text)
 
 
 def problems(jsonl):

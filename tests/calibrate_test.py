@@ -18,6 +18,10 @@ DATA = "data/measurements/h200-tutorial.csv"
 check = cli_harness.check
 
 
+def write(name, text):
+    return cli_harness.write_file(TMP, name, text)
+
+
 def run(*args):
     return cli_harness.run(BIN, *args, timeout=600)
 
@@ -150,10 +154,8 @@ for gpu_name, extra, code, fragment in [
           rc == code and (fragment in err if fragment else "MIG" not in err) and err.count(fragment or "@@") <= 1 and
           (bool(out) == (code == 0)), f"rc={rc} err={err[:300]!r}")
 # A time beyond any one GEMM's (1e308 ms) is a bad row at its line: scored, it printed inf and nan.
-huge = os.path.join(TMP, "huge-ms.csv")
-with open(huge, "w") as f:
-    f.write("m,n,k,kernel,block_m,block_n,block_k,num_warps,num_stages,ms\n"
-            "4096,4096,4096,triton,128,128,64,8,3,1e308\n4096,4096,4096,triton,128,256,64,8,3,2e9\n")
+huge = write("huge-ms.csv", "m,n,k,kernel,block_m,block_n,block_k,num_warps,num_stages,ms\n"
+             "4096,4096,4096,triton,128,128,64,8,3,1e308\n4096,4096,4096,triton,128,256,64,8,3,2e9\n")
 rc, out, err = run("evaluate", "--hw", "h200", "--measurements", huge)
 check("evaluate: a 1e308 ms time is an error at its line", rc == 1 and not out and
       f"{huge}:2: column 'ms': 1e308 is above 1e9 ms" in err, err)
@@ -161,10 +163,8 @@ check("evaluate: a 1e308 ms time is an error at its line", rc == 1 and not out a
 # A second device's row inside a shape (found by a fresh user, 2026-12-03): the device was checked on
 # the shape's first row only, so an A100 row after an H200 one was scored with it. Every row is now
 # held to the first's device, at its line, wherever it sits.
-mixed = os.path.join(TMP, "mixed-gpu.csv")
-with open(mixed, "w") as f:
-    f.write("m,n,k,block_m,block_n,block_k,num_warps,num_stages,ms,gpu\n"
-            "64,64,64,16,16,16,2,1,0.01,NVIDIA H200\n64,64,64,32,32,16,2,1,0.02,NVIDIA A100-SXM4-80GB\n")
+mixed = write("mixed-gpu.csv", "m,n,k,block_m,block_n,block_k,num_warps,num_stages,ms,gpu\n"
+              "64,64,64,16,16,16,2,1,0.01,NVIDIA H200\n64,64,64,32,32,16,2,1,0.02,NVIDIA A100-SXM4-80GB\n")
 rc, out, err = run("evaluate", "--hw", "h200", "--measurements", mixed)
 check("evaluate: a shape's second row from another device is an error at its line", rc == 1 and not out and
       f"{mixed}:3: column 'gpu': 'NVIDIA A100-SXM4-80GB' differs from 'NVIDIA H200'" in err and err.count("\n") == 1, err)
@@ -174,15 +174,12 @@ check("evaluate: a shape's second row from another device is an error at its lin
 # of the figures with a warning naming it; with nothing else to score, an error.
 infeasible_rows = ("m,n,k,block_m,block_n,block_k,num_warps,num_stages,ms\n"
                    "64,64,64,512,512,512,8,3,0.01\n64,64,64,256,256,256,8,6,0.02\n")
-only_infeasible = os.path.join(TMP, "only-infeasible.csv")
-with open(only_infeasible, "w") as f:
-    f.write(infeasible_rows)
+only_infeasible = write("only-infeasible.csv", infeasible_rows)
 rc, out, err = run("evaluate", "--hw", "h200", "--measurements", only_infeasible)
 check("evaluate: only shapes with no feasible timed config: one error line, exit 1", rc == 1 and not out and
       "the model calls every timed config of every shape infeasible" in err and err.count("\n") == 1, err)
-with_good = os.path.join(TMP, "some-infeasible.csv")
-with open(with_good, "w") as f:
-    f.write(infeasible_rows + "128,128,128,64,64,64,4,3,0.02\n128,128,128,32,32,32,4,3,0.03\n")
+with_good = write("some-infeasible.csv",
+                  infeasible_rows + "128,128,128,64,64,64,4,3,0.02\n128,128,128,32,32,32,4,3,0.03\n")
 rc, out, err = run("evaluate", "--hw", "h200", "--measurements", with_good, "--format", "json")
 agg = json.loads(out)["aggregate"] if rc == 0 else {}
 check("evaluate: a shape with no feasible timed config is left out, named, and the other scored alone",
@@ -190,13 +187,11 @@ check("evaluate: a shape with no feasible timed config is left out, named, and t
       abs(agg.get("geomean_pct_of_oracle", 0) - 100.0) < 1e-9 and agg.get("infeasible_but_ran") == 2 and
       "64x64x64 bf16 NN: the model calls every config timed" in err,
       (rc, agg, err))
-cal_rows = os.path.join(TMP, "cal-infeasible.csv")
-with open(cal_rows, "w") as f:
-    f.write("family,m,n,k,block_m,block_n,block_k,num_warps,num_stages,ms\n"
-            "a,64,64,64,512,512,512,8,3,0.01\na,64,64,64,256,256,256,8,6,0.02\n"
-            "b,128,128,128,512,512,512,8,3,0.01\nb,128,128,128,256,256,256,8,6,0.02\n"
-            "c,256,256,256,32,32,16,2,1,0.03\nc,256,256,256,64,64,32,4,2,0.02\n"
-            "d,512,512,512,64,64,32,4,2,0.03\nd,512,512,512,128,128,64,4,3,0.025\n")
+cal_rows = write("cal-infeasible.csv", "family,m,n,k,block_m,block_n,block_k,num_warps,num_stages,ms\n"
+                 "a,64,64,64,512,512,512,8,3,0.01\na,64,64,64,256,256,256,8,6,0.02\n"
+                 "b,128,128,128,512,512,512,8,3,0.01\nb,128,128,128,256,256,256,8,6,0.02\n"
+                 "c,256,256,256,32,32,16,2,1,0.03\nc,256,256,256,64,64,32,4,2,0.02\n"
+                 "d,512,512,512,64,64,32,4,2,0.03\nd,512,512,512,128,128,64,4,3,0.025\n")
 rc, out, err = run("calibrate", "--hw", "h200", "--measurements", cal_rows, "--folds", "2", "-o",
                    os.path.join(TMP, "cal-infeasible.yaml"))
 check("calibrate: shapes with no feasible timed config are left out of the fit (here leaving too few)",

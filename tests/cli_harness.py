@@ -1,5 +1,6 @@
-"""Shared pieces of the end-to-end test scripts (cli_test.py, batch_test.py): running the binary,
+"""Shared pieces of the end-to-end test scripts (cli_test.py, batch_test.py, calibrate_test.py, moe_cli_test.py): running the binary,
 counting checks, and the closing 'N passed, N failed' line that CI reads."""
+import os
 import subprocess
 import sys
 
@@ -10,6 +11,14 @@ def run(binary, *args, stdin=None, timeout=300):
     """Runs the binary; returns (exit code, stdout, stderr) as text."""
     p = subprocess.run([binary, *args], input=stdin, capture_output=True, text=True, timeout=timeout)
     return p.returncode, p.stdout, p.stderr
+
+
+def write_file(directory, name, text):
+    """Writes `text` to directory/name; returns the path."""
+    path = os.path.join(directory, name)
+    with open(path, "w") as f:
+        f.write(text)
+    return path
 
 
 def check(name, cond, detail=""):

@@ -27,10 +27,7 @@ def run(*args):
 
 
 def write(name, text):
-    path = os.path.join(TMP, name)
-    with open(path, "w") as f:
-        f.write(text)
-    return path
+    return cli_harness.write_file(TMP, name, text)
 
 
 # rank: a layer, JSON with the MoE description; the layer's time is up + down (explain shows each).

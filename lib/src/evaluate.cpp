@@ -146,15 +146,16 @@ Evaluation evaluate(const std::vector<MeasuredShape>& shapes, const Profile& pro
     std::vector<RankedConfig> distinct = ranked;
     distinct_tiles_first(distinct, top_k);
     se.top_k_distinct_pct_of_oracle = best_of_top(distinct);
-    topk_pcts.push_back(std::max(se.top_k_pct_of_oracle, 1e-9));
-    topk_distinct_pcts.push_back(std::max(se.top_k_distinct_pct_of_oracle, 1e-9));
+    // Positive: a scored shape has a feasible, measured pick (the others went to out.unscored).
+    topk_pcts.push_back(se.top_k_pct_of_oracle);
+    topk_distinct_pcts.push_back(se.top_k_distinct_pct_of_oracle);
     const double default_ms = measured_ms(fixed);
     if (default_ms > 0) se.default_pct_of_oracle = 100.0 * se.measured_best_ms / default_ms;
     if (shape.vendor_ms > 0) {
       se.vendor_pct_of_oracle = 100.0 * se.measured_best_ms / shape.vendor_ms;
       se.vendor_kernel = shape.vendor_kernel;
     }
-    pcts.push_back(std::max(se.pct_of_oracle, 1e-9));
+    pcts.push_back(se.pct_of_oracle);
     errs.push_back(se.top1_abs_err_pct);
     if (!std::isnan(se.spearman)) rhos.push_back(se.spearman);
     if (se.default_pct_of_oracle) default_pcts.push_back(*se.default_pct_of_oracle);
