@@ -48,10 +48,14 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("binary")
     ap.add_argument("--vllm-configs", required=True, help="vllm_fp8_block_gemm_configs.csv (public reference table)")
-    ap.add_argument("--hw", default="h200")
+    ap.add_argument("--hw", default="h200", help="profile name or file (a file needs --device)")
+    ap.add_argument("--device", help="vLLM's device name for the tuned rows (default: the one of --hw's profile name)")
     ap.add_argument("--predicted", action="store_true", help="tuned config's predicted time against the top-1's")
     ap.add_argument("--data", default=DATA, help=f"measured full-space CSV of the kernel (default {DATA})")
     a = ap.parse_args()
+    a.device = device = a.device or DEVICE.get(a.hw)
+    if device is None:
+        sys.exit(f"compare_vllm_tuned.py: --hw {a.hw}: not one of {sorted(DEVICE)}; name the device with --device")
     if a.predicted:
         return predicted(a)
 
@@ -65,7 +69,7 @@ def main():
 
     tuned = {}  # (n, k) -> {m: config key}
     for r in csv.DictReader(open(a.vllm_configs)):
-        if r["device_name"] != DEVICE[a.hw]:
+        if r["device_name"] != device:
             continue
         tuned.setdefault((int(r["N"]), int(r["K"])), {})[int(r["M"])] = cfg_key(
             r["block_m"], r["block_n"], r["block_k"], r["group_m"], r["num_warps"], r["num_stages"])
@@ -130,7 +134,7 @@ def main():
 
 
 def predicted(a):
-    rows = [r for r in csv.DictReader(open(a.vllm_configs)) if r["device_name"] == DEVICE[a.hw]]
+    rows = [r for r in csv.DictReader(open(a.vllm_configs)) if r["device_name"] == a.device]
     ratios, failed, by_m = [], 0, {}
     for r in rows:
         shape = f"{r['M']}x{r['N']}x{r['K']}"
@@ -145,7 +149,7 @@ def predicted(a):
         by_m.setdefault("M < 1024" if int(r["M"]) < 1024 else "M >= 1024", []).append(ratios[-1])
     within = sum(x <= 1.10 for x in ratios)
     geo = math.exp(sum(math.log(x) for x in ratios) / len(ratios)) if ratios else float("nan")
-    print(f"{DEVICE[a.hw]}: {len(rows)} tuned rows, {len(ratios)} scored, {failed} called infeasible; tuned config "
+    print(f"{a.device}: {len(rows)} tuned rows, {len(ratios)} scored, {failed} called infeasible; tuned config "
           f"within 10% of the top-1's predicted time on {within} ({100 * within / max(1, len(ratios)):.0f}%), "
           f"geomean predicted tuned / top-1 {geo:.2f}")
     for bucket, xs in sorted(by_m.items()):
