@@ -19,7 +19,7 @@ the device, the model's predicted time of vLLM's tuned config over its own top-1
 10% on at least 70% of rows). AMD rows without num_stages take Triton's AMD default, 2.
 
 Usage: tools/compare_vllm_tuned.py BUILD/apps/gemm-advisor/gemm-advisor \
-           --vllm-configs ../shared/ref/public/vllm_fp8_block_gemm_configs.csv [--hw h200] [--predicted] [--data CSV]
+           --vllm-configs ../shared/ref/public/vllm_fp8_block_gemm_configs.csv [--hw h200 | --hw FILE.yaml --device NAME] [--predicted] [--data CSV]
 """
 import argparse
 import csv
@@ -53,8 +53,8 @@ def main():
     ap.add_argument("--predicted", action="store_true", help="tuned config's predicted time against the top-1's")
     ap.add_argument("--data", default=DATA, help=f"measured full-space CSV of the kernel (default {DATA})")
     a = ap.parse_args()
-    a.device = device = a.device or DEVICE.get(a.hw)
-    if device is None:
+    a.device = a.device or DEVICE.get(a.hw)
+    if a.device is None:
         sys.exit(f"compare_vllm_tuned.py: --hw {a.hw}: not one of {sorted(DEVICE)}; name the device with --device")
     if a.predicted:
         return predicted(a)
@@ -69,7 +69,7 @@ def main():
 
     tuned = {}  # (n, k) -> {m: config key}
     for r in csv.DictReader(open(a.vllm_configs)):
-        if r["device_name"] != device:
+        if r["device_name"] != a.device:
             continue
         tuned.setdefault((int(r["N"]), int(r["K"])), {})[int(r["M"])] = cfg_key(
             r["block_m"], r["block_n"], r["block_k"], r["group_m"], r["num_warps"], r["num_stages"])
