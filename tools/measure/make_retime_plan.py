@@ -7,8 +7,9 @@ config at its fastest of the files it is given) sees fewer single slow runs, for
         --measurements data/measurements/h200-tutorial-b.csv --target triton-tutorial --per 8 \\
         [--measurements ... --per 5 ...] -o tools/measure/plans/plan-retime-tut.csv
 
-For each shape: the `per` fastest ok rows and the advisor's top `per` (`rank --candidates` over the
-shape's measured configs, --hw h200), each once. The plan keeps the rows' own columns (harness.py's
+For each shape (M, N, K, batch, dtype, layout): the `per` fastest ok rows and the advisor's top `per`
+(`rank --candidates` over the shape's measured configs, --hw h200), with `--distinct N` also the
+advisor's first N distinct tiles (`rank --distinct`), each once. The plan keeps the rows' own columns (harness.py's
 plan format). `h200-tutorial-retime.csv` was timed from the plan this wrote at commit 2093fc9:
 --per 8 over h200-tutorial-b.csv and --per 5 over h200-tutorial.csv, in that order.
 """
@@ -30,25 +31,38 @@ def config_key(r):
     return ps.config_tuple(ps.parse_config(r))
 
 
-def picks(binary, target, rows, per):
-    """The `per` fastest rows and the advisor's top `per` among them, in that order, each once."""
-    out = {}
-    for r in sorted(rows, key=lambda r: float(r["ms"]))[:per]:
-        out.setdefault(config_key(r), r)
+def advisor_top(binary, target, rows, per, distinct):
+    """The advisor's top `per` (`rank --candidates` over the shape's measured configs, --hw h200; with
+    `distinct`, `rank --distinct`: distinct tiles first), as config tuples."""
     first = rows[0]
+    shape = f"{first['m']}x{first['n']}x{first['k']}"
+    if first.get("batch", "1") not in ("", "1"):
+        shape += f"x{first['batch']}"
     with tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False) as tf:
         tf.write(",".join(ps.CONFIG_FIELDS) + "\n")
         for r in rows:
             tf.write(",".join(map(str, config_key(r))) + "\n")
     try:
-        res = subprocess.run([binary, "rank", f"{first['m']}x{first['n']}x{first['k']}", "--hw", "h200", "--target",
-                              target, "--layout", first["layout"], "--dtype", first["dtype"], "--candidates", tf.name,
-                              "--top", str(per), "--format", "json"], capture_output=True, text=True, check=True)
+        res = subprocess.run([binary, "rank", shape, "--hw", "h200", "--target", target, "--layout", first["layout"],
+                              "--dtype", first["dtype"], "--candidates", tf.name, "--top", str(per), "--format",
+                              "json"] + (["--distinct"] if distinct else []),
+                             capture_output=True, text=True, check=True)
     finally:
         os.unlink(tf.name)
+    return [ps.config_tuple(c) for c in json.loads(res.stdout)["configs"]]
+
+
+def picks(binary, target, rows, per, distinct=0):
+    """The `per` fastest rows, the advisor's top `per` among them and (where `distinct` > 0) its first
+    `distinct` distinct tiles, in that order, each once."""
+    out = {}
+    for r in sorted(rows, key=lambda r: float(r["ms"]))[:per]:
+        out.setdefault(config_key(r), r)
     by_key = {config_key(r): r for r in rows}
-    for c in json.loads(res.stdout)["configs"]:
-        k = ps.config_tuple(c)
+    tops = advisor_top(binary, target, rows, per, False)
+    if distinct > 0:
+        tops += advisor_top(binary, target, rows, distinct, True)
+    for k in tops:
         if k in by_key:
             out.setdefault(k, by_key[k])
     return list(out.values())
@@ -59,6 +73,8 @@ def main():
     ap.add_argument("binary")
     ap.add_argument("--measurements", action="append", required=True)
     ap.add_argument("--per", action="append", type=int, required=True, help="one per --measurements")
+    ap.add_argument("--distinct", type=int, default=0,
+                    help="also the advisor's first N distinct tiles (rank --distinct), for top-k distinct scores")
     ap.add_argument("--target", default="triton-tutorial")
     ap.add_argument("-o", "--out", required=True)
     a = ap.parse_args()
@@ -70,9 +86,10 @@ def main():
         with open(path) as f:
             for r in csv.DictReader(f):
                 if r["kernel"] == a.target and r["status"] == "ok":
-                    shapes.setdefault((r["m"], r["n"], r["k"], r["dtype"], r["layout"]), []).append(r)
+                    shapes.setdefault((r["m"], r["n"], r["k"], r.get("batch", "1"), r["dtype"], r["layout"]),
+                                      []).append(r)
         for rows in shapes.values():
-            plan.extend(picks(a.binary, a.target, rows, per))
+            plan.extend(picks(a.binary, a.target, rows, per, a.distinct))
     with open(a.out, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=ps.PLAN_COLUMNS, extrasaction="ignore")
         w.writeheader()
