@@ -13,7 +13,8 @@ on-disk cache with the real problem's integers (so the specialisation key matche
 deduped by compile key (plan_spec.compile_spec) and queued in plan order, overlapped with timing in this
 process (a config is timed as soon as its compile is done); per config one untimed launch, the output
 poisoned with NaN, a first flushed + timed + checked run, then the slow-tail rule (first run > 8x the
-best ok time of the problem so far: that run only, reps = 1) or R = clamp(floor(10 ms / first), 3, 10)
+best ok time of the problem so far, and a second run too: the faster of the two only, reps = 1) or
+R = clamp(floor(10 ms / first), 3, 10)
 more flushed runs and ms = their median. Every timed run: L2 flush (zero_() of 256 MiB), CUDA event,
 the launch, CUDA event. Rows are written and fsync'ed after each complete problem; ok / wrong /
 compile_error / launch_error rows are all kept.
@@ -193,6 +194,13 @@ class Timer:
         out.fill_(float("nan"))               # unwritten elements fail the check
         t_first = self.runs(launch, 1)[0]
         err = self.rel_err(out, ref, ref_norm)
+        if t_first > SLOW_FACTOR * best:
+            # A slow first run is confirmed by a second before the config is left at it: a one-off
+            # stall (the host late between the start event and the launch while the compile pool
+            # busies the CPUs) inflated the first run of 35 of the 2,714 re-timed configs of
+            # h200-retime-tri.csv, known fast, past 8x the best (data/measurements/README.md).
+            t_again = self.runs(launch, 1)[0]
+            t_first = min(t_first, t_again)
         if t_first > SLOW_FACTOR * best:
             times = [t_first]
         else:                                 # the first run counts as the warm-up
