@@ -168,6 +168,18 @@ mixed = write("mixed-gpu.csv", "m,n,k,block_m,block_n,block_k,num_warps,num_stag
 rc, out, err = run("evaluate", "--hw", "h200", "--measurements", mixed)
 check("evaluate: a shape's second row from another device is an error at its line", rc == 1 and not out and
       f"{mixed}:3: column 'gpu': 'NVIDIA A100-SXM4-80GB' differs from 'NVIDIA H200'" in err and err.count("\n") == 1, err)
+# ... and across files (a fresh user's find, 2026-12-03): a whole H200's and an H200 NVL's timings of one
+# shape merged, each config at its faster time. Now an error at the second file's first row of it.
+nvl = write("nvl-gpu.csv", "m,n,k,block_m,block_n,block_k,num_warps,num_stages,ms,gpu\n"
+            "64,64,64,16,16,16,2,1,0.011,NVIDIA H200 NVL\n")
+whole = write("whole-gpu.csv", "m,n,k,block_m,block_n,block_k,num_warps,num_stages,ms,gpu\n"
+              "64,64,64,16,16,16,2,1,0.01,NVIDIA H200\n64,64,64,32,32,16,2,1,0.02,NVIDIA H200\n")
+for sub in ("evaluate", "calibrate"):
+    extra = ["--target", "triton", "-o", os.path.join(TMP, "never.yaml")] if sub == "calibrate" else []
+    rc, out, err = run(sub, "--hw", "h200", "--measurements", whole, nvl, *extra)
+    check(f"{sub}: one shape timed on two devices in two files is an error at the second file's row", rc == 1 and
+          not out and f"{nvl}:2: column 'gpu': 'NVIDIA H200 NVL' differs from 'NVIDIA H200' of shape 64x64x64" in err
+          and "one device per shape" in err and err.count("error") == 1, err)
 # A shape whose timed configs the model calls all infeasible (512x512x512 tiles: far beyond any CU's
 # shared memory) has no pick to score: it was scored 0% with a made-up top-1 (the default config, never
 # measured, at 0 ms), which sank the set's geomean to 0.0003%, and calibrate fitted on it. Now left out

@@ -443,4 +443,14 @@ check("explain of a config only the down GEMM cannot fit: exit 1, one line namin
       "needed and available", rc == 1 and len(err.strip().splitlines()) == 1 and
       "the down GEMM 1024x2040x1408 needs 294912 bytes of shared memory, more than the 232448" in err, err)
 
+# A model list without end (a fresh user's find, 2026-12-03: /dev/zero as the list filled memory): read
+# whole up to 256 MiB, then a one-line error naming the input, the file or standard input alike.
+rc, out, err = run("batch", "/dev/zero", "--hw", "h200", "--target", "vllm-fused-moe")
+check("batch /dev/zero as a model list: exit 1, one line, the 256 MiB bound", rc == 1 and out == "" and
+      len(err.strip().splitlines()) == 1 and "/dev/zero: larger than 256 MiB: a model list is read whole" in err, err)
+rc, out, err = cli_harness.run(BIN, "batch", "-", "--hw", "h200", "--target", "vllm-fused-moe", "--input-format", "csv",
+                               stdin="experts,top_k," * (20 << 20), timeout=300)
+check("a model list of 280 MB on standard input without a newline: exit 1, one line naming <stdin>",
+      rc == 1 and out == "" and len(err.strip().splitlines()) == 1 and "<stdin>: larger than 256 MiB" in err, err)
+
 cli_harness.finish()

@@ -306,6 +306,13 @@ std::vector<gemm_advisor::MeasuredShape> read_measured_shapes(const std::vector<
         throw InputError(located(path, line, "shape " + key + " is measured in " + it->second.first +
                                                  " too: the same file is given twice"));
       } else {
+        // One device per shape across files too, as within one (read_measurements): timings of two
+        // devices (a whole GPU and a MIG slice, an H200 and an H200 NVL) must not merge.
+        const std::string& earlier_gpu = shapes[it->second.second].gpu;
+        if (!shape.gpu.empty() && !earlier_gpu.empty() && shape.gpu != earlier_gpu)
+          throw InputError(located(path, line, "column 'gpu': '" + printable(shape.gpu) + "' differs from '" +
+                                                   printable(earlier_gpu) + "' of shape " + key + " in " +
+                                                   it->second.first + " (one device per shape)"));
         merge_measured_shape(shapes[it->second.second], std::move(shape), &retimed, &disagree);  // a re-measurement
       }
     }

@@ -13,6 +13,17 @@
 
 namespace gemm_advisor {
 
+std::string read_whole_input(std::istream& in, const std::string& source, const std::string& why) {
+  std::string text;
+  char buffer[1 << 16];
+  while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
+    text.append(buffer, static_cast<std::size_t>(in.gcount()));
+    if (text.size() > kMaxWholeInputBytes) throw InputError(source + ": larger than 256 MiB: " + why);
+  }
+  if (in.bad()) throw InputError(source + ": read error");
+  return text;
+}
+
 LineRead read_line(std::istream& in, std::string& line, std::size_t max_bytes) {
   line.clear();
   std::streambuf* sb = in.rdbuf();

@@ -391,46 +391,39 @@ std::vector<MoeModel> read_yaml_models(const std::string& text, const std::strin
 }  // namespace
 
 std::vector<MoeModel> read_moe_models(const std::string& path_given, std::vector<std::string>* warnings, bool keep_bad) {
-  // "-": standard input, read whole (a list is short) so that its format can be sniffed.
+  // Read whole (a list is short, and its format is sniffed from its first line), never more than
+  // kMaxWholeInputBytes: a stream without end (/dev/zero) is an error, not a full memory.
   const bool from_stdin = path_given == "-";
   const std::string path = from_stdin ? std::string("<stdin>") : path_given;
-  std::istringstream stdin_text;
-  std::ifstream file;
+  std::string all;
+  const std::string why = "a model list is read whole";
   if (from_stdin) {
-    std::ostringstream all;
-    all << std::cin.rdbuf();
-    stdin_text.str(all.str());
+    all = read_whole_input(std::cin, path, why);
   } else {
     check_readable_file(path);
-    file.open(path, std::ios::binary);
+    std::ifstream file(path, std::ios::binary);
     if (!file) throw InputError(path + ": cannot open");
+    all = read_whole_input(file, path, why);
   }
-  std::istream& in = from_stdin ? static_cast<std::istream&>(stdin_text) : file;
   std::vector<MoeModel> models;
   const std::string lower_path = lower(path);
   const bool yaml = !from_stdin && (text::ends_with(lower_path, ".yaml") || text::ends_with(lower_path, ".yml") ||
                                     text::ends_with(lower_path, ".json"));
-  if (yaml) {
-    std::ostringstream text;
-    text << in.rdbuf();
-    models = read_yaml_models(text.str(), path, warnings, keep_bad);
-  } else {
-    // Sniff: a list whose first significant character opens a YAML/JSON sequence or mapping.
-    std::string first;
-    while (std::getline(in, first)) {
-      const std::string t = trim(first);
+  // Sniff: a list whose first significant line opens a YAML/JSON sequence or mapping.
+  std::string t;
+  if (!yaml) {
+    std::istringstream lines(all);
+    std::string line;
+    while (std::getline(lines, line)) {
+      t = trim(line);
       if (!t.empty() && t[0] != '#') break;
     }
-    in.clear();
-    in.seekg(0);
-    const std::string t = trim(first);
-    if (!t.empty() && (t[0] == '[' || t[0] == '{' || t[0] == '-' || t.rfind("models:", 0) == 0)) {
-      std::ostringstream text;
-      text << in.rdbuf();
-      models = read_yaml_models(text.str(), path, warnings, keep_bad);
-    } else {
-      models = read_csv_models(in, path, warnings, keep_bad);
-    }
+  }
+  if (yaml || (!t.empty() && (t[0] == '[' || t[0] == '{' || t[0] == '-' || t.rfind("models:", 0) == 0))) {
+    models = read_yaml_models(all, path, warnings, keep_bad);
+  } else {
+    std::istringstream in(all);
+    models = read_csv_models(in, path, warnings, keep_bad);
   }
   if (models.empty()) throw InputError(path + ": no models (the list is empty)");
   return models;

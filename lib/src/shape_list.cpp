@@ -26,22 +26,6 @@ ShapeFormat parse_shape_format(const std::string& text) {
 
 namespace {
 
-// YAML and JSON lists are parsed whole; past this size, CSV or text (which stream) are the formats.
-constexpr std::size_t kMaxWholeInputBytes = std::size_t{256} << 20;
-
-std::string read_whole(std::istream& in, const std::string& source) {
-  std::string text;
-  char buffer[1 << 16];
-  while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
-    text.append(buffer, static_cast<std::size_t>(in.gcount()));
-    if (text.size() > kMaxWholeInputBytes)
-      throw InputError(source + ": larger than 256 MiB: YAML and JSON lists are read whole; use CSV or text, which "
-                                "stream");
-  }
-  if (in.bad()) throw InputError(source + ": read error");
-  return text;
-}
-
 // Wraps a reader so that an input holding no shape at all is an error, not an empty success.
 class NonEmptyReader : public ShapeReader {
  public:
@@ -170,7 +154,7 @@ class YamlShapeReader : public ShapeReader {
   YamlShapeReader(std::istream& in, const std::string& source, const GemmProblem& defaults, bool json,
                   long first_line)
       : source_(source), defaults_(defaults), first_line_(first_line) {
-    const std::string text = read_whole(in, source);
+    const std::string text = read_whole_input(in, source, "YAML and JSON lists are read whole; use CSV or text, which stream");
     if (text.find('\0') != std::string::npos) throw InputError(source + ": contains NUL bytes: not a text file");
     if (json) {
       // Strict JSON first, for exact JSON error messages; then walk it with yaml-cpp for lines.

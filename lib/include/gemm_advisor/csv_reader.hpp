@@ -78,6 +78,14 @@ LineRead read_line(std::istream& in, std::string& line, std::size_t max_bytes);
 /// Longest line the CSV and text readers accept (1 MiB).
 constexpr std::size_t kMaxLineBytes = std::size_t{1} << 20;
 
+/// Largest input read whole (YAML and JSON shape lists, model lists: 256 MiB).
+constexpr std::size_t kMaxWholeInputBytes = std::size_t{256} << 20;
+
+/// Reads all of `in`, never holding more than kMaxWholeInputBytes: past that it throws InputError
+/// "SOURCE: larger than 256 MiB: WHY" (so /dev/zero cannot exhaust memory); a read error throws
+/// "SOURCE: read error".
+std::string read_whole_input(std::istream& in, const std::string& source, const std::string& why);
+
 /// Field helpers: each throws InputError "source:line: column 'NAME': ..." on bad text.
 std::int64_t csv_int(const CsvReader& r, const std::vector<std::string>& fields, int index,
                      const char* name, std::int64_t min_value, std::int64_t max_value);
