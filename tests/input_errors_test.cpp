@@ -275,6 +275,13 @@ TEST_CASE("profiles: wrong units get a hint, absurd integers are refused", "[har
              Catch::Contains("(found 'memory.dram_latency_us'"));
   CHECK_THAT(profile_error(replaced(toy_text(), "max_num_stages: 6", "max_num_stages: 2000000000")),
              Catch::Contains("'triton.max_num_stages' = 2000000000 is larger than the most plausible 64"));
+  // Triton keeps num_stages or num_stages - 1 operand buffers: an offset of 10 (one buffer for every
+  // tile, which then never overflows shared memory) and a default stage count above the most the target
+  // offers were accepted silently (a fresh user's find, 2026-12-03).
+  CHECK_THAT(profile_error(replaced(toy_text(), "smem_stage_offset: 0", "smem_stage_offset: 10")),
+             Catch::Contains("'triton.smem_stage_offset' = 10 is larger than the most plausible 1"));
+  CHECK_THAT(profile_error(replaced(toy_text(), "smem_stage_offset: 0", "smem_stage_offset: 0\n  default_num_stages: 9")),
+             Catch::Contains("'triton.default_num_stages' = 9 is more than 'triton.max_num_stages' = 6"));
   CHECK_THAT(profile_error(replaced(toy_text(), "max_registers_per_thread: 255", "max_registers_per_thread: 2147483647")),
              Catch::Contains("larger than the most plausible"));
   CHECK_THAT(profile_error(replaced(toy_text(), "name: toy", "name: " + std::string(200000, 'a') + "B")),

@@ -457,18 +457,25 @@ void parse_triton(ProfileReader& r, const YAML::Node& t, TritonSettings& triton)
                {"max_num_stages", "smem_stage_offset", "sync_mma_smem_stage_offset", "max_split_k", "min_pipelined_load_bits",
                 "max_loads_in_flight", "default_num_stages"});
   triton.max_num_stages = r.integer(t, "max_num_stages", "triton.max_num_stages", false, 64);
-  triton.smem_stage_offset = r.integer(t, "smem_stage_offset", "triton.smem_stage_offset", true, 64);
+  // Operand buffers = num_stages - offset: Triton keeps num_stages (0) or num_stages - 1 (1), nothing
+  // else (a larger offset made every tile fit with one buffer: a fresh user's find, 2026-12-03).
+  triton.smem_stage_offset = r.integer(t, "smem_stage_offset", "triton.smem_stage_offset", true, 1);
   triton.sync_mma_smem_stage_offset =
       t["sync_mma_smem_stage_offset"]
-          ? r.integer(t, "sync_mma_smem_stage_offset", "triton.sync_mma_smem_stage_offset", true, 64)
+          ? r.integer(t, "sync_mma_smem_stage_offset", "triton.sync_mma_smem_stage_offset", true, 1)
           : triton.smem_stage_offset;
   if (t["max_split_k"]) triton.max_split_k = r.integer(t, "max_split_k", "triton.max_split_k", false, 1 << 16);
   if (t["min_pipelined_load_bits"])
     triton.min_pipelined_load_bits = r.integer(t, "min_pipelined_load_bits", "triton.min_pipelined_load_bits", true, 1024);
   if (t["max_loads_in_flight"])
     triton.max_loads_in_flight = r.integer(t, "max_loads_in_flight", "triton.max_loads_in_flight", true, 64);
-  if (t["default_num_stages"])
+  if (t["default_num_stages"]) {
     triton.default_num_stages = r.integer(t, "default_num_stages", "triton.default_num_stages", true, 64);
+    if (triton.default_num_stages > triton.max_num_stages && triton.max_num_stages > 0)
+      r.error(t["default_num_stages"], "'triton.default_num_stages' = " + std::to_string(triton.default_num_stages) +
+                                           " is more than 'triton.max_num_stages' = " +
+                                           std::to_string(triton.max_num_stages));
+  }
 }
 
 // A `model_parameters:` mapping at `path`: each key a registry entry (model_params.hpp), each value
