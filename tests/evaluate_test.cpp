@@ -20,6 +20,10 @@ TEST_CASE("spearman, geomean and percentile by hand", "[evaluate]") {
   CHECK(std::isnan(spearman({1}, {2})));
   CHECK(std::isnan(spearman({1, 2, 3}, {5, 5, 5})));
   CHECK(geomean({50, 200}) == Approx(100.0));  // sqrt(50*200)
+  // Every shape at 100% of oracle averages to 100% exactly, not a rounding above it (exp(mean(log))
+  // of three hundreds is 100.00000000000004 unclamped).
+  CHECK(geomean(std::vector<double>(3, 100.0)) <= 100.0);
+  CHECK(geomean(std::vector<double>(3, 100.0)) == Approx(100.0));
   CHECK(percentile({1, 2, 3, 4}, 0.5) == Approx(2.5));
   CHECK(percentile({10, 0, 5}, 0.9) == Approx(9.0));  // sorted 0,5,10: pos 1.8 -> 5 + 0.8*5
 }

@@ -15,7 +15,7 @@ namespace gemm_advisor {
 /// Spearman rank correlation of two equally long samples (average ranks for ties). Returns NaN
 /// (undefined) for fewer than 2 points or a constant sample.
 double spearman(const std::vector<double>& a, const std::vector<double>& b);
-/// Geometric mean of positive values (0 for an empty list).
+/// Geometric mean of positive values (0 for an empty list), never outside their range (rounding).
 double geomean(const std::vector<double>& v);
 /// Percentile by linear interpolation between closest ranks, q in [0, 1] (0 for an empty list).
 double percentile(std::vector<double> v, double q);
