@@ -181,6 +181,15 @@ for sub in ("evaluate", "calibrate"):
     check(f"{sub}: one shape timed on two devices in two files is an error at the second file's row", rc == 1 and
           not out and f"{nvl}:2: column 'gpu': 'NVIDIA H200 NVL' differs from 'NVIDIA H200' of shape 64x64x64" in err
           and "one device per shape" in err and err.count("error") == 1, err)
+# A target's problem error names what is wrong with the rows, not an option evaluate lacks (it said
+# "give --dtype fp8" and "give --experts ...": a fresh user's find, 2026-12-03).
+plain = write("plain-bf16.csv", "m,n,k,dtype,block_m,block_n,block_k,num_warps,num_stages,ms\n"
+              "64,64,64,bf16,16,16,64,4,3,0.01\n")
+for target, says in (("vllm-fp8-block", "takes fp8 operands, got bf16"), ("vllm-fused-moe", "not a plain GEMM")):
+    rc, out, err = run("evaluate", "--hw", "h200", "--target", target, "--kernel", "triton", "--measurements", plain)
+    check(f"evaluate --target {target} on plain bf16 rows: one line at the row, no option to give", rc == 1 and
+          not out and f"{plain}:2: 64x64x64: " in err and says in err and "--" not in err.split("error:")[1] and
+          err.count("\n") == 1, err)
 # A shape whose timed configs the model calls all infeasible (512x512x512 tiles: far beyond any CU's
 # shared memory) has no pick to score: it was scored 0% with a made-up top-1 (the default config, never
 # measured, at 0 ms), which sank the set's geomean to 0.0003%, and calibrate fitted on it. Now left out

@@ -83,7 +83,7 @@ class Fp8BlockTarget final : public RulesTarget<Fp8BlockRules> {
   std::string problem_error(const GemmProblem& p, const Profile& profile) const override {
     if (p.is_moe()) return "a fused-MoE problem: its kernel is the target vllm-fused-moe";
     if (p.dtype != Dtype::fp8)
-      return "vLLM's block FP8 GEMM takes fp8 operands, got " + std::string(dtype_name(p.dtype)) + " (give --dtype fp8; a shape list's dtype column wins over --dtype)";
+      return "vLLM's block FP8 GEMM takes fp8 operands, got " + std::string(dtype_name(p.dtype));
     if (p.layout.name() != "NT") return "vLLM's block FP8 GEMM computes x W^T (layout NT), got " + p.layout.name();
     if (p.batch != 1) return "vLLM's block FP8 GEMM is 2-D: batch must be 1, got " + std::to_string(p.batch);
     if (!profile.hw.rate(Dtype::fp8)) return profile.hw.name + " has no fp8 matrix path";

@@ -232,8 +232,8 @@ class FusedMoeTarget final : public Target {
 
   std::string problem_error(const GemmProblem& p, const Profile& profile) const override {
     if (!p.is_moe())
-      return "vLLM's fused MoE kernel takes a MoE layer: give --experts, --top-k, --hidden and --intermediate "
-             "(or --from-hf config.json), or a model list to batch";
+      return "vLLM's fused MoE kernel takes a MoE layer (experts, experts per token, hidden and intermediate "
+             "sizes), not a plain GEMM";
     if (p.dtype != Dtype::bf16 && p.dtype != Dtype::fp16 && p.dtype != Dtype::fp8)
       return "vLLM's fused MoE takes bf16, fp16 or fp8_w8a8, got " + std::string(dtype_name(p.dtype));
     if (p.layout.name() != "NT") return "vLLM's fused MoE computes x W^T (layout NT), got " + p.layout.name();
