@@ -313,6 +313,13 @@ with open(two_docs, "w") as f:
     f.write(h200_text + "---\ncompute: {cu_count: 1}\n")
 expect_error("a profile with a second YAML document", ["profiles", "validate", two_docs], 1,
              "a second YAML document: a profile is one document")
+# A fresh user's text list named .yaml (2026-12-03): its comment line split it into two YAML values, and
+# the message told them to drop a '---' the file did not have.
+plain_yaml = os.path.join(TMP, "plain-lines.yaml")
+with open(plain_yaml, "w") as f:
+    f.write("64x64x64\n# c\n128x128x128\n")
+expect_error("a .yaml shape list of plain lines", ["batch", plain_yaml, "--hw", "h200"], 1,
+             f"{plain_yaml}:3: a second top-level YAML value: a shape list is one YAML list (write each entry as '- ...'")
 warp33 = os.path.join(TMP, "warp33.yaml")
 with open(warp33, "w") as f:
     f.write(h200_text.replace("warp_size: 32", "warp_size: 33", 1))

@@ -11,7 +11,8 @@
 namespace gemm_advisor {
 
 /// The one YAML document of `text` (a Null node when there is none). A second document (after `---`)
-/// throws InputError "source:line: a second YAML document: `what` is one document (drop the '---')":
+/// throws InputError "source:line: a second YAML document: `what` is one document (drop the '---')"
+/// (or, without a '---' or '...' line, "a second top-level YAML value: `what` is one YAML list ..."):
 /// a plain YAML::Load read the first and dropped the rest without a word (a shape list's later
 /// shapes were never ranked, and the run said it had ranked them all). `first_line` is added to the
 /// line numbers (text that starts further down a stream). Lists and mappings nested deeper than
@@ -28,9 +29,21 @@ inline YAML::Node load_one_document(const std::string& text, const std::string& 
     throw InputError(source + ": lists or mappings nested too deep (yaml-cpp stops at about 500 levels): not " +
                      what);
   }
-  if (documents.size() > 1 && !documents[1].IsNull())
+  if (documents.size() > 1 && !documents[1].IsNull()) {
+    // Without a document marker (a line starting '---' or '...'), yaml-cpp starts a new document at a
+    // second top-level value: plain lines with a comment between them (a fresh user's text list
+    // named .yaml) were told to drop a '---' they did not have.
+    bool marker = false;
+    for (std::size_t at = 0; at < text.size() && !marker; at = text.find('\n', at) + 1) {
+      marker = text.compare(at, 3, "---") == 0 || text.compare(at, 3, "...") == 0;
+      if (text.find('\n', at) == std::string::npos) break;
+    }
     throw InputError(located(source, documents[1].Mark().line + 1 + first_line,
-                             "a second YAML document: " + what + " is one document (drop the '---')"));
+                             marker ? "a second YAML document: " + what + " is one document (drop the '---')"
+                                    : "a second top-level YAML value: " + what +
+                                          " is one YAML list (write each entry as '- ...'; plain lines are a "
+                                          "text list, read as such from a .txt file or with --input-format text)"));
+  }
   return documents.empty() ? YAML::Node() : documents.front();
 }
 
