@@ -312,5 +312,10 @@ rc, out, err = run("calibrate", "--hw", "h200", "--target", "triton", "--kernel"
                    no_family, "--families", fams, "-o", os.path.join(TMP, "fams2.yaml"))
 check("--families: one shape in two families is an error at its line",
       rc == 1 and f"fams.csv:{len(fam_of) + 2}:" in err and "is in family" in err, err)
+# ... and a families file given twice is a usage error (the second copy warned that it matched nothing).
+rc, out, err = run("calibrate", "--hw", "h200", "--target", "triton", "--kernel", "triton-tutorial", "--measurements",
+                   no_family, "--families", fams, fams, "-o", os.path.join(TMP, "fams3.yaml"))
+check("--families: the same file twice is a usage error, before any reading", rc == 2 and not out and
+      f"--families: '{fams}' is given twice" in err and err.count("\n") == 1, err)
 
 cli_harness.finish()

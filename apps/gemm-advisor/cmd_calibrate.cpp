@@ -172,6 +172,12 @@ Registered register_calibrate(CLI::App& app) {
                 start = comma + 1;
               }
             }
+            // A families file given twice: the second copy found every shape taken and said it matched
+            // none (a fresh user's find, 2026-12-03); as --measurements twice, a usage error.
+            for (std::size_t i = 0; i < o->families.size(); ++i)
+              for (std::size_t j = 0; j < i; ++j)
+                if (same_file(o->families[i], o->families[j]))
+                  throw cli::UsageError("--families: '" + printable(o->families[i]) + "' is given twice");
             std::vector<MeasuredShape> shapes = read_measured_shapes(o->measurements, kernel, profile, target, false);
             for (const std::string& path : o->families) {
               if (apply_families(path, shapes) == 0)
