@@ -313,6 +313,13 @@ with open(two_docs, "w") as f:
     f.write(h200_text + "---\ncompute: {cu_count: 1}\n")
 expect_error("a profile with a second YAML document", ["profiles", "validate", two_docs], 1,
              "a second YAML document: a profile is one document")
+# --verbose said "more detail on stderr" and printed nothing more (a fresh user's find, 2026-12-03): it
+# now names the profile and what was ranked, on stderr only.
+rc_q, out_q, err_q = run("rank", "4096x4096x4096", "--hw", "h200", "--top", "3")
+rc_v, out_v, err_v = run("rank", "4096x4096x4096", "--hw", "h200", "--top", "3", "-v")
+check("rank -v: the same stdout, the profile and the candidate count on stderr", rc_q == rc_v == 0 and
+      out_q == out_v and "debug: profile h200 (NVIDIA H200 SXM 141GB) from h200: 132 CUs" in err_v and
+      "candidates (the target's space), target triton" in err_v and "debug" not in err_q, err_v)
 # A fresh user's text list named .yaml (2026-12-03): its comment line split it into two YAML values, and
 # the message told them to drop a '---' the file did not have.
 plain_yaml = os.path.join(TMP, "plain-lines.yaml")

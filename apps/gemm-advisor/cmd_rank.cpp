@@ -45,6 +45,10 @@ Registered register_rank(CLI::App& app) {
             advise(target, p, profile, o->common.candidates.empty() ? nullptr : &given,
                    o->common.distinct ? 0 : o->common.top, space, ranked);
             if (o->common.distinct) distinct_tiles_first(ranked, o->common.top);
+            spdlog::debug("rank {}: {} candidates ({}), target {}, {} ranked", p.shape_text(),
+                          o->common.candidates.empty() ? space.size() : given.size(),
+                          o->common.candidates.empty() ? "the target's space" : o->common.candidates, target.name(),
+                          ranked.size());
             for (const auto& r : ranked) {
               if (r.estimate.feasible) continue;
               const auto at = line_of.find(r.config);

@@ -209,6 +209,10 @@ gemm_advisor::Profile load_profile_logged(const std::string& name_or_path, const
           profile, target, name_or_path.empty() ? default_hardware() : name_or_path);
       !why.empty())
     spdlog::warn("{}", why);
+  spdlog::debug("profile {} ({}) from {}: {} CUs at {:g} MHz, operand buffers {}",
+                profile.hw.name, profile.hw.display_name, name_or_path.empty() ? default_hardware() : name_or_path,
+                profile.hw.cu_count, profile.hw.clock_hz / 1e6,
+                profile.triton.smem_stage_offset == 0 ? "num_stages" : "num_stages - 1");
   return profile;
 }
 
@@ -316,6 +320,7 @@ std::vector<gemm_advisor::MeasuredShape> read_measured_shapes(const std::vector<
         merge_measured_shape(shapes[it->second.second], std::move(shape), &retimed, &disagree);  // a re-measurement
       }
     }
+    spdlog::debug("{}: {} shapes read for kernel {} ({} in all so far)", path, file_shapes.size(), kernel, shapes.size());
     if (retimed > 0)
       spdlog::log(disagree > 0 ? spdlog::level::warn : spdlog::level::info,
                   "{}: {} configs timed in an earlier file too (each counts at its faster time); {} of them differ "
