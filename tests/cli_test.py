@@ -320,6 +320,13 @@ rc_v, out_v, err_v = run("rank", "4096x4096x4096", "--hw", "h200", "--top", "3",
 check("rank -v: the same stdout, the profile and the candidate count on stderr", rc_q == rc_v == 0 and
       out_q == out_v and "debug: profile h200 (NVIDIA H200 SXM 141GB) from h200: 132 CUs" in err_v and
       "candidates (the target's space), target triton" in err_v and "debug" not in err_q, err_v)
+# A UTF-8 name in the batch table stays text (it was written \xe5\x90...), a control byte is escaped.
+names_csv = os.path.join(TMP, "utf8-names.csv")
+with open(names_csv, "w", encoding="utf-8") as f:
+    f.write('name,m,n,k\n"名前 ✓",64,64,64\n"ctl\x1b[2J",64,64,64\n')
+rc, out, err = run("batch", names_csv, "--hw", "h200", "--format", "table", "--top", "1")
+check("batch table: a UTF-8 name as it is, ESC escaped", rc == 0 and "名前 ✓: 64x64x64 bf16 NT" in out and
+      "ctl\\x1b[2J: 64x64x64" in out and "\x1b" not in out, out[:300])
 # A fresh user's text list named .yaml (2026-12-03): its comment line split it into two YAML values, and
 # the message told them to drop a '---' the file did not have.
 plain_yaml = os.path.join(TMP, "plain-lines.yaml")
