@@ -181,6 +181,21 @@ for sub in ("evaluate", "calibrate"):
     check(f"{sub}: one shape timed on two devices in two files is an error at the second file's row", rc == 1 and
           not out and f"{nvl}:2: column 'gpu': 'NVIDIA H200 NVL' differs from 'NVIDIA H200' of shape 64x64x64" in err
           and "one device per shape" in err and err.count("error") == 1, err)
+# The report table's rows line up (the fold rows ran one column right of "pooled" and "all").
+rc, out, err = run("calibrate", "--hw", "h200", "--target", "vllm-fp8-block", "--measurements",
+                   "data/measurements/h200-fp8-block.csv", "--folds", "3", "--passes", "1", "--params",
+                   "async_copy_fill_fraction", "-o", os.path.join(TMP, "table.yaml"))
+rows = [l for l in out.splitlines() if l.startswith(("fold ", "pooled", "all "))]
+check("calibrate's table: every fold, pooled and all row has its first % in the same column",
+      rc == 0 and len(rows) == 5 and len({l.index("%") for l in rows}) == 1, out)
+# A file with many repeated rows: the first 5 named at their lines, the rest counted in one line (150
+# repeats gave 150 warnings: a fresh user's find, 2026-12-03).
+rep_rows = "".join("64,64,64,16,16,16,2,1,0.01\n64,64,64,32,32,16,2,1,0.02\n" for _ in range(10))
+repeats = write("repeats.csv", "m,n,k,block_m,block_n,block_k,num_warps,num_stages,ms\n" + rep_rows)
+rc, out, err = run("evaluate", "--hw", "h200", "--measurements", repeats)
+check("evaluate: 18 repeated rows give 5 located warnings and one count of the other 13", rc == 0 and
+      err.count("was measured already") == 5 and f"{repeats}:4: config 16x16x16:2:1 of 64x64x64" in err and
+      f"{repeats}: 13 more configs measured again after the 5 above" in err, err)
 # A target's problem error names what is wrong with the rows, not an option evaluate lacks (it said
 # "give --dtype fp8" and "give --experts ...": a fresh user's find, 2026-12-03).
 plain = write("plain-bf16.csv", "m,n,k,dtype,block_m,block_n,block_k,num_warps,num_stages,ms\n"

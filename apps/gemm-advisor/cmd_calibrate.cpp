@@ -286,17 +286,18 @@ Registered register_calibrate(CLI::App& app) {
               out << fmt::format("calibrate {}{} on {}: {} shapes in {} families, {} folds by family ({:.1f} s)\n",
                                  target.name(), c.variant.empty() ? "" : " (parameter set " + c.variant + ")",
                                  profile.hw.name, c.shapes, c.families, c.folds.size(), seconds);
-              out << fmt::format("{:<6} {:>28}   {:>28}   {}\n", "", "held out, before (geo worst top5d err)",
+              out << fmt::format("{:<7} {:>28}   {:>28}   {}\n", "", "held out, before (geo worst top5d err)",
                                  "held out, after", "families held out");
               PickScore mean_before, mean_after;
               for (std::size_t i = 0; i < c.folds.size(); ++i) {
                 const FoldResult& f = c.folds[i];
-                out << fmt::format("fold {:<2} {:>28}   {:>28}   {}\n", i + 1, score_text(f.before), score_text(f.after),
+                out << fmt::format("{:<7} {:>28}   {:>28}   {}\n", fmt::format("fold {}", i + 1), score_text(f.before),
+                                   score_text(f.after),
                                    fmt::join(f.families, " "));
               }
-              out << fmt::format("pooled {:>28}   {:>28}   (every shape in its held-out fold)\n",
+              out << fmt::format("{:<7} {:>28}   {:>28}   (every shape in its held-out fold)\n", "pooled",
                                  score_text(c.held_out_before), score_text(c.held_out_after));
-              out << fmt::format("all    {:>28}   {:>28}   (in-sample, the fit that is written)\n",
+              out << fmt::format("{:<7} {:>28}   {:>28}   (in-sample, the fit that is written)\n", "all",
                                  score_text(c.all_before), score_text(c.all_after));
               out << "parameters (start -> fitted):\n";
               for (const ModelParamInfo& info : kModelParamRegistry) {
