@@ -320,6 +320,14 @@ rc_v, out_v, err_v = run("rank", "4096x4096x4096", "--hw", "h200", "--top", "3",
 check("rank -v: the same stdout, the profile and the candidate count on stderr", rc_q == rc_v == 0 and
       out_q == out_v and "debug: profile h200 (NVIDIA H200 SXM 141GB) from h200: 132 CUs" in err_v and
       "candidates (the target's space), target triton" in err_v and "debug" not in err_q, err_v)
+# A candidates file of 8 copies of one config: 5 warnings at their lines, then one count.
+rep = os.path.join(TMP, "repeated-cands.csv")
+with open(rep, "w") as f:
+    f.write("block_m,block_n,block_k,num_warps,num_stages\n" + "64,64,64,4,3\n" * 8)
+rc, out, err = run("rank", "1024x1024x1024", "--hw", "h200", "--candidates", rep)
+check("rank --candidates with 7 repeats: 5 located warnings, one count of the other 2", rc == 0 and
+      err.count("is listed already") == 5 and f"{rep}:3: config 64x64x64:4:3 is listed already (line 2)" in err and
+      f"{rep}: 2 more configs listed again after the 5 above" in err, err)
 # A UTF-8 name in the batch table stays text (it was written \xe5\x90...), a control byte is escaped.
 names_csv = os.path.join(TMP, "utf8-names.csv")
 with open(names_csv, "w", encoding="utf-8") as f:

@@ -479,4 +479,71 @@ check("moe_rank: tp not dividing the intermediate size is an Error", e is not No
 e = py_error(g.moe_rank, 64, 8, 2, 4096, 14336, hw="h200", routing="zipf:0")
 check("moe_rank: a bad routing is an Error", e is not None and "(0, 16]" in str(e), repr(e))
 
+
+# --- a fresh user's finds (2026-12-03) -------------------------------------------------------------
+class Index:
+    """An integer scalar that is not an int (as numpy's and torch's are): it has __index__ only."""
+    def __init__(self, v):
+        self.v = v
+
+    def __index__(self):
+        return self.v
+
+
+# Integer scalars are ints everywhere (they were refused as "not ints" in shapes, candidates, top, moe_rank).
+plain = g.rank((16, 6144, 4096), hw="h200", top=2)
+check("rank: a shape of integer scalars ranks as the ints", g.rank((Index(16), 6144, Index(4096)), hw="h200",
+      top=Index(2)) == plain)
+cand = [{"block_m": Index(64), "block_n": 64, "block_k": 64, "num_warps": 4, "num_stages": 3}]
+check("rank: a candidate's integer scalars are its fields",
+      g.rank((16, 6144, 4096), hw="h200", candidates=cand)[0]["block_m"] == 64)
+check("moe_rank: integer scalars", g.moe_rank(Index(64), 128, 8, 2048, 768, hw="h200", top=1) ==
+      g.moe_rank(64, 128, 8, 2048, 768, hw="h200", top=1))
+# A value no C++ integer holds is an Error, not pybind's multi-line TypeError with the C++ signature.
+e = py_error(g.moe_rank, 2**63, 128, 8, 2048, 768, hw="h200")
+check("moe_rank(2**63, ...): one-line Error naming tokens", e is not None and str(e).startswith("tokens = 2**63"
+      .replace("2**63", str(2**63))) and "\n" not in str(e), repr(e))
+try:
+    g.load_profile("h200").peak_flops_per_s(None)
+    err = None
+except TypeError as ex:
+    err = str(ex)
+check("Profile.peak_flops_per_s(None): a one-line TypeError, no C++ signature", err is not None and
+      err.startswith("dtype must be text") and "\n" not in err, err)
+# A NUL in a profile path was read up to it (the file before the NUL loaded).
+e = py_error(g.load_profile, "profiles/h200.yaml\x00junk")
+check("load_profile: a path with a NUL is an Error", e is not None and "holds a NUL character" in str(e), repr(e))
+# hw=None with a bad $GEMM_ADVISOR_HW names the variable, as the CLI does.
+os.environ["GEMM_ADVISOR_HW"] = "bogus"
+try:
+    e = py_error(g.rank, (16, 6144, 4096), top=1)
+finally:
+    del os.environ["GEMM_ADVISOR_HW"]
+check("rank(hw=None) with GEMM_ADVISOR_HW=bogus: the Error names the variable", e is not None and
+      str(e).startswith("GEMM_ADVISOR_HW: unknown hardware profile 'bogus'"), repr(e))
+# The fused-MoE target through rank/explain points to moe_rank (it said "shape '64': expected MxNxK").
+e = py_error(g.explain, "64", target="vllm-fused-moe", hw="h200")
+check("explain(target='vllm-fused-moe'): the Error points to moe_rank", e is not None and "moe_rank(" in str(e),
+      repr(e))
+# gemm_advisor.triton: top is checked on the path without SPLIT_K too (-1 returned all but the last).
+e = py_error(gat.configs, 4096, 4096, 4096, hw="h200", top=-1, names={"split_k": None})
+check("triton.configs(top=-1) without SPLIT_K is an Error", e is not None and "top must be in 0..1000000" in str(e),
+      repr(e))
+# shortlist checks dtype and layout when decorating, as it checks hw (a bad dtype left every shape
+# unpruned at run time, one warning each).
+for kw, says in (({"dtype": "int8"}, "unknown dtype 'int8'"), ({"layout": "XY"}, "unknown layout 'XY'"),
+                 ({"key_names": 5}, "key_names must be 3 or 4 argument names")):
+    e = py_error(gat.shortlist, hw="h200", **kw)
+    check(f"triton.shortlist({kw}): an Error when decorating", e is not None and says in str(e), repr(e))
+# 20,000 repeated candidates gave 20,000 warnings: the first 5 are named, the rest counted.
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    g.rank((1024, 1024, 1024), hw="h200", candidates=["64x64x64:4:3"] * 9, top=1)
+texts = [str(w.message) for w in caught if issubclass(w.category, g.AdvisorWarning)]
+check("rank: 8 repeated candidates give 5 named warnings and one count of the other 3", len(texts) == 6 and
+      sum("is listed already" in t for t in texts) == 5 and
+      "candidates: 3 more configs listed again after the 5 above" in texts[-1], texts)
+check("triton.shortlist(top=<integer scalar>) is accepted",
+      callable(gat.shortlist(top=Index(8), hw="h200")["early_config_prune"]))
+
 cli_harness.finish()

@@ -299,7 +299,6 @@ std::vector<MeasuredShape> read_measurements(std::istream& in, const std::string
   std::map<std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t, int, std::string>, std::size_t> index;
   std::vector<std::map<TileConfig, std::size_t>> seen;  // per problem: config -> the line it was first on
   std::size_t repeats = 0;  // configs measured again within this file
-  constexpr std::size_t kRepeatsNamed = 5;  // the first ones are named at their lines, the rest counted
   std::vector<std::string> f;
   std::size_t rows = 0;
   while (r.next(f)) {

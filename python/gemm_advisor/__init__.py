@@ -28,6 +28,7 @@ predicted-vs-measured figures; needs matplotlib).
 
 import functools as _functools
 import json as _json
+import operator as _operator
 import os as _os
 import warnings as _warnings
 
@@ -71,7 +72,32 @@ def _warn(messages):
 
 
 def _is_int(v):
-    return isinstance(v, int) and not isinstance(v, bool)
+    """True for an int or an integer scalar (numpy, torch: what operator.index takes), never a bool."""
+    if isinstance(v, bool) or type(v).__name__ in ("bool_", "bool"):
+        return False
+    if isinstance(v, int):
+        return True
+    try:
+        _operator.index(v)
+    except TypeError:
+        return False
+    return True
+
+
+# The largest value the C++ half takes for any integer argument: beyond it pybind's conversion fails
+# with a multi-line TypeError naming the C++ signature (2**63 tokens: a fresh user's find, 2026-12-03).
+_INT_LIMIT = (1 << 63) - 1
+
+
+def _int(v, name):
+    """v as a Python int (numpy and torch integer scalars too); TypeError for anything else, Error
+    for a value no C++ integer holds (the C++ half checks each argument's own range)."""
+    if not _is_int(v):
+        raise TypeError(f"{name} must be an int, not {type(v).__name__}")
+    v = _operator.index(v)
+    if not -_INT_LIMIT <= v <= _INT_LIMIT:
+        raise Error(f"{name} = {v} is outside any range gemm_advisor accepts (at most 2147483647)")
+    return v
 
 
 def _utf8(text, what):
@@ -90,17 +116,27 @@ def _shape_text(shape):
     if isinstance(shape, (tuple, list)):
         if len(shape) not in (3, 4) or not all(_is_int(v) for v in shape):
             raise Error(f"shape {tuple(shape)!r}: expected (M, N, K) or (M, N, K, B) of ints")
-        return "x".join(str(v) for v in shape)
+        return "x".join(str(_operator.index(v)) for v in shape)
     raise TypeError(f"shape must be 'MxNxK[xB]' text or a tuple (M, N, K[, B]) of ints, not {type(shape).__name__}")
 
 
 def _hw_arg(hw):
-    if isinstance(hw, str):
-        return _utf8(hw, "hw")
-    if hw is None or isinstance(hw, Profile):
-        return hw
     if isinstance(hw, _os.PathLike):
-        return _os.fspath(hw)
+        hw = _os.fspath(hw)
+    if isinstance(hw, str):
+        if "\x00" in hw:  # the C++ side would read the path up to it (a fresh user's find, 2026-12-03)
+            raise Error(f"hw: {hw!r} holds a NUL character: not a profile name or path")
+        return _utf8(hw, "hw")
+    if hw is None:
+        env = _os.environ.get("GEMM_ADVISOR_HW")
+        if env:  # loaded here so that a bad value is named as the CLI names it
+            try:
+                return _core.load_profile(_utf8(env, "GEMM_ADVISOR_HW"))
+            except Error as e:
+                raise Error(f"GEMM_ADVISOR_HW: {e}") from None
+        return None
+    if isinstance(hw, Profile):
+        return hw
     raise TypeError(f"hw must be a profile name, a GPU name, a path or a gemm_advisor.Profile, not {type(hw).__name__}")
 
 
@@ -114,9 +150,12 @@ def _text_arg(name, value):
     return _utf8(value, name)
 
 
-def _target_arg(target):
+def _target_arg(target, moe_ok=False):
     if not isinstance(target, str):
         raise TypeError(f"target must be a target name (see gemm_advisor.targets()), not {type(target).__name__}")
+    if target == "vllm-fused-moe" and not moe_ok:
+        raise Error("target vllm-fused-moe ranks a MoE layer: call gemm_advisor.moe_rank(tokens, experts, top_k, "
+                    "hidden, intermediate, ...) or moe_ranking(...)")
     return _utf8(target, "target")
 
 
@@ -161,9 +200,9 @@ def config_text(config, target="triton", where="config"):
             continue
         if field in values:
             raise Error(f"{where}: {field} given twice (as '{key}' too)")
-        if not _is_int(value) or value < 1:
+        if not _is_int(value) or _operator.index(value) < 1:
             raise Error(f"{where}: {key} must be a positive whole number, got {value!r}")
-        values[field] = value
+        values[field] = _operator.index(value)
     if unknown:
         _warn([f"{where}: unknown key{'s' if len(unknown) > 1 else ''} {', '.join(repr(k) for k in unknown)} ignored "
                f"(config fields: {', '.join(FIELDS)}, or the target's parameter names)"])
@@ -175,8 +214,7 @@ def config_text(config, target="triton", where="config"):
 
 
 def _top_arg(top):
-    if not _is_int(top):
-        raise TypeError(f"top must be an int, not {type(top).__name__}")
+    top = _int(top, "top")
     if top < 0 or top > 1000000:
         raise Error(f"top must be in 0..1000000 (0 = all), got {top}")
     return top
@@ -186,8 +224,7 @@ def _cu_count_arg(cu_count):
     """cu_count as the C++ half takes it: 0 for None (the whole GPU)."""
     if cu_count is None:
         return 0
-    if not _is_int(cu_count):
-        raise TypeError(f"cu_count must be an int, not {type(cu_count).__name__}")
+    cu_count = _int(cu_count, "cu_count")
     if cu_count < 1 or cu_count > 1 << 20:
         raise Error(f"cu_count must be in 1..1048576 (the CUs a partition or CU mask leaves), got {cu_count}")
     return cu_count
@@ -268,9 +305,7 @@ def moe_ranking(tokens, experts, top_k, hidden, intermediate, tp=1, hw=None, dty
     """
     ints = {"tokens": tokens, "experts": experts, "top_k": top_k, "hidden": hidden, "intermediate": intermediate,
             "tp": tp}
-    for name, v in ints.items():
-        if not _is_int(v):
-            raise TypeError(f"{name} must be an int, not {type(v).__name__}")
+    tokens, experts, top_k, hidden, intermediate, tp = (_int(v, name) for name, v in ints.items())
     if isinstance(block_shape, (list, tuple)):
         block_shape = "x".join(str(b) for b in block_shape)
     text, warnings = _core.moe_ranking_json(tokens, experts, top_k, hidden, intermediate, tp,
@@ -351,7 +386,9 @@ def load_profile(name_or_path):
 def default_hardware():
     """The profile name hw=None means: $GEMM_ADVISOR_HW, else the local GPU (nvidia-smi, rocm-smi).
 
-    Raises :class:`Error` when neither names a profile, listing the shipped ones.
+    Returns $GEMM_ADVISOR_HW as it is set (a call with hw=None then checks it, and an unknown value
+    is an :class:`Error` naming the variable). Raises :class:`Error` when neither names a profile,
+    listing the shipped ones.
     """
     return _core.default_hardware_name()
 

@@ -107,6 +107,7 @@ def configs(M, N, K, hw=None, top=8, names=None, dtype=None, target="triton", la
     """
     mapping = parameter_names(target, names)
     shape = (_dim(M, "M"), _dim(N, "N"), _dim(K, "K"), _dim(batch, "batch"))
+    top = _ga._top_arg(top)  # checked on both paths (without SPLIT_K, -1 sliced off the last config)
     if "split_k" in mapping or target != "triton":
         ranked = _ga.rank(shape, hw=hw, dtype=dtype, layout=layout, target=target, top=top, distinct=distinct)
     else:  # a kernel without SPLIT_K: its configs are the unsplit ones, in the same order
@@ -147,14 +148,19 @@ def shortlist(top=8, hw=None, key_names=("M", "N", "K"), names=None, dtype=None,
     parameter) or a shape it rejects is kept rather than lost: fn issues an AdvisorWarning and
     returns the configs it was given, so the autotuner still benchmarks them all.
     """
-    if not _ga._is_int(top) or top < 1:
+    if not _ga._is_int(top) or _operator.index(top) < 1:
         raise _ga.Error(f"shortlist: top must be a positive int, got {top!r}")
-    if isinstance(key_names, str) or len(key_names) not in (3, 4) or not all(isinstance(k, str) for k in key_names):
+    top = _operator.index(top)
+    if (not isinstance(key_names, (tuple, list)) or len(key_names) not in (3, 4) or
+            not all(isinstance(k, str) for k in key_names)):
         raise _ga.Error(f"shortlist: key_names must be 3 or 4 argument names (M, N, K[, batch]), got {key_names!r}")
     mapping = parameter_names(target, names)
     inverse = {name: field for field, name in mapping.items()}
     profile = _ga.load_profile(_ga.default_hardware() if hw is None else hw)
     key_names = tuple(key_names)
+    # dtype, layout and target are checked now too, as hw is: one small ranking (a bad dtype found at run
+    # time left every shape's configs unpruned, one warning each: a fresh user's find, 2026-12-03).
+    _ga.ranking((64, 64, 64), hw=profile, dtype=dtype, layout=layout, target=target, top=1)
 
     def early_config_prune(configs, named_args, **kwargs):
         configs = list(configs)

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "gemm_advisor/advise.hpp"
+#include "gemm_advisor/csv_reader.hpp"
 #include "gemm_advisor/error.hpp"
 #include "gemm_advisor/frontend.hpp"
 #include "gemm_advisor/moe.hpp"
@@ -95,6 +96,7 @@ std::pair<std::string, std::vector<std::string>> ranking_json(const std::string&
   if (candidates) {
     if (candidates->empty()) throw ga::InputError("candidates: the list is empty (give at least one config)");
     std::map<std::string, std::size_t> seen;  // config text -> its first index
+    std::size_t repeats = 0;
     for (std::size_t i = 0; i < candidates->size(); ++i) {
       ga::TileConfig c;
       try {
@@ -104,12 +106,16 @@ std::pair<std::string, std::vector<std::string>> ranking_json(const std::string&
       }
       // As `--candidates` does: a config given twice is ranked once (it took two ranks).
       if (const auto [it, fresh] = seen.emplace(c.text(), i); !fresh) {
-        warnings.push_back("candidates[" + std::to_string(i) + "]: " + c.text() + " is listed already (candidates[" +
-                           std::to_string(it->second) + "]): ranked once");
+        if (++repeats <= ga::kRepeatsNamed)
+          warnings.push_back("candidates[" + std::to_string(i) + "]: " + c.text() + " is listed already (candidates[" +
+                             std::to_string(it->second) + "]): ranked once");
         continue;
       }
       given.push_back(c);
     }
+    if (repeats > ga::kRepeatsNamed)
+      warnings.push_back("candidates: " + std::to_string(repeats - ga::kRepeatsNamed) + " more configs listed again " +
+                         "after the " + std::to_string(ga::kRepeatsNamed) + " above (each ranked once)");
   }
   std::vector<ga::RankedConfig> ranked;
   {
@@ -219,8 +225,13 @@ PYBIND11_MODULE(_gemm_advisor, m) {
                              "The load's warnings (unknown keys, uncited numbers), each 'FILE:LINE: message'.")
       .def(
           "peak_flops_per_s",
-          [](const ProfileHandle& h, const std::string& dtype) {
-            return h.profile.hw.peak_flops_per_s(ga::parse_dtype(dtype));
+          [](const ProfileHandle& h, const py::object& dtype) {
+            // Any object, checked here: a non-text dtype got pybind's multi-line "incompatible function
+            // arguments" TypeError, naming the C++ signature (a fresh user's find, 2026-12-03).
+            if (!py::isinstance<py::str>(dtype))
+              throw py::type_error("dtype must be text (fp32, fp16, bf16, fp8, fp6, fp4), not " +
+                                   std::string(py::str(py::type::of(dtype).attr("__name__"))));
+            return h.profile.hw.peak_flops_per_s(ga::parse_dtype(dtype.cast<std::string>()));
           },
           py::arg("dtype") = "bf16",
           "Datasheet dense matrix peak for a dtype (fp32, fp16, bf16, fp8, fp6, fp4), FLOP/s; 0 when the "

@@ -78,6 +78,10 @@ LineRead read_line(std::istream& in, std::string& line, std::size_t max_bytes);
 /// Longest line the CSV and text readers accept (1 MiB).
 constexpr std::size_t kMaxLineBytes = std::size_t{1} << 20;
 
+/// Repeated rows (a config listed or measured again) named one by one in warnings; past these, one
+/// warning counts the rest (a list appended to itself gave one warning per row).
+constexpr std::size_t kRepeatsNamed = 5;
+
 /// Largest input read whole (YAML and JSON shape lists, model lists: 256 MiB).
 constexpr std::size_t kMaxWholeInputBytes = std::size_t{256} << 20;
 
