@@ -29,5 +29,17 @@ for s, lay in cases:
         failed += 1
         print(f"FAIL {s} {lay}: python {len(py)} configs, C++ {len(cpp)}; only in python {sorted(py - cpp)[:5]}, "
               f"only in C++ {sorted(cpp - py)[:5]}")
+# Shapes the advisor rejects, space.py rejects too: one usage line, exit 2 (it printed tracebacks for
+# 'abc' and '4096x4096', and counted candidates for M = 0 and M = 99999999999: a fresh user's find).
+for bad, says in (("abc", "expected MxNxK or MxNxKxB"), ("4096x4096", "expected MxNxK or MxNxKxB"),
+                  ("0x1x1", "M = 0 is outside 1..2147483647"), ("99999999999x2x2", "M = 99999999999 is outside")):
+    r = subprocess.run([sys.executable, space.__file__, bad, "--count"], capture_output=True, text=True)
+    ok = r.returncode == 2 and not r.stdout and says in r.stderr and "Traceback" not in r.stderr
+    cpp = subprocess.run([BIN, "rank", bad, "--hw", "h200"], capture_output=True, text=True)
+    ok = ok and cpp.returncode != 0
+    if not ok:
+        failed += 1
+        print(f"FAIL space.py {bad}: rc {r.returncode}, stderr {r.stderr[-200:]!r}; the advisor's rc {cpp.returncode}")
+    cases.append((bad, "bad"))
 print(f"{len(cases) - failed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

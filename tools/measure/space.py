@@ -267,11 +267,20 @@ def fused_moe_space(dtype="bf16", block_shape=(128, 128), smem_per_block=H200_SM
     return out
 
 
+MAX_DIM = 2147483647   # the advisor's largest M, N or K (problem.hpp kMaxDim)
+MAX_BATCH = 16777216   # and batch (kMaxBatch)
+
+
 def _parse_shape(text):
-    parts = [int(x) for x in text.lower().split("x")]
-    if len(parts) == 3:
-        parts.append(1)
-    return parts
+    """[M, N, K, batch] of 'MxNxK' or 'MxNxKxB'; ValueError with the advisor's bounds otherwise."""
+    parts = text.lower().split("x")
+    if len(parts) not in (3, 4) or not all(p.isdigit() for p in parts):
+        raise ValueError(f"shape '{text}': expected MxNxK or MxNxKxB of whole numbers")
+    values = [int(p) for p in parts] + ([1] if len(parts) == 3 else [])
+    for name, v, top in zip("MNKB", values, (MAX_DIM, MAX_DIM, MAX_DIM, MAX_BATCH)):
+        if not 1 <= v <= top:
+            raise ValueError(f"shape '{text}': {name} = {v} is outside 1..{top}")
+    return values
 
 
 if __name__ == "__main__":
@@ -284,7 +293,10 @@ if __name__ == "__main__":
     ap.add_argument("--target", default="triton",
                     choices=["triton", "triton-tutorial", "vllm-fp8-block", "vllm-fused-moe"])
     a = ap.parse_args()
-    m, n, k, b = _parse_shape(a.shape)
+    try:
+        m, n, k, b = _parse_shape(a.shape)
+    except ValueError as e:
+        ap.error(str(e))  # one line and exit 2, as the advisor's usage errors (no traceback)
     if a.target == "triton":
         cfgs = candidate_space(m, n, k, b, a.dtype, layout=a.layout.upper())
     elif a.target == "triton-tutorial":
