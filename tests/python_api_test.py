@@ -72,6 +72,18 @@ for shape, hw, extra, kwargs in [
     configs = g.rank(shape, hw=hw, **kwargs)
     check(f"rank({shape}, {hw}) is its configs, ranks 1..n", configs == want["configs"]
           and [c["rank"] for c in configs] == list(range(1, len(configs) + 1)), configs[:1])
+# max_split_k= is --max-split-k (Python had no way to split K past the profile's 256: a fresh user's find,
+# 2026-12-03): the same JSON, whole; a split_k of 512 is refused without it, ranked with it.
+want = cli_json("rank", "16x16x67108864", "--hw", "mi355x", "--max-split-k", "512", "--top", "5")
+got = g.ranking("16x16x67108864", hw="mi355x", top=5, max_split_k=512)
+check("ranking(max_split_k=512) is `rank --max-split-k 512` whole", got == want, f"{json.dumps(got)[:300]}")
+e = py_error(g.rank, "16x16x67108864", hw="mi355x", candidates=["16x16x256:4:2:512"])
+check("rank: split_k 512 beyond the profile's 256 is an Error that names max_split_k=", e is not None and
+      "split_k = 512 is outside 1..256" in str(e) and "max_split_k= in Python" in str(e), repr(e))
+ranked = g.rank("16x16x67108864", hw="mi355x", candidates=["16x16x256:4:2:512"], max_split_k=512)
+check("... and ranked with max_split_k=512", [c["split_k"] for c in ranked] == [512], ranked[:1])
+e = py_error(g.rank, "64x64x64", hw="h200", max_split_k=0)
+check("rank(max_split_k=0) is an Error with the range", e is not None and "1..65536" in str(e), repr(e))
 # cu_count= is --cu-count (a partition or CU mask): the same JSON, whole, for rank, explain and a
 # fused-MoE layer; bad values are refused as the CLI refuses them.
 want = cli_json("rank", "4096x4096x4096", "--hw", "h200", "--cu-count", "66", "--top", "3")

@@ -230,8 +230,28 @@ def _cu_count_arg(cu_count):
     return cu_count
 
 
+def _max_split_k_arg(max_split_k, target):
+    """max_split_k as the C++ half takes it: 0 for None (the profile's triton.max_split_k)."""
+    if max_split_k is None:
+        return 0
+    max_split_k = _int(max_split_k, "max_split_k")
+    if max_split_k < 1 or max_split_k > 1 << 16:
+        raise Error(f"max_split_k must be in 1..65536, got {max_split_k}")
+    if not any(p["field"] == "split_k" for p in _target_info(target)["parameters"]):
+        _warn([f"max_split_k: target {target} has no split-K: no effect"])
+    return max_split_k
+
+
+def _target_info(target):
+    for t in _targets_cached():
+        if t["name"] == target:
+            return t
+    _parameter_names(target)  # raises the unknown-target Error
+    return None
+
+
 def ranking(shape, hw=None, dtype=None, layout=None, target="triton", top=10, candidates=None, *, distinct=False,
-            cu_count=None):
+            cu_count=None, max_split_k=None):
     """The whole ranking of one GEMM, as ``gemm-advisor rank --format json`` prints it.
 
     Returns a dict with "problem" (m, n, k, batch, dtype, layout), "hardware" (name, display_name,
@@ -239,23 +259,24 @@ def ranking(shape, hw=None, dtype=None, layout=None, target="triton", top=10, ca
     :func:`rank`) and, when some ``candidates`` cannot run, "infeasible" (each with "reason").
     Arguments as for :func:`rank`.
     """
+    target = _target_arg(target)
     texts = None
     if candidates is not None:
         if isinstance(candidates, (str, dict)):
             raise TypeError("candidates must be a list of configs (dicts or config text), not one config")
-        target_name = _target_arg(target)
-        texts = [config_text(c, target_name, f"candidates[{i}]") for i, c in enumerate(candidates)]
+        texts = [config_text(c, target, f"candidates[{i}]") for i, c in enumerate(candidates)]
     if not isinstance(distinct, bool):
         raise TypeError(f"distinct must be True or False, not {type(distinct).__name__}")
     text, warnings = _core.ranking_json(_shape_text(shape), _hw_arg(hw), _text_arg("dtype", dtype),
-                                        _text_arg("layout", layout), _target_arg(target), _top_arg(top),
-                                        bool(distinct), texts, _cu_count_arg(cu_count))
+                                        _text_arg("layout", layout), target, _top_arg(top),
+                                        bool(distinct), texts, _cu_count_arg(cu_count),
+                                        _max_split_k_arg(max_split_k, target))
     _warn(warnings)
     return _json.loads(text)
 
 
 def rank(shape, hw=None, dtype=None, layout=None, target="triton", top=10, candidates=None, *, distinct=False,
-         cu_count=None):
+         cu_count=None, max_split_k=None):
     """Rank the tile configs of a target for one GEMM shape on a GPU, best first.
 
     shape: "MxNxK" or "MxNxKxB" text, or a tuple (M, N, K) or (M, N, K, B) of ints.
@@ -274,6 +295,9 @@ def rank(shape, hw=None, dtype=None, layout=None, target="triton", top=10, candi
     cu_count: None (the whole GPU) or the CUs (SMs) the kernel may use, for a partition (MIG, MI300X
         CPX) or a CU mask, as ``--cu-count``: waves and peak follow it, memory stays the profile's;
         :class:`Error` above the GPU's own count.
+    max_split_k: None (the profile's ``triton.max_split_k``, 256) or the largest split_k the
+        split-K target (triton) tries and accepts, as ``--max-split-k`` (1..65536): a few-tile,
+        huge-K shape may split K across all the CUs.
 
     Returns a list of dicts with exactly the keys of a config entry of ``gemm-advisor rank
     --format json``: rank (1 = best), block_m, block_n, block_k, group_m, num_warps, num_stages,
@@ -285,7 +309,8 @@ def rank(shape, hw=None, dtype=None, layout=None, target="triton", top=10, candi
     target, a dtype the GPU lacks, a bad candidate, or no candidate that can run (the message
     gives the reason).
     """
-    return ranking(shape, hw, dtype, layout, target, top, candidates, distinct=distinct, cu_count=cu_count)["configs"]
+    return ranking(shape, hw, dtype, layout, target, top, candidates, distinct=distinct, cu_count=cu_count,
+                   max_split_k=max_split_k)["configs"]
 
 
 def moe_ranking(tokens, experts, top_k, hidden, intermediate, tp=1, hw=None, dtype="bf16", block_shape=None,
@@ -327,7 +352,8 @@ def moe_rank(tokens, experts, top_k, hidden, intermediate, tp=1, hw=None, dtype=
                        top, cu_count=cu_count)["configs"]
 
 
-def explain(shape, config=None, hw=None, dtype=None, layout=None, target="triton", *, cu_count=None):
+def explain(shape, config=None, hw=None, dtype=None, layout=None, target="triton", *, cu_count=None,
+            max_split_k=None):
     """Every term of one estimate, as ``gemm-advisor explain --format json`` prints it.
 
     config: None (the advisor's top config), config text "BMxBNxBK:WARPS:STAGES[:SPLITK][:gG]"
@@ -339,7 +365,8 @@ def explain(shape, config=None, hw=None, dtype=None, layout=None, target="triton
     target = _target_arg(target)
     text = "" if config is None else config_text(config, target)
     result, warnings = _core.explain_json(_shape_text(shape), _hw_arg(hw), _text_arg("dtype", dtype),
-                                          _text_arg("layout", layout), target, text, _cu_count_arg(cu_count))
+                                          _text_arg("layout", layout), target, text, _cu_count_arg(cu_count),
+                                          _max_split_k_arg(max_split_k, target))
     _warn(warnings)
     return _json.loads(result)
 

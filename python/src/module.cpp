@@ -45,8 +45,9 @@ ProfileHandle load(const std::string& name_or_path) {
 
 // hw as the Python half passes it: None (the default, as the CLI finds it), a name or path, or a
 // ProfileHandle (copied). cu_count > 0: restricted to that many CUs (a partition or CU mask), as
-// --cu-count does; 0, the whole GPU.
-ProfileHandle resolve_hw(const py::object& hw, int cu_count) {
+// --cu-count does; 0, the whole GPU. max_split_k > 0: the largest split_k tried and accepted, as
+// --max-split-k does (triton.max_split_k); 0, the profile's.
+ProfileHandle resolve_hw(const py::object& hw, int cu_count, int max_split_k = 0) {
   ProfileHandle h;
   if (hw.is_none()) {
     h = load(ga::default_hardware_name("hw="));
@@ -63,6 +64,7 @@ ProfileHandle resolve_hw(const py::object& hw, int cu_count) {
       throw ga::InputError(std::string("cu_count: ") + e.what());
     }
   }
+  if (max_split_k > 0) h.profile.triton.max_split_k = max_split_k;
   return h;
 }
 
@@ -84,10 +86,10 @@ std::pair<std::string, std::vector<std::string>> ranking_json(const std::string&
                                                               const std::string& target_name, std::size_t top,
                                                               bool distinct,
                                                               const std::optional<std::vector<std::string>>& candidates,
-                                                              int cu_count) {
+                                                              int cu_count, int max_split_k) {
   const ga::Target& target = ga::find_target(target_name);
   const ga::GemmProblem p = problem(target, shape, dtype, layout);
-  ProfileHandle h = resolve_hw(hw, cu_count);
+  ProfileHandle h = resolve_hw(hw, cu_count, max_split_k);
   std::vector<std::string> warnings = h.warnings;
   add_target_params_warning(h, target, warnings);
   const ga::Hardware& hwr = h.profile.hw;
@@ -136,10 +138,11 @@ std::pair<std::string, std::vector<std::string>> ranking_json(const std::string&
 std::pair<std::string, std::vector<std::string>> explain_json(const std::string& shape, const py::object& hw,
                                                               const std::string& dtype, const std::string& layout,
                                                               const std::string& target_name,
-                                                              const std::string& config, int cu_count) {
+                                                              const std::string& config, int cu_count,
+                                                              int max_split_k) {
   const ga::Target& target = ga::find_target(target_name);
   const ga::GemmProblem p = problem(target, shape, dtype, layout);
-  ProfileHandle h = resolve_hw(hw, cu_count);
+  ProfileHandle h = resolve_hw(hw, cu_count, max_split_k);
   ga::require_matrix_dtype(h.profile.hw, p.dtype);
   ga::TileConfig given;
   if (!config.empty()) given = ga::parse_tile_config(config);
@@ -243,9 +246,10 @@ PYBIND11_MODULE(_gemm_advisor, m) {
   m.def("load_profile", &load, py::arg("name_or_path"));
   m.def("default_hardware_name", []() { return ga::default_hardware_name("hw="); });
   m.def("ranking_json", &ranking_json, py::arg("shape"), py::arg("hw"), py::arg("dtype"), py::arg("layout"),
-        py::arg("target"), py::arg("top"), py::arg("distinct"), py::arg("candidates"), py::arg("cu_count"));
+        py::arg("target"), py::arg("top"), py::arg("distinct"), py::arg("candidates"), py::arg("cu_count"),
+        py::arg("max_split_k"));
   m.def("explain_json", &explain_json, py::arg("shape"), py::arg("hw"), py::arg("dtype"), py::arg("layout"),
-        py::arg("target"), py::arg("config"), py::arg("cu_count"));
+        py::arg("target"), py::arg("config"), py::arg("cu_count"), py::arg("max_split_k"));
   m.def("moe_ranking_json", &moe_ranking_json, py::arg("tokens"), py::arg("experts"), py::arg("top_k"),
         py::arg("hidden"), py::arg("intermediate"), py::arg("tp"), py::arg("dtype"), py::arg("block_shape"),
         py::arg("routing"), py::arg("gemm"), py::arg("hw"), py::arg("top"), py::arg("cu_count"));

@@ -41,7 +41,7 @@ std::string triton_rules_message(const TileConfig& c, const GemmProblem& p, cons
            std::to_string(profile.triton.max_num_stages) + " for " + hw.name;
   if (c.split_k < 1 || c.split_k > profile.triton.max_split_k)
     return "split_k = " + std::to_string(c.split_k) + " is outside 1.." + std::to_string(profile.triton.max_split_k) +
-           " (--max-split-k)";
+           " (triton.max_split_k: raise it with --max-split-k, or max_split_k= in Python)";
   if (const std::int64_t k_blocks = (p.k + c.block_k - 1) / c.block_k; c.split_k > k_blocks)
     return "split_k = " + std::to_string(c.split_k) + " splits K = " + std::to_string(p.k) + " into more parts than its " +
            std::to_string(k_blocks) + " blocks of block_k = " + std::to_string(c.block_k) +
