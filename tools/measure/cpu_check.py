@@ -24,6 +24,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def setup():
+    for module, package in (("numpy", "python3-numpy"), ("torch", "python3-torch")):
+        try:
+            __import__(module)
+        except ImportError:  # one line, not a traceback (a fresh user ran it without torch)
+            sys.exit(f"cpu_check.py: needs {module} (Debian: apt-get install {package}; run it with /usr/bin/python3)")
     os.environ["MEASURE_DEVICE"] = "cpu"
     os.environ.setdefault("EMU_CACHE", tempfile.mkdtemp(prefix="emu-cache-"))
     emu = os.path.join(HERE, "cpu_check")
