@@ -555,6 +555,14 @@ texts = [str(w.message) for w in caught if issubclass(w.category, g.AdvisorWarni
 check("rank: 8 repeated candidates give 5 named warnings and one count of the other 3", len(texts) == 6 and
       sum("is listed already" in t for t in texts) == 5 and
       "candidates: 3 more configs listed again after the 5 above" in texts[-1], texts)
+# A Profile pickles (as the name or path it was loaded from, loaded again) and copies, for multiprocessing.
+import copy as _copy  # noqa: E402
+import pickle as _pickle  # noqa: E402
+prof = g.load_profile("profiles/mi300x.yaml")
+again = _pickle.loads(_pickle.dumps(prof))
+check("Profile: a pickle round trip loads the same file and ranks alike", again.source == "profiles/mi300x.yaml" and
+      g.rank((1024, 1024, 1024), hw=again, top=3) == g.rank((1024, 1024, 1024), hw=prof, top=3), repr(again))
+check("Profile: copy and deepcopy", _copy.copy(prof).name == "mi300x" and _copy.deepcopy(prof).cu_count == prof.cu_count)
 check("triton.shortlist(top=<integer scalar>) is accepted",
       callable(gat.shortlist(top=Index(8), hw="h200")["early_config_prune"]))
 

@@ -398,7 +398,8 @@ def load_profile(name_or_path):
     :class:`Profile` (name, display_name, vendor, arch, cu_count, dram_bandwidth_bytes_per_s,
     l2_bandwidth_bytes_per_s, peak_flops_per_s(dtype), warnings). The file's warnings (unknown
     keys, uncited numbers) are issued as :class:`AdvisorWarning`. Raises :class:`Error` for an
-    unknown name, an unreadable file or a broken profile.
+    unknown name, an unreadable file or a broken profile. A Profile copies exactly and pickles as
+    the name or path it was loaded from (loaded again where it is unpickled: multiprocessing).
     """
     hw = _hw_arg(name_or_path)
     if hw is None:

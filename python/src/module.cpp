@@ -239,6 +239,17 @@ PYBIND11_MODULE(_gemm_advisor, m) {
           py::arg("dtype") = "bf16",
           "Datasheet dense matrix peak for a dtype (fp32, fp16, bf16, fp8, fp6, fp4), FLOP/s; 0 when the "
           "hardware has no matrix path for it. Raises gemm_advisor.Error for an unknown dtype.")
+      // Copies are exact; a pickle (multiprocessing) holds the name or path it was loaded from and
+      // loads it again where it is unpickled (a Profile could not be pickled or copied: a fresh
+      // user's find, 2026-12-03).
+      .def("__copy__", [](const ProfileHandle& h) { return h; })
+      .def("__deepcopy__", [](const ProfileHandle& h, const py::dict&) { return h; }, py::arg("memo"))
+      .def(py::pickle([](const ProfileHandle& h) { return py::make_tuple(h.source); },
+                      [](const py::tuple& t) {
+                        if (t.size() != 1 || !py::isinstance<py::str>(t[0]))
+                          throw ga::InputError("Profile: a pickle holds the profile's name or path");
+                        return load(t[0].cast<std::string>());
+                      }))
       .def("__repr__", [](const ProfileHandle& h) {
         return "<gemm_advisor.Profile " + h.profile.hw.name + " (" + h.profile.hw.display_name + ")>";
       });
