@@ -181,8 +181,10 @@ gemm_advisor::Profile load_profile_logged(const std::string& name_or_path, const
   const char* env = std::getenv("GEMM_ADVISOR_HW");
   const bool from_env = name_or_path.empty() && env && *env;
   gemm_advisor::Profile profile;
+  std::string source;  // resolved once: without --hw that asks nvidia-smi or rocm-smi
   try {
-    profile = gemm_advisor::load_profile(name_or_path.empty() ? default_hardware() : name_or_path, &diagnostics);
+    source = name_or_path.empty() ? default_hardware() : name_or_path;
+    profile = gemm_advisor::load_profile(source, &diagnostics);
   } catch (const gemm_advisor::InputError& e) {
     if (!from_env) throw;
     throw gemm_advisor::InputError(std::string("GEMM_ADVISOR_HW: ") + e.what());  // say where the name came from
@@ -205,12 +207,10 @@ gemm_advisor::Profile load_profile_logged(const std::string& name_or_path, const
     }
   }
   // A calibrated overlay holds one target's parameters: used with another, it changes nothing.
-  if (const std::string why = gemm_advisor::other_target_params_warning(
-          profile, target, name_or_path.empty() ? default_hardware() : name_or_path);
-      !why.empty())
+  if (const std::string why = gemm_advisor::other_target_params_warning(profile, target, source); !why.empty())
     spdlog::warn("{}", why);
   spdlog::debug("profile {} ({}) from {}: {} CUs at {:g} MHz, operand buffers {}",
-                profile.hw.name, profile.hw.display_name, name_or_path.empty() ? default_hardware() : name_or_path,
+                profile.hw.name, profile.hw.display_name, source,
                 profile.hw.cu_count, profile.hw.clock_hz / 1e6,
                 profile.triton.smem_stage_offset == 0 ? "num_stages" : "num_stages - 1");
   return profile;

@@ -36,7 +36,7 @@ std::vector<TileConfig> read_candidates(std::istream& in, const std::string& sou
   std::vector<TileConfig> out;
   if (lines) lines->clear();
   std::map<TileConfig, long> line_of;  // a config listed twice is ranked once
-  std::size_t repeats = 0;
+  RepeatedRows repeated;
   std::vector<std::string> f;
   while (reader.next(f)) {
     require_header_fields(reader, h, f);
@@ -50,7 +50,7 @@ std::vector<TileConfig> read_candidates(std::istream& in, const std::string& sou
     c.split_k = isk >= 0 && !f[isk].empty() ? static_cast<int>(csv_int(reader, f, isk, "split_k", 1, 65536)) : 1;
     const auto [it, fresh] = line_of.emplace(c, reader.line());
     if (!fresh) {
-      if (warnings && ++repeats <= kRepeatsNamed)
+      if (warnings && repeated.name_next())
         warnings->push_back(source + ":" + std::to_string(reader.line()) + ": config " + c.text() +
                             " is listed already (line " + std::to_string(it->second) + "): ranked once");
       continue;
@@ -59,9 +59,8 @@ std::vector<TileConfig> read_candidates(std::istream& in, const std::string& sou
     if (lines) lines->push_back(reader.line());
   }
   if (out.empty()) throw InputError(source + ": no configs (only a header)");
-  if (warnings && repeats > kRepeatsNamed)
-    warnings->push_back(source + ": " + std::to_string(repeats - kRepeatsNamed) + " more configs listed again after the " +
-                        std::to_string(kRepeatsNamed) + " above (each ranked once)");
+  if (std::string more = repeated.summary(source, "listed again", "each ranked once"); warnings && !more.empty())
+    warnings->push_back(std::move(more));
   return out;
 }
 

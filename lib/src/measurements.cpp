@@ -298,7 +298,7 @@ std::vector<MeasuredShape> read_measurements(std::istream& in, const std::string
   std::vector<MeasuredShape> shapes;
   std::map<std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t, int, std::string>, std::size_t> index;
   std::vector<std::map<TileConfig, std::size_t>> seen;  // per problem: config -> the line it was first on
-  std::size_t repeats = 0;  // configs measured again within this file
+  RepeatedRows repeated;  // configs measured again within this file
   std::vector<std::string> f;
   std::size_t rows = 0;
   while (r.next(f)) {
@@ -370,16 +370,16 @@ std::vector<MeasuredShape> read_measurements(std::istream& in, const std::string
     if (seen.size() < shapes.size()) seen.resize(shapes.size());
     auto [first, fresh] = seen[it->second].emplace(mc.config, mc.line);
     // The first few at their lines, then one count: a file appended to itself gave one line per row.
-    if (!fresh && warnings && ++repeats <= kRepeatsNamed)
+    if (!fresh && warnings && repeated.name_next())
       warnings->push_back(source + ":" + std::to_string(mc.line) + ": config " + mc.config.text() + " of " +
                           p.shape_text() + " was measured already (line " + std::to_string(first->second) +
                           "): the faster time counts");
     shape.configs.push_back(mc);
   }
   if (rows == 0) throw InputError(source + ": no measurement rows (only a header)");
-  if (warnings && repeats > kRepeatsNamed)
-    warnings->push_back(source + ": " + std::to_string(repeats - kRepeatsNamed) + " more configs measured again " +
-                        "after the " + std::to_string(kRepeatsNamed) + " above (each counts at its faster time)");
+  if (std::string more = repeated.summary(source, "measured again", "each counts at its faster time");
+      warnings && !more.empty())
+    warnings->push_back(std::move(more));
   return shapes;
 }
 

@@ -411,13 +411,11 @@ std::vector<MoeModel> read_moe_models(const std::string& path_given, std::vector
                                     text::ends_with(lower_path, ".json"));
   // Sniff: a list whose first significant line opens a YAML/JSON sequence or mapping.
   std::string t;
-  if (!yaml) {
-    std::istringstream lines(all);
-    std::string line;
-    while (std::getline(lines, line)) {
-      t = trim(line);
-      if (!t.empty() && t[0] != '#') break;
-    }
+  for (std::size_t at = 0; !yaml && at < all.size();) {
+    const std::size_t end = std::min(all.find('\n', at), all.size());
+    t = trim(std::string_view(all).substr(at, end - at));
+    if (!t.empty() && t[0] != '#') break;
+    at = end + 1;
   }
   if (yaml || (!t.empty() && (t[0] == '[' || t[0] == '{' || t[0] == '-' || t.rfind("models:", 0) == 0))) {
     models = read_yaml_models(all, path, warnings, keep_bad);

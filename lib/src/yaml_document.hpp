@@ -34,9 +34,10 @@ inline YAML::Node load_one_document(const std::string& text, const std::string& 
     // second top-level value: plain lines with a comment between them (a fresh user's text list
     // named .yaml) were told to drop a '---' they did not have.
     bool marker = false;
-    for (std::size_t at = 0; at < text.size() && !marker; at = text.find('\n', at) + 1) {
+    for (std::size_t at = 0; at < text.size() && !marker;) {
       marker = text.compare(at, 3, "---") == 0 || text.compare(at, 3, "...") == 0;
-      if (text.find('\n', at) == std::string::npos) break;
+      const std::size_t end = text.find('\n', at);
+      at = end == std::string::npos ? text.size() : end + 1;
     }
     throw InputError(located(source, documents[1].Mark().line + 1 + first_line,
                              marker ? "a second YAML document: " + what + " is one document (drop the '---')"

@@ -131,7 +131,7 @@ def _hw_arg(hw):
         env = _os.environ.get("GEMM_ADVISOR_HW")
         if env:  # loaded here so that a bad value is named as the CLI names it
             try:
-                return _core.load_profile(_utf8(env, "GEMM_ADVISOR_HW"))
+                return load_profile(env)  # its warnings issued, as for hw=None before
             except Error as e:
                 raise Error(f"GEMM_ADVISOR_HW: {e}") from None
         return None
@@ -150,10 +150,10 @@ def _text_arg(name, value):
     return _utf8(value, name)
 
 
-def _target_arg(target, moe_ok=False):
+def _target_arg(target):
     if not isinstance(target, str):
         raise TypeError(f"target must be a target name (see gemm_advisor.targets()), not {type(target).__name__}")
-    if target == "vllm-fused-moe" and not moe_ok:
+    if target == "vllm-fused-moe":
         raise Error("target vllm-fused-moe ranks a MoE layer: call gemm_advisor.moe_rank(tokens, experts, top_k, "
                     "hidden, intermediate, ...) or moe_ranking(...)")
     return _utf8(target, "target")
@@ -164,13 +164,18 @@ def _targets_cached():
     return _json.loads(_core.targets_json())
 
 
-def _parameter_names(target):
-    """{kernel parameter name: field} of a target (BLOCK_SIZE_M -> block_m); Error for an unknown target."""
+def _target_info(target):
+    """The entry of ``targets()`` for a target name; Error for an unknown target."""
     for t in _targets_cached():
         if t["name"] == target:
-            return {p["name"]: p["field"] for p in t["parameters"]}
+            return t
     names = ", ".join(t["name"] for t in _targets_cached())
     raise Error(f"unknown target '{target}' (known: {names})")
+
+
+def _parameter_names(target):
+    """{kernel parameter name: field} of a target (BLOCK_SIZE_M -> block_m); Error for an unknown target."""
+    return {p["name"]: p["field"] for p in _target_info(target)["parameters"]}
 
 
 def config_text(config, target="triton", where="config"):
@@ -240,14 +245,6 @@ def _max_split_k_arg(max_split_k, target):
     if not any(p["field"] == "split_k" for p in _target_info(target)["parameters"]):
         _warn([f"max_split_k: target {target} has no split-K: no effect"])
     return max_split_k
-
-
-def _target_info(target):
-    for t in _targets_cached():
-        if t["name"] == target:
-            return t
-    _parameter_names(target)  # raises the unknown-target Error
-    return None
 
 
 def ranking(shape, hw=None, dtype=None, layout=None, target="triton", top=10, candidates=None, *, distinct=False,

@@ -98,7 +98,7 @@ std::pair<std::string, std::vector<std::string>> ranking_json(const std::string&
   if (candidates) {
     if (candidates->empty()) throw ga::InputError("candidates: the list is empty (give at least one config)");
     std::map<std::string, std::size_t> seen;  // config text -> its first index
-    std::size_t repeats = 0;
+    ga::RepeatedRows repeated;
     for (std::size_t i = 0; i < candidates->size(); ++i) {
       ga::TileConfig c;
       try {
@@ -108,16 +108,15 @@ std::pair<std::string, std::vector<std::string>> ranking_json(const std::string&
       }
       // As `--candidates` does: a config given twice is ranked once (it took two ranks).
       if (const auto [it, fresh] = seen.emplace(c.text(), i); !fresh) {
-        if (++repeats <= ga::kRepeatsNamed)
+        if (repeated.name_next())
           warnings.push_back("candidates[" + std::to_string(i) + "]: " + c.text() + " is listed already (candidates[" +
                              std::to_string(it->second) + "]): ranked once");
         continue;
       }
       given.push_back(c);
     }
-    if (repeats > ga::kRepeatsNamed)
-      warnings.push_back("candidates: " + std::to_string(repeats - ga::kRepeatsNamed) + " more configs listed again " +
-                         "after the " + std::to_string(ga::kRepeatsNamed) + " above (each ranked once)");
+    if (std::string more = repeated.summary("candidates", "listed again", "each ranked once"); !more.empty())
+      warnings.push_back(std::move(more));
   }
   std::vector<ga::RankedConfig> ranked;
   {

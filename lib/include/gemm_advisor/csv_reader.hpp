@@ -82,6 +82,23 @@ constexpr std::size_t kMaxLineBytes = std::size_t{1} << 20;
 /// warning counts the rest (a list appended to itself gave one warning per row).
 constexpr std::size_t kRepeatsNamed = 5;
 
+/// The repeated rows of one input: the first kRepeatsNamed get a warning each, the rest one count.
+class RepeatedRows {
+ public:
+  /// Call once per repeated row: true while the row gets its own warning.
+  bool name_next() { return ++count_ <= kRepeatsNamed; }
+  /// "SOURCE: N more configs WHAT after the 5 above (CONSEQUENCE)" for the rows not named, or ""
+  /// when every one was.
+  std::string summary(const std::string& source, const std::string& what, const std::string& consequence) const {
+    if (count_ <= kRepeatsNamed) return "";
+    return source + ": " + std::to_string(count_ - kRepeatsNamed) + " more configs " + what + " after the " +
+           std::to_string(kRepeatsNamed) + " above (" + consequence + ")";
+  }
+
+ private:
+  std::size_t count_ = 0;
+};
+
 /// Largest input read whole (YAML and JSON shape lists, model lists: 256 MiB).
 constexpr std::size_t kMaxWholeInputBytes = std::size_t{256} << 20;
 
