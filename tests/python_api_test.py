@@ -533,6 +533,22 @@ finally:
     del os.environ["GEMM_ADVISOR_HW"]
 check("rank(hw=None) with GEMM_ADVISOR_HW=bogus: the Error names the variable", e is not None and
       str(e).startswith("GEMM_ADVISOR_HW: unknown hardware profile 'bogus'"), repr(e))
+# ... and a profile file it names still has its warnings issued (an unknown key).
+with open("profiles/h200.yaml") as f:
+    warn_text = f.read().replace("compute:", "bogus_key: 1\ncompute:", 1)
+warn_path = os.path.join(tempfile.mkdtemp(), "warn.yaml")
+with open(warn_path, "w") as f:
+    f.write(warn_text)
+os.environ["GEMM_ADVISOR_HW"] = warn_path
+try:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        g.rank((64, 64, 64), top=1)
+finally:
+    del os.environ["GEMM_ADVISOR_HW"]
+check("rank(hw=None) with GEMM_ADVISOR_HW naming a file: its unknown key is an AdvisorWarning",
+      any("unknown key 'bogus_key'" in str(w.message) and issubclass(w.category, g.AdvisorWarning) for w in caught),
+      [str(w.message) for w in caught])
 # The fused-MoE target through rank/explain points to moe_rank (it said "shape '64': expected MxNxK").
 e = py_error(g.explain, "64", target="vllm-fused-moe", hw="h200")
 check("explain(target='vllm-fused-moe'): the Error points to moe_rank", e is not None and "moe_rank(" in str(e),
