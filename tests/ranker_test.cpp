@@ -80,6 +80,37 @@ TEST_CASE("a tile's stage counts predicted alike go nearest the compiler's defau
   CHECK(ranked[2].config.num_stages == 3);
 }
 
+TEST_CASE("a tile's exactly tied stage variants streaming from DRAM go shortest memory step first", "[ranker]") {
+  // 1x3072x8192 NT bf16, triton target, 16x32x256 w4: every K-step reads a new slice of B from DRAM
+  // (L2 hit rate about 0), and the model's step is issue-bound at 5 and 6 stages alike (0.455 us),
+  // with 6 stages' memory step the shorter (more loads in flight). Measured on our H200 (data/
+  // measurements/h200-triton-extra.csv, decode family): 22.8 us at 6 stages against 25.5 at 5. The
+  // stage preference alone (3, the compiler's default) would put 5 first.
+  const Profile hw = load_profile("h200");
+  GemmProblem p = parse_shape("1x3072x8192");
+  p.layout = parse_layout("NT");
+  const std::vector<TileConfig> cands = {test_util::cfg(16, 32, 256, 4, 5), test_util::cfg(16, 32, 256, 4, 6)};
+  EstimateContext context = triton_target().context(p, hw);
+  REQUIRE(context.params.slack_tie_max_l2_hit_rate == 0.5);
+  std::vector<RankedConfig> ranked;
+  rank_configs(triton_target(), context, cands, ranked, 0);
+  REQUIRE(ranked.size() == 2);
+  REQUIRE(ranked[0].estimate.latency_s == ranked[1].estimate.latency_s);
+  REQUIRE(ranked[0].estimate.l2_hit_rate < 0.5);
+  CHECK(ranked[0].config.num_stages == 6);
+  CHECK(ranked[0].estimate.memory_step_s < ranked[1].estimate.memory_step_s);
+  // The lean path (--top) orders them alike.
+  rank_configs(triton_target(), context, cands, ranked, 1);
+  CHECK(ranked[0].config.num_stages == 6);
+  // Off (0), or where the tile's bytes come from L2 (a hit-rate bound below this tile's), the
+  // preference for the default num_stages decides: 5 first.
+  for (double off : {0.0, ranked[0].estimate.l2_hit_rate}) {
+    context.params.slack_tie_max_l2_hit_rate = off;
+    rank_configs(triton_target(), context, cands, ranked, 0);
+    CHECK(ranked[0].config.num_stages == 5);
+  }
+}
+
 TEST_CASE("a top-N ranking gives exactly the first N places of the full ranking", "[ranker]") {
   const char* shapes[] = {"4096x4096x4096", "1x4096x4096", "127x4095x1023", "128x128x65536", "16x6144x4096"};
   for (const auto& ep : embedded_profiles()) {

@@ -15,7 +15,14 @@ struct SortKey {
   double arithmetic_intensity;
   std::uint32_t index;  // into the estimated records
 };
+
+// The same config but for num_stages.
+bool same_but_stages(const TileConfig& a, const TileConfig& b) {
+  return a.block_m == b.block_m && a.block_n == b.block_n && a.block_k == b.block_k && a.split_k == b.split_k &&
+         a.num_warps == b.num_warps && a.group_m == b.group_m;
+}
 }  // namespace
+
 
 void rank_configs(const Target& target, const GemmProblem& p, const Profile& profile,
                   const std::vector<TileConfig>& candidates, std::vector<RankedConfig>& out, std::size_t top,
@@ -96,6 +103,54 @@ void rank_configs(const Target& target, const EstimateContext& context, const st
   // first: triton 96.38% -> 96.53% of oracle in sample (worst 78.1% -> 76.8%), the tutorial's
   // sets a-g 95.63% -> 96.12%, h-j 95.51% -> 95.68%, l 93.91% -> 96.28%, vllm-fp8-block and
   // vllm-fused-moe alike; a preference of 2 or 4 scored lower.
+  // Then, among one tile's stage variants predicted exactly alike (a compute- or issue-bound step
+  // hides each one's memory time) whose step streams its operands from DRAM (L2 hit rate below
+  // ModelParams::slack_tie_max_l2_hit_rate), the shortest memory step goes first, in the slots the
+  // variants hold: there the loaded latency runs longer than the fitted multiple, and slack in the
+  // memory step is what survives it (decode layers: 1x3072x8192 NT at 16x32x256 w4, 5 stages tied
+  // with 6, measured 25.5 against 22.8 us, h200-triton-extra.csv). On the H200 data (2026-12-04): triton held
+  // out by family 96.81% -> 96.91% of oracle, top-5 distinct 98.86% -> 98.96%; the tutorial
+  // kernel's sets, vllm-fp8-block and vllm-fused-moe alike or better (README "Accuracy").
+  const double max_hit_rate = context.params.slack_tie_max_l2_hit_rate;
+  thread_local std::vector<std::size_t> slots;
+  thread_local std::vector<std::pair<double, SortKey>> variants;
+  thread_local std::vector<char> grouped;
+  auto order_stage_ties = [&](std::vector<SortKey>::iterator first, std::vector<SortKey>::iterator last) {
+    const std::size_t n = static_cast<std::size_t>(last - first);
+    grouped.assign(n, 0);
+    for (std::size_t i = 0; i + 1 < n; ++i) {
+      if (grouped[i]) continue;
+      const TileConfig& tile = config_of(first[i]);
+      slots.assign(1, i);
+      for (std::size_t j = i + 1; j < n; ++j) {
+        if (!grouped[j] && first[j].latency_s == first[i].latency_s && same_but_stages(config_of(first[j]), tile)) {
+          slots.push_back(j);
+          grouped[j] = 1;
+        }
+      }
+      if (slots.size() < 2) continue;
+      auto memory_step = [&](const SortKey& k, double* l2_hit_rate) {
+        if (keep_all) {
+          *l2_hit_rate = estimated[k.index].estimate.l2_hit_rate;
+          return estimated[k.index].estimate.memory_step_s;
+        }
+        const Estimate e = target.estimate(context, candidates[k.index]);
+        *l2_hit_rate = e.l2_hit_rate;
+        return e.memory_step_s;
+      };
+      variants.clear();
+      for (std::size_t slot : slots) {
+        double hit_rate = 0;
+        const double step_s = memory_step(first[slot], &hit_rate);
+        if (!(hit_rate < max_hit_rate)) break;  // the tile's bytes come from L2: leave the order
+        variants.push_back({step_s, first[slot]});
+      }
+      if (variants.size() != slots.size()) continue;
+      std::stable_sort(variants.begin(), variants.end(),
+                       [](const auto& a, const auto& b) { return a.first < b.first; });
+      for (std::size_t v = 0; v < slots.size(); ++v) first[slots[v]] = variants[v].second;
+    }
+  };
   for (auto run = keys.begin(); run != keys.end();) {
     auto stop = run + 1;
     while (stop != keys.end() && stop->latency_s <= run->latency_s * (1.0 + tol)) ++stop;
@@ -109,6 +164,7 @@ void rank_configs(const Target& target, const EstimateContext& context, const st
         }
         return config_of(a) < config_of(b);
       });
+      if (max_hit_rate > 0) order_stage_ties(run, stop);
     }
     run = stop;
   }

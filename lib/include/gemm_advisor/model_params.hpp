@@ -192,6 +192,14 @@ struct ModelParams {
   /// fill rate (120 B/cycle at 1.83 GHz); the median of the per-config ratios, 20.6 cycles, 0.53; 0.5.
   /// Where lanes walk the contiguous dimension the cost is elementwise_line_bytes's.
   double scattered_line_fraction = 0.5;
+  /// L2 hit rate below which a tile's stage variants predicted exactly alike (a compute- or
+  /// issue-bound step hides each variant's memory time) are ordered by their memory step, shortest
+  /// first: the step streams its operands from DRAM, where the loaded latency runs longer than the
+  /// fitted multiple (decode layers on the H200: about 2.6 us against the model's 1.5, README
+  /// "Known gaps"), so the variant with more slack is the safer pick. 0 turns the rule off. Chosen
+  /// on the H200 data (2026-12-04): 0.5; 0.2 to 0.9 rank the triton data within 0.02 points, and
+  /// applied at every hit rate (1) the tutorial kernel's sets n-q lose 0.07.
+  double slack_tie_max_l2_hit_rate = 0.5;
 };
 
 /// One entry of the registry: a free parameter, its unit and the range in which the model stays
@@ -252,6 +260,8 @@ constexpr ModelParamInfo kModelParamRegistry[] = {
      "copy rate of an M- or N-contiguous operand tile with rows of two lines or more, over the fitted one"},
     {"scattered_line_fraction", "fraction", 1e-3, 1, &ModelParams::scattered_line_fraction,
      "fill time of an unaligned element read by its own lane from its own row, over a whole line's"},
+    {"slack_tie_max_l2_hit_rate", "fraction", 0, 1, &ModelParams::slack_tie_max_l2_hit_rate,
+     "L2 hit rate below which one tile's exactly tied stage variants go shortest memory step first"},
 };
 
 /// The registry entry named `name`, or nullptr.
