@@ -282,6 +282,10 @@ TEST_CASE("profiles: wrong units get a hint, absurd integers are refused", "[har
              Catch::Contains("'triton.smem_stage_offset' = 10 is larger than the most plausible 1"));
   CHECK_THAT(profile_error(replaced(toy_text(), "smem_stage_offset: 0", "smem_stage_offset: 0\n  default_num_stages: 9")),
              Catch::Contains("'triton.default_num_stages' = 9 is more than 'triton.max_num_stages' = 6"));
+  CHECK_THAT(profile_error(replaced(toy_text(), "smem_stage_offset: 0", "smem_stage_offset: 0\n  default_num_warps: 3")),
+             Catch::Contains("'triton.default_num_warps' = 3 is not a power of two"));
+  CHECK_THAT(profile_error(replaced(toy_text(), "smem_stage_offset: 0", "smem_stage_offset: 0\n  default_num_warps: 64")),
+             Catch::Contains("'triton.default_num_warps' = 64 is larger than the most plausible 32"));
   CHECK_THAT(profile_error(replaced(toy_text(), "max_registers_per_thread: 255", "max_registers_per_thread: 2147483647")),
              Catch::Contains("larger than the most plausible"));
   CHECK_THAT(profile_error(replaced(toy_text(), "name: toy", "name: " + std::string(200000, 'a') + "B")),

@@ -80,6 +80,31 @@ TEST_CASE("a tile's stage counts predicted alike go nearest the compiler's defau
   CHECK(ranked[2].config.num_stages == 3);
 }
 
+TEST_CASE("a tile's warp counts predicted alike go nearest the compiler's default num_warps first", "[ranker]") {
+  // 1x59136x8192 NT bf16 on the triton target: 16x256x64 at 3 stages is memory-bound alike at 2, 4
+  // and 8 warps (the same bytes and loads in flight), predicted 229.9 us each. Measured on our H200
+  // (data/measurements/h200-triton-extra.csv and h200-retime-tri.csv): 274 and 278 us at 2 warps,
+  // 254 at 4, 250 and 252 at 8. Triton's default is 4 (profiles/h200.yaml, triton.default_num_warps):
+  // 4 first, then 2 and 8 (equally far, in config order); without it (0) 2 warps first, as before.
+  Profile hw = load_profile("h200");
+  REQUIRE(hw.triton.default_num_warps == 4);
+  GemmProblem p = parse_shape("1x59136x8192");
+  p.layout = parse_layout("NT");
+  const std::vector<TileConfig> cands = {test_util::cfg(16, 256, 64, 8, 3), test_util::cfg(16, 256, 64, 2, 3),
+                                         test_util::cfg(16, 256, 64, 4, 3)};
+  std::vector<RankedConfig> ranked;
+  rank_configs(triton_target(), p, hw, cands, ranked);
+  REQUIRE(ranked.size() == 3);
+  REQUIRE(ranked[0].estimate.latency_s == ranked[2].estimate.latency_s);
+  CHECK(ranked[0].config.num_warps == 4);
+  CHECK(ranked[1].config.num_warps == 2);
+  CHECK(ranked[2].config.num_warps == 8);
+  hw.triton.default_num_warps = 0;
+  rank_configs(triton_target(), p, hw, cands, ranked);
+  CHECK(ranked[0].config.num_warps == 2);
+  CHECK(ranked[2].config.num_warps == 8);
+}
+
 TEST_CASE("a tile's exactly tied stage variants streaming from DRAM go shortest memory step first", "[ranker]") {
   // 1x3072x8192 NT bf16, triton target, 16x32x256 w4: every K-step reads a new slice of B from DRAM
   // (L2 hit rate about 0), and the model's step is issue-bound at 5 and 6 stages alike (0.455 us),

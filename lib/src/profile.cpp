@@ -455,7 +455,7 @@ void parse_matrix(ProfileReader& r, const YAML::Node& mx, Hardware& hw) {
 void parse_triton(ProfileReader& r, const YAML::Node& t, TritonSettings& triton) {
   r.check_keys(t, "triton",
                {"max_num_stages", "smem_stage_offset", "sync_mma_smem_stage_offset", "max_split_k", "min_pipelined_load_bits",
-                "max_loads_in_flight", "default_num_stages"});
+                "max_loads_in_flight", "default_num_stages", "default_num_warps"});
   triton.max_num_stages = r.integer(t, "max_num_stages", "triton.max_num_stages", false, 64);
   // Operand buffers = num_stages - offset: Triton keeps num_stages (0) or num_stages - 1 (1), nothing
   // else (a larger offset made every tile fit with one buffer: a fresh user's find, 2026-12-03).
@@ -475,6 +475,13 @@ void parse_triton(ProfileReader& r, const YAML::Node& t, TritonSettings& triton)
       r.error(t["default_num_stages"], "'triton.default_num_stages' = " + std::to_string(triton.default_num_stages) +
                                            " is more than 'triton.max_num_stages' = " +
                                            std::to_string(triton.max_num_stages));
+  }
+  if (t["default_num_warps"]) {
+    triton.default_num_warps = r.integer(t, "default_num_warps", "triton.default_num_warps", true, 32);
+    const int w = triton.default_num_warps;
+    if (w > 0 && (w & (w - 1)) != 0)
+      r.error(t["default_num_warps"], "'triton.default_num_warps' = " + std::to_string(w) +
+                                          " is not a power of two, as Triton's num_warps must be");
   }
 }
 

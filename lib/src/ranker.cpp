@@ -82,6 +82,7 @@ void rank_configs(const Target& target, const EstimateContext& context, const st
   };
   const double tol = context.params.near_tie_tolerance;
   const int preferred_stages = profile.triton.default_num_stages;
+  const int preferred_warps = profile.triton.default_num_warps;
   // With --top N only the configs that can reach the first N places matter: those no slower than
   // the N-th fastest plus the near-tie band (a near-tie run starts no later than the N-th place).
   if (top > 0 && top < keys.size()) {
@@ -93,8 +94,9 @@ void rank_configs(const Target& target, const EstimateContext& context, const st
   std::sort(keys.begin(), keys.end(), by_latency);
   // Near-ties: a run of configs within near_tie_tolerance of the run's fastest is ordered by
   // arithmetic intensity (higher first: Origami's tie-breaker), then by num_stages' distance from
-  // the compiler's default (triton.default_num_stages, where the profile gives it), then by the
-  // config (TileConfig's order: fewer warps and stages first). Not by predicted time: within the
+  // the compiler's default (triton.default_num_stages, where the profile gives it), then by
+  // num_warps' distance from its default (triton.default_num_warps), then by the config
+  // (TileConfig's order: fewer warps and stages first). Not by predicted time: within the
   // tolerance that is noise, and ordering same-tile configs by it scored 93.7% of oracle on the 263
   // H200 triton shapes against 95.9% (2026-12-01). The stage preference (2026-12-03): where the
   // model predicts a tile's stage counts alike (an unaligned operand leaves the pipeline at every
@@ -102,7 +104,12 @@ void rank_configs(const Target& target, const EstimateContext& context, const st
   // (h200-tutorial-l.csv, -c.csv); on the H200 data, fewer stages first against the default's 3
   // first: triton 96.38% -> 96.53% of oracle in sample (worst 78.1% -> 76.8%), the tutorial's
   // sets a-g 95.63% -> 96.12%, h-j 95.51% -> 95.68%, l 93.91% -> 96.28%, vllm-fp8-block and
-  // vllm-fused-moe alike; a preference of 2 or 4 scored lower.
+  // vllm-fused-moe alike; a preference of 2 or 4 scored lower. The warps preference (2026-12-04):
+  // decode tiles whose memory step no warp count changes tie at 2, 4 and 8 warps, and 2 (first in
+  // config order) ran 4-10% slower than 4 (1x59136x8192 NT, 16x256x64: 84.8% -> 91.6% of oracle);
+  // triton held out by family 96.92% -> 96.91%, top-5 distinct 98.96% -> 99.00% (the shipped values,
+  // unrefitted: 96.82% -> 97.02%, 98.98% -> 99.08%), set h 96.88% -> 97.20%, the tutorial's sets
+  // within 0.04, vllm-fp8-block and vllm-fused-moe alike; a preference of 8 cost 0.5-15 points.
   // Then, among one tile's stage variants predicted exactly alike (a compute- or issue-bound step
   // hides each one's memory time) whose step streams its operands from DRAM (L2 hit rate below
   // ModelParams::slack_tie_max_l2_hit_rate), the shortest memory step goes first, in the slots the
@@ -161,6 +168,11 @@ void rank_configs(const Target& target, const EstimateContext& context, const st
           const int da = std::abs(config_of(a).num_stages - preferred_stages);
           const int db = std::abs(config_of(b).num_stages - preferred_stages);
           if (da != db) return da < db;
+        }
+        if (preferred_warps > 0) {
+          const int wa = std::abs(config_of(a).num_warps - preferred_warps);
+          const int wb = std::abs(config_of(b).num_warps - preferred_warps);
+          if (wa != wb) return wa < wb;
         }
         return config_of(a) < config_of(b);
       });

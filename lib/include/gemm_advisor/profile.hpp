@@ -44,6 +44,11 @@ struct TritonSettings {
   /// operand left out of the software pipeline keeps every num_stages of a tile alike). 3 in
   /// Triton's NVIDIA backend (CUDAOptions), 2 in its AMD one (HIPOptions).
   int default_num_stages = 0;
+  /// The compiler's own num_warps when a kernel gives none (`triton.default_num_warps`; 0, not
+  /// given: no preference): within a near-tie of the same arithmetic intensity and stage
+  /// preference the ranking lists the num_warps closest to it first (ranker.cpp). 4 in both of
+  /// Triton's backends (CUDAOptions, HIPOptions).
+  int default_num_warps = 0;
 };
 
 /// Model-parameter values a profile gives, each (registry entry, value), in file order.
