@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <array>
 #include <set>
+#include <tuple>
 #include <cstdint>
 
 namespace gemm_advisor {
@@ -119,43 +120,40 @@ void rank_configs(const Target& target, const EstimateContext& context, const st
   // out by family 96.81% -> 96.91% of oracle, top-5 distinct 98.86% -> 98.96%; the tutorial
   // kernel's sets, vllm-fp8-block and vllm-fused-moe alike or better (README "Accuracy").
   const double max_hit_rate = context.params.slack_tie_max_l2_hit_rate;
-  thread_local std::vector<std::size_t> slots;
+  thread_local std::vector<std::uint32_t> order;  // positions in a run, grouped by tile and time
   thread_local std::vector<std::pair<double, SortKey>> variants;
-  thread_local std::vector<char> grouped;
   auto order_stage_ties = [&](std::vector<SortKey>::iterator first, std::vector<SortKey>::iterator last) {
-    const std::size_t n = static_cast<std::size_t>(last - first);
-    grouped.assign(n, 0);
-    for (std::size_t i = 0; i + 1 < n; ++i) {
-      if (grouped[i]) continue;
-      const TileConfig& tile = config_of(first[i]);
-      slots.assign(1, i);
-      for (std::size_t j = i + 1; j < n; ++j) {
-        if (!grouped[j] && first[j].latency_s == first[i].latency_s && same_but_stages(config_of(first[j]), tile)) {
-          slots.push_back(j);
-          grouped[j] = 1;
-        }
-      }
-      if (slots.size() < 2) continue;
-      auto memory_step = [&](const SortKey& k, double* l2_hit_rate) {
-        if (keep_all) {
-          *l2_hit_rate = estimated[k.index].estimate.l2_hit_rate;
-          return estimated[k.index].estimate.memory_step_s;
-        }
-        const Estimate e = target.estimate(context, candidates[k.index]);
-        *l2_hit_rate = e.l2_hit_rate;
-        return e.memory_step_s;
-      };
+    // Group the run's positions by (config but num_stages, predicted time), keeping each group's
+    // positions ascending: O(n log n), as the run can hold the whole space (a launch-bound shape).
+    const auto n = static_cast<std::uint32_t>(last - first);
+    order.resize(n);
+    for (std::uint32_t i = 0; i < n; ++i) order[i] = i;
+    auto tile_key = [&](std::uint32_t i) {
+      const TileConfig& c = config_of(first[i]);
+      return std::make_tuple(c.block_m, c.block_n, c.block_k, c.split_k, c.num_warps, c.group_m, first[i].latency_s, i);
+    };
+    std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return tile_key(a) < tile_key(b); });
+    for (std::uint32_t g = 0; g < n;) {
+      std::uint32_t end = g + 1;
+      while (end < n && first[order[end]].latency_s == first[order[g]].latency_s &&
+             same_but_stages(config_of(first[order[end]]), config_of(first[order[g]])))
+        ++end;
+      const std::uint32_t begin = g;
+      g = end;
+      if (end - begin < 2) continue;
       variants.clear();
-      for (std::size_t slot : slots) {
-        double hit_rate = 0;
-        const double step_s = memory_step(first[slot], &hit_rate);
-        if (!(hit_rate < max_hit_rate)) break;  // the tile's bytes come from L2: leave the order
-        variants.push_back({step_s, first[slot]});
+      for (std::uint32_t v = begin; v < end; ++v) {
+        const SortKey& k = first[order[v]];
+        const Estimate* e = &estimated[k.index].estimate;  // keep_all: every record is there
+        Estimate fresh;
+        if (!keep_all) e = &(fresh = target.estimate(context, candidates[k.index]));
+        if (!(e->l2_hit_rate < max_hit_rate)) break;  // the tile's bytes come from L2: leave the order
+        variants.push_back({e->memory_step_s, k});
       }
-      if (variants.size() != slots.size()) continue;
+      if (variants.size() != end - begin) continue;
       std::stable_sort(variants.begin(), variants.end(),
                        [](const auto& a, const auto& b) { return a.first < b.first; });
-      for (std::size_t v = 0; v < slots.size(); ++v) first[slots[v]] = variants[v].second;
+      for (std::uint32_t v = begin; v < end; ++v) first[order[v]] = variants[v - begin].second;
     }
   };
   for (auto run = keys.begin(); run != keys.end();) {
