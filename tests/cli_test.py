@@ -96,6 +96,12 @@ doc = json.loads(out)
 check("infeasible candidate reported, not dropped", len(doc["configs"]) == 1 and len(doc.get("infeasible", [])) == 1
       and "shared memory" in doc["infeasible"][0]["reason"], out[:500])
 check("infeasible candidate warned on stderr", "infeasible" in err, err)
+# ... also with --distinct and a --top (the shortlist cut dropped it: a fresh user's find, 2026-12-04)
+rc, out, err = run("rank", "4096x4096x4096", "--hw", "h200", "--candidates", INFEASIBLE,
+                   "--top", "1", "--distinct", "--format", "json")
+doc = json.loads(out)
+check("infeasible candidate reported with --distinct --top 1", rc == 0 and len(doc["configs"]) == 1
+      and len(doc.get("infeasible", [])) == 1 and "infeasible" in err, out[:500] + err)
 
 # --- profiles -----------------------------------------------------------------------------------
 rc, out, _ = run("profiles")
@@ -313,6 +319,20 @@ with open(two_docs, "w") as f:
     f.write(h200_text + "---\ncompute: {cu_count: 1}\n")
 expect_error("a profile with a second YAML document", ["profiles", "validate", two_docs], 1,
              "a second YAML document: a profile is one document")
+# A profile whose limits leave a target's space empty (max_num_stages 1 under vllm-fp8-block's 2..5):
+# the error said only "no feasible config" (a fresh user's find, 2026-12-04); it now names the limits.
+one_stage = os.path.join(TMP, "one-stage.yaml")
+with open(one_stage, "w") as f:
+    f.write(h200_text.replace("  max_num_stages: 6", "  max_num_stages: 1").replace("  default_num_stages: 3",
+                                                                                      "  default_num_stages: 1"))
+rc, out, err = run("rank", "64x7168x2048", "--hw", one_stage, "--target", "vllm-fp8-block")
+check("an empty space: exit 1, one line naming the profile's limits", rc == 1 and not out and
+      err.count("\n") == 1 and "no feasible config for 64x7168x2048 on h200 (every config of the target's space "
+      "breaks a limit of the profile: triton.max_num_stages" in err, err)
+rc, out, err = run("explain", "64x7168x2048", "--hw", one_stage, "--target", "vllm-fp8-block", "--config",
+                   "64x32x128:4:5:g1")
+check("vllm-fp8-block refuses a given num_stages above triton.max_num_stages", rc == 1 and not out and
+      "num_stages = 5 is outside 1..1" in err, err)
 # --verbose said "more detail on stderr" and printed nothing more (a fresh user's find, 2026-12-03): it
 # now names the profile and what was ranked, on stderr only.
 rc_q, out_q, err_q = run("rank", "4096x4096x4096", "--hw", "h200", "--top", "3")

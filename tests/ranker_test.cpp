@@ -175,8 +175,12 @@ TEST_CASE("distinct tiles first: the best config of each tile, then the rest, in
   for (const auto& r : all) order.push_back(r.config.text());
   CHECK(order == std::vector<std::string>{"128x64x64:4:3", "64x64x64:4:3", "32x64x64:4:3", "128x64x64:4:4",
                                           "128x64x64:8:3", "256x64x64:4:9"});
+  // The first 3 feasible, then the infeasible one, kept with its reason (cutting at 3 dropped it: a
+  // fresh user's find, 2026-12-04).
   distinct_tiles_first(ranked, 3);
-  REQUIRE(ranked.size() == 3);
+  REQUIRE(ranked.size() == 4);
   CHECK(ranked[2].config.text() == "32x64x64:4:3");
+  CHECK(ranked[3].config.text() == "256x64x64:4:9");
+  CHECK_FALSE(ranked[3].estimate.feasible);
 }
 

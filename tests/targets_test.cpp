@@ -185,6 +185,24 @@ TEST_CASE("the block-scaled fp8 kernel takes only its own problems and configs",
   CHECK_THAT(t.problem_error(p, no_lanes), Catch::Contains("vector_fp32_lanes_per_cu"));
 }
 
+TEST_CASE("a given config beyond the profile's max_num_stages is infeasible on every target", "[targets][fp8-block]") {
+  // vllm-fp8-block estimated such a config as feasible (explain --config ...:5 with max_num_stages 1
+  // gave a time) while the other targets refused it: a fresh user's find, 2026-12-04.
+  Profile hw = load_profile("h200");
+  hw.triton.max_num_stages = 1;
+  hw.triton.default_num_stages = 1;
+  GemmProblem p = parse_shape("64x7168x2048");
+  for (const Target* t : {&triton_target(), &triton_tutorial_target(), &vllm_fp8_block_target()}) {
+    INFO(t->info().name);
+    p.dtype = t == &vllm_fp8_block_target() ? Dtype::fp8 : Dtype::bf16;
+    const TileConfig c = cfg(64, 32, 128, 4, 5, 1, 1);
+    const EstimateContext ctx = t->context(p, hw);
+    CHECK_FALSE(t->estimate(ctx, c).feasible);
+    CHECK_FALSE(t->estimate_latency(ctx, c).feasible);
+    CHECK_THAT(t->infeasibility(c, p, hw), Catch::Contains("num_stages = 5 is outside 1..1"));
+  }
+}
+
 TEST_CASE("a profile sets model parameters for every target and for one", "[targets][hardware]") {
   const std::string base = toy_text();
   const Profile all = parse_profile(base + "model_parameters:\n  k_step_overhead_cycles: 100\n", "a.yaml");

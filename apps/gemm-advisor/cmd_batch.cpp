@@ -34,6 +34,7 @@
 #include "gemm_advisor/advise.hpp"
 #include "gemm_advisor/emit.hpp"
 #include "gemm_advisor/error.hpp"
+#include "gemm_advisor/frontend.hpp"
 #include "gemm_advisor/report.hpp"
 #include "gemm_advisor/shape_list.hpp"
 #include "gemm_advisor/targets/vllm_fp8_block.hpp"
@@ -428,7 +429,9 @@ int run_batch(const BatchOptions& o) {
                   // Nothing to advise is a bad line, never a silently missing row.
                   e.error = located(source, e.line,
                                     "no feasible config for " + e.problem.shape_text() + " on " + hw.name +
-                                        (fixed.empty() ? "" : " among the configs of " + common.candidates));
+                                        (!fixed.empty() ? " among the configs of " + common.candidates
+                                         : s.ranked.empty() ? empty_space_reason()
+                                                            : std::string()));
                   return item;
                 }
                 std::ostringstream out;

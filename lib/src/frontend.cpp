@@ -108,6 +108,12 @@ void require_matrix_dtype(const Hardware& hw, Dtype d) {
                    ")");
 }
 
+std::string empty_space_reason() {
+  return " (every config of the target's space breaks a limit of the profile: triton.max_num_stages, "
+         "triton.max_split_k, the registers or the shared memory; `explain --config` names the limit a "
+         "given config breaks)";
+}
+
 void require_feasible(const std::vector<RankedConfig>& ranked, const GemmProblem& p, const Hardware& hw) {
   std::size_t feasible = 0, infeasible = 0;
   for (const auto& r : ranked) (r.estimate.feasible ? feasible : infeasible)++;
@@ -117,7 +123,7 @@ void require_feasible(const std::vector<RankedConfig>& ranked, const GemmProblem
                           : infeasible > 1
                               ? " (all " + std::to_string(infeasible) + " given configs are infeasible; " +
                                     ranked.front().config.text() + ": " + ranked.front().infeasible_reason + ")"
-                              : "";
+                              : empty_space_reason();
   throw InputError("no feasible config for " + p.shape_text() + " on " + hw.name + why);
 }
 
@@ -127,7 +133,8 @@ RankedConfig explain_config(const Target& target, const GemmProblem& p, const Pr
   if (given) list.push_back(*given);
   std::vector<RankedConfig> ranked;
   advise(target, p, profile, given ? &list : nullptr, 1, space, ranked);
-  if (ranked.empty()) throw InputError("no feasible config for " + p.shape_text() + " on " + profile.hw.name);
+  if (ranked.empty())
+    throw InputError("no feasible config for " + p.shape_text() + " on " + profile.hw.name + empty_space_reason());
   RankedConfig r = ranked.front();
   if (!r.estimate.feasible) {
     // The target's own rules refuse it, or it passes them but no block fits on a CU.

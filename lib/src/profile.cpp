@@ -554,14 +554,17 @@ void parse_targets(ProfileReader& r, ProfileDiagnostics& diag, const YAML::Node&
   }
 }
 
-// Whether `path` ("compute.clock_mhz") names a node of the mapping `map`, one key per dotted part.
-bool has_dotted_path(const YAML::Node& map, std::string_view path) {
+// Whether `path` ("compute.clock_mhz") names a node of the mapping `map`, one key per dotted part;
+// if so and `key` is given, *key is the last part's key node (where the key is written).
+bool has_dotted_path(const YAML::Node& map, std::string_view path, YAML::Node* key = nullptr) {
   if (!map.IsMap()) return false;
   const std::size_t dot = path.find('.');
-  const std::string key(path.substr(0, dot));
+  const std::string part(path.substr(0, dot));
   for (const auto& kv : map) {
-    if (!kv.first.IsScalar() || kv.first.Scalar() != key) continue;
-    return dot == std::string_view::npos || has_dotted_path(kv.second, path.substr(dot + 1));
+    if (!kv.first.IsScalar() || kv.first.Scalar() != part) continue;
+    if (dot != std::string_view::npos) return has_dotted_path(kv.second, path.substr(dot + 1), key);
+    if (key) *key = kv.first;
+    return true;
   }
   return false;
 }
@@ -589,8 +592,12 @@ void check_sources(ProfileReader& r, const YAML::Node& root) {
                            "' names no key of the profile (keys are dotted paths from the top)");
   }
   for (const auto& key : r.numeric_keys()) {
-    if (!cited.count(key) && key.rfind("model_parameters.", 0) != 0 && key.rfind("targets.", 0) != 0)
-      r.warn(sources, "'" + key + "' has no entry in 'sources'");
+    if (!cited.count(key) && key.rfind("model_parameters.", 0) != 0 && key.rfind("targets.", 0) != 0) {
+      // At the key's own line (the `sources:` line told the user nothing: a fresh user's find, 2026-12-04).
+      YAML::Node at = sources;
+      has_dotted_path(root, key, &at);
+      r.warn(at, "'" + key + "' has no entry in 'sources'");
+    }
   }
 }
 

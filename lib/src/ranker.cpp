@@ -196,7 +196,10 @@ void distinct_tiles_first(std::vector<RankedConfig>& ranked, std::size_t top) {
   std::stable_partition(ranked.begin(), feasible_end, [&](const RankedConfig& r) {
     return seen.insert({r.config.block_m, r.config.block_n, r.config.block_k, r.config.split_k}).second;
   });
-  if (top > 0 && ranked.size() > top) ranked.resize(top);
+  // The first `top` feasible configs, and every infeasible one after them: they are reported, never
+  // dropped (cutting the list at `top` lost them: a fresh user's find, 2026-12-04).
+  const auto feasible = static_cast<std::size_t>(feasible_end - ranked.begin());
+  if (top > 0 && feasible > top) ranked.erase(ranked.begin() + static_cast<std::ptrdiff_t>(top), feasible_end);
 }
 
 }  // namespace gemm_advisor

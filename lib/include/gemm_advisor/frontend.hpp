@@ -35,9 +35,15 @@ GemmProblem problem_defaults_for(const TargetInfo& target, std::string_view dtyp
 /// path for the dtype.
 void require_matrix_dtype(const Hardware& hw, Dtype d);
 
+/// Why a target's space can hold no config for a problem, for the "no feasible config" errors: the
+/// space keeps only what the profile allows (" (every config of the target's space breaks a limit
+/// of the profile: ...)").
+std::string empty_space_reason();
+
 /// Throws InputError "no feasible config for SHAPE on HW[: reason]" (as `rank` reports it) when
 /// `ranked` (advise()'s result) has no feasible entry; the reason is the first infeasible given
-/// config's, with a count when there are several.
+/// config's, with a count when there are several; with no config at all (the target's space left
+/// empty by the profile's limits), empty_space_reason().
 void require_feasible(const std::vector<RankedConfig>& ranked, const GemmProblem& p, const Hardware& hw);
 
 /// `explain`'s pick: the advisor's top config for the problem, or exactly `given` when not null,

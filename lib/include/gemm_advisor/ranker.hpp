@@ -32,7 +32,8 @@ void rank_configs(const Target& target, const EstimateContext& context, const st
 
 /// Reorders a ranking so that distinct tiles come first: the best-ranked config of each distinct
 /// (block_m, block_n, block_k, split_k), in rank order, then the others in rank order, then the
-/// infeasible ones as they were; keeps the first `top` (0 = all). A shortlist of 5 is then 5
+/// infeasible ones as they were; keeps the first `top` feasible configs (0 = all) and every
+/// infeasible one. A shortlist of 5 is then 5
 /// different tiles, not one tile at five stage counts (what an autotuner given the list needs).
 void distinct_tiles_first(std::vector<RankedConfig>& ranked, std::size_t top = 0);
 

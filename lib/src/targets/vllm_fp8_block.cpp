@@ -30,10 +30,12 @@ constexpr double kScaleBytes = 4.0;
 // step), no split-K, power-of-two tiles, and what the Triton compiler refuses (triton_resources:
 // on our H200 every config of the tuner's space compiled and ran but those over the shared memory,
 // data/measurements/h200-fp8-block.csv; 256x256 tiles with 4 warps spill but run).
-bool kernel_rules_ok(const TileConfig& c) {
-  return c.split_k == 1 && c.block_k >= 16 && is_pow2(c.block_k) && kVllmFp8QuantBlock % c.block_k == 0 &&
-         is_pow2(c.block_m) && c.block_m >= 16 && is_pow2(c.block_n) && c.block_n >= 16 && c.block_m <= 1024 &&
-         c.block_n <= 1024 && c.group_m >= 1 && is_pow2(c.num_warps) && c.num_warps <= 32 && c.num_stages >= 1;
+// The Triton rules every target shares (triton_config_rules_ok: the profile's max_num_stages among
+// them, which given configs broke unchecked here while the other targets refused them: a fresh
+// user's find, 2026-12-04).
+bool kernel_rules_ok(const TileConfig& c, const GemmProblem& p, const Hardware& hw, const TritonSettings& t) {
+  return c.split_k == 1 && c.block_k >= 16 && kVllmFp8QuantBlock % c.block_k == 0 &&
+         triton_config_rules_ok(c, p, hw, t);
 }
 
 // The mapping: wrapped offsets (% M, % N) as the tutorial, plus what the block scales add each
@@ -46,7 +48,9 @@ struct Fp8BlockRules {
   [[gnu::always_inline]] static inline bool map(const EstimateContext& ctx, const TileConfig& c, KernelShape& k) {
     const TritonResources r = triton_family::map_tile<kAligned>(ctx, c, k);
     triton_family::hold_scaled_product(r, k);
-    if (!kernel_rules_ok(c) || r.check != TritonResourceCheck::ok || ctx.problem->dtype != Dtype::fp8) return false;
+    if (!kernel_rules_ok(c, *ctx.problem, *ctx.hw, ctx.profile->triton) || r.check != TritonResourceCheck::ok ||
+        ctx.problem->dtype != Dtype::fp8)
+      return false;
     triton_family::map_wrapped_operands(ctx, c, r.full_instruction, k);
     k.split_k = 1;
     k.group_m = c.group_m;
