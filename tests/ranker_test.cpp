@@ -5,6 +5,7 @@
 #include "gemm_advisor/ranker.hpp"
 #include "gemm_advisor/targets/triton.hpp"
 #include "gemm_advisor/targets/triton_tutorial.hpp"
+#include "gemm_advisor/targets/vllm_fp8_block.hpp"
 #include "test_util.hpp"
 
 using namespace gemm_advisor;
@@ -103,6 +104,27 @@ TEST_CASE("a tile's warp counts predicted alike go nearest the compiler's defaul
   rank_configs(triton_target(), p, hw, cands, ranked);
   CHECK(ranked[0].config.num_warps == 2);
   CHECK(ranked[2].config.num_warps == 8);
+}
+
+TEST_CASE("group_m variants predicted alike go nearest the kernel's default group_m first", "[ranker]") {
+  // 128x24576x1536 fp8 (DeepSeek-V3's q_b_proj at M 128) on vllm-fp8-block: 64x128x128 w4 s3 is
+  // predicted 23.16 us at GROUP_SIZE_M 1, 16, 32 and 64 alike. Measured on our H200
+  // (data/measurements/h200-fp8-block.csv, h200-retime-fp8.csv): 31.7 and 32.0 us at 1, 29.7 at 16,
+  // 29.6 and 29.9 at 32. vLLM's kernel runs GROUP_SIZE_M 32 untuned (vllm_fp8_block_default_config):
+  // 32 first, then 16 (16 away), 1 (31), 64 (32); before, 1 went first (config order).
+  REQUIRE(vllm_fp8_block_default_config().group_m == 32);
+  const Profile hw = load_profile("h200");
+  GemmProblem p = parse_shape("128x24576x1536");
+  p.dtype = Dtype::fp8;
+  std::vector<TileConfig> cands;
+  for (int g : {1, 16, 32, 64}) cands.push_back(test_util::cfg(64, 128, 128, 4, 3, 1, g));
+  std::vector<RankedConfig> ranked;
+  rank_configs(vllm_fp8_block_target(), p, hw, cands, ranked);
+  REQUIRE(ranked.size() == 4);
+  REQUIRE(ranked[0].estimate.latency_s == ranked[3].estimate.latency_s);
+  std::vector<int> order;
+  for (const auto& r : ranked) order.push_back(r.config.group_m);
+  CHECK(order == std::vector<int>{32, 16, 1, 64});
 }
 
 TEST_CASE("a tile's exactly tied stage variants streaming from DRAM go shortest memory step first", "[ranker]") {

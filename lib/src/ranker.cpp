@@ -84,6 +84,7 @@ void rank_configs(const Target& target, const EstimateContext& context, const st
   const double tol = context.params.near_tie_tolerance;
   const int preferred_stages = profile.triton.default_num_stages;
   const int preferred_warps = profile.triton.default_num_warps;
+  const int preferred_group = target.default_config(p).group_m;
   // With --top N only the configs that can reach the first N places matter: those no slower than
   // the N-th fastest plus the near-tie band (a near-tie run starts no later than the N-th place).
   if (top > 0 && top < keys.size()) {
@@ -96,7 +97,8 @@ void rank_configs(const Target& target, const EstimateContext& context, const st
   // Near-ties: a run of configs within near_tie_tolerance of the run's fastest is ordered by
   // arithmetic intensity (higher first: Origami's tie-breaker), then by num_stages' distance from
   // the compiler's default (triton.default_num_stages, where the profile gives it), then by
-  // num_warps' distance from its default (triton.default_num_warps), then by the config
+  // num_warps' distance from its default (triton.default_num_warps), then by group_m's distance from
+  // the kernel's default config's, then by the config
   // (TileConfig's order: fewer warps and stages first). Not by predicted time: within the
   // tolerance that is noise, and ordering same-tile configs by it scored 93.7% of oracle on the 263
   // H200 triton shapes against 95.9% (2026-12-01). The stage preference (2026-12-03): where the
@@ -111,6 +113,12 @@ void rank_configs(const Target& target, const EstimateContext& context, const st
   // triton held out by family 96.92% -> 96.91%, top-5 distinct 98.96% -> 99.00% (the shipped values,
   // unrefitted: 96.82% -> 97.02%, 98.98% -> 99.08%), set h 96.88% -> 97.20%, the tutorial's sets
   // within 0.04, vllm-fp8-block and vllm-fused-moe alike; a preference of 8 cost 0.5-15 points.
+  // Then group_m's distance from the kernel's own default (Target::default_config: what it runs
+  // untuned; GROUP_SIZE_M 32 in vLLM's block-fp8 kernel, 8 in Triton's matmul tutorial), as the
+  // measured grids ask (2026-12-04): vllm-fp8-block ties GROUP_SIZE_M 1 to 64 where the raster
+  // barely changes L2 traffic, and 1 (first in config order) ran slower: held out by family
+  // 96.57% -> 96.97% of oracle, top-5 distinct 98.81% -> 99.02% (191 problems); the fused-MoE
+  // block-fp8 layers' worst 85.0% -> 87.9%; the other targets' spaces hold one group_m.
   // Then, among one tile's stage variants predicted exactly alike (a compute- or issue-bound step
   // hides each one's memory time) whose step streams its operands from DRAM (L2 hit rate below
   // ModelParams::slack_tie_max_l2_hit_rate), the shortest memory step goes first, in the slots the
@@ -171,6 +179,11 @@ void rank_configs(const Target& target, const EstimateContext& context, const st
           const int wa = std::abs(config_of(a).num_warps - preferred_warps);
           const int wb = std::abs(config_of(b).num_warps - preferred_warps);
           if (wa != wb) return wa < wb;
+        }
+        if (config_of(a).group_m != config_of(b).group_m) {
+          const int ga = std::abs(config_of(a).group_m - preferred_group);
+          const int gb = std::abs(config_of(b).group_m - preferred_group);
+          if (ga != gb) return ga < gb;
         }
         return config_of(a) < config_of(b);
       });
