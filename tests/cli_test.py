@@ -459,6 +459,23 @@ check("--emit vllm: a sidecar records the generator, the config files stay vLLM'
       rc == 0 and os.path.exists(sidecar) and json.load(open(sidecar))["commit"] == gen.get("commit") and
       all(k.isdigit() for f in os.listdir(vdir) if f.startswith("N=") for k in json.load(open(os.path.join(vdir, f)))),
       out + err)
+# Two runs into one directory: the sidecar describes each file by the run that wrote it (the second run
+# replaced the first's fields: a fresh user's find, 2026-12-04). DeepSeek-V3's files ranked for 66 CUs,
+# then N=576,K=7168's again for the whole GPU.
+two = os.path.join(TMP, "vllm-two-runs")
+rc1, out, err = run("batch", "examples/deepseek-v3.csv", "--hw", "h200", "--cu-count", "66", "--emit", "vllm", "--out",
+                    two, "-q")
+rc, out, err = run("batch", "-", "--hw", "h200", "--emit", "vllm", "--out", two, "--m-values", "1,16", "-q",
+                   stdin="16x576x7168\n")
+side = json.load(open(os.path.join(two, "gemm-advisor-generator.json"))) if rc == rc1 == 0 else {}
+per_file = side.get("files", {})
+n576 = [f for f in per_file if f.startswith("N=576,K=7168,")]
+others = [f for f in per_file if f not in n576]
+check("--emit vllm twice into one directory: each file keeps the run that wrote it",
+      side.get("cu_count") == 132 and len(n576) == 1 and per_file[n576[0]].get("cu_count") == 132 and others and
+      all(per_file[f].get("cu_count") == 66 for f in others) and
+      sorted(per_file) == sorted(f for f in os.listdir(two) if f.endswith(".json") and f != "gemm-advisor-generator.json"),
+      json.dumps(side)[:600])
 
 # explain says what the time is made of: launch + all waves (+ reduction) adds up to it, in the table
 # and in the JSON terms ((waves - 1) full waves + the last).

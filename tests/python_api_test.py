@@ -578,6 +578,14 @@ prof = g.load_profile("profiles/mi300x.yaml")
 again = _pickle.loads(_pickle.dumps(prof))
 check("Profile: a pickle round trip loads the same file and ranks alike", again.source == "profiles/mi300x.yaml" and
       g.rank((1024, 1024, 1024), hw=again, top=3) == g.rank((1024, 1024, 1024), hw=prof, top=3), repr(again))
+for make in (lambda: g.Profile.__new__(g.Profile), lambda: g.Profile()):
+    try:
+        make()
+        made = "made"
+    except TypeError as e:
+        made = str(e)
+    # Profile.__new__ gave an object that read uninitialised memory (a fresh user's find, 2026-12-04).
+    check("Profile: only load_profile makes one (__new__ and Profile() raise TypeError)", "load_profile" in made, made)
 check("Profile: copy and deepcopy", _copy.copy(prof).name == "mi300x" and _copy.deepcopy(prof).cu_count == prof.cu_count)
 check("triton.shortlist(top=<integer scalar>) is accepted",
       callable(gat.shortlist(top=Index(8), hw="h200")["early_config_prune"]))

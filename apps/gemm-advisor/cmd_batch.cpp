@@ -502,22 +502,22 @@ int run_batch(const BatchOptions& o) {
               << ", and a file of an (N, K) would lack the M values of the lines after it (--keep-going skips bad "
                  "lines instead)\n";
   if (vllm && !partial_tables) {
+    std::vector<std::string> written_names;
     for (const auto& [nk, best_by_m] : vllm_tables) {
-      const std::string path = (std::filesystem::path(o.out_dir) / vllm_config_file_name(nk.first, nk.second, device_name)).string();
+      written_names.push_back(vllm_config_file_name(nk.first, nk.second, device_name));
+      const std::string path = (std::filesystem::path(o.out_dir) / written_names.back()).string();
       write_file_atomically(path, vllm_config_file_text(best_by_m));
       std::cout << path << "\n";
       ++files;
     }
     // Which advisor wrote them: a sidecar, since vLLM reads every key of its files as an M.
     if (files > 0) {
-      const std::string sidecar = (std::filesystem::path(o.out_dir) / "gemm-advisor-generator.json").string();
       nlohmann::json g = generator_json();
       g["hardware"] = hw.name;
       g["cu_count"] = hw.cu_count;  // the CUs the configs were ranked for (--cu-count: a partition)
       g["profile"] = hw.source;  // a calibrated overlay is told from the shipped profile
       g["target"] = std::string(target.name());
-      write_file_atomically(sidecar, json_text(g, 2) + "\n");
-      std::cout << sidecar << "\n";
+      std::cout << write_generator_sidecar(o.out_dir, g, written_names) << "\n";
     }
     std::cout.flush();
   }

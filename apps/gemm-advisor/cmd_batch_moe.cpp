@@ -140,26 +140,25 @@ int run_moe_batch(const MoeBatchOptions& o) {
     }
   }
   std::size_t written = 0;
+  std::vector<std::string> names;  // the files written, for the sidecar
   if (emit_vllm) {
     for (const auto& [key, entry] : files) {
       if (entry.second.size() != m_values.size()) continue;  // a model that did not rank at every M
       const auto& [experts, n, dtype, block] = key;
-      const std::string path =
-          (std::filesystem::path(o.out_dir) / vllm_moe_config_file_name(experts, n, device_name, dtype, block)).string();
+      names.push_back(vllm_moe_config_file_name(experts, n, device_name, dtype, block));
+      const std::string path = (std::filesystem::path(o.out_dir) / names.back()).string();
       write_file_atomically(path, vllm_moe_config_file_text(entry.second, hw));
       std::cout << path << "\n";
       ++written;
     }
     if (written > 0) {
-      const std::string sidecar = (std::filesystem::path(o.out_dir) / "gemm-advisor-generator.json").string();
       nlohmann::json g = generator_json();
       g["hardware"] = hw.name;
       g["cu_count"] = hw.cu_count;  // the CUs the configs were ranked for (--cu-count: a partition)
       g["profile"] = hw.source;  // a calibrated overlay is told from the shipped profile
       g["target"] = std::string(target.name());
       g["routing"] = moe_routing_text(routing);
-      write_file_atomically(sidecar, json_text(g, 2) + "\n");
-      std::cout << sidecar << "\n";
+      std::cout << write_generator_sidecar(o.out_dir, g, names) << "\n";
     }
   }
   std::cout.flush();

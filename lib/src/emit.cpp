@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "gemm_advisor/error.hpp"
+#include "gemm_advisor/hardware.hpp"
 #include "gemm_advisor/report.hpp"
 #include "gemm_advisor/targets/vllm_fp8_block.hpp"
 #include "gemm_advisor/targets/vllm_fused_moe.hpp"
@@ -269,6 +270,31 @@ void write_file_atomically(const std::string& path_given, const std::string& tex
   if (::fsync(fd) != 0) fail("fsync", true);
   if (::close(fd) != 0) fail("close", false);
   if (::rename(tmp.c_str(), path.c_str()) != 0) fail("rename", false);
+}
+
+std::string write_generator_sidecar(const std::string& dir, const nlohmann::json& run,
+                                    const std::vector<std::string>& files) {
+  const std::string path = (std::filesystem::path(dir) / "gemm-advisor-generator.json").string();
+  nlohmann::json by_file = nlohmann::json::object();
+  std::error_code ec;
+  if (std::filesystem::is_regular_file(path, ec)) {
+    try {
+      const nlohmann::json earlier = nlohmann::json::parse(read_text_file(path));
+      if (earlier.is_object() && earlier.contains("files") && earlier["files"].is_object()) by_file = earlier["files"];
+    } catch (const std::exception&) {
+      // Not ours, or unreadable: replaced by this run's.
+    }
+  }
+  for (const std::string& f : files) by_file[f] = run;
+  // Files an earlier run listed that are gone from the directory are not described any more.
+  for (auto it = by_file.begin(); it != by_file.end();) {
+    if (!std::filesystem::exists(std::filesystem::path(dir) / it.key(), ec)) it = by_file.erase(it);
+    else ++it;
+  }
+  nlohmann::json out = run;
+  out["files"] = by_file;
+  write_file_atomically(path, json_text(out, 2) + "\n");
+  return path;
 }
 
 void ensure_directory(const std::string& dir) {

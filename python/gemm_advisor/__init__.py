@@ -40,6 +40,16 @@ Error.__doc__ = ("Bad input to gemm_advisor (a ValueError): str(e) is one line n
                  "is wrong, the message the CLI prints after 'gemm-advisor: error: '.")
 Profile = _core.Profile
 
+
+def _profile_new(cls, *args, **kwargs):
+    # A Profile comes from load_profile (or a copy, or a pickle, which loads it again); one made by
+    # Profile.__new__ held no profile and read uninitialised memory when used (a fresh user's find,
+    # 2026-12-04).
+    raise TypeError("a gemm_advisor.Profile is made by gemm_advisor.load_profile(name_or_path)")
+
+
+Profile.__new__ = _profile_new
+
 __version__ = _core.__version__
 __all__ = ["Error", "AdvisorWarning", "Profile", "rank", "ranking", "moe_rank", "moe_ranking", "explain", "profiles", "targets",
            "load_profile", "default_hardware", "version", "config_text"]

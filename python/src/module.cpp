@@ -3,6 +3,7 @@
 // advise.hpp) and returns the same JSON text (report.hpp), which the Python half parses. Every
 // gemm_advisor::InputError reaches Python as gemm_advisor.Error (a ValueError) with its one-line
 // message.
+#include <memory>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -243,12 +244,15 @@ PYBIND11_MODULE(_gemm_advisor, m) {
       // user's find, 2026-12-03).
       .def("__copy__", [](const ProfileHandle& h) { return h; })
       .def("__deepcopy__", [](const ProfileHandle& h, const py::dict&) { return h; }, py::arg("memo"))
-      .def(py::pickle([](const ProfileHandle& h) { return py::make_tuple(h.source); },
-                      [](const py::tuple& t) {
-                        if (t.size() != 1 || !py::isinstance<py::str>(t[0]))
-                          throw ga::InputError("Profile: a pickle holds the profile's name or path");
-                        return load(t[0].cast<std::string>());
-                      }))
+      // The pickle calls load_profile(source) itself, so no Profile is ever made empty: pybind's
+      // pickle made one with __new__ and filled it in __setstate__, and Profile.__new__(Profile)
+      // gave an object whose use read uninitialised memory (a fresh user's find, 2026-12-04; the
+      // package also refuses __new__).
+      .def("__reduce__",
+           [](const ProfileHandle& h) {
+             // The package's load_profile (a Python function: pickled by name; this module's is not).
+             return py::make_tuple(py::module_::import("gemm_advisor").attr("load_profile"), py::make_tuple(h.source));
+           })
       .def("__repr__", [](const ProfileHandle& h) {
         return "<gemm_advisor.Profile " + h.profile.hw.name + " (" + h.profile.hw.display_name + ")>";
       });

@@ -111,6 +111,16 @@ void check_writable_path(const std::string& path);
 /// directory, device or pipe there is an InputError, not replaced.
 void write_file_atomically(const std::string& path, const std::string& text);
 
+/// Writes (atomically) the provenance sidecar `dir`/gemm-advisor-generator.json of a run that wrote
+/// `files` (names inside `dir`) into `dir`: the run's fields (`run`: generator, hardware, profile,
+/// target, ...) at the top, as one run's sidecar has them, and under "files" each config file of
+/// the directory with the fields of the run that wrote it, kept from an earlier sidecar there for
+/// files this run did not rewrite (two runs into one directory, for two GPUs or targets, left only
+/// the second's fields: a fresh user's find, 2026-12-04). An earlier sidecar that is not such JSON
+/// is replaced. Returns the sidecar's path. Throws InputError as write_file_atomically.
+std::string write_generator_sidecar(const std::string& dir, const nlohmann::json& run,
+                                    const std::vector<std::string>& files);
+
 /// Creates `dir` (and its parents) when missing. Throws InputError naming it when it exists but is
 /// not a directory, or cannot be created.
 void ensure_directory(const std::string& dir);
