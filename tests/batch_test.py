@@ -396,6 +396,8 @@ check("--names renames, order kept", rc == 0 and list(emitted[0]["configs"][0]) 
 for name, args, fragment in [
     ("--names of another target's parameter", ["--emit", "triton", "--names", "BLOCK_SIZE_M=X"], "not a parameter of triton"),
     ("--names without --emit triton", ["--names", "BLOCK_M=X"], "--emit triton"),
+    # A name starting with a digit is no identifier (it was written: a fresh user's find, 2026-12-04).
+    ("--names to a non-identifier", ["--emit", "triton", "--names", "BLOCK_M=1x"], "'1x' is not a name"),
     ("--emit vllm with another --target", ["--emit", "vllm", "--target", "triton", "--out", os.path.join(TMP, "vt")],
      "vllm-fp8-block"),
 ]:

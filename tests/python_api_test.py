@@ -360,10 +360,11 @@ os.makedirs(no_gpu)
 rc, out, err = py_run("import gemm_advisor as g\ntry:\n    g.rank('64x64x64')\nexcept g.Error as e:\n    print(e)",
                       env_hw="", path=no_gpu)
 p = subprocess.run([BIN, "rank", "64x64x64"], capture_output=True, text=True, timeout=60,
-                   env={**{k: v for k, v in os.environ.items() if k != "GEMM_ADVISOR_HW"}, "PATH": no_gpu})
+                   env={**{k: v for k, v in os.environ.items() if k != "GEMM_ADVISOR_HW"}, "GEMM_ADVISOR_HW": "",
+                        "PATH": no_gpu})
 cli_line = p.stderr.strip().splitlines()[-1] if p.stderr.strip() else ""
 check("hw=None without a GPU: an Error saying hw= and listing the profiles", rc == 0 and out.startswith(
-    "no hw= given, GEMM_ADVISOR_HW is not set and no GPU was found") and "h200" in out and "give hw=NAME" in out,
+    "no hw= given, GEMM_ADVISOR_HW is empty and no GPU was found") and "h200" in out and "give hw=NAME" in out,
     out + err)
 check("... the CLI's message, with hw= for --hw", p.returncode == 1 and cli_line.replace("--hw", "hw=").replace(
     "hw= NAME", "hw=NAME") == "gemm-advisor: error: " + out, f"{cli_line!r} vs {out!r}")
@@ -586,6 +587,13 @@ for make in (lambda: g.Profile.__new__(g.Profile), lambda: g.Profile()):
         made = str(e)
     # Profile.__new__ gave an object that read uninitialised memory (a fresh user's find, 2026-12-04).
     check("Profile: only load_profile makes one (__new__ and Profile() raise TypeError)", "load_profile" in made, made)
+# The CLI's --candidates spellings (BLOCK_SIZE_M ... for every target, any case) in Python dicts too
+# (refused for the triton target, whose own names are BLOCK_M: a fresh user's find, 2026-12-04).
+spelled = g.rank("4096x4096x4096", hw="h200", candidates=[{"BLOCK_SIZE_M": 64, "BLOCK_SIZE_N": 64, "block_size_k": 64,
+                                                           "NUM_WARPS": 4, "num_stages": 3, "GROUP_SIZE_M": 4}])
+check("candidates: BLOCK_SIZE_M / GROUP_SIZE_M and upper case name the fields for the triton target",
+      len(spelled) == 1 and (spelled[0]["block_m"], spelled[0]["block_k"], spelled[0]["num_warps"],
+                             spelled[0]["group_m"]) == (64, 64, 4, 4), spelled)
 check("Profile: copy and deepcopy", _copy.copy(prof).name == "mi300x" and _copy.deepcopy(prof).cu_count == prof.cu_count)
 check("triton.shortlist(top=<integer scalar>) is accepted",
       callable(gat.shortlist(top=Index(8), hw="h200")["early_config_prune"]))

@@ -98,6 +98,25 @@ TEST_CASE("unknown CSV columns are reported as warnings, with the header's line"
   CHECK(open_shape_reader(known, "ok.csv", ShapeFormat::csv, GemmProblem{})->warnings().empty());
 }
 
+TEST_CASE("unknown keys of YAML and JSON shape entries are warnings too, once per key at its first line", "[readers]") {
+  // They were an error on every entry, where a CSV column is a warning (a fresh user's find, 2026-12-04).
+  std::istringstream yaml("- {m: 16, n: 4096, k: 4096, bacth: 8}\n- {m: 32, n: 64, k: 64, bacth: 2}\n");
+  auto reader = open_shape_reader(yaml, "typo.yaml", ShapeFormat::yaml, GemmProblem{});
+  REQUIRE(reader->warnings().size() == 1);
+  CHECK(reader->warnings()[0] ==
+        "typo.yaml:1: unknown key 'bacth' ignored (expected m, n, k, batch, dtype, layout, name)");
+  ShapeEntry e;
+  REQUIRE(reader->next(e));
+  CHECK(e.error.empty());
+  CHECK(e.problem.batch == 1);  // the misspelled key is not read as batch
+  REQUIRE(reader->next(e));
+  CHECK((e.error.empty() && e.problem.m == 32));
+  std::istringstream json("[{\"m\": 1, \"n\": 2, \"k\": 3, \"note\": \"x\"}]");
+  auto jr = open_shape_reader(json, "n.json", ShapeFormat::json, GemmProblem{});
+  REQUIRE(jr->warnings().size() == 1);
+  CHECK_THAT(jr->warnings()[0], Catch::Contains("n.json:1: unknown key 'note' ignored"));
+}
+
 TEST_CASE("unknown columns of a candidates CSV are warnings too, not silently dropped", "[readers]") {
   std::istringstream in("# my kernels\nblock_m,block_n,block_k,num_warps,num_stages,splitk\n64,64,32,4,3,4\n");
   std::vector<std::string> warnings;

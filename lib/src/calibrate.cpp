@@ -207,6 +207,16 @@ PickScore score_picks(const std::vector<MeasuredShape>& shapes, const Profile& p
   return score(all, profile, target, fitted_variant(shapes, target), params);
 }
 
+// A shape's family as the report names it: its own, or, untagged, the problem itself (shape, dtype
+// and layout: 4096x4096x4096 NN and NT are two problems; the count took them as one family while the
+// folds kept them apart, a fresh user's find, 2026-12-04).
+namespace {
+std::string family_name(const MeasuredShape& s) {
+  if (!s.family.empty()) return s.family;
+  return s.problem.shape_text() + " " + std::string(dtype_name(s.problem.dtype)) + " " + s.problem.layout.name();
+}
+}  // namespace
+
 std::vector<std::vector<std::size_t>> family_folds(const std::vector<MeasuredShape>& shapes, std::size_t folds) {
   // A shape's group is its family; families that measured the same problem (Llama-3-70B's and
   // Qwen2.5-72B's qkv are both 8x10240x8192) are one group, so that no held-out shape was also
@@ -284,7 +294,7 @@ Calibration calibrate(const std::vector<MeasuredShape>& shapes, const Profile& p
     usable.push_back(s);
   }
   std::set<std::string> families;
-  for (const MeasuredShape& s : usable) families.insert(s.family.empty() ? s.problem.shape_text() : s.family);
+  for (const MeasuredShape& s : usable) families.insert(family_name(s));
   if (usable.size() < 2 * o.folds)
     throw InputError("calibrate: " + std::to_string(usable.size()) + " measured shapes are too few for " +
                      std::to_string(o.folds) + " folds (need at least " + std::to_string(2 * o.folds) + ")" +
@@ -319,7 +329,7 @@ Calibration calibrate(const std::vector<MeasuredShape>& shapes, const Profile& p
       if (!m) continue;
       if (in_fold.count(i)) {
         held.push_back(m);
-        fold_families.insert(usable[i].family.empty() ? usable[i].problem.shape_text() : usable[i].family);
+        fold_families.insert(family_name(usable[i]));
       } else {
         train.push_back(m);
       }

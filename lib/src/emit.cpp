@@ -30,8 +30,10 @@ ParameterNames parse_parameter_names(std::string_view text, const Target& target
   auto fail = [&](const std::string& what) -> void {
     throw InputError("--names '" + printable(text) + "': " + what + help);
   };
+  // A kernel parameter's name: an identifier, as Python's gemm_advisor.triton checks it (a leading
+  // digit, '1x', was written into the configs: a fresh user's find, 2026-12-04).
   auto valid_name = [](std::string_view n) {
-    return !n.empty() && std::all_of(n.begin(), n.end(), [](char ch) {
+    return !n.empty() && !(n.front() >= '0' && n.front() <= '9') && std::all_of(n.begin(), n.end(), [](char ch) {
       return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_';
     });
   };
@@ -46,7 +48,7 @@ ParameterNames parse_parameter_names(std::string_view text, const Target& target
     const auto& params = target.info().parameters;
     if (std::none_of(params.begin(), params.end(), [&](const TargetParameter& p) { return p.name == from; }))
       fail("'" + printable(from) + "' is not a parameter of " + std::string(target.name()));
-    if (!valid_name(to)) fail("'" + printable(to) + "' is not a name (letters, digits, '_')");
+    if (!valid_name(to)) fail("'" + printable(to) + "' is not a name (letters, digits, '_', not starting with a digit)");
     if (!names.emplace(std::string(from), std::string(to)).second) fail("'" + printable(from) + "' is renamed twice");
     start = comma + 1;
   }

@@ -74,7 +74,10 @@ std::string default_hardware_name(std::string_view option, std::string* local_gp
                              : nvidia_timed_out                  ? "nvidia-smi did not answer within 5 s"
                              : rocm_timed_out                    ? "rocm-smi did not answer within 5 s"
                                                                  : "nvidia-smi, rocm-smi";
-    throw InputError("no " + opt + " given, GEMM_ADVISOR_HW is not set and no GPU was found (" + hung + "): " + give);
+    // An empty GEMM_ADVISOR_HW= counts as unset, and says so (it read "not set": a fresh user's find).
+    const char* env = std::getenv("GEMM_ADVISOR_HW");
+    const std::string env_state = env ? "GEMM_ADVISOR_HW is empty" : "GEMM_ADVISOR_HW is not set";
+    throw InputError("no " + opt + " given, " + env_state + " and no GPU was found (" + hung + "): " + give);
   }
   // GPUs of different kinds: which one the kernel runs on is the user's to say.
   for (const std::string& other : names) {

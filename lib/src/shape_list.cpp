@@ -174,7 +174,21 @@ class YamlShapeReader : public ShapeReader {
     root_ = list_under(root_, "shapes", source, first_line);
     if (!root_.IsSequence())
       throw InputError(located(source, root_.Mark().line + 1 + first_line, "expected a list of shapes (each with m, n, k)"));
+    // A key the reader does not know is ignored with a warning at its first line, as a CSV column is
+    // (it was an error on every entry here, a warning in a CSV list: a fresh user's find, 2026-12-04).
+    std::set<std::string> unknown;
+    for (const auto& item : root_) {
+      if (!item.IsMap()) continue;
+      for (const auto& kv : item) {
+        const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : "";
+        if (!known_key(key) && unknown.size() < kMaxUnknownKeyWarnings && unknown.insert(key).second)
+          warnings_.push_back(located(source, kv.first.Mark().line + 1 + first_line,
+                                      "unknown key '" + printable(key) +
+                                          "' ignored (expected m, n, k, batch, dtype, layout, name)"));
+      }
+    }
   }
+  std::vector<std::string> warnings() const override { return warnings_; }
   bool next(ShapeEntry& e) override {
     if (index_ >= root_.size()) return false;
     const YAML::Node item = root_[index_++];
@@ -190,9 +204,7 @@ class YamlShapeReader : public ShapeReader {
         std::set<std::string> seen;
         for (const auto& kv : item) {
           const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : "";
-          if (key != "m" && key != "n" && key != "k" && key != "batch" && key != "dtype" && key != "layout" &&
-              key != "name")
-            throw InputError("unknown key '" + printable(key) + "' (expected m, n, k, batch, dtype, layout, name)");
+          if (!known_key(key)) continue;  // warned once (the constructor)
           if (!seen.insert(key).second) throw InputError("duplicate key '" + key + "'");
         }
         e.problem.m = integer(item, "m", true, kMaxDim);
@@ -239,11 +251,18 @@ class YamlShapeReader : public ShapeReader {
     return out;
   }
 
+  static bool known_key(const std::string& key) {
+    return key == "m" || key == "n" || key == "k" || key == "batch" || key == "dtype" || key == "layout" ||
+           key == "name";
+  }
+  static constexpr std::size_t kMaxUnknownKeyWarnings = 5;  // distinct unknown keys warned about
+
   std::string source_;
   GemmProblem defaults_;
   long first_line_ = 0;
   YAML::Node root_;
   std::size_t index_ = 0;
+  std::vector<std::string> warnings_;
 };
 
 }  // namespace

@@ -188,13 +188,19 @@ def _parameter_names(target):
     return {p["name"]: p["field"] for p in _target_info(target)["parameters"]}
 
 
+# `--candidates`' other spellings of the fields (lib/src/candidates.cpp), matched in lower case.
+_CSV_ALIASES = {"block_size_m": "block_m", "block_size_n": "block_n", "block_size_k": "block_k",
+                "group_size_m": "group_m"}
+
+
 def config_text(config, target="triton", where="config"):
     """The text form 'BMxBNxBK:WARPS:STAGES:SPLITK:gGROUP_M' of a config.
 
     ``config`` is that text already (returned as is) or a dict of the advisor's field names
     (block_m, block_n, block_k, num_warps, num_stages; optional group_m, default 8, and split_k,
     default 1) or of the target's own parameter names (BLOCK_SIZE_M, ...; as
-    :func:`targets` lists them). The other keys of a :func:`rank` result (rank, latency_s, terms,
+    :func:`targets` lists them), or the spellings ``--candidates`` takes (any case; BLOCK_SIZE_M,
+    GROUP_SIZE_M for every target). The other keys of a :func:`rank` result (rank, latency_s, terms,
     ...) are ignored, so a dict that :func:`rank` returned can be passed back; any other key (a
     misspelt ``splitk``) is ignored with an :class:`AdvisorWarning`, as the CLI warns of an unknown
     column. Raises :class:`Error` naming ``where`` for a missing field, a value that is not a
@@ -209,6 +215,12 @@ def config_text(config, target="triton", where="config"):
     unknown = []
     for key, value in config.items():
         field = key if key in FIELDS else by_name.get(key)
+        if field is None and isinstance(key, str):
+            # The CLI's --candidates spellings, whatever the target: a header name in lower case, or
+            # Triton's BLOCK_SIZE_M / GROUP_SIZE_M (Python refused those for the triton target, whose
+            # own names are BLOCK_M ...: a fresh user's find, 2026-12-04).
+            lower = key.lower()
+            field = lower if lower in FIELDS else _CSV_ALIASES.get(lower)
         if field is None:
             if key not in _RESULT_KEYS:
                 unknown.append(key)
