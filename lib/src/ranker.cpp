@@ -15,6 +15,7 @@ struct SortKey {
   double latency_s;
   double arithmetic_intensity;
   std::uint32_t index;  // into the estimated records
+  float l2_hit_rate;    // the estimate's where every record is kept, else 0 (not known: looked up)
 };
 
 // The same config but for num_stages.
@@ -59,7 +60,8 @@ void rank_configs(const Target& target, const EstimateContext& context, const st
       const Estimate e = target.estimate(context, candidates[i]);
       if (e.feasible) {
         // Keys index the records (not the candidates) when every record is kept.
-        keys.push_back({e.latency_s, e.arithmetic_intensity, static_cast<std::uint32_t>(estimated.size())});
+        keys.push_back({e.latency_s, e.arithmetic_intensity, static_cast<std::uint32_t>(estimated.size()),
+                        static_cast<float>(e.l2_hit_rate)});
         estimated.push_back(RankedConfig{candidates[i], e, ""});
       } else {
         add_infeasible(candidates[i], e);
@@ -70,7 +72,7 @@ void rank_configs(const Target& target, const EstimateContext& context, const st
     target.estimate_latencies(context, candidates.data(), candidates.size(), latencies.data());
     for (std::size_t i = 0; i < candidates.size(); ++i) {
       const LatencyEstimate& e = latencies[i];
-      if (e.feasible) keys.push_back({e.latency_s, e.arithmetic_intensity, static_cast<std::uint32_t>(i)});
+      if (e.feasible) keys.push_back({e.latency_s, e.arithmetic_intensity, static_cast<std::uint32_t>(i), 0.0f});
       else add_infeasible(candidates[i], target.estimate(context, candidates[i]));
     }
   }
@@ -128,46 +130,81 @@ void rank_configs(const Target& target, const EstimateContext& context, const st
   // out by family 96.81% -> 96.91% of oracle, top-5 distinct 98.86% -> 98.96%; the tutorial
   // kernel's sets, vllm-fp8-block and vllm-fused-moe alike or better (README "Accuracy").
   const double max_hit_rate = context.params.slack_tie_max_l2_hit_rate;
-  thread_local std::vector<std::uint32_t> order;  // positions in a run, grouped by tile and time
+  // A run position's group key: the config but num_stages, packed (block sizes up to 1024 and
+  // warps up to 32 are powers of two: 4 bits each; split_k and group_m 16 bits each), and its time.
+  struct TieKey {
+    std::uint64_t tile;
+    double latency_s;
+    std::uint32_t position;
+    bool operator<(const TieKey& o) const {
+      if (tile != o.tile) return tile < o.tile;
+      if (latency_s != o.latency_s) return latency_s < o.latency_s;
+      return position < o.position;
+    }
+  };
+  auto pack_tile = [](const TileConfig& c) {
+    auto log2 = [](int v) { return static_cast<std::uint64_t>(v > 0 ? __builtin_ctz(static_cast<unsigned>(v)) : 0); };
+    const auto low16 = [](int v) { return static_cast<std::uint64_t>(v) & 0xffffu; };
+    // Exact for the configs of every space; a given config outside those ranges may share a key with
+    // another, and same_but_stages below still tells them apart.
+    return log2(c.block_m) | log2(c.block_n) << 5 | log2(c.block_k) << 10 | log2(c.num_warps) << 15 |
+           low16(c.split_k) << 20 | low16(c.group_m) << 36;
+  };
+  thread_local std::vector<TieKey> order;  // a run's positions, grouped by tile and time
   thread_local std::vector<std::pair<double, SortKey>> variants;
   auto order_stage_ties = [&](std::vector<SortKey>::iterator first, std::vector<SortKey>::iterator last) {
     // Group the run's positions by (config but num_stages, predicted time), keeping each group's
     // positions ascending: O(n log n), as the run can hold the whole space (a launch-bound shape).
     const auto n = static_cast<std::uint32_t>(last - first);
+    // With every record at hand, a run with no config streaming from DRAM (most of a full ranking)
+    // is left as it is before anything is sorted (the pass cost a full ranking 20% without this).
+    // (The key's hit rate is a float: compared with a margin, so that it only ever lets through.)
+    if (keep_all && std::none_of(first, last, [&](const SortKey& k) {
+          return static_cast<double>(k.l2_hit_rate) < max_hit_rate + 1e-6;
+        }))
+      return;
     order.resize(n);
-    for (std::uint32_t i = 0; i < n; ++i) order[i] = i;
-    auto tile_key = [&](std::uint32_t i) {
-      const TileConfig& c = config_of(first[i]);
-      return std::make_tuple(c.block_m, c.block_n, c.block_k, c.split_k, c.num_warps, c.group_m, first[i].latency_s, i);
-    };
-    std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return tile_key(a) < tile_key(b); });
+    for (std::uint32_t i = 0; i < n; ++i) order[i] = {pack_tile(config_of(first[i])), first[i].latency_s, i};
+    std::sort(order.begin(), order.end());
     for (std::uint32_t g = 0; g < n;) {
       std::uint32_t end = g + 1;
-      while (end < n && first[order[end]].latency_s == first[order[g]].latency_s &&
-             same_but_stages(config_of(first[order[end]]), config_of(first[order[g]])))
+      while (end < n && order[end].tile == order[g].tile && order[end].latency_s == order[g].latency_s &&
+             same_but_stages(config_of(first[order[end].position]), config_of(first[order[g].position])))
         ++end;
       const std::uint32_t begin = g;
       g = end;
       if (end - begin < 2) continue;
       variants.clear();
       for (std::uint32_t v = begin; v < end; ++v) {
-        const SortKey& k = first[order[v]];
-        const Estimate* e = &estimated[k.index].estimate;  // keep_all: every record is there
-        Estimate fresh;
-        if (!keep_all) e = &(fresh = target.estimate(context, candidates[k.index]));
-        if (!(e->l2_hit_rate < max_hit_rate)) break;  // the tile's bytes come from L2: leave the order
-        variants.push_back({e->memory_step_s, k});
+        const SortKey& k = first[order[v].position];
+        double hit_rate, memory_step_s;
+        if (keep_all) {  // every record is there
+          hit_rate = estimated[k.index].estimate.l2_hit_rate;
+          memory_step_s = estimated[k.index].estimate.memory_step_s;
+        } else {
+          const Estimate e = target.estimate(context, candidates[k.index]);
+          hit_rate = e.l2_hit_rate;
+          memory_step_s = e.memory_step_s;
+        }
+        if (!(hit_rate < max_hit_rate)) break;  // the tile's bytes come from L2: leave the order
+        variants.push_back({memory_step_s, k});
       }
       if (variants.size() != end - begin) continue;
       std::stable_sort(variants.begin(), variants.end(),
                        [](const auto& a, const auto& b) { return a.first < b.first; });
-      for (std::uint32_t v = begin; v < end; ++v) first[order[v]] = variants[v - begin].second;
+      for (std::uint32_t v = begin; v < end; ++v) first[order[v].position] = variants[v - begin].second;
     }
   };
   for (auto run = keys.begin(); run != keys.end();) {
     auto stop = run + 1;
     while (stop != keys.end() && stop->latency_s <= run->latency_s * (1.0 + tol)) ++stop;
     if (stop - run > 1) {
+      // Exactly equal times sit side by side while the run is still in time order: none, no ties
+      // for the streaming pass to order (most runs; checked before the sort below mixes them).
+      const bool exact_ties =
+          max_hit_rate > 0 &&
+          std::adjacent_find(run, stop, [](const SortKey& a, const SortKey& b) { return a.latency_s == b.latency_s; }) !=
+              stop;
       std::sort(run, stop, [&](const SortKey& a, const SortKey& b) {
         if (a.arithmetic_intensity != b.arithmetic_intensity) return a.arithmetic_intensity > b.arithmetic_intensity;
         if (preferred_stages > 0) {
@@ -187,7 +224,7 @@ void rank_configs(const Target& target, const EstimateContext& context, const st
         }
         return config_of(a) < config_of(b);
       });
-      if (max_hit_rate > 0) order_stage_ties(run, stop);
+      if (exact_ties) order_stage_ties(run, stop);
     }
     run = stop;
   }
