@@ -4,7 +4,6 @@
 #include <cstdlib>
 #include <array>
 #include <set>
-#include <tuple>
 #include <cstdint>
 
 namespace gemm_advisor {
@@ -24,7 +23,6 @@ bool same_but_stages(const TileConfig& a, const TileConfig& b) {
          a.num_warps == b.num_warps && a.group_m == b.group_m;
 }
 }  // namespace
-
 
 void rank_configs(const Target& target, const GemmProblem& p, const Profile& profile,
                   const std::vector<TileConfig>& candidates, std::vector<RankedConfig>& out, std::size_t top,
@@ -130,8 +128,8 @@ void rank_configs(const Target& target, const EstimateContext& context, const st
   // out by family 96.81% -> 96.91% of oracle, top-5 distinct 98.86% -> 98.96%; the tutorial
   // kernel's sets, vllm-fp8-block and vllm-fused-moe alike or better (README "Accuracy").
   const double max_hit_rate = context.params.slack_tie_max_l2_hit_rate;
-  // A run position's group key: the config but num_stages, packed (block sizes up to 1024 and
-  // warps up to 32 are powers of two: 4 bits each; split_k and group_m 16 bits each), and its time.
+  // A run position's group key: the config but num_stages, packed (block sizes and warps are powers
+  // of two: their exponents, 5 bits each; split_k and group_m 16 bits each), and its time.
   struct TieKey {
     std::uint64_t tile;
     double latency_s;
