@@ -156,7 +156,8 @@ void add_hardware_overrides(CLI::App* cmd, HardwareOverrides& o, bool with_split
   if (!with_split_k) return;
   cmd->add_option("--max-split-k", o.max_split_k,
                   "Largest split_k the split-K targets (triton) try and accept (default: the profile's "
-                  "triton.max_split_k, 256); no effect on targets without split-K")
+                  "triton.max_split_k, 256); their space tries the powers of two up to it (3 tries 1 and 2), a "
+                  "given config any split_k up to it; no effect on targets without split-K")
       ->check(whole_number_validator())->check(CLI::Range(1, 1 << 16));
 }
 
