@@ -485,6 +485,24 @@ for kwargs, cli in [
 check("moe_rank returns the configs", [key(c) for c in g.moe_rank(64, 128, 8, 2048, 768, hw="h200", top=3)] ==
       [key(c) for c in cli_json("rank", "64", "--target", "vllm-fused-moe", "--experts", "128", "--top-k", "8",
                                 "--hidden", "2048", "--intermediate", "768", "--hw", "h200", "--top", "3")["configs"]])
+# distinct= and candidates= as the CLI's --distinct and --candidates (Python lacked both for MoE: a
+# fresh user's find, 2026-12-04).
+moe_cli = ["64", "--target", "vllm-fused-moe", "--experts", "8", "--top-k", "2", "--hidden", "4096",
+           "--intermediate", "14336", "--tp", "2", "--hw", "h200", "--top", "3"]
+check("moe_rank(distinct=True) is rank --distinct's configs",
+      [key(c) for c in g.moe_rank(64, 8, 2, 4096, 14336, tp=2, hw="h200", top=3, distinct=True)] ==
+      [key(c) for c in cli_json("rank", *moe_cli, "--distinct")["configs"]])
+moe_cands = os.path.join(TMP, "moe-cands.csv")
+with open(moe_cands, "w") as f:
+    f.write("BLOCK_SIZE_M,BLOCK_SIZE_N,BLOCK_SIZE_K,GROUP_SIZE_M,num_warps,num_stages\n16,64,128,1,4,3\n64,64,64,1,4,3\n")
+got = g.moe_ranking(64, 8, 2, 4096, 14336, tp=2, hw="h200", top=3,
+                    candidates=[{"BLOCK_SIZE_M": 16, "BLOCK_SIZE_N": 64, "BLOCK_SIZE_K": 128, "GROUP_SIZE_M": 1,
+                                 "num_warps": 4, "num_stages": 3}, "64x64x64:4:3:1:g1"])
+want = cli_json("rank", *moe_cli, "--candidates", moe_cands)
+got.pop("generator", None)
+want.pop("generator", None)
+check("moe_ranking(candidates=...) is rank --candidates' JSON", got == want and len(got["configs"]) == 2,
+      json.dumps(got)[:300] + " vs " + json.dumps(want)[:300])
 e = py_error(g.moe_rank, 64, 8, 9, 2048, 768, hw="h200")
 check("moe_rank: top_k > experts is an Error with the CLI's words", e is not None and "top_k = 9" in str(e), repr(e))
 e = py_error(g.moe_rank, 64, 8, 2, 4096, 14336, tp=3, hw="h200")

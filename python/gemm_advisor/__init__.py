@@ -240,6 +240,21 @@ def config_text(config, target="triton", where="config"):
     return f"{v['block_m']}x{v['block_n']}x{v['block_k']}:{v['num_warps']}:{v['num_stages']}:{v['split_k']}:g{v['group_m']}"
 
 
+def _candidate_texts(candidates, target):
+    # candidates= as config texts for the core (None: the target's space).
+    if candidates is None:
+        return None
+    if isinstance(candidates, (str, dict)):
+        raise TypeError("candidates must be a list of configs (dicts or config text), not one config")
+    return [config_text(c, target, f"candidates[{i}]") for i, c in enumerate(candidates)]
+
+
+def _distinct_arg(distinct):
+    if not isinstance(distinct, bool):
+        raise TypeError(f"distinct must be True or False, not {type(distinct).__name__}")
+    return distinct
+
+
 def _top_arg(top):
     top = _int(top, "top")
     if top < 0 or top > 1000000:
@@ -279,13 +294,8 @@ def ranking(shape, hw=None, dtype=None, layout=None, target="triton", top=10, ca
     Arguments as for :func:`rank`.
     """
     target = _target_arg(target)
-    texts = None
-    if candidates is not None:
-        if isinstance(candidates, (str, dict)):
-            raise TypeError("candidates must be a list of configs (dicts or config text), not one config")
-        texts = [config_text(c, target, f"candidates[{i}]") for i, c in enumerate(candidates)]
-    if not isinstance(distinct, bool):
-        raise TypeError(f"distinct must be True or False, not {type(distinct).__name__}")
+    texts = _candidate_texts(candidates, target)
+    _distinct_arg(distinct)
     text, warnings = _core.ranking_json(_shape_text(shape), _hw_arg(hw), _text_arg("dtype", dtype),
                                         _text_arg("layout", layout), target, _top_arg(top),
                                         bool(distinct), texts, _cu_count_arg(cu_count),
@@ -333,7 +343,7 @@ def rank(shape, hw=None, dtype=None, layout=None, target="triton", top=10, candi
 
 
 def moe_ranking(tokens, experts, top_k, hidden, intermediate, tp=1, hw=None, dtype="bf16", block_shape=None,
-                routing="uniform", gemm="layer", top=10, *, cu_count=None):
+                routing="uniform", gemm="layer", top=10, *, cu_count=None, distinct=False, candidates=None):
     """The ranking of vLLM's fused-MoE kernel (target vllm-fused-moe) for one MoE layer, as
     ``gemm-advisor rank TOKENS --target vllm-fused-moe --experts E --top-k K --hidden H
     --intermediate I --tp T --format json`` prints it (a dict; "problem" has a "moe" entry).
@@ -343,7 +353,8 @@ def moe_ranking(tokens, experts, top_k, hidden, intermediate, tp=1, hw=None, dty
     intermediate / tp). dtype: "bf16", "fp16" or "fp8_w8a8"; block_shape: None (per-tensor scales)
     or "128x128" / [128, 128] for block-quantised fp8. routing: "uniform", "tuner" (as vLLM's
     benchmark_moe.py routes) or "zipf:S". gemm: "layer" (both launches, one config, as vLLM runs
-    them), "up" or "down". hw, top and cu_count as for :func:`rank`.
+    them), "up" or "down". hw, top, cu_count, distinct and candidates (configs in vLLM's
+    BLOCK_SIZE_M, ... names or the advisor's; ranked instead of the tuner's space) as for :func:`rank`.
 
     Raises :class:`Error` for a bad layer (top_k > experts, tp not dividing intermediate, ...).
     """
@@ -357,18 +368,19 @@ def moe_ranking(tokens, experts, top_k, hidden, intermediate, tp=1, hw=None, dty
                                             _text_arg("block_shape", block_shape) or "",
                                             _text_arg("routing", routing) or "uniform",
                                             _text_arg("gemm", gemm) or "layer", _hw_arg(hw), _top_arg(top),
+                                            _distinct_arg(distinct), _candidate_texts(candidates, "vllm-fused-moe"),
                                             _cu_count_arg(cu_count))
     _warn(warnings)
     return _json.loads(text)
 
 
 def moe_rank(tokens, experts, top_k, hidden, intermediate, tp=1, hw=None, dtype="bf16", block_shape=None,
-             routing="uniform", gemm="layer", top=10, *, cu_count=None):
+             routing="uniform", gemm="layer", top=10, *, cu_count=None, distinct=False, candidates=None):
     """The configs of :func:`moe_ranking`, best first (the keys of :func:`rank`'s dicts; latency_s
     is the layer's: up + down). Pass them to vLLM as BLOCK_SIZE_M = block_m, ... (or write whole
     config files with ``gemm-advisor batch --target vllm-fused-moe --emit vllm``)."""
     return moe_ranking(tokens, experts, top_k, hidden, intermediate, tp, hw, dtype, block_shape, routing, gemm,
-                       top, cu_count=cu_count)["configs"]
+                       top, cu_count=cu_count, distinct=distinct, candidates=candidates)["configs"]
 
 
 def explain(shape, config=None, hw=None, dtype=None, layout=None, target="triton", *, cu_count=None,

@@ -80,6 +80,56 @@ void add_target_params_warning(const ProfileHandle& h, const ga::Target& target,
     warnings.push_back(std::move(why));
 }
 
+// The configs of a candidates= list (config text, as config_text() writes it), each once: a config
+// given again is warned about (5 named, then a count) and ranked once, as `--candidates` does.
+// Throws InputError "candidates[I]: ..." for one that does not parse, or an empty list.
+std::vector<ga::TileConfig> given_configs(const std::vector<std::string>& candidates, std::vector<std::string>& warnings) {
+  if (candidates.empty()) throw ga::InputError("candidates: the list is empty (give at least one config)");
+  std::vector<ga::TileConfig> given;
+  std::map<std::string, std::size_t> seen;  // config text -> its first index
+  ga::RepeatedRows repeated;
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    ga::TileConfig c;
+    try {
+      c = ga::parse_tile_config(candidates[i]);
+    } catch (const ga::InputError& e) {
+      throw ga::InputError("candidates[" + std::to_string(i) + "]: " + e.what());
+    }
+    // As `--candidates` does: a config given twice is ranked once (it took two ranks).
+    if (const auto [it, fresh] = seen.emplace(c.text(), i); !fresh) {
+      if (repeated.name_next())
+        warnings.push_back("candidates[" + std::to_string(i) + "]: " + c.text() + " is listed already (candidates[" +
+                           std::to_string(it->second) + "]): ranked once");
+      continue;
+    }
+    given.push_back(c);
+  }
+  if (std::string more = repeated.summary("candidates", "listed again", "each ranked once"); !more.empty())
+    warnings.push_back(std::move(more));
+  return given;
+}
+
+// Ranks `given` (when `candidates`) or the target's space, distinct tiles first when asked; warns of
+// each infeasible config (never dropped) and throws "no feasible config" when none is feasible.
+std::vector<ga::RankedConfig> ranked_configs(const ga::Target& target, const ga::GemmProblem& p, const ProfileHandle& h,
+                                             const std::vector<ga::TileConfig>* given, std::size_t top, bool distinct,
+                                             std::vector<std::string>& warnings) {
+  std::vector<ga::RankedConfig> ranked;
+  {
+    py::gil_scoped_release release;
+    std::vector<ga::TileConfig> space;
+    // distinct needs the whole ranking to pick the best config of each tile from.
+    ga::advise(target, p, h.profile, given, distinct ? 0 : top, space, ranked);
+    if (distinct) ga::distinct_tiles_first(ranked, top);
+  }
+  for (const auto& r : ranked)
+    if (!r.estimate.feasible)
+      warnings.push_back("config " + r.config.text() + " is infeasible on " + h.profile.hw.name + ": " +
+                         r.infeasible_reason);
+  ga::require_feasible(ranked, p, h.profile.hw);
+  return ranked;
+}
+
 // rank: (the JSON text of `rank --format json`, warnings). `candidates`: config texts
 // (BMxBNxBK:WARPS:STAGES:SPLITK:gGROUP_M), ranked instead of the target's space.
 std::pair<std::string, std::vector<std::string>> ranking_json(const std::string& shape, const py::object& hw,
@@ -95,42 +145,9 @@ std::pair<std::string, std::vector<std::string>> ranking_json(const std::string&
   add_target_params_warning(h, target, warnings);
   const ga::Hardware& hwr = h.profile.hw;
   ga::require_matrix_dtype(hwr, p.dtype);
-  std::vector<ga::TileConfig> given;
-  if (candidates) {
-    if (candidates->empty()) throw ga::InputError("candidates: the list is empty (give at least one config)");
-    std::map<std::string, std::size_t> seen;  // config text -> its first index
-    ga::RepeatedRows repeated;
-    for (std::size_t i = 0; i < candidates->size(); ++i) {
-      ga::TileConfig c;
-      try {
-        c = ga::parse_tile_config((*candidates)[i]);
-      } catch (const ga::InputError& e) {
-        throw ga::InputError("candidates[" + std::to_string(i) + "]: " + e.what());
-      }
-      // As `--candidates` does: a config given twice is ranked once (it took two ranks).
-      if (const auto [it, fresh] = seen.emplace(c.text(), i); !fresh) {
-        if (repeated.name_next())
-          warnings.push_back("candidates[" + std::to_string(i) + "]: " + c.text() + " is listed already (candidates[" +
-                             std::to_string(it->second) + "]): ranked once");
-        continue;
-      }
-      given.push_back(c);
-    }
-    if (std::string more = repeated.summary("candidates", "listed again", "each ranked once"); !more.empty())
-      warnings.push_back(std::move(more));
-  }
-  std::vector<ga::RankedConfig> ranked;
-  {
-    py::gil_scoped_release release;
-    std::vector<ga::TileConfig> space;
-    // distinct needs the whole ranking to pick the best config of each tile from.
-    ga::advise(target, p, h.profile, candidates ? &given : nullptr, distinct ? 0 : top, space, ranked);
-    if (distinct) ga::distinct_tiles_first(ranked, top);
-  }
-  for (const auto& r : ranked)
-    if (!r.estimate.feasible)
-      warnings.push_back("config " + r.config.text() + " is infeasible on " + hwr.name + ": " + r.infeasible_reason);
-  ga::require_feasible(ranked, p, hwr);
+  const std::vector<ga::TileConfig> given = candidates ? given_configs(*candidates, warnings) : std::vector<ga::TileConfig>{};
+  const std::vector<ga::RankedConfig> ranked =
+      ranked_configs(target, p, h, candidates ? &given : nullptr, top, distinct, warnings);
   return {ga::json_text(ga::ranking_json(p, hwr, std::string(target.name()), ranked, top)), warnings};
 }
 
@@ -166,6 +183,8 @@ std::pair<std::string, std::vector<std::string>> moe_ranking_json(std::int64_t t
                                                                   const std::string& block_shape,
                                                                   const std::string& routing, const std::string& gemm,
                                                                   const py::object& hw, std::size_t top,
+                                                                  bool distinct,
+                                                                  const std::optional<std::vector<std::string>>& candidates,
                                                                   int cu_count) {
   ga::MoeModel model;
   model.experts = experts;
@@ -188,15 +207,11 @@ std::pair<std::string, std::vector<std::string>> moe_ranking_json(std::int64_t t
   const ga::Hardware& hwr = h.profile.hw;
   ga::require_matrix_dtype(hwr, p.dtype);
   const ga::Target& target = ga::vllm_fused_moe_target();
-  std::vector<ga::RankedConfig> ranked;
-  {
-    py::gil_scoped_release release;
-    std::vector<ga::TileConfig> space;
-    ga::advise(target, p, h.profile, nullptr, top, space, ranked);
-  }
-  ga::require_feasible(ranked, p, hwr);
   std::vector<std::string> warnings = h.warnings;
   add_target_params_warning(h, target, warnings);
+  const std::vector<ga::TileConfig> given = candidates ? given_configs(*candidates, warnings) : std::vector<ga::TileConfig>{};
+  const std::vector<ga::RankedConfig> ranked =
+      ranked_configs(target, p, h, candidates ? &given : nullptr, top, distinct, warnings);
   return {ga::json_text(ga::ranking_json(p, hwr, std::string(target.name()), ranked, top)), warnings};
 }
 
@@ -266,7 +281,8 @@ PYBIND11_MODULE(_gemm_advisor, m) {
         py::arg("target"), py::arg("config"), py::arg("cu_count"), py::arg("max_split_k"));
   m.def("moe_ranking_json", &moe_ranking_json, py::arg("tokens"), py::arg("experts"), py::arg("top_k"),
         py::arg("hidden"), py::arg("intermediate"), py::arg("tp"), py::arg("dtype"), py::arg("block_shape"),
-        py::arg("routing"), py::arg("gemm"), py::arg("hw"), py::arg("top"), py::arg("cu_count"));
+        py::arg("routing"), py::arg("gemm"), py::arg("hw"), py::arg("top"), py::arg("distinct"), py::arg("candidates"),
+        py::arg("cu_count"));
   m.def("profiles_json", []() { return ga::json_text(ga::profiles_json()); });
   m.def("targets_json", []() { return ga::json_text(ga::targets_json()); });
   m.def("version_line", []() { return ga::version_line(); });
