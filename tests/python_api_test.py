@@ -413,6 +413,13 @@ for what, call in [("an unknown field in names", lambda: gat.configs(64, 64, 64,
                    ("shortlist with two key names", lambda: gat.shortlist(hw="h200", key_names=("M", "N")))]:
     e = py_error(call)
     check(f"triton helpers, {what}: gemm_advisor.Error", isinstance(e, g.Error), repr(e))
+# A wrong type is a TypeError in shortlist as in rank (shortlist raised Error: a fresh user's find).
+try:
+    gat.shortlist(top="8", hw="h200")
+    e = None
+except Exception as caught:  # noqa: BLE001 - the type is what is checked
+    e = caught
+check("shortlist(top='8'): TypeError, as rank(top='3')", isinstance(e, TypeError) and not isinstance(e, g.Error), repr(e))
 
 grid = [triton.Config({"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk, "GROUP_M": 8, "SPLIT_K": 1}, num_warps=w,
                       num_stages=s)

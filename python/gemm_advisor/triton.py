@@ -148,9 +148,11 @@ def shortlist(top=8, hw=None, key_names=("M", "N", "K"), names=None, dtype=None,
     parameter) or a shape it rejects is kept rather than lost: fn issues an AdvisorWarning and
     returns the configs it was given, so the autotuner still benchmarks them all.
     """
-    if not _ga._is_int(top) or _operator.index(top) < 1:
+    # A wrong type is a TypeError, a bad value an Error, as for rank(top=...) (a fresh user's find,
+    # 2026-12-04: shortlist raised Error for both).
+    top = _ga._int(top, "shortlist: top")
+    if top < 1:
         raise _ga.Error(f"shortlist: top must be a positive int, got {top!r}")
-    top = _operator.index(top)
     if (not isinstance(key_names, (tuple, list)) or len(key_names) not in (3, 4) or
             not all(isinstance(k, str) for k in key_names)):
         raise _ga.Error(f"shortlist: key_names must be 3 or 4 argument names (M, N, K[, batch]), got {key_names!r}")
