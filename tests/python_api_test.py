@@ -452,6 +452,14 @@ for shape in [(4096, 4096, 4096), (16, 6144, 4096), (1000, 3000, 777)]:
 check("the infeasible config is never benchmarked", all(grid[-1] not in b for b in matmul.benchmarked.values()))
 small = gat.shortlist(top=3, hw="h200")["early_config_prune"](grid, {"M": 64, "N": 64, "K": 64, "a": None})
 check("shortlist's fn, called as Triton 2.x does (no kwargs): top 3", len(small) == 3, small)
+# A shape it cannot read (M = 4096.0) keeps every config with an AdvisorWarning, as its docstring says
+# (it raised TypeError out of the autotuner: a fresh user's find, 2026-12-04).
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    kept = gat.shortlist(top=3, hw="h200")["early_config_prune"](grid, {"M": 4096.0, "N": 64, "K": 64})
+check("shortlist's fn with M = 4096.0: every config kept, an AdvisorWarning naming M", len(kept) == len(grid) and
+      any(issubclass(w.category, g.AdvisorWarning) and "M must be an int" in str(w.message) for w in caught),
+      [str(w.message) for w in caught])
 renamed = [triton.Config({"BM": c.kwargs["BLOCK_M"], "BN": c.kwargs["BLOCK_N"], "BLOCK_K": c.kwargs["BLOCK_K"],
                           "EVEN_K": True}, num_warps=c.num_warps, num_stages=c.num_stages) for c in grid[:-1]]
 picked = gat.shortlist(top=4, hw="h200", names={"block_m": "BM", "block_n": "BN", "split_k": None, "group_m": None})[

@@ -170,6 +170,12 @@ def shortlist(top=8, hw=None, key_names=("M", "N", "K"), names=None, dtype=None,
             shape = tuple(_dim(named_args[k], k) for k in key_names)
         except KeyError as e:
             raise _ga.Error(f"shortlist: the kernel has no argument {e.args[0]!r} (key_names={key_names!r})") from None
+        except TypeError as e:
+            # A shape it cannot read (M = 4096.0, '4096') is one it rejects: all configs kept, as the
+            # docstring says (it raised TypeError out of the autotuner: a fresh user's find, 2026-12-04).
+            _warnings.warn(f"shortlist: {e}; benchmarking all {len(configs)} configs", _ga.AdvisorWarning,
+                           stacklevel=2)
+            return configs
         groups = {}  # config text -> the configs with those fields, in input order
         for config in configs:
             try:
