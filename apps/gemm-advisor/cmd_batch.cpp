@@ -39,7 +39,6 @@
 #include "gemm_advisor/shape_list.hpp"
 #include "gemm_advisor/targets/vllm_fp8_block.hpp"
 #include "gemm_advisor/targets/vllm_fused_moe.hpp"
-#include "gemm_advisor/version.hpp"
 
 namespace cli {
 
@@ -512,12 +511,7 @@ int run_batch(const BatchOptions& o) {
     }
     // Which advisor wrote them: a sidecar, since vLLM reads every key of its files as an M.
     if (files > 0) {
-      nlohmann::json g = generator_json();
-      g["hardware"] = hw.name;
-      g["cu_count"] = hw.cu_count;  // the CUs the configs were ranked for (--cu-count: a partition)
-      g["profile"] = hw.source;  // a calibrated overlay is told from the shipped profile
-      g["target"] = std::string(target.name());
-      std::cout << write_generator_sidecar(o.out_dir, g, written_names) << "\n";
+      std::cout << write_generator_sidecar(o.out_dir, sidecar_run_json(hw, target), written_names) << "\n";
     }
     std::cout.flush();
   }

@@ -15,7 +15,6 @@
 #include "gemm_advisor/error.hpp"
 #include "gemm_advisor/report.hpp"
 #include "gemm_advisor/targets/vllm_fused_moe.hpp"
-#include "gemm_advisor/version.hpp"
 
 namespace cli {
 
@@ -152,11 +151,7 @@ int run_moe_batch(const MoeBatchOptions& o) {
       ++written;
     }
     if (written > 0) {
-      nlohmann::json g = generator_json();
-      g["hardware"] = hw.name;
-      g["cu_count"] = hw.cu_count;  // the CUs the configs were ranked for (--cu-count: a partition)
-      g["profile"] = hw.source;  // a calibrated overlay is told from the shipped profile
-      g["target"] = std::string(target.name());
+      nlohmann::json g = sidecar_run_json(hw, target);
       g["routing"] = moe_routing_text(routing);
       std::cout << write_generator_sidecar(o.out_dir, g, names) << "\n";
     }

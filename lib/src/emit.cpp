@@ -274,6 +274,15 @@ void write_file_atomically(const std::string& path_given, const std::string& tex
   if (::rename(tmp.c_str(), path.c_str()) != 0) fail("rename", false);
 }
 
+nlohmann::json sidecar_run_json(const Hardware& hw, const Target& target) {
+  nlohmann::json g = generator_json();
+  g["hardware"] = hw.name;
+  g["cu_count"] = hw.cu_count;
+  g["profile"] = hw.source;
+  g["target"] = std::string(target.name());
+  return g;
+}
+
 std::string write_generator_sidecar(const std::string& dir, const nlohmann::json& run,
                                     const std::vector<std::string>& files) {
   const std::string path = (std::filesystem::path(dir) / "gemm-advisor-generator.json").string();

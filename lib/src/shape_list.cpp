@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <limits>
@@ -25,6 +26,13 @@ ShapeFormat parse_shape_format(const std::string& text) {
 }
 
 namespace {
+
+// The fields a shape list names, in a CSV header or as a YAML/JSON entry's keys; others are
+// ignored with a warning.
+const std::vector<std::string>& shape_list_keys() {
+  static const std::vector<std::string> keys = {"m", "n", "k", "batch", "dtype", "layout", "name"};
+  return keys;
+}
 
 // Wraps a reader so that an input holding no shape at all is an error, not an empty success.
 class NonEmptyReader : public ShapeReader {
@@ -61,7 +69,7 @@ class CsvShapeReader : public ShapeReader {
   CsvShapeReader(std::istream& in, const std::string& source, const GemmProblem& defaults, long first_line)
       : reader_(in, source, first_line), defaults_(defaults) {
     header_ = CsvHeader::read(reader_, {"m", "n", "k"});
-    warnings_ = header_.unknown_column_warnings({"m", "n", "k", "batch", "dtype", "layout", "name"});
+    warnings_ = header_.unknown_column_warnings(shape_list_keys());
     im_ = header_.index("m");
     in_ = header_.index("n");
     ik_ = header_.index("k");
@@ -252,8 +260,8 @@ class YamlShapeReader : public ShapeReader {
   }
 
   static bool known_key(const std::string& key) {
-    return key == "m" || key == "n" || key == "k" || key == "batch" || key == "dtype" || key == "layout" ||
-           key == "name";
+    const std::vector<std::string>& keys = shape_list_keys();
+    return std::find(keys.begin(), keys.end(), key) != keys.end();
   }
   static constexpr std::size_t kMaxUnknownKeyWarnings = 5;  // distinct unknown keys warned about
 

@@ -295,10 +295,10 @@ def ranking(shape, hw=None, dtype=None, layout=None, target="triton", top=10, ca
     """
     target = _target_arg(target)
     texts = _candidate_texts(candidates, target)
-    _distinct_arg(distinct)
+    distinct = _distinct_arg(distinct)
     text, warnings = _core.ranking_json(_shape_text(shape), _hw_arg(hw), _text_arg("dtype", dtype),
                                         _text_arg("layout", layout), target, _top_arg(top),
-                                        bool(distinct), texts, _cu_count_arg(cu_count),
+                                        distinct, texts, _cu_count_arg(cu_count),
                                         _max_split_k_arg(max_split_k, target))
     _warn(warnings)
     return _json.loads(text)

@@ -3,7 +3,6 @@
 // advise.hpp) and returns the same JSON text (report.hpp), which the Python half parses. Every
 // gemm_advisor::InputError reaches Python as gemm_advisor.Error (a ValueError) with its one-line
 // message.
-#include <memory>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 

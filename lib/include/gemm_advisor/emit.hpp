@@ -111,6 +111,11 @@ void check_writable_path(const std::string& path);
 /// directory, device or pipe there is an InputError, not replaced.
 void write_file_atomically(const std::string& path, const std::string& text);
 
+/// A run's fields for the sidecar below: generator_json() plus "hardware" (the profile's name),
+/// "cu_count" (the CUs ranked for: a --cu-count partition), "profile" (its source: a calibrated
+/// overlay is told from the shipped profile) and "target".
+nlohmann::json sidecar_run_json(const Hardware& hw, const Target& target);
+
 /// Writes (atomically) the provenance sidecar `dir`/gemm-advisor-generator.json of a run that wrote
 /// `files` (names inside `dir`) into `dir`: the run's fields (`run`: generator, hardware, profile,
 /// target, ...) at the top, as one run's sidecar has them, and under "files" each config file of
