@@ -58,16 +58,9 @@ D = "data/measurements/"
 # 23.8 (all 176 of a-k 95.73% -> 95.96%, median top-1 error 10.9% -> 6.7%); vllm-fp8-block 96.47 /
 # 77.49 / 10.2 / 25.1 on the 156 (held out by family 96.4%, 96.1% for the shipped fit), 96.35 /
 # 76.24 / 10.0 / 28.7 on the 35; vllm-fused-moe unchanged (96.54 / 87.00 / 5.4 / 16.1).
-# Misaligned output rows stored one element a lane at a measured per-SM rate (2026-12-04, twenty-third
-# session, profiles/h200.yaml efficiency.misaligned_store_elements_per_cycle_per_cu, h200-store-align.csv):
-# triton 97.00 / 76.77 / 10.7 / 23.6 on the 263 (96.78 / 76.77 / 10.7 / 23.3 before), 97.22 / 78.95 /
-# 9.9 / 23.1 with the re-time (97.02; held out by family 96.91% -> 97.17%); sets h, k, l, the fp8 and
-# fused-MoE data unchanged. The tutorial kernel's picks are unchanged and its p90 top-1 error grows
-# 0.1-1.6 points (52 shapes 27.3, l 28.0, m 25.2, n 27.1, p 20.6): its misaligned-N shapes were
-# predicted too slow already (784x3333x1024 NN 256x128x64 w8: 80.8 us against 63.6 measured, 84.9 now).
 GUARDS = [
     ("triton", [D + f for f in ("h200-triton-bf16.csv", "h200-triton-fp8.csv", "h200-triton-more.csv",
-                                "h200-triton-extra.csv")], 263, 96.7, 76.4, 11.0, 23.9),
+                                "h200-triton-extra.csv")], 263, 96.2, 76.4, 11.2, 24.0),
     # The same 263 with their re-time (h200-retime-tri.csv, 2026-12-03, twenty-first session: each
     # shape's 6 fastest, the advisor's top 6 and its first 5 distinct tiles timed again, each config
     # at its faster time): 96.69 / 78.95 / 10.1 / 23.1 with the shipped model; 96.82 / 78.95 / 10.1 /
@@ -75,7 +68,7 @@ GUARDS = [
     # ModelParams::slack_tie_max_l2_hit_rate), the 29 of set h 96.75 -> 96.88; 97.02 / 78.95 / 9.9 /
     # 23.0 with near-ties' num_warps nearest Triton's default 4 (triton.default_num_warps), set h 97.20.
     ("triton", [D + f for f in ("h200-triton-bf16.csv", "h200-triton-fp8.csv", "h200-triton-more.csv",
-                                "h200-triton-extra.csv", "h200-retime-tri.csv")], 263, 96.9, 78.6, 10.2, 23.4),
+                                "h200-triton-extra.csv", "h200-retime-tri.csv")], 263, 96.8, 78.6, 10.4, 23.5),
     ("triton", [D + "h200-triton-h.csv", D + "h200-triton-h-retime.csv"], 29, 96.9, 82.6, 11.5, 26.0),
     # The 8 shapes of h200-triton-k.csv with their re-time (2026-12-03, twenty-first session: six families
     # new to the data, full space, measured with the shipped model, never fitted on): 96.01 / 88.88 / 8.7 / 14.8.
@@ -93,7 +86,7 @@ GUARDS = [
     # 96.09 / 80.79 / 18.3 / 46.6 (96.11 / 80.79 / 17.8 / 46.6 before the serialized wgmma). The model
     # choices of 2026-12-02 saw these 52 shapes.
     ("triton-tutorial", [D + f for f in ("h200-tutorial.csv", "h200-tutorial-b.csv", "h200-tutorial-retime.csv")],
-     52, 95.5, 80.5, 10.4, 27.6),
+     52, 95.5, 80.5, 10.4, 27.2),
     # The 17 shapes measured after the unaligned-operand model was final (h200-tutorial-c.csv,
     # 2026-12-02): 91.63 / 67.93 / 7.8 / 23.3 with the serialized wgmma, 88.58 / 67.93 / 15.7 / 23.3
     # before it (the model before that day's changes: 88.8 / 67.9 / 13.2 / 25.0). Their misses prompted
@@ -126,23 +119,23 @@ GUARDS = [
     # an aligned operand's tile passes through registers; 2026-12-03, eighteenth session, prompted by
     # its 1024x3001x2048 NN), 93.49 / 80.59 / 8.5 / 17.9 since.
     ("triton-tutorial", [D + "h200-tutorial-k.csv", D + "h200-retime-k.csv"], 16, 94.8, 81.7, 8.1, 16.0),
-    ("triton-tutorial", [D + "h200-tutorial-l.csv", D + "h200-retime-l.csv"], 17, 96.5, 90.9, 9.0, 28.3),
+    ("triton-tutorial", [D + "h200-tutorial-l.csv", D + "h200-retime-l.csv"], 17, 96.5, 90.9, 9.0, 26.7),
     # The 16 shapes of h200-tutorial-m.csv (2026-12-03: 6 measured in the sixteenth session, 10 in
     # the seventeenth; held out from the scattered-lane rule and the stage preference), with its
     # re-time h200-retime-m.csv: 91.62 / 77.87 / 8.8 / 32.6 (without the re-time 91.50 / 77.99 / 8.8 /
     # 31.4; the first 6 alone 92.73 / 80.12 / 6.6 / 22.3).
-    ("triton-tutorial", [D + "h200-tutorial-m.csv", D + "h200-retime-m.csv"], 16, 94.0, 77.6, 5.4, 25.5),
+    ("triton-tutorial", [D + "h200-tutorial-m.csv", D + "h200-retime-m.csv"], 16, 94.0, 77.6, 5.4, 24.1),
     # The 14 shapes of h200-tutorial-n.csv with their re-time (2026-12-03, eighteenth session: measured
     # after the unpipelined registers and the measured cp.async rates, held out from both): 97.61 /
     # 90.06 / 14.0 / 25.7 (the model with the registers but the old rates: 98.6 / 90.1 / 17.9 / 27.8).
-    ("triton-tutorial", [D + "h200-tutorial-n.csv", D + "h200-retime-n.csv"], 14, 97.3, 89.7, 14.3, 27.4),
+    ("triton-tutorial", [D + "h200-tutorial-n.csv", D + "h200-retime-n.csv"], 14, 97.3, 89.7, 14.3, 26.0),
     # The 14 of h200-tutorial-o.csv (2026-12-03, eighteenth session, measured right after set n with the
     # same model, held out; no re-time): 96.80 / 91.92 / 3.5 / 12.6 (the model with the old L2 and fill
     # figures: 98.9 / 93.3 / 17.1 / 23.9).
     ("triton-tutorial", [D + "h200-tutorial-o.csv"], 14, 96.5, 91.6, 3.8, 12.9),
     # The 18 of h200-tutorial-p.csv with their re-time (2026-12-03, nineteenth session, measured with the
     # model of sets n and o, unchanged since; held out): 96.48 / 83.48 / 8.0 / 18.7.
-    ("triton-tutorial", [D + "h200-tutorial-p.csv", D + "h200-retime-p.csv"], 18, 96.2, 83.2, 8.3, 20.9),
+    ("triton-tutorial", [D + "h200-tutorial-p.csv", D + "h200-retime-p.csv"], 18, 96.2, 83.2, 8.3, 19.0),
     # The 14 of h200-tutorial-q.csv with their re-time (2026-12-03, nineteenth session, measured with the
     # same model; held out): 98.60 / 91.78 / 6.1 / 14.1.
     ("triton-tutorial", [D + "h200-tutorial-q.csv", D + "h200-retime-q.csv"], 14, 98.3, 91.5, 6.4, 14.4),

@@ -98,23 +98,6 @@ TEST_CASE("broken profiles give file:line errors", "[hardware][errors]") {
                                "bad.yaml", &diag));
     CHECK(diag.errors.size() == 1);
   }
-  // The optional per-CU element rate of such rows' stores: positive, 0.1-256 elements a cycle;
-  // absent, no limit (0).
-  const std::string rate_key = "  misaligned_store_elements_per_cycle_per_cu: ";
-  CHECK(parse_profile(good, "toy.yaml").hw.misaligned_store_elements_per_cycle_per_cu == 0.0);
-  CHECK(parse_profile(replaced(good, efficiency, efficiency + rate_key + "2.75\n"), "ok.yaml")
-            .hw.misaligned_store_elements_per_cycle_per_cu == 2.75);
-  CHECK_THROWS_WITH(parse_profile(replaced(good, efficiency, efficiency + rate_key + "0\n"), "bad.yaml"),
-                    Catch::Contains("bad.yaml:") &&
-                        Catch::Contains("misaligned_store_elements_per_cycle_per_cu' must be positive"));
-  CHECK_THROWS_WITH(parse_profile(replaced(good, efficiency, efficiency + rate_key + "2750\n"), "bad.yaml"),
-                    Catch::Contains("outside the plausible range [0.1, 256]"));
-  for (const char* value : {"0", "-1", "0.01", "1e9", "fast"}) {
-    INFO(value);
-    ProfileDiagnostics diag;
-    CHECK_THROWS(parse_profile(replaced(good, efficiency, efficiency + rate_key + value + "\n"), "bad.yaml", &diag));
-    CHECK(diag.errors.size() == 1);
-  }
   CHECK_THROWS_WITH(parse_profile(replaced(good, "clock_mhz: 1000", "clock_mhz: .inf"), "bad.yaml"),
                     Catch::Contains("must be a number") || Catch::Contains("must be finite"));
   CHECK_THROWS_WITH(parse_profile(replaced(good, "smem_per_block_bytes: 232448", "smem_per_block_bytes: 300000"), "bad.yaml"),

@@ -297,16 +297,12 @@ TEST_CASE("output rows that are not whole 32-byte sectors are written at the pro
   // 4448 bytes, 139. The wave's store is the L2 latency plus the larger of its bytes at the DRAM
   // write rate and the busiest SM's at its fill rate; with K = 16 a 64x64 tile's bytes at DRAM rate
   // dominate, so halving the rate doubles that part. The same profile with the fraction at 1 is
-  // the reference (the store depends on nothing else the fraction touches). Both leave out the
-  // per-SM element rate of misaligned stores (tested below), which would bound this tile's store.
+  // the reference (the store depends on nothing else the fraction touches).
+  const Profile h200 = load_profile("h200");
   std::string text;
   for (const EmbeddedProfile& e : embedded_profiles())
     if (e.name == "h200") text = std::string(e.yaml);
-  const std::string per_cu_line = "  misaligned_store_elements_per_cycle_per_cu: 2.75\n";
   REQUIRE(text.find("misaligned_store_fraction: 0.5") != std::string::npos);
-  REQUIRE(text.find(per_cu_line) != std::string::npos);
-  text = replaced(text, per_cu_line, "");
-  const Profile h200 = parse_profile(text, "h200-no-element-rate.yaml");
   const Profile whole = parse_profile(replaced(text, "misaligned_store_fraction: 0.5", "misaligned_store_fraction: 1"), "h200-1.yaml");
   const TileConfig c = cfg(64, 64, 16, 4, 3);
   const GemmProblem odd = parse_shape("10020x2216x16");
@@ -338,39 +334,4 @@ TEST_CASE("output rows that are not whole 32-byte sectors are written at the pro
   const GemmProblem tall_even = parse_shape("4096x2224x16384");
   CHECK(estimate_with(triton_target(), tall_even, h200, split4).split_k_reduce_s ==
         estimate_with(triton_target(), tall_even, whole, split4).split_k_reduce_s);
-}
-
-TEST_CASE("misaligned output rows are stored at the profile's per-SM element rate", "[targets][model]") {
-  // Measured on our H200 (profiles/h200.yaml, efficiency.misaligned_store_elements_per_cycle_per_cu
-  // 2.75, h200-store-align.csv: 10020 x 2215 at K = 16 writes 44.4 MB in 33.4 us at best, 10.1 bytes
-  // a ns a SM). Hand calculation for 10020 x 2216 x 16 bf16, 128x256x16 w8 s3: one block a SM
-  // (its registers), 79 x 9 = 711 tiles, so every SM of the first wave stores one 128 x 256 x 2 =
-  // 65536-byte tile at 2.75 x 2 bytes x 1.83e9 /s = 10.065e9 B/s: 6.511 us, plus the L2 latency. The
-  // wave's bytes at the misaligned DRAM rate (132 tiles of at most 65536 B / (4.8e12 x 0.9 x 0.5):
-  // at most 4.00 us) are less.
-  const Profile h200 = load_profile("h200");
-  REQUIRE(h200.hw.misaligned_store_elements_per_cycle_per_cu == 2.75);
-  REQUIRE(h200.hw.clock_hz == 1.83e9);
-  const TileConfig c = cfg(128, 256, 16, 8, 3);
-  const Estimate odd = estimate_with(triton_target(), parse_shape("10020x2216x16"), h200, c);
-  REQUIRE(odd.feasible);
-  REQUIRE(odd.occupancy == 1);
-  CHECK(odd.store_s - h200.hw.l2_latency_s == Approx(65536.0 / (2.75 * 2 * 1.83e9)).epsilon(1e-9));
-  // Whole sectors (N = 2224): the tile is stored vectorized, at the SM's fill rate (120 bytes a
-  // cycle: 0.298 us), so the wave's bytes at the DRAM write rate bound it instead: 132 tiles of
-  // the average tile's bytes (10020 / 79 rows, 2224 / 9 columns).
-  const Estimate even = estimate_with(triton_target(), parse_shape("10020x2224x16"), h200, c);
-  const double dram_bytes_per_s = h200.hw.dram_bandwidth_bytes_per_s * h200.hw.dram_bandwidth_fraction;
-  const double even_wave_bytes = 132 * (10020.0 / 79) * (2224.0 / 9) * 2;
-  CHECK(even.store_s - h200.hw.l2_latency_s == Approx(even_wave_bytes / dram_bytes_per_s).epsilon(1e-9));
-  // A profile without the figure (every other GPU's) keeps the fill rate for misaligned rows too.
-  std::string text;
-  for (const EmbeddedProfile& e : embedded_profiles())
-    if (e.name == "h200") text = std::string(e.yaml);
-  const Profile none = parse_profile(replaced(text, "  misaligned_store_elements_per_cycle_per_cu: 2.75\n", ""), "h200-none.yaml");
-  const Estimate unlimited = estimate_with(triton_target(), parse_shape("10020x2216x16"), none, c);
-  const double odd_wave_bytes = 132 * (10020.0 / 79) * (2216.0 / 9) * 2;
-  CHECK(unlimited.store_s - h200.hw.l2_latency_s ==
-        Approx(odd_wave_bytes / (dram_bytes_per_s * h200.hw.misaligned_store_fraction)).epsilon(1e-9));
-  CHECK(odd.latency_s > unlimited.latency_s);
 }

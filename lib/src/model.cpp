@@ -124,16 +124,6 @@ EstimateContext make_estimate_context(const GemmProblem& p, const Profile& profi
   };
   ctx.out_store_bytes_per_s = store_rate(ctx.bytes_out);
   ctx.fp32_store_bytes_per_s = store_rate(core::kFp32Bytes);
-  // Such rows are also stored an element at a time, which one CU issues at a measured rate
-  // (Hardware::misaligned_store_elements_per_cycle_per_cu); aligned rows at its fill rate.
-  auto store_cu_rate = [&](double elem_bytes) {
-    const double per_cu = hw.per_cu_load_bytes_per_s;
-    const double elements_per_cycle = hw.misaligned_store_elements_per_cycle_per_cu;
-    if (elements_per_cycle <= 0 || store_rate(elem_bytes) == ctx.dram_bytes_per_s) return per_cu;
-    return std::min(per_cu, elements_per_cycle * elem_bytes * hw.clock_hz);
-  };
-  ctx.out_store_cu_bytes_per_s = store_cu_rate(ctx.bytes_out);
-  ctx.fp32_store_cu_bytes_per_s = store_cu_rate(core::kFp32Bytes);
 
   // The per-config loop's constant factors (EstimateContext; the expressions of core::wave_terms).
   ctx.dram_cu_bytes_per_s = ctx.dram_bytes_per_s * params.dram_active_cu_headroom / hw.cu_count;

@@ -331,7 +331,6 @@ struct WaveInputs {
   double out_tile_bytes;   // bytes of one thread block's output, on average
   double out_busiest_bytes;  // ... of the fullest one
   double store_bytes_per_s;  // the DRAM rate of the output write (EstimateContext::out_store_bytes_per_s)
-  double store_cu_bytes_per_s;  // one CU's rate of it (EstimateContext::out_store_cu_bytes_per_s)
   double lone_warpgroup_step_s;  // added to each K-step: a lone warpgroup's wait (0 where none)
 };
 
@@ -510,14 +509,12 @@ __attribute__((always_inline)) inline WaveTerms wave_terms(const EstimateContext
   // step's operands or its own work, whichever is longer; the last step has no loads left and takes
   // its work alone (charging it a whole step counted one step's transfer twice: 50% too much for
   // a K loop of two steps, the down GEMMs of vllm-fused-moe's block-fp8 layers, h200-fused-moe*.csv).
-  // Store: the output tiles, at the wave's DRAM write rate or the busiest CU's own store rate,
-  // whichever is slower (WaveInputs::store_cu_bytes_per_s: its fill rate, or one element at a time
-  // for misaligned rows).
+  // Store: the output tiles.
   // Without loads in flight the first step's loads are staged like every other step's, one after
   // another where the registers are short (a one-step kernel had none of that cost before).
   w.prefetch_s = in.in_flight_steps >= 1 ? load_s : std::max(load_s, in.serialized_load_s);
   w.store_s = hw.l2_latency_s + std::max(tiles * in.out_tile_bytes / in.store_bytes_per_s,
-                                         per_cu * in.out_busiest_bytes / in.store_cu_bytes_per_s);
+                                         per_cu * in.out_busiest_bytes / hw.per_cu_load_bytes_per_s);
   w.time_s = w.prefetch_s + (in.k_steps - 1) * step_s + w.compute_step_s + added_step_s + w.store_s;
   return w;
 }
@@ -586,9 +583,7 @@ void estimate_terms(const EstimateContext& ctx, const TileConfig& c, LatencyEsti
   const double compulsory_tile_step = ctx.operand_bytes / (work_tiles * k_steps);
   in.out_tile_bytes = k.a_rows_unique * k.b_cols_unique * k.out_elem_bytes;
   in.out_busiest_bytes = k.out_rows_busiest * k.out_cols_busiest * k.out_elem_bytes;
-  const bool fp32_out = k.out_elem_bytes == kFp32Bytes;
-  in.store_bytes_per_s = fp32_out ? ctx.fp32_store_bytes_per_s : ctx.out_store_bytes_per_s;
-  in.store_cu_bytes_per_s = fp32_out ? ctx.fp32_store_cu_bytes_per_s : ctx.out_store_cu_bytes_per_s;
+  in.store_bytes_per_s = k.out_elem_bytes == kFp32Bytes ? ctx.fp32_store_bytes_per_s : ctx.out_store_bytes_per_s;
   // A config whose CU holds one block of one warpgroup issuing wgmma (the asynchronous path with
   // register accumulators; Blackwell's tensor-memory one was not measured): nothing hides that
   // warpgroup's per-step waits (ModelParams::lone_warpgroup_step_cycles, measured on the H200 by

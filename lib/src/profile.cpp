@@ -374,9 +374,7 @@ void parse_memory(ProfileReader& r, const YAML::Node& m, Hardware& hw) {
 }
 
 void parse_efficiency(ProfileReader& r, const YAML::Node& e, Hardware& hw) {
-  r.check_keys(e, "efficiency",
-               {"matrix_peak_fraction", "dram_bandwidth_fraction", "misaligned_store_fraction",
-                "misaligned_store_elements_per_cycle_per_cu"});
+  r.check_keys(e, "efficiency", {"matrix_peak_fraction", "dram_bandwidth_fraction", "misaligned_store_fraction"});
   hw.matrix_peak_fraction = r.fraction(e, "matrix_peak_fraction", "efficiency.matrix_peak_fraction");
   hw.dram_bandwidth_fraction = r.fraction(e, "dram_bandwidth_fraction", "efficiency.dram_bandwidth_fraction");
   r.plausible(e, "matrix_peak_fraction", "efficiency.matrix_peak_fraction", 0.01, 1);
@@ -385,12 +383,6 @@ void parse_efficiency(ProfileReader& r, const YAML::Node& e, Hardware& hw) {
     hw.misaligned_store_fraction =
         r.fraction(e, "misaligned_store_fraction", "efficiency.misaligned_store_fraction");
     r.plausible(e, "misaligned_store_fraction", "efficiency.misaligned_store_fraction", 0.01, 1);
-  }
-  if (e && e.IsMap() && e["misaligned_store_elements_per_cycle_per_cu"]) {
-    hw.misaligned_store_elements_per_cycle_per_cu = r.number(e, "misaligned_store_elements_per_cycle_per_cu",
-                                                               "efficiency.misaligned_store_elements_per_cycle_per_cu");
-    r.plausible(e, "misaligned_store_elements_per_cycle_per_cu",
-                "efficiency.misaligned_store_elements_per_cycle_per_cu", 0.1, 256);
   }
 }
 

@@ -79,10 +79,6 @@ struct Hardware {
   /// output whose rows are not a whole number of kStoreSectorBytes sectors reaches: a tile's row then
   /// starts and ends inside a sector that its neighbour writes too. 1 (no penalty) where not given.
   double misaligned_store_fraction = 1;
-  /// Output elements one CU writes a cycle where the rows are misaligned as above: the kernel cannot
-  /// prove the row stride a multiple of 16 elements and stores each element alone, one lane at a time
-  /// (a per-CU issue limit, not a DRAM one). 0 (no such limit) where not given.
-  double misaligned_store_elements_per_cycle_per_cu = 0;
 
   std::array<std::optional<MatrixRate>, kDtypeCount> matrix{};
 

@@ -117,10 +117,6 @@ struct EstimateContext {
   /// misaligned_store_fraction where a row of N outputs is not a whole number of 32-byte sectors;
   /// out_: rows of bytes_out elements, fp32_: of fp32 split-K partials
   double out_store_bytes_per_s = 0, fp32_store_bytes_per_s = 0;
-  /// The rate at which one CU writes its output tiles, bytes/s: its fill rate (per_cu_load_bytes_per_s),
-  /// capped where the rows are misaligned by the profile's misaligned_store_elements_per_cycle_per_cu
-  /// (in elements of the row's type); out_ and fp32_ as above.
-  double out_store_cu_bytes_per_s = 0, fp32_store_cu_bytes_per_s = 0;
 
   /// What one tile dimension (M, N or K) gives for a block size: ceil(size / block) blocks, the
   /// elements a block covers on average (size / blocks), and the block padded to the matrix
