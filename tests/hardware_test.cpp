@@ -98,6 +98,19 @@ TEST_CASE("broken profiles give file:line errors", "[hardware][errors]") {
                                "bad.yaml", &diag));
     CHECK(diag.errors.size() == 1);
   }
+  // triton.misaligned_store_scratch_min_warps: a whole number of warps, 0 to 32; absent, 0.
+  CHECK(parse_profile(good, "toy.yaml").triton.misaligned_store_scratch_min_warps == 0);
+  const std::string triton_section = "triton:\n";
+  REQUIRE(good.find(triton_section) != std::string::npos);
+  CHECK(parse_profile(replaced(good, triton_section, triton_section + "  misaligned_store_scratch_min_warps: 8\n"), "ok.yaml")
+            .triton.misaligned_store_scratch_min_warps == 8);
+  for (const char* value : {"-1", "33", "4.5", "eight"}) {
+    INFO(value);
+    CHECK_THROWS_WITH(parse_profile(replaced(good, triton_section,
+                                             triton_section + "  misaligned_store_scratch_min_warps: " + value + "\n"),
+                                    "bad.yaml"),
+                      Catch::Contains("bad.yaml:") && Catch::Contains("triton.misaligned_store_scratch_min_warps"));
+  }
   CHECK_THROWS_WITH(parse_profile(replaced(good, "clock_mhz: 1000", "clock_mhz: .inf"), "bad.yaml"),
                     Catch::Contains("must be a number") || Catch::Contains("must be finite"));
   CHECK_THROWS_WITH(parse_profile(replaced(good, "smem_per_block_bytes: 232448", "smem_per_block_bytes: 300000"), "bad.yaml"),

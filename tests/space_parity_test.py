@@ -13,7 +13,7 @@ import space  # noqa: E402
 BIN = sys.argv[1]
 failed = 0
 shapes = ["8192x8192x8192", "1x4096x4096", "127x4095x1023", "128x128x65536", "16x6144x4096", "65536x256x512",
-          "1x1x1", "4097x4097x511"]
+          "1x1x1", "4097x4097x511", "8192x3001x24"]
 # NT and NN: odd K leaves both operands unaligned in NT and only A in NN, odd N only B in NN (the
 # unaligned operand keeps one shared-memory buffer, space.operand_pipelining).
 cases = [(s, lay) for s in shapes for lay in ("NT", "NN")]

@@ -335,3 +335,44 @@ TEST_CASE("output rows that are not whole 32-byte sectors are written at the pro
   CHECK(estimate_with(triton_target(), tall_even, h200, split4).split_k_reduce_s ==
         estimate_with(triton_target(), tall_even, whole, split4).split_k_reduce_s);
 }
+
+TEST_CASE("the triton kernel's epilogue needs the fp32 tile in shared memory on N not a multiple of 16",
+          "[targets][feasibility]") {
+  // Measured on our H200 (Triton 3.6, data/measurements/h200-triton-m.csv; profiles/h200.yaml,
+  // triton.misaligned_store_scratch_min_warps 8): on N = 50257 every 256x256 config with 8 warps
+  // failed to compile ("Required: 262144" = 256 * 256 * 4 bytes), the same with 4 warps and
+  // 128x256 with 8 ran; with N a multiple of 16 256x256 with 8 warps ran (sets h, i, k, l).
+  const Profile h200 = load_profile("h200");
+  REQUIRE(h200.triton.misaligned_store_scratch_min_warps == 8);
+  const GemmProblem odd = parse_shape("512x50257x768");
+  const GemmProblem even = parse_shape("512x50304x768");
+  const TileConfig big8 = cfg(256, 256, 64, 8, 3);
+  CHECK_FALSE(estimate_with(triton_target(), odd, h200, big8).feasible);
+  CHECK(triton_target().infeasibility(big8, odd, h200).find("needs 262144 bytes of shared memory") != std::string::npos);
+  CHECK(estimate_with(triton_target(), even, h200, big8).feasible);
+  CHECK(triton_target().infeasibility(big8, even, h200).empty());
+  CHECK(estimate_with(triton_target(), odd, h200, cfg(256, 256, 64, 4, 3)).feasible);
+  // 128x256 with 8 warps fits, and its block then takes the larger of the scratch (131072 bytes)
+  // and its operand buffers: at 1 stage these are (128 * 16 + 16 * 256) * 2 = 12288 bytes.
+  const Estimate mid = estimate_with(triton_target(), odd, h200, cfg(128, 256, 16, 8, 1));
+  REQUIRE(mid.feasible);
+  CHECK(mid.smem_bytes == 131072);
+  CHECK(estimate_with(triton_target(), even, h200, cfg(128, 256, 16, 8, 1)).smem_bytes == 12288);
+  // The space leaves out what the kernel cannot compile, and keeps the rest.
+  std::vector<TileConfig> space;
+  triton_target().candidates(odd, h200, space);
+  bool has_big8 = false, has_big4 = false;
+  for (const TileConfig& c : space) {
+    has_big8 |= c.block_m == 256 && c.block_n == 256 && c.num_warps == 8;
+    has_big4 |= c.block_m == 256 && c.block_n == 256 && c.num_warps == 4;
+  }
+  CHECK_FALSE(has_big8);
+  CHECK(has_big4);
+  // The tutorial kernel has no fp32 split-K store and compiled 256x256x16 with 8 warps on odd N
+  // (h200-tutorial-b.csv, 4096x4095x4096 NN): the rule is the triton kernel's.
+  CHECK(estimate_with(triton_tutorial_target(), parse_shape("4096x4095x4096"), h200, cfg(256, 256, 16, 8, 5)).feasible);
+  // A profile without the figure (every GPU not measured) keeps the operand buffers alone.
+  Profile other = h200;
+  other.triton.misaligned_store_scratch_min_warps = 0;
+  CHECK(estimate_with(triton_target(), odd, other, big8).feasible);
+}

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "gemm_advisor/moe.hpp"
+#include "gemm_advisor/targets/triton.hpp"
 
 #include "model_core.hpp"
 
@@ -145,6 +146,7 @@ EstimateContext make_estimate_context(const GemmProblem& p, const Profile& profi
       ctx.rate->instruction_m >= 0 && ctx.rate->instruction_max_n >= 0 && instruction_threads > 0
           ? ctx.rate->instruction_m * static_cast<double>(ctx.rate->instruction_max_n) / instruction_threads
           : std::numeric_limits<double>::infinity();
+  ctx.triton_store_scratch_min_warps = triton_store_scratch_min_warps(p, profile.triton);
   for (int w = 1; w <= EstimateContext::kWarpTermsMax; ++w) ctx.warp_terms[w] = core::warp_terms_of(hw, w);
   return ctx;
 }

@@ -455,7 +455,7 @@ void parse_matrix(ProfileReader& r, const YAML::Node& mx, Hardware& hw) {
 void parse_triton(ProfileReader& r, const YAML::Node& t, TritonSettings& triton) {
   r.check_keys(t, "triton",
                {"max_num_stages", "smem_stage_offset", "sync_mma_smem_stage_offset", "max_split_k", "min_pipelined_load_bits",
-                "max_loads_in_flight", "default_num_stages", "default_num_warps"});
+                "max_loads_in_flight", "default_num_stages", "default_num_warps", "misaligned_store_scratch_min_warps"});
   triton.max_num_stages = r.integer(t, "max_num_stages", "triton.max_num_stages", false, 64);
   // Operand buffers = num_stages - offset: Triton keeps num_stages (0) or num_stages - 1 (1), nothing
   // else (a larger offset made every tile fit with one buffer: a fresh user's find, 2026-12-03).
@@ -483,6 +483,9 @@ void parse_triton(ProfileReader& r, const YAML::Node& t, TritonSettings& triton)
       r.error(t["default_num_warps"], "'triton.default_num_warps' = " + std::to_string(w) +
                                           " is not a power of two, as Triton's num_warps must be");
   }
+  if (t["misaligned_store_scratch_min_warps"])
+    triton.misaligned_store_scratch_min_warps = r.integer(t, "misaligned_store_scratch_min_warps",
+                                                          "triton.misaligned_store_scratch_min_warps", true, 32);
 }
 
 // A `model_parameters:` mapping at `path`: each key a registry entry (model_params.hpp), each value

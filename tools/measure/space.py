@@ -19,7 +19,9 @@ data/measurements/h200-triton-extra.csv):
     multiple of 16 elements) of 16-bit or 8-bit elements keeps one buffer (Triton's pipeliner leaves
     loads narrower than 32 bits out of the pipeline: the C++ triton_operand_pipelining; measured,
     data/measurements/h200-resource-probe.csv). Without `layout` (the plans measured before
-    2026-12-02) every operand keeps `buffers`;
+    2026-12-02) every operand keeps `buffers`; with `layout` and N not a multiple of 16, configs of
+    8 warps need bm*bn*4 bytes for the epilogue's fp32 layout conversion, if more (the C++
+    triton_store_scratch_min_warps; measured, data/measurements/h200-triton-m.csv);
   * one wgmma's accumulator plus 32 registers within the thread's cap min(255, 65536 / threads)
     (warpgroups laid over M first: N = min(256, block_n / warpgroups along N));
   * split_k in {1, 2, 4, ..., 256}; split_k > 1 only when tiles*split_k <= 2*num_sms and
@@ -44,15 +46,21 @@ H200_REGISTERS_PER_SM = 65536
 H200_MAX_REGISTERS_PER_THREAD = 255
 WGMMA_M, WGMMA_MAX_N, WGMMA_WARPS, MMA_N = 64, 256, 4, 8
 REGISTER_RESERVE = 32       # model_params.hpp register_overhead_per_thread
+STORE_SCRATCH_MIN_WARPS = 8  # profiles/h200.yaml triton.misaligned_store_scratch_min_warps
 
 
-def h200_compiles(bm, bn, bk, w, s, eb, smem_per_block=H200_SMEM_PER_BLOCK, pipelined=(True, True)):
+def h200_compiles(bm, bn, bk, w, s, eb, smem_per_block=H200_SMEM_PER_BLOCK, pipelined=(True, True),
+                  store_scratch=False):
     """Whether Triton 3.6 compiles and launches the config on the H200 (see the module docstring).
-    pipelined: whether A and B are multi-buffered (operand_pipelining)."""
+    pipelined: whether A and B are multi-buffered (operand_pipelining); store_scratch: N is not a
+    multiple of 16, so from STORE_SCRATCH_MIN_WARPS warps the epilogue takes bm*bn*4 bytes."""
     full = bm >= WGMMA_M and w >= WGMMA_WARPS
     buffers = s if full else max(1, s - 1)
     a_buf, b_buf = (buffers if pipelined[0] else 1), (buffers if pipelined[1] else 1)
-    if (a_buf * bm * bk + b_buf * bk * bn) * eb > smem_per_block or w * 32 > 1024:
+    smem = (a_buf * bm * bk + b_buf * bk * bn) * eb
+    if store_scratch and w >= STORE_SCRATCH_MIN_WARPS:
+        smem = max(smem, bm * bn * 4)
+    if smem > smem_per_block or w * 32 > 1024:
         return False
     cap = min(H200_MAX_REGISTERS_PER_THREAD, H200_REGISTERS_PER_SM // (w * 32))
     if full:
@@ -100,6 +108,7 @@ def candidate_space(m, n, k, batch=1, dtype="bf16", num_sms=H200_NUM_SMS,
     eb = ELEM_BYTES[dtype]
     ebits = 8 * eb
     pipelined = operand_pipelining(m, n, k, layout, dtype)
+    store_scratch = layout is not None and n % 16 != 0
     # BLOCK_K covers next_pow2(K) and at least the 256 bits a K-step must hold (as the C++ does).
     cap_m, cap_n, cap_k = max(16, next_pow2(m)), max(16, next_pow2(n)), max(16, next_pow2(k), next_pow2(-(-256 // ebits)))
     out = []
@@ -115,7 +124,7 @@ def candidate_space(m, n, k, batch=1, dtype="bf16", num_sms=H200_NUM_SMS,
                 tiles = cdiv(m, bm) * cdiv(n, bn) * batch
                 for w in NUM_WARPS:
                     for s in NUM_STAGES:
-                        if not h200_compiles(bm, bn, bk, w, s, eb, smem_per_block, pipelined):
+                        if not h200_compiles(bm, bn, bk, w, s, eb, smem_per_block, pipelined, store_scratch):
                             continue
                         for sk in SPLIT_KS:
                             if sk > 1 and not (tiles * sk <= 2 * num_sms and k >= sk * max(bk, 256)):

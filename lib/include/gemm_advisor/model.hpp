@@ -162,6 +162,9 @@ struct EstimateContext {
   /// +infinity where the profile's figures give no bound). The Triton targets skip their
   /// instruction-register rule where this fits (triton_resources).
   double widest_instruction_registers = 0;
+  /// triton_store_scratch_min_warps of the problem and profile (0: none); only the `triton` target's
+  /// kernel has that epilogue.
+  int triton_store_scratch_min_warps = 0;
 
   /// What depends on a config only through its num_warps (core::warp_terms_of computes it).
   struct WarpTerms {

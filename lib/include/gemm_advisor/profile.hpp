@@ -49,6 +49,13 @@ struct TritonSettings {
   /// preference the ranking lists the num_warps closest to it first (ranker.cpp). 4 in both of
   /// Triton's backends (CUDAOptions, HIPOptions).
   int default_num_warps = 0;
+  /// Fewest num_warps at which the `triton` target's kernel, on an output whose row stride N is not a
+  /// multiple of 16 elements, converts its fp32 accumulator's layout through shared memory to store it
+  /// (`triton.misaligned_store_scratch_min_warps`; 0, the default: not known to): block_m * block_n * 4
+  /// bytes, taken after the K loop, so the block needs the larger of that and its operand buffers
+  /// (triton_resources). The kernel compiles its fp32 split-K store in every config (SPLIT_K is a
+  /// run-time argument), which Triton cannot vectorize without the 16-divisibility of N.
+  int misaligned_store_scratch_min_warps = 0;
 };
 
 /// Model-parameter values a profile gives, each (registry entry, value), in file order.

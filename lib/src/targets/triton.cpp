@@ -14,12 +14,13 @@ std::int64_t next_pow2(std::int64_t v) {
   return p;
 }
 
-std::string triton_resource_words(const TileConfig& c, const GemmProblem& p, const Profile& profile, const Target& t) {
+std::string triton_resource_words(const TileConfig& c, const GemmProblem& p, const Profile& profile, const Target& t,
+                                  int store_scratch_min_warps) {
   const MatrixRate* rate = profile.hw.rate(p.dtype);
   if (!rate) return "dtype " + std::string(dtype_name(p.dtype)) + " has no matrix path on " + profile.hw.name;
   const TritonResources r = triton_resources(c, p.dtype, *rate, profile.hw, profile.triton,
                                              profile.params_for(t.name(), t.default_params()).register_overhead_per_thread,
-                                             triton_operand_pipelining(p, profile.triton));
+                                             triton_operand_pipelining(p, profile.triton), store_scratch_min_warps);
   return triton_resource_message(r.check, c, r.smem_bytes, r.instruction_registers, profile.hw);
 }
 
@@ -90,7 +91,7 @@ struct TritonRules {
   [[gnu::always_inline]] static inline bool map(const EstimateContext& ctx, const TileConfig& c, KernelShape& k) {
     const GemmProblem& p = *ctx.problem;
     const Hardware& hw = *ctx.hw;
-    const TritonResources r = triton_family::map_tile<kAligned>(ctx, c, k);
+    const TritonResources r = triton_family::map_tile<kAligned>(ctx, c, k, ctx.triton_store_scratch_min_warps);
     if ((!ctx.configs_from_space && !triton_config_rules_ok(c, p, hw, ctx.profile->triton)) ||
         r.check != TritonResourceCheck::ok)
       return false;
@@ -151,7 +152,7 @@ class TritonTarget final : public RulesTarget<TritonRules> {
   void candidates(const GemmProblem& p, const Profile& profile, std::vector<TileConfig>& out) const override;
   std::string infeasibility(const TileConfig& c, const GemmProblem& p, const Profile& profile) const override {
     if (std::string why = triton_rules_message(c, p, profile); !why.empty()) return why;
-    return triton_resource_words(c, p, profile, *this);
+    return triton_resource_words(c, p, profile, *this, triton_store_scratch_min_warps(p, profile.triton));
   }
   TileConfig default_config(const GemmProblem&) const override { return triton_default_config(); }
 };
@@ -180,6 +181,7 @@ void TritonTarget::candidates(const GemmProblem& p, const Profile& profile, std:
   const MatrixRate& rate = *hw.rate(p.dtype);
   const double reserve = profile.params_for(name(), default_params()).register_overhead_per_thread;
   const TritonPipelining pipelined = triton_operand_pipelining(p, profile.triton);
+  const int store_scratch = triton_store_scratch_min_warps(p, profile.triton);
   TileConfig c;
   c.group_m = 8;
   auto enumerate = [&](auto& warp_counts) {
@@ -202,7 +204,7 @@ void TritonTarget::candidates(const GemmProblem& p, const Profile& profile, std:
               c.num_stages = s;
               c.split_k = 1;
               // Sizes, warps and stages are legal by construction; only the resources can fail.
-              if (triton_resources(c, p.dtype, rate, hw, profile.triton, reserve, pipelined).check !=
+              if (triton_resources(c, p.dtype, rate, hw, profile.triton, reserve, pipelined, store_scratch).check !=
                   TritonResourceCheck::ok)
                 continue;
               for (int sk = 1; sk <= profile.triton.max_split_k; sk *= 2) {

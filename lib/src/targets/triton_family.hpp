@@ -20,8 +20,10 @@ namespace gemm_advisor::triton_family {
 /// the compiler would refuse (ctx.rate must be set). kAligned: both operands are aligned
 /// (ctx.a_aligned && ctx.b_aligned), so both are pipelined; the model's per-config loop is compiled
 /// for it apart (target_impl.hpp), which keeps the common case free of the per-operand buffers.
+/// `store_scratch_min_warps`: the epilogue's shared memory rule (triton_resources; 0: none).
 template <bool kAligned>
-[[gnu::always_inline]] inline TritonResources map_tile(const EstimateContext& ctx, const TileConfig& c, KernelShape& k) {
+[[gnu::always_inline]] inline TritonResources map_tile(const EstimateContext& ctx, const TileConfig& c, KernelShape& k,
+                                                        int store_scratch_min_warps = 0) {
   // The thread count and register cap from the context's table (core::warp_terms).
   EstimateContext::WarpTerms scratch;
   const EstimateContext::WarpTerms& w = core::warp_terms(ctx, c.num_warps, &scratch);
@@ -30,7 +32,8 @@ template <bool kAligned>
   const TritonResources r = triton_resources(
       c, ctx.problem->dtype, *ctx.rate, *ctx.hw, ctx.profile->triton, ctx.params.register_overhead_per_thread, limits,
       kAligned ? TritonPipelining{}
-               : triton_operand_pipelining(ctx.a_aligned, ctx.b_aligned, ctx.problem->dtype, ctx.profile->triton));
+               : triton_operand_pipelining(ctx.a_aligned, ctx.b_aligned, ctx.problem->dtype, ctx.profile->triton),
+      store_scratch_min_warps);
   k.block_m = c.block_m;
   k.block_n = c.block_n;
   k.block_k = c.block_k;

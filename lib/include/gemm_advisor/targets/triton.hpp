@@ -88,6 +88,13 @@ inline std::int64_t triton_smem_bytes(const TileConfig& c, Dtype dtype, const Tr
   return ((pipelined.a ? buffers : 1) * a_bits + (pipelined.b ? buffers : 1) * b_bits + 7) / 8;
 }
 
+/// The `triton` target's store scratch rule for a problem: the profile's
+/// triton.misaligned_store_scratch_min_warps where N is not a multiple of 16 elements (Triton
+/// specializes integer arguments divisible by 16; the output's row stride is N), else 0 (none).
+inline int triton_store_scratch_min_warps(const GemmProblem& p, const TritonSettings& triton) {
+  return p.n % 16 != 0 ? triton.misaligned_store_scratch_min_warps : 0;
+}
+
 /// fp32 accumulator registers per thread: block_m * block_n / (num_warps * warp_size).
 inline double accumulator_registers_per_thread(const TileConfig& c, const Hardware& hw) {
   return static_cast<double>(c.block_m) * c.block_n / (static_cast<double>(c.num_warps) * hw.warp_size);
@@ -178,13 +185,22 @@ inline TritonThreadLimits triton_thread_limits(int num_warps, const MatrixRate& 
 /// Where even limits.widest_instruction_registers fit under the cap beside the reserve, the rule
 /// cannot fail and the full instruction's registers are not computed (instruction_registers is
 /// left 0, which passes alike): four integer divisions less (the model's per-config path).
+/// `store_scratch_min_warps` (triton_store_scratch_min_warps; 0: none): from that many warps the
+/// epilogue's fp32 layout conversion takes block_m * block_n * 4 bytes of shared memory, and the block
+/// the larger of that and its operand buffers (measured on our H200, Triton 3.6,
+/// data/measurements/h200-triton-m.csv: the `triton` kernel on N not a multiple of 16 fails
+/// 256x256 tiles with 8 warps at every block_k and num_stages, "Required: 262144", 147 of 147, and
+/// compiles them with 2 and 4 warps and 128x256 and 256x128 with 8).
 inline TritonResources triton_resources(const TileConfig& c, Dtype dtype, const MatrixRate& rate, const Hardware& hw,
                                         const TritonSettings& triton, double reserve_registers,
-                                        const TritonThreadLimits& limits, TritonPipelining pipelined = {}) {
+                                        const TritonThreadLimits& limits, TritonPipelining pipelined = {},
+                                        int store_scratch_min_warps = 0) {
   TritonResources r;
   r.full_instruction = triton_full_instruction(c, rate, hw);
   r.pipelined = pipelined;
   r.smem_bytes = triton_smem_bytes(c, dtype, triton, r.full_instruction, pipelined);
+  if (store_scratch_min_warps > 0 && c.num_warps >= store_scratch_min_warps)
+    r.smem_bytes = std::max(r.smem_bytes, static_cast<std::int64_t>(c.block_m) * c.block_n * 4);
   // accumulator_registers_per_thread(c, hw)
   r.tile_registers = r.accumulator_registers = static_cast<double>(c.block_m) * c.block_n / limits.threads;
   if (__builtin_expect(hw.tensor_memory_bytes_per_cu > 0 && r.full_instruction, 0)) {
@@ -206,9 +222,9 @@ inline TritonResources triton_resources(const TileConfig& c, Dtype dtype, const 
 }
 inline TritonResources triton_resources(const TileConfig& c, Dtype dtype, const MatrixRate& rate, const Hardware& hw,
                                         const TritonSettings& triton, double reserve_registers,
-                                        TritonPipelining pipelined = {}) {
+                                        TritonPipelining pipelined = {}, int store_scratch_min_warps = 0) {
   return triton_resources(c, dtype, rate, hw, triton, reserve_registers, triton_thread_limits(c.num_warps, rate, hw),
-                          pipelined);
+                          pipelined, store_scratch_min_warps);
 }
 
 /// The rules on sizes, warps, stages, split_k, group_m and dtype the Triton targets share:
@@ -230,8 +246,9 @@ std::string triton_rules_message(const TileConfig& c, const GemmProblem& p, cons
 
 
 /// The words for what the compiler would refuse of config c under target t's parameters on the
-/// profile (triton_resources), or "".
-std::string triton_resource_words(const TileConfig& c, const GemmProblem& p, const Profile& profile, const Target& t);
+/// profile (triton_resources; `store_scratch_min_warps` as there), or "".
+std::string triton_resource_words(const TileConfig& c, const GemmProblem& p, const Profile& profile, const Target& t,
+                                  int store_scratch_min_warps = 0);
 
 /// The `triton` target (the default of every command).
 const Target& triton_target();
