@@ -142,6 +142,39 @@ expect_error("non-positive profile field", ["rank", "64x64x64", "--hw", BAD_PROF
              "bad-profile.yaml:9: 'compute.cu_count' must be positive")
 rc, out, err = run("profiles", "validate", BAD_PROFILE)
 check("validate names the problem", rc == 1 and "compute.cu_count" in err and out == "", err)
+# A fresh user's finds (2026-12-04): a profile without bf16 validated with "0.0 bf16 TFLOP/s peak"; an
+# empty name was reported twice by validate; quoted numbers were read as numbers; a list as a key was
+# "unknown key 'compute.'"; dram_bytes took 1e30; .nan was "must be a number".
+H200_TEXT = open("profiles/h200.yaml").read()
+NO_BF16 = os.path.join(TMP, "no-bf16.yaml")
+with open(NO_BF16, "w") as f:
+    f.write("\n".join(l for l in H200_TEXT.split("\n") if not l.startswith("  bf16:")))
+rc, out, _ = run("profiles", "validate", NO_BF16)
+check("validate without bf16 gives another dtype's peak and says bf16 is missing",
+      rc == 0 and "494.7 fp32 TFLOP/s peak, no bf16 (the default --dtype: give --dtype fp32)" in out, out)
+for what, old_text, new_text, says in (
+        ("an empty name, once", "name: h200\n", 'name: ""\n', ":3: 'name' must not be empty"),
+        ("a quoted number", "  misaligned_store_fraction: 0.5", '  misaligned_store_fraction: "0.5"',
+         "'efficiency.misaligned_store_fraction' must be a number, got the string '0.5'"),
+        ("a !!str number", "  cu_count: 132", "  cu_count: !!str 132",
+         "'compute.cu_count' must be a number, got the string '132'"),
+        ("a list as a key", "  cu_count: 132\n", "  cu_count: 132\n  [a, b]: 3\n",
+         "a key of 'compute' must be a name, got a list"),
+        ("DRAM bytes out of range", "  dram_bytes: 141000000000", "  dram_bytes: 1e30",
+         "'memory.dram_bytes' = 1e30 is outside the plausible range"),
+        ("YAML's not-a-number", "  clock_mhz: 1830", "  clock_mhz: .nan", "'compute.clock_mhz' must be finite, got '.nan'"),
+        ("an instruction size out of range (named as such, not as a divisor)", "instruction_m: 64, instruction_n: 8",
+         "instruction_m: 64, instruction_min_m: 1e9, instruction_n: 8",
+         "'matrix.bf16.instruction_min_m' = 1e9 is outside the plausible range [1, 1024]")):
+    path = os.path.join(TMP, "validate-case.yaml")
+    if old_text not in H200_TEXT:
+        check(f"validate: {what} (the h200 profile has {old_text!r})", False)
+        continue
+    with open(path, "w") as f:
+        f.write(H200_TEXT.replace(old_text, new_text, 1))
+    rc, out, err = run("profiles", "validate", path)
+    errors = [l for l in err.splitlines() if ": error: " in l]
+    check(f"validate: {what}", rc == 1 and out == "" and len(errors) == 1 and says in errors[0], err)
 
 # --- non-UTF-8 text: rejected where it is read, and JSON output never fails on it ---------------
 UTF8_PROFILE = os.path.join(TMP, "not-utf8.yaml")

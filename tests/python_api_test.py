@@ -186,12 +186,14 @@ e = py_error(g.rank, "64x64x64", hw="h200", dtype="fp12")
 check("an unknown dtype's message names it", e is not None and "fp12" in str(e), repr(e))
 for what, call in [("a shape of another type", lambda: g.rank(4096, hw="h200")),
                    ("hw of another type", lambda: g.rank("64x64x64", hw=200)),
-                   ("top of another type", lambda: g.rank("64x64x64", hw="h200", top="3"))]:
+                   ("top of another type", lambda: g.rank("64x64x64", hw="h200", top="3")),
+                   # (a fresh user's find: candidates=5 raised "'int' object is not iterable")
+                   ("candidates of another type", lambda: g.rank("64x64x64", hw="h200", candidates=5))]:
     try:
         call()
         check(f"{what}: TypeError", False, "no exception")
-    except TypeError:
-        check(f"{what}: TypeError", True)
+    except TypeError as te:
+        check(f"{what}: TypeError", "candidates" in str(te) if what.startswith("candidates") else True, str(te))
     except Exception as e:  # noqa: BLE001
         check(f"{what}: TypeError", False, repr(e))
 

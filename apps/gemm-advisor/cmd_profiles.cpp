@@ -74,9 +74,20 @@ Registered register_profiles(CLI::App& app) {
                 return kExitBadInput;
               }
               for (const auto& w : diag.warnings) std::cerr << "gemm-advisor: warning: " << w << "\n";
-              std::cout << fmt::format("{}: ok: {} ({}), {} {}s, {:.1f} bf16 TFLOP/s peak, {} warning(s)\n",
-                                       o->validate_path, hw.name, hw.display_name, hw.cu_count,
-                                       hw.vendor == "amd" ? "CU" : "SM", hw.peak_flops_per_s(Dtype::bf16) / 1e12,
+              // The peak of bf16 (the default --dtype), or, where the profile has no bf16 path, of
+              // the first dtype it has, saying so (a fresh user's find: "0.0 bf16 TFLOP/s peak").
+              std::string peak;
+              if (hw.rate(Dtype::bf16)) {
+                peak = fmt::format("{:.1f} bf16 TFLOP/s peak", hw.peak_flops_per_s(Dtype::bf16) / 1e12);
+              } else {
+                for (int d = 0; d < kDtypeCount && peak.empty(); ++d)
+                  if (hw.rate(static_cast<Dtype>(d)))
+                    peak = fmt::format("{:.1f} {} TFLOP/s peak, no bf16 (the default --dtype: give --dtype {})",
+                                       hw.peak_flops_per_s(static_cast<Dtype>(d)) / 1e12,
+                                       dtype_name(static_cast<Dtype>(d)), dtype_name(static_cast<Dtype>(d)));
+              }
+              std::cout << fmt::format("{}: ok: {} ({}), {} {}s, {}, {} warning(s)\n", o->validate_path, hw.name,
+                                       hw.display_name, hw.cu_count, hw.vendor == "amd" ? "CU" : "SM", peak,
                                        diag.warnings.size());
               return kExitOk;
             }

@@ -3,6 +3,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -64,7 +65,12 @@ class ProfileReader {
   void check_keys(const YAML::Node& map, const std::string& path, const std::set<std::string>& known) {
     std::set<std::string> seen;
     for (const auto& kv : map) {
-      const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : "";
+      if (!kv.first.IsScalar()) {  // `[a, b]: 1` or `{a: 1}: 2` (a fresh user's find: "unknown key 'compute.'")
+        error(kv.first, "a key of '" + (path.empty() ? std::string("the profile") : printable(path)) +
+                            "' must be a name, got a " + (kv.first.IsSequence() ? "list" : "mapping"));
+        continue;
+      }
+      const std::string key = kv.first.Scalar();
       // The path and the key each through printable(), so that a long path never hides the key.
       const std::string full = path.empty() ? printable(key) : printable(path) + "." + printable(key);
       if (!seen.insert(key).second) error(kv.first, "duplicate key '" + full + "'");
@@ -155,13 +161,23 @@ class ProfileReader {
       error(value_or_key(map, key), "'" + path + "' must be a number");
       return 0;
     }
+    // A quoted scalar ("0.5") or one tagged !!str is text in YAML, whatever it spells (a fresh
+    // user's find: such values were read as numbers).
+    if (n.Tag() == "!" || n.Tag() == "tag:yaml.org,2002:str") {
+      error(n, "'" + path + "' must be a number, got the string '" + printable(n.Scalar()) + "': a quoted or !!str value is text");
+      return 0;
+    }
     const std::string& s = n.Scalar();
     double v = 0;
     char* end = nullptr;
     errno = 0;
     v = std::strtod(s.c_str(), &end);
     if (s.empty() || end != s.c_str() + s.size()) {
-      error(n, "'" + path + "' must be a number, got '" + printable(s) + "'");
+      // YAML's own spellings of infinity and not-a-number (.inf, -.Inf, .NaN, ...) are numbers, not finite ones.
+      std::string lower;
+      for (char ch : s) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+      const bool yaml_special = lower == ".nan" || lower == ".inf" || lower == "+.inf" || lower == "-.inf";
+      error(n, "'" + path + "' must be " + (yaml_special ? "finite" : "a number") + ", got '" + printable(s) + "'");
       return 0;
     }
     if (!std::isfinite(v)) {
@@ -257,7 +273,8 @@ void parse_identity(ProfileReader& r, const YAML::Node& root, Hardware& hw) {
   const bool name_ok = std::all_of(hw.name.begin(), hw.name.end(), [](char ch) {
     return (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_' || ch == '-';
   });
-  if (root["name"] && root["name"].IsScalar() && root["name"].Scalar().empty())
+  // (text() has reported a blank one already: one error for one value.)
+  if (root["name"] && root["name"].IsScalar() && root["name"].Scalar().empty() && !r.reported(root["name"]))
     r.error(root["name"], "'name' must not be empty");
   if (!hw.name.empty() && !name_ok)
     r.error(root["name"], "'name' must use only lowercase letters, digits, '-' and '_', got '" + printable(hw.name) + "'");
@@ -360,6 +377,9 @@ void parse_memory(ProfileReader& r, const YAML::Node& m, Hardware& hw) {
   r.plausible(m, "dram_latency_ns", "memory.dram_latency_ns", 1, 1e5);
   r.plausible(m, "per_cu_load_bytes_per_cycle", "memory.per_cu_load_bytes_per_cycle", 1, 1e5);
   r.plausible(m, "l2_bytes", "memory.l2_bytes", 1 << 16, 1e11);
+  // DRAM capacity: 1 MB to 1 PB (the model reads it only for reporting; a unit slip is still an error).
+  r.plausible(m, "dram_bytes", "memory.dram_bytes", 1e6, 1e15);
+  r.plausible(m, "llc_bytes", "memory.llc_bytes", 1 << 16, 1e11, true);
   if (hw.cu_count > 0) r.plausible(m, "xcd_count", "memory.xcd_count", 1, hw.cu_count);
   if (hw.vendor == "nvidia" && hw.xcd_count > 1)
     r.warn(m["xcd_count"], "'memory.xcd_count' = " + std::to_string(hw.xcd_count) +
@@ -414,18 +434,20 @@ void parse_matrix(ProfileReader& r, const YAML::Node& mx, Hardware& hw) {
                                                     : rate.instruction_n;
     rate.instruction_min_m = v["instruction_min_m"] ? r.integer(v, "instruction_min_m", base + ".instruction_min_m")
                                                     : rate.instruction_m;
-    if (rate.instruction_min_m > 0 && rate.instruction_m > 0 && rate.instruction_m % rate.instruction_min_m != 0)
+    // The range first: a value outside it is a unit slip, better named as such than as a divisor.
+    for (const char* dim : {"instruction_m", "instruction_n", "instruction_k", "instruction_max_n", "instruction_min_m"})
+      r.plausible(v, dim, base + "." + dim, 1, 1024);
+    if (rate.instruction_min_m > 0 && rate.instruction_m > 0 && rate.instruction_m % rate.instruction_min_m != 0 &&
+        !r.reported(v["instruction_min_m"]) && !r.reported(v["instruction_m"]))
       r.error(v["instruction_min_m"], "'" + base + ".instruction_min_m' (" + std::to_string(rate.instruction_min_m) +
                                           ") must divide '" + base + ".instruction_m' (" +
                                           std::to_string(rate.instruction_m) + ")");
-    if (v["instruction_max_n"] && rate.instruction_max_n < rate.instruction_n)
+    if (v["instruction_max_n"] && rate.instruction_max_n < rate.instruction_n && !r.reported(v["instruction_max_n"]))
       r.error(v["instruction_max_n"], "'" + base + ".instruction_max_n' (" + std::to_string(rate.instruction_max_n) +
                                           ") is below '" + base + ".instruction_n' (" +
                                           std::to_string(rate.instruction_n) + ")");
     rate.flops_per_cycle_per_cu = r.number(v, "flops_per_cycle_per_cu", base + ".flops_per_cycle_per_cu");
     r.number(v, "instruction_cycles", base + ".instruction_cycles", false, false);
-    for (const char* dim : {"instruction_m", "instruction_n", "instruction_k", "instruction_max_n", "instruction_min_m"})
-      r.plausible(v, dim, base + "." + dim, 1, 1024);
     // Every matrix instruction's M and K are powers of two (mma.sync, wgmma, tcgen05, MFMA), and
     // its N a power of two or a multiple of 8 (wgmma's n in 8..256 by 8).
     auto pow2 = [](std::int64_t x) { return x > 0 && (x & (x - 1)) == 0; };

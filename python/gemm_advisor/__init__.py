@@ -246,7 +246,12 @@ def _candidate_texts(candidates, target):
         return None
     if isinstance(candidates, (str, dict)):
         raise TypeError("candidates must be a list of configs (dicts or config text), not one config")
-    return [config_text(c, target, f"candidates[{i}]") for i, c in enumerate(candidates)]
+    try:
+        items = list(candidates)
+    except TypeError:
+        raise TypeError("candidates must be a list of configs (dicts or config text), not "
+                        f"{type(candidates).__name__}") from None
+    return [config_text(c, target, f"candidates[{i}]") for i, c in enumerate(items)]
 
 
 def _distinct_arg(distinct):

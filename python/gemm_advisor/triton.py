@@ -146,7 +146,9 @@ def shortlist(top=8, hw=None, key_names=("M", "N", "K"), names=None, dtype=None,
     The profile is loaded now, so a bad ``hw`` (or none found) raises gemm_advisor.Error here, at
     decoration time. At run time, a config the advisor cannot describe (a field it needs is not a
     parameter) or a shape it rejects is kept rather than lost: fn issues an AdvisorWarning and
-    returns the configs it was given, so the autotuner still benchmarks them all.
+    returns the configs it was given, so the autotuner still benchmarks them all. A name of
+    ``key_names`` that is not one of the kernel's arguments is a setup error, which no shape would
+    fix: the first call raises gemm_advisor.Error naming it.
     """
     # A wrong type is a TypeError, a bad value an Error, as for rank(top=...) (a fresh user's find,
     # 2026-12-04: shortlist raised Error for both).
