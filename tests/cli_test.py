@@ -540,6 +540,34 @@ with open(fast, "w") as f:
 rc, out, err = run("evaluate", "--hw", "h200", "--measurements", fast)
 check("evaluate warns of a time faster than the peak allows, at its line",
       rc == 0 and f"{fast}:2:" in err and "timing error" in err, err)
+# ... and says the shape left has one timed config, 100% of oracle whatever the pick (a fresh user's find).
+check("evaluate warns of a shape with one timed config", "1 of the 1 shapes have one timed config" in err, err)
+# A file mostly faster than the peak is a unit slip (times in seconds): one error, not a score of what is
+# left (it scored 8 shapes at 94.6% and the vendor at 2732% of oracle: a fresh user's find); a vendor row
+# faster than the peak is left out too.
+slip = os.path.join(TMP, "slip.csv")
+with open(slip, "w") as f:
+    f.write("kernel,m,n,k,block_m,block_n,block_k,num_warps,num_stages,ms\n")
+    for bm in (64, 128):
+        for bn in (64, 128, 256):
+            for s in (2, 3):
+                f.write(f"triton,4096,4096,4096,{bm},{bn},64,8,{s},0.0002\n")
+    f.write("cublas,4096,4096,4096,0,0,0,0,0,0.0001\n")
+rc, out, err = run("evaluate", "--hw", "h200", "--measurements", slip)
+errors = [l for l in err.splitlines() if ": error: " in l]
+check("evaluate: a file in seconds is one error naming the unit", rc == 1 and out == "" and len(errors) == 1 and
+      "12 of its 12 timed configs are faster than h200's peak allows: is the 'ms' column in milliseconds?" in errors[0]
+      and "warning" not in err, err)
+with open(fast, "a") as f:
+    f.write("4096,4096,4096,64,64,64,4,3,0.3\n")
+vendor_fast = os.path.join(TMP, "vendor-fast.csv")
+with open(vendor_fast, "w") as f:
+    f.write("kernel,m,n,k,block_m,block_n,block_k,num_warps,num_stages,ms\n"
+            "triton,4096,4096,4096,128,64,64,8,3,0.2\ntriton,4096,4096,4096,64,64,64,4,3,0.3\n"
+            "cublas,4096,4096,4096,0,0,0,0,0,0.0001\n")
+rc, out, err = run("evaluate", "--hw", "h200", "--measurements", vendor_fast, "--format", "json")
+check("evaluate: a vendor row faster than the peak is left out, said", rc == 0 and "the cublas row's 0.0001 ms is faster"
+      in err and json.loads(out)["shapes"][0].get("vendor_pct_of_oracle") is None, err)
 
 # A config of a --candidates file that cannot run is named with its line; with none left, the error
 # names the file (it named neither).
