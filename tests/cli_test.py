@@ -4,6 +4,7 @@ JSON/CSV shapes, --top, --candidates. Usage: cli_test.py PATH/TO/gemm-advisor (r
 import csv
 import io
 import json
+import shutil
 import subprocess
 import sys
 
@@ -509,6 +510,26 @@ check("--emit vllm twice into one directory: each file keeps the run that wrote 
       all(per_file[f].get("cu_count") == 66 for f in others) and
       sorted(per_file) == sorted(f for f in os.listdir(two) if f.endswith(".json") and f != "gemm-advisor-generator.json"),
       json.dumps(side)[:600])
+# A sidecar there that gemm-advisor cannot read is replaced with a warning (it was silent, and the earlier
+# files' entries were lost unsaid); the profile is named by its absolute path (a relative one meant
+# nothing from elsewhere), and rank's JSON names it too (an overlay is told from the shipped profile).
+side_path = os.path.join(two, "gemm-advisor-generator.json")
+own_profile = os.path.join(TMP, "mine.yaml")
+shutil.copy("profiles/h200.yaml", own_profile)
+for broken in ('{"truncated": ', "[1, 2]", '{"files": {"x": 5}}'):
+    with open(side_path, "w") as f:
+        f.write(broken)
+    rc, out, err = run("batch", "-", "--hw", os.path.relpath(own_profile), "--emit", "vllm", "--out", two,
+                       "--m-values", "1", stdin="16x576x7168\n")
+    side = json.load(open(side_path)) if rc == 0 else {}
+    check(f"--emit vllm over an unreadable sidecar {broken!r}: replaced, with a warning",
+          rc == 0 and "not a sidecar gemm-advisor can read" in err and side.get("profile") == os.path.abspath(own_profile),
+          err + json.dumps(side)[:300])
+rc, out, err = run("rank", "64x64x64", "--hw", os.path.relpath(own_profile), "--format", "json", "--top", "1")
+rc2, out2, _ = run("rank", "64x64x64", "--hw", "h200", "--format", "json", "--top", "1")
+check("rank's JSON names the profile: the file's absolute path, or embedded:NAME",
+      rc == rc2 == 0 and json.loads(out)["hardware"]["profile"] == os.path.abspath(own_profile) and
+      json.loads(out2)["hardware"]["profile"] == "embedded:h200", out[:300])
 
 # explain says what the time is made of: launch + all waves (+ reduction) adds up to it, in the table
 # and in the JSON terms ((waves - 1) full waves + the last).

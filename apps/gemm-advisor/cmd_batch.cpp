@@ -511,7 +511,9 @@ int run_batch(const BatchOptions& o) {
     }
     // Which advisor wrote them: a sidecar, since vLLM reads every key of its files as an M.
     if (files > 0) {
-      std::cout << write_generator_sidecar(o.out_dir, sidecar_run_json(hw, target), written_names) << "\n";
+      std::string warning;
+      std::cout << write_generator_sidecar(o.out_dir, sidecar_run_json(hw, target), written_names, &warning) << "\n";
+      if (!warning.empty()) spdlog::warn("{}", warning);
     }
     std::cout.flush();
   }

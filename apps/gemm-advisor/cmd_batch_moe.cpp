@@ -153,7 +153,9 @@ int run_moe_batch(const MoeBatchOptions& o) {
     if (written > 0) {
       nlohmann::json g = sidecar_run_json(hw, target);
       g["routing"] = moe_routing_text(routing);
-      std::cout << write_generator_sidecar(o.out_dir, g, names) << "\n";
+      std::string warning;
+      std::cout << write_generator_sidecar(o.out_dir, g, names, &warning) << "\n";
+      if (!warning.empty()) spdlog::warn("{}", warning);
     }
   }
   std::cout.flush();

@@ -274,27 +274,45 @@ void write_file_atomically(const std::string& path_given, const std::string& tex
   if (::rename(tmp.c_str(), path.c_str()) != 0) fail("rename", false);
 }
 
+std::string profile_source_text(const Hardware& hw) {
+  if (hw.source.rfind("embedded:", 0) == 0 || hw.source.empty()) return hw.source;
+  std::error_code ec;
+  const std::filesystem::path absolute = std::filesystem::absolute(hw.source, ec);
+  return ec ? hw.source : absolute.lexically_normal().string();
+}
+
 nlohmann::json sidecar_run_json(const Hardware& hw, const Target& target) {
   nlohmann::json g = generator_json();
   g["hardware"] = hw.name;
   g["cu_count"] = hw.cu_count;
-  g["profile"] = hw.source;
+  // An absolute path: the sidecar is read from elsewhere (a fresh user's find: "mine.yaml").
+  g["profile"] = profile_source_text(hw);
   g["target"] = std::string(target.name());
   return g;
 }
 
 std::string write_generator_sidecar(const std::string& dir, const nlohmann::json& run,
-                                    const std::vector<std::string>& files) {
+                                    const std::vector<std::string>& files, std::string* warning) {
   const std::string path = (std::filesystem::path(dir) / "gemm-advisor-generator.json").string();
   nlohmann::json by_file = nlohmann::json::object();
   std::error_code ec;
   if (std::filesystem::is_regular_file(path, ec)) {
+    std::string why;
     try {
       const nlohmann::json earlier = nlohmann::json::parse(read_text_file(path));
-      if (earlier.is_object() && earlier.contains("files") && earlier["files"].is_object()) by_file = earlier["files"];
+      if (earlier.is_object() && earlier.contains("files") && earlier["files"].is_object() &&
+          std::all_of(earlier["files"].begin(), earlier["files"].end(),
+                      [](const nlohmann::json& v) { return v.is_object(); }))
+        by_file = earlier["files"];
+      else
+        why = "no \"files\" object of runs";
     } catch (const std::exception&) {
-      // Not ours, or unreadable: replaced by this run's.
+      why = "not JSON";
     }
+    // Not ours, or unreadable: replaced by this run's, and said (it was silent: a fresh user's find).
+    if (!why.empty() && warning)
+      *warning = path + ": not a sidecar gemm-advisor can read (" + why +
+                 "): replaced, and what it said of the files earlier runs wrote there is lost";
   }
   for (const std::string& f : files) by_file[f] = run;
   // Files an earlier run listed that are gone from the directory are not described any more.

@@ -2,6 +2,7 @@
 #include "gemm_advisor/error.hpp"
 #include "gemm_advisor/version.hpp"
 #include "gemm_advisor/moe.hpp"
+#include "gemm_advisor/emit.hpp"
 
 #include <fmt/format.h>
 
@@ -89,7 +90,11 @@ nlohmann::json ranking_json(const GemmProblem& p, const Hardware& hw, const std:
   nlohmann::json j = {
       {"problem",
        {{"m", p.m}, {"n", p.n}, {"k", p.k}, {"batch", p.batch}, {"dtype", dtype_name(p.dtype)}, {"layout", p.layout.name()}}},
-      {"hardware", {{"name", hw.name}, {"display_name", hw.display_name}, {"peak_tflops", hw.peak_flops_per_s(p.dtype) / 1e12}}},
+      {"hardware",
+       {{"name", hw.name},
+        {"display_name", hw.display_name},
+        {"peak_tflops", hw.peak_flops_per_s(p.dtype) / 1e12},
+        {"profile", profile_source_text(hw)}}},
       {"target", target},
       {"configs", configs},
       {"generator", generator_json()},

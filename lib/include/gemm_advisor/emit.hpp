@@ -112,9 +112,13 @@ void check_writable_path(const std::string& path);
 void write_file_atomically(const std::string& path, const std::string& text);
 
 /// A run's fields for the sidecar below: generator_json() plus "hardware" (the profile's name),
-/// "cu_count" (the CUs ranked for: a --cu-count partition), "profile" (its source: a calibrated
-/// overlay is told from the shipped profile) and "target".
+/// "cu_count" (the CUs ranked for: a --cu-count partition), "profile" (its source, profile_source_text:
+/// a calibrated overlay is told from the shipped profile) and "target".
 nlohmann::json sidecar_run_json(const Hardware& hw, const Target& target);
+
+/// Where a profile came from, for output read elsewhere: "embedded:NAME" for a shipped profile, else
+/// the file's absolute path (as given where it cannot be made absolute).
+std::string profile_source_text(const Hardware& hw);
 
 /// Writes (atomically) the provenance sidecar `dir`/gemm-advisor-generator.json of a run that wrote
 /// `files` (names inside `dir`) into `dir`: the run's fields (`run`: generator, hardware, profile,
@@ -122,9 +126,10 @@ nlohmann::json sidecar_run_json(const Hardware& hw, const Target& target);
 /// the directory with the fields of the run that wrote it, kept from an earlier sidecar there for
 /// files this run did not rewrite (two runs into one directory, for two GPUs or targets, left only
 /// the second's fields: a fresh user's find, 2026-12-04). An earlier sidecar that is not such JSON
-/// is replaced. Returns the sidecar's path. Throws InputError as write_file_atomically.
+/// is replaced, and `warning` (when given) says so. Returns the sidecar's path. Throws InputError as
+/// write_file_atomically.
 std::string write_generator_sidecar(const std::string& dir, const nlohmann::json& run,
-                                    const std::vector<std::string>& files);
+                                    const std::vector<std::string>& files, std::string* warning = nullptr);
 
 /// Creates `dir` (and its parents) when missing. Throws InputError naming it when it exists but is
 /// not a directory, or cannot be created.
