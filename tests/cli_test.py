@@ -563,6 +563,22 @@ check("evaluate warns of a time faster than the peak allows, at its line",
       rc == 0 and f"{fast}:2:" in err and "timing error" in err, err)
 # ... and says the shape left has one timed config, 100% of oracle whatever the pick (a fresh user's find).
 check("evaluate warns of a shape with one timed config", "1 of the 1 shapes have one timed config" in err, err)
+# A measurement file without a kernel column is the triton kernel's: said when another target is asked
+# for (it failed as "no shape has a timed config of the triton-tutorial kernel"); --kernel triton reads it.
+nokernel = os.path.join(TMP, "no-kernel.csv")
+with open(nokernel, "w") as f:
+    f.write("m,n,k,block_m,block_n,block_k,num_warps,num_stages,ms\n4096,4096,4096,128,128,64,8,3,0.2\n"
+            "4096,4096,4096,128,64,64,8,3,0.25\n")
+rc, out, err = run("evaluate", "--hw", "h200", "--target", "triton-tutorial", "--measurements", nokernel)
+check("evaluate: no kernel column, another target: warned, then the error", rc == 1 and
+      "no 'kernel' column: its rows are taken as the triton kernel's, not triton-tutorial's" in err, err)
+rc, out, err = run("evaluate", "--hw", "h200", "--target", "triton-tutorial", "--kernel", "triton", "--measurements",
+                   nokernel)
+check("... and --kernel triton scores them under that target", rc == 0 and "4096x4096x4096" in out, out + err)
+with open(nokernel, "a") as f:
+    f.write("4096,4096,4096,0,0,0,0,0,0.19\n")
+expect_error("no kernel column and a vendor row: the error says why", ["evaluate", "--hw", "h200", "--measurements",
+             nokernel], 1, "no-kernel.csv:4: column 'block_m': 0 is outside 1..65536; the file has no 'kernel' column")
 # A file mostly faster than the peak is a unit slip (times in seconds): one error, not a score of what is
 # left (it scored 8 shapes at 94.6% and the vendor at 2732% of oracle: a fresh user's find); a vendor row
 # faster than the peak is left out too.

@@ -288,6 +288,11 @@ std::vector<MeasuredShape> read_measurements(std::istream& in, const std::string
   }
   const ProblemColumns cols = problem_columns(h);
   const int ikern = h.index("kernel"), ist = h.index("status");
+  // Without a kernel column every row is the triton kernel's: said where another kernel's rows are
+  // wanted (it failed as "no shape has a timed config of the triton-tutorial kernel": a fresh user's find).
+  if (ikern < 0 && target != "triton" && warnings)
+    warnings->push_back(source + ": no 'kernel' column: its rows are taken as the triton kernel's, not " + target +
+                        "'s (add a kernel column, or give --kernel triton)");
   const int ibm = h.index("block_m"), ibn = h.index("block_n"), ibk = h.index("block_k");
   const int iw = h.index("num_warps"), is = h.index("num_stages"), ig = h.index("group_m");
   const int isk = h.index("split_k"), ims = h.index("ms");
@@ -355,6 +360,11 @@ std::vector<MeasuredShape> read_measurements(std::istream& in, const std::string
       continue;
     }
     MeasuredConfig mc;
+    // A vendor library's row (block sizes 0) in a file without a kernel column reads as the triton
+    // kernel's: the error says why (it said only "0 is outside 1..65536": a fresh user's find).
+    if (ikern < 0 && ibm >= 0 && static_cast<std::size_t>(ibm) < f.size() && f[ibm] == "0")
+      r.fail("column 'block_m': 0 is outside 1..65536; the file has no 'kernel' column, so every row is taken as " +
+             target + "'s: a vendor library's row? (name each row's kernel in a kernel column)");
     mc.config.block_m = static_cast<int>(csv_int(r, f, ibm, "block_m", 1, 65536));
     mc.config.block_n = static_cast<int>(csv_int(r, f, ibn, "block_n", 1, 65536));
     mc.config.block_k = static_cast<int>(csv_int(r, f, ibk, "block_k", 1, 65536));
