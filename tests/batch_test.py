@@ -440,6 +440,9 @@ rc, out, err = run("batch", partial, "--hw", "h200", "--emit", "vllm", "--out", 
 files = [f for f in os.listdir(vdir) if f.startswith("N=")] if os.path.isdir(vdir) else []
 check("stopped --emit vllm --m-values input: exit 1 and no config file", rc == 1 and files == [] and
       "no config file written" in err, f"rc={rc} files={files} err={err!r}")
+check("... one error line, the bad line's (the note on the files is a warning)",
+      [l for l in err.splitlines() if ": error: " in l] == [l for l in err.splitlines() if "partial.csv:4:" in l] and
+      "warning: no config file written" in err, err)
 rc, out, err = run("batch", partial, "--hw", "h200", "--emit", "vllm", "--out", vdir, "--m-values", "input",
                    "--keep-going")
 files = [f for f in os.listdir(vdir) if f.startswith("N=")] if os.path.isdir(vdir) else []
@@ -451,6 +454,12 @@ ansi = write("ansi.csv", 'name,m,n,k\n"a\x1b[31mred",64,64,64\n')
 rc, out, err = run("batch", ansi, "--hw", "h200", "--format", "table", "--top", "1")
 check("table output escapes control characters of names", rc == 0 and "\x1b" not in out and "a\\x1b[31mred" in out,
       out[:200])
+
+# --candidates of which none fits: the error names the first one's reason (a fresh user's find, 2026-12-04).
+big = write("cand-big.csv", "block_m,block_n,block_k,num_warps,num_stages\n256,256,256,8,6\n")
+rc, out, err = run("batch", "-", "--hw", "h200", "--candidates", big, stdin="64x64x4096\n")
+check("batch --candidates none of which fits: the reason is given", rc == 1 and
+      "(256x256x256:8:6: needs 1572864 bytes of shared memory" in err, err)
 
 shutil.rmtree(TMP, ignore_errors=True)
 cli_harness.finish()

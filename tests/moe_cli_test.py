@@ -456,4 +456,15 @@ rc, out, err = cli_harness.run(BIN, "batch", "-", "--hw", "h200", "--target", "v
 check("a model list of 280 MB on standard input without a newline: exit 1, one line naming <stdin>",
       rc == 1 and out == "" and len(err.strip().splitlines()) == 1 and "<stdin>: larger than 256 MiB" in err, err)
 
+# --candidates of which none fits: batch names the first one's reason, as rank names each (it gave none:
+# a fresh user's find, 2026-12-04).
+cand_sk = os.path.join(TMP, "cand-sk.csv")
+with open(cand_sk, "w") as f:
+    f.write("block_m,block_n,block_k,num_warps,num_stages,split_k\n16,64,128,4,3,2\n")
+rc, out, err = cli_harness.run(BIN, "batch", "examples/moe-models.csv", "--target", "vllm-fused-moe", "--hw", "h200",
+                               "--candidates", cand_sk, "--m-values", "1")
+check("batch, MoE --candidates none of which fits: the reason is given",
+      rc == 1 and "among the configs of" in err and "16x64x128:4:3:2: split_k = 2: vLLM's fused MoE has no split-K" in err,
+      err)
+
 cli_harness.finish()

@@ -428,7 +428,12 @@ int run_batch(const BatchOptions& o) {
                   // Nothing to advise is a bad line, never a silently missing row.
                   e.error = located(source, e.line,
                                     "no feasible config for " + e.problem.shape_text() + " on " + hw.name +
-                                        (!fixed.empty() ? " among the configs of " + common.candidates
+                                        (!fixed.empty() ? " among the configs of " + common.candidates +
+                                                              (s.ranked.empty() ? std::string()
+                                                                                : " (" + s.ranked.front().config.text() +
+                                                                                      ": " +
+                                                                                      s.ranked.front().infeasible_reason +
+                                                                                      ")")
                                          : s.ranked.empty() ? empty_space_reason()
                                                             : std::string()));
                   return item;
@@ -496,10 +501,10 @@ int run_batch(const BatchOptions& o) {
   // an M up by the nearest key), so none is written then. With an M grid each (N, K) line gives its
   // whole file.
   const bool partial_tables = vllm && m_from_input && stopped;
+  // A note on the bad line's error (one error line per failure: the second was "error:" too).
   if (partial_tables && !vllm_tables.empty())
-    std::cerr << "gemm-advisor: error: no config file written: the run stopped before the end of " << source
-              << ", and a file of an (N, K) would lack the M values of the lines after it (--keep-going skips bad "
-                 "lines instead)\n";
+    spdlog::warn("no config file written: the run stopped before the end of {}, and a file of an (N, K) would lack "
+                 "the M values of the lines after it (--keep-going skips bad lines instead)", source);
   if (vllm && !partial_tables) {
     std::vector<std::string> written_names;
     for (const auto& [nk, best_by_m] : vllm_tables) {

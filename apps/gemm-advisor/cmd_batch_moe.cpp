@@ -114,9 +114,14 @@ int run_moe_batch(const MoeBatchOptions& o) {
         advise(target, p, profile, fixed.empty() ? nullptr : &fixed, emit_vllm ? 1 : (common.distinct ? 0 : top), space,
                ranked);
         if (common.distinct) distinct_tiles_first(ranked, top);
+        // With --candidates, the first one's reason, as rank gives each (a fresh user's find: batch gave none).
         if (ranked.empty() || !ranked.front().estimate.feasible)
           throw InputError("no config of vLLM's fused MoE kernel fits " + p.shape_text() + " on " + hw.name +
-                           (fixed.empty() ? "" : " among the configs of " + common.candidates));
+                           (fixed.empty() ? ""
+                                          : " among the configs of " + common.candidates +
+                                                (ranked.empty() ? std::string()
+                                                                : " (" + ranked.front().config.text() + ": " +
+                                                                      ranked.front().infeasible_reason + ")")));
       } catch (const InputError& e) {
         std::cout.flush();
         std::cerr << "gemm-advisor: error: " << where << label << " M=" << m << ": " << e.what() << "\n";
