@@ -579,6 +579,16 @@ with open(nokernel, "a") as f:
     f.write("4096,4096,4096,0,0,0,0,0,0.19\n")
 expect_error("no kernel column and a vendor row: the error says why", ["evaluate", "--hw", "h200", "--measurements",
              nokernel], 1, "no-kernel.csv:4: column 'block_m': 0 is outside 1..65536; the file has no 'kernel' column")
+# A byte-identical copy under another name is the same measurements twice: an error, as the same path is
+# (it was merged unsaid, every config "re-timed" and agreeing with itself: a fresh user's find).
+original = os.path.join(TMP, "original.csv")
+with open(original, "w") as f:
+    f.write("m,n,k,block_m,block_n,block_k,num_warps,num_stages,ms\n4096,4096,4096,128,64,64,8,3,0.2\n"
+            "4096,4096,4096,64,64,64,4,3,0.3\n")
+copy = os.path.join(TMP, "copy-of-original.csv")
+shutil.copy(original, copy)
+expect_error("evaluate: a byte-identical copy of a measurement file", ["evaluate", "--hw", "h200", "--measurements",
+             original, copy], 1, "copy-of-original.csv: the same bytes as")
 # A file mostly faster than the peak is a unit slip (times in seconds): one error, not a score of what is
 # left (it scored 8 shapes at 94.6% and the vendor at 2732% of oracle: a fresh user's find); a vendor row
 # faster than the peak is left out too.

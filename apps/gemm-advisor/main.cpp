@@ -298,9 +298,20 @@ std::vector<gemm_advisor::MeasuredShape> read_measured_shapes(const std::vector<
   std::vector<MeasuredShape> shapes;
   // shape key -> (the file that measured it first, its index in shapes)
   std::map<std::string, std::pair<std::string, std::size_t>> measured_in;
+  std::vector<std::pair<std::string, std::size_t>> contents;  // (path, a hash of its bytes) of the files read so far
   for (const std::string& path : paths) {
     std::vector<std::string> warnings;
     auto file_shapes = read_measurements(path, kernel, &warnings);
+    // A byte-identical copy under another name is the same measurements given twice: merged, every
+    // config would count as re-timed and agree with itself (a fresh user's find: merged unsaid).
+    if (paths.size() > 1) {
+      const std::string bytes = read_text_file(path);
+      const std::size_t hash = std::hash<std::string>{}(bytes);
+      for (const auto& [earlier, earlier_hash] : contents)
+        if (earlier_hash == hash && !same_file(earlier, path) && read_text_file(earlier) == bytes)
+          throw InputError(path + ": the same bytes as " + earlier + ": the same measurements given twice");
+      contents.emplace_back(path, hash);
+    }
     for (const std::string& w : warnings) spdlog::warn("{}", w);
     std::size_t retimed = 0, disagree = 0;
     std::size_t timed = 0, too_fast = 0;  // the file's ok configs, and those faster than the peak allows
