@@ -152,7 +152,7 @@ with open(NO_BF16, "w") as f:
     f.write("\n".join(l for l in H200_TEXT.split("\n") if not l.startswith("  bf16:")))
 rc, out, _ = run("profiles", "validate", NO_BF16)
 check("validate without bf16 gives another dtype's peak and says bf16 is missing",
-      rc == 0 and "494.7 fp32 TFLOP/s peak, no bf16 (the default --dtype: give --dtype fp32)" in out, out)
+      rc == 0 and "989.4 fp16 TFLOP/s peak, no bf16 (the default --dtype: give --dtype fp16)" in out, out)
 for what, old_text, new_text, says in (
         ("an empty name, once", "name: h200\n", 'name: ""\n', ":3: 'name' must not be empty"),
         ("a quoted number", "  misaligned_store_fraction: 0.5", '  misaligned_store_fraction: "0.5"',
@@ -525,6 +525,16 @@ for broken in ('{"truncated": ', "[1, 2]", '{"files": {"x": 5}}'):
     check(f"--emit vllm over an unreadable sidecar {broken!r}: replaced, with a warning",
           rc == 0 and "not a sidecar gemm-advisor can read" in err and side.get("profile") == os.path.abspath(own_profile),
           err + json.dumps(side)[:300])
+# A sidecar that cannot be replaced (a directory there) stops the run before any config file is written
+# (the files were written, then the run failed on the sidecar: a fresh user's find); an unreadable one
+# is an error too, not "not JSON" and replaced.
+blocked = os.path.join(TMP, "vllm-blocked")
+os.makedirs(os.path.join(blocked, "gemm-advisor-generator.json"))
+rc, out, err = run("batch", "-", "--hw", "h200", "--emit", "vllm", "--out", blocked, "--m-values", "1",
+                   stdin="16x576x7168\n")
+check("--emit vllm with a directory where the sidecar goes: one error, no config file written",
+      rc == 1 and "gemm-advisor-generator.json: cannot write: it exists and is not a regular file" in err and
+      sorted(os.listdir(blocked)) == ["gemm-advisor-generator.json"], err + str(os.listdir(blocked)))
 rc, out, err = run("rank", "64x64x64", "--hw", os.path.relpath(own_profile), "--format", "json", "--top", "1")
 rc2, out2, _ = run("rank", "64x64x64", "--hw", "h200", "--format", "json", "--top", "1")
 check("rank's JSON names the profile: the file's absolute path, or embedded:NAME",
@@ -562,7 +572,7 @@ rc, out, err = run("evaluate", "--hw", "h200", "--measurements", fast)
 check("evaluate warns of a time faster than the peak allows, at its line",
       rc == 0 and f"{fast}:2:" in err and "timing error" in err, err)
 # ... and says the shape left has one timed config, 100% of oracle whatever the pick (a fresh user's find).
-check("evaluate warns of a shape with one timed config", "1 of the 1 shapes have one timed config" in err, err)
+check("evaluate warns of a shape with one timed config", "1 of the 1 shapes has one timed config" in err, err)
 # A measurement file without a kernel column is the triton kernel's: said when another target is asked
 # for (it failed as "no shape has a timed config of the triton-tutorial kernel"); --kernel triton reads it.
 nokernel = os.path.join(TMP, "no-kernel.csv")
@@ -589,6 +599,16 @@ copy = os.path.join(TMP, "copy-of-original.csv")
 shutil.copy(original, copy)
 expect_error("evaluate: a byte-identical copy of a measurement file", ["evaluate", "--hw", "h200", "--measurements",
              original, copy], 1, "copy-of-original.csv: the same bytes as")
+# ... but two different files through pipes are two files (a pipe reads empty a second time: they were
+# called "the same bytes").
+other = os.path.join(TMP, "other.csv")
+with open(other, "w") as f:
+    f.write("m,n,k,block_m,block_n,block_k,num_warps,num_stages,ms\n2048,2048,2048,128,64,64,8,3,0.05\n"
+            "2048,2048,2048,64,64,64,4,3,0.06\n")
+piped = subprocess.run(["bash", "-c", f"{BIN} evaluate --hw h200 --measurements <(cat {original}) <(cat {other})"],
+                       capture_output=True, text=True)
+check("evaluate: two different files through pipes", piped.returncode == 0 and "same bytes" not in piped.stderr,
+      piped.stderr)
 # A file mostly faster than the peak is a unit slip (times in seconds): one error, not a score of what is
 # left (it scored 8 shapes at 94.6% and the vendor at 2732% of oracle: a fresh user's find); a vendor row
 # faster than the peak is left out too.

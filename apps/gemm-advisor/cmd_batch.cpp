@@ -322,7 +322,10 @@ int run_batch(const BatchOptions& o) {
   std::istream* in = &input;
   auto reader = open_shape_reader(*in, source, parse_shape_format(o.input_format), defaults);
   for (const std::string& w : reader->warnings()) spdlog::warn("{}", w);
-  if (vllm) ensure_directory(o.out_dir);  // once the input is known to open: an error leaves no directory
+  if (vllm) {
+    ensure_directory(o.out_dir);  // once the input is known to open: an error leaves no directory
+    check_generator_sidecar(o.out_dir);  // before any file: a sidecar that cannot be replaced stops the run
+  }
   // YAML and JSON lists are parsed whole when opened: their byte position says nothing then.
   const bool position_tells = file && in->peek() != std::char_traits<char>::eof();
   in->clear();

@@ -72,6 +72,7 @@ int run_moe_batch(const MoeBatchOptions& o) {
     device_name = o.vllm_device_name.empty() ? vllm_device_name(hw, &mapped) : o.vllm_device_name;  // checked at parse time
     if (!mapped.empty()) spdlog::warn("{}", mapped);
     ensure_directory(o.out_dir);
+    check_generator_sidecar(o.out_dir);  // before any file: a sidecar that cannot be replaced stops the run
   }
 
   // One file per (E, N, dtype, block shape), as vLLM names them; two models sharing one would write

@@ -129,17 +129,16 @@ Registered register_evaluate(CLI::App& app) {
             if (e.shapes.empty())
               throw InputError(fmt::format("{}", fmt::join(o->measurements, ", ")) +
                                ": no shape has a timed config of the " + kernel + " kernel (rows need kernel=" + kernel +
-                               ", "
-                               "status=ok and ms > 0)");
+                               ", status=ok and ms > 0, and a time the GPU's peak allows)");
             // A shape with one timed config is its own oracle: 100% whatever the model picks (a stray
             // row of another dtype raised a geomean from 97.6% to 99.7% unsaid: a fresh user's find).
             std::vector<std::string> single;
             for (const ShapeEvaluation& s : e.shapes)
               if (s.measured == 1) single.push_back(unscored_text(s.problem));
             if (!single.empty())
-              spdlog::warn("{}: {} of the {} shapes have one timed config, which scores 100% of oracle whatever the "
+              spdlog::warn("{}: {} of the {} shapes {} one timed config, which scores 100% of oracle whatever the "
                            "model picks (first: {}); their top-1 time error still counts",
-                           files, single.size(), e.shapes.size(), single.front());
+                           files, single.size(), e.shapes.size(), single.size() == 1 ? "has" : "have", single.front());
             std::ostringstream out;
             if (o->format == "json") out << json_text(evaluation_json(e, profile, target), 2) << "\n";
             else write_table(out, e, hw, target);

@@ -80,11 +80,14 @@ Registered register_profiles(CLI::App& app) {
               if (hw.rate(Dtype::bf16)) {
                 peak = fmt::format("{:.1f} bf16 TFLOP/s peak", hw.peak_flops_per_s(Dtype::bf16) / 1e12);
               } else {
-                for (int d = 0; d < kDtypeCount && peak.empty(); ++d)
-                  if (hw.rate(static_cast<Dtype>(d)))
-                    peak = fmt::format("{:.1f} {} TFLOP/s peak, no bf16 (the default --dtype: give --dtype {})",
-                                       hw.peak_flops_per_s(static_cast<Dtype>(d)) / 1e12,
-                                       dtype_name(static_cast<Dtype>(d)), dtype_name(static_cast<Dtype>(d)));
+                // The 16-bit one if there is (fp16: what bf16 users would give instead), else the first.
+                int pick = -1;
+                for (int d = 0; d < kDtypeCount; ++d)
+                  if (hw.rate(static_cast<Dtype>(d)) && (pick < 0 || static_cast<Dtype>(d) == Dtype::fp16)) pick = d;
+                if (pick >= 0)
+                  peak = fmt::format("{:.1f} {} TFLOP/s peak, no bf16 (the default --dtype: give --dtype {})",
+                                     hw.peak_flops_per_s(static_cast<Dtype>(pick)) / 1e12,
+                                     dtype_name(static_cast<Dtype>(pick)), dtype_name(static_cast<Dtype>(pick)));
               }
               std::cout << fmt::format("{}: ok: {} ({}), {} {}s, {}, {} warning(s)\n", o->validate_path, hw.name,
                                        hw.display_name, hw.cu_count, hw.vendor == "amd" ? "CU" : "SM", peak,

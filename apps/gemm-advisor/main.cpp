@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <filesystem>
 #include <map>
 #include <string>
 #include <string_view>
@@ -283,9 +284,14 @@ std::size_t drop_faster_than_peak(const std::string& path, gemm_advisor::Measure
     warnings->push_back(gemm_advisor::located(
                            path, first->line,
                            fmt::format("{} {} measured in {:g} ms, faster than {}'s {:.0f} TFLOP/s peak allows "
-                                       "({:.4g} ms): a timing error? {} such row{} of the shape left out",
+                                       "({:.4g} ms): {}? {} such row{} of the shape left out",
                                        shape.problem.shape_text(), gemm_advisor::dtype_name(shape.problem.dtype),
-                                       first->ms, hw.name, peak / 1e12, floor_ms, dropped, dropped == 1 ? "" : "s")));
+                                       first->ms, hw.name, peak / 1e12, floor_ms,
+                                       hw.product_cu_count > hw.cu_count
+                                           ? fmt::format("timed on more than --cu-count's {} CUs, or a timing error",
+                                                         hw.cu_count)
+                                           : std::string("a timing error"),
+                                       dropped, dropped == 1 ? "" : "s")));
   return dropped;
 }
 }  // namespace
@@ -304,7 +310,8 @@ std::vector<gemm_advisor::MeasuredShape> read_measured_shapes(const std::vector<
     auto file_shapes = read_measurements(path, kernel, &warnings);
     // A byte-identical copy under another name is the same measurements given twice: merged, every
     // config would count as re-timed and agree with itself (a fresh user's find: merged unsaid).
-    if (paths.size() > 1) {
+    std::error_code ec;
+    if (paths.size() > 1 && std::filesystem::is_regular_file(path, ec)) {  // a pipe reads empty a second time
       const std::string bytes = read_text_file(path);
       const std::size_t hash = std::hash<std::string>{}(bytes);
       for (const auto& [earlier, earlier_hash] : contents)
@@ -349,10 +356,15 @@ std::vector<gemm_advisor::MeasuredShape> read_measured_shapes(const std::vector<
     }
     // Most of a file faster than the peak allows is not a few bad timings but a unit slip (seconds or
     // microseconds in the 'ms' column): scoring the rows left would pass that off as a result.
+    // With --cu-count below the product's, the likelier cause is a file timed on the whole GPU.
+    const bool partition = profile.hw.product_cu_count > profile.hw.cu_count;
     if (timed >= 10 && 2 * too_fast > timed)
       throw InputError(path + ": " + std::to_string(too_fast) + " of its " + std::to_string(timed) +
-                       " timed configs are faster than " + profile.hw.name +
-                       "'s peak allows: is the 'ms' column in milliseconds?");
+                       " timed configs are faster than " + profile.hw.name + "'s peak allows" +
+                       (partition ? " on " + std::to_string(profile.hw.cu_count) +
+                                        " CUs: were they timed on more (--cu-count)? or is the 'ms' column not "
+                                        "in milliseconds?"
+                                  : ": is the 'ms' column in milliseconds?"));
     for (const std::string& w : peak_warnings) spdlog::warn("{}", w);
     spdlog::debug("{}: {} shapes read for kernel {} ({} in all so far)", path, file_shapes.size(), kernel, shapes.size());
     if (retimed > 0)

@@ -94,6 +94,7 @@ nlohmann::ordered_json emit_json(const Target& target, const GemmProblem& p, con
   j["layout"] = p.layout.name();
   j["configs"] = configs_json(target, ranked, top, names);
   j["hardware"] = hardware_label(hw);
+  j["profile"] = profile_source_text(hw);  // embedded:NAME or the file's absolute path (a calibrated overlay)
   j["target"] = std::string(target.name());
   j["generator"] = {{"name", "gemm-advisor"}, {"version", version()}, {"commit", git_commit()},
                     {"model_digest", model_digest()}};
@@ -230,9 +231,10 @@ void check_writable_path(const std::string& path) {
   if (::access(dir.c_str(), W_OK) != 0) throw InputError(path + ": cannot write: " + dir + ": " + std::strerror(errno));
 }
 
-void write_file_atomically(const std::string& path_given, const std::string& text) {
-  // The file is replaced by a rename: only a regular file (or a link to one, whose target is then
-  // replaced) may stand there; a device, a directory or a pipe is refused, not replaced.
+namespace {
+// Where write_file_atomically would write path_given: the path, or the regular file a link there
+// names. Throws InputError for what it would refuse (a link to nowhere, a device, a directory, a pipe).
+std::string replaceable_path(const std::string& path_given) {
   std::string path = path_given;
   struct stat st {};
   if (::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
@@ -242,6 +244,14 @@ void write_file_atomically(const std::string& path_given, const std::string& tex
     path = target.string();
   }
   refuse_non_regular(path, path_given);
+  return path;
+}
+}  // namespace
+
+void write_file_atomically(const std::string& path_given, const std::string& text) {
+  // The file is replaced by a rename: only a regular file (or a link to one, whose target is then
+  // replaced) may stand there; a device, a directory or a pipe is refused, not replaced.
+  const std::string path = replaceable_path(path_given);
   // A name no other writer uses: this process's id and a per-process count (O_EXCL checks it).
   static std::atomic<unsigned> counter{0};
   const std::string tmp = path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++);
@@ -291,6 +301,14 @@ nlohmann::json sidecar_run_json(const Hardware& hw, const Target& target) {
   return g;
 }
 
+void check_generator_sidecar(const std::string& dir) {
+  const std::string path = (std::filesystem::path(dir) / "gemm-advisor-generator.json").string();
+  std::error_code ec;
+  if (!std::filesystem::exists(std::filesystem::symlink_status(path, ec))) return;
+  const std::string target = replaceable_path(path);
+  if (std::filesystem::is_regular_file(target, ec)) (void)read_text_file(target);
+}
+
 std::string write_generator_sidecar(const std::string& dir, const nlohmann::json& run,
                                     const std::vector<std::string>& files, std::string* warning) {
   const std::string path = (std::filesystem::path(dir) / "gemm-advisor-generator.json").string();
@@ -298,8 +316,11 @@ std::string write_generator_sidecar(const std::string& dir, const nlohmann::json
   std::error_code ec;
   if (std::filesystem::is_regular_file(path, ec)) {
     std::string why;
+    // A sidecar it cannot read (permissions) is an error, the file left alone: replaced, what it said
+    // would be lost for a reason that is not its content (a fresh user's find: "not JSON").
+    const std::string text = read_text_file(path);
     try {
-      const nlohmann::json earlier = nlohmann::json::parse(read_text_file(path));
+      const nlohmann::json earlier = nlohmann::json::parse(text);
       if (earlier.is_object() && earlier.contains("files") && earlier["files"].is_object() &&
           std::all_of(earlier["files"].begin(), earlier["files"].end(),
                       [](const nlohmann::json& v) { return v.is_object(); }))

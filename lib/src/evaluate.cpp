@@ -1,4 +1,5 @@
 #include "gemm_advisor/evaluate.hpp"
+#include "gemm_advisor/emit.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -226,6 +227,7 @@ nlohmann::json evaluation_json(const Evaluation& e, const Profile& profile, cons
   }
   return {
       {"hardware", hw.name},
+      {"profile", profile_source_text(hw)},
       {"target", target.name()},
       {"generator", generator_json()},
       {"aggregate",

@@ -67,7 +67,8 @@ class ProfileReader {
     for (const auto& kv : map) {
       if (!kv.first.IsScalar()) {  // `[a, b]: 1` or `{a: 1}: 2` (a fresh user's find: "unknown key 'compute.'")
         error(kv.first, "a key of '" + (path.empty() ? std::string("the profile") : printable(path)) +
-                            "' must be a name, got a " + (kv.first.IsSequence() ? "list" : "mapping"));
+                            "' must be a name, got " +
+                            (kv.first.IsSequence() ? "a list" : kv.first.IsMap() ? "a mapping" : "null"));
         continue;
       }
       const std::string key = kv.first.Scalar();

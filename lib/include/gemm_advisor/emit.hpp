@@ -120,6 +120,11 @@ nlohmann::json sidecar_run_json(const Hardware& hw, const Target& target);
 /// the file's absolute path (as given where it cannot be made absolute).
 std::string profile_source_text(const Hardware& hw);
 
+/// Checks, before any config file is written, that the sidecar below can be read and replaced in
+/// `dir` (an existing one: a regular file or a link to one, readable). Throws InputError naming it
+/// (a sidecar that failed after the config files were written left them behind unsaid).
+void check_generator_sidecar(const std::string& dir);
+
 /// Writes (atomically) the provenance sidecar `dir`/gemm-advisor-generator.json of a run that wrote
 /// `files` (names inside `dir`) into `dir`: the run's fields (`run`: generator, hardware, profile,
 /// target, ...) at the top, as one run's sidecar has them, and under "files" each config file of
