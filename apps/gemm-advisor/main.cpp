@@ -17,6 +17,7 @@
 #include <cstring>
 #include <iostream>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <string>
 #include <string_view>
@@ -254,6 +255,19 @@ namespace {
 // (a kernel that did not run, a clock read wrong): said once per shape, at its first such row, and
 // every such row is left out (status "faster-than-peak"). Scored, one such row made itself the
 // oracle and every other config of the shape ~0% of it (a fresh user's 1e-300 ms: geomean 0.0%).
+// Whether two regular files hold the same bytes, read in chunks.
+bool same_bytes(const std::string& a, const std::string& b) {
+  std::ifstream fa(a, std::ios::binary), fb(b, std::ios::binary);
+  if (!fa || !fb) return false;
+  char ba[1 << 16], bb[1 << 16];
+  while (true) {
+    fa.read(ba, sizeof ba);
+    fb.read(bb, sizeof bb);
+    if (fa.gcount() != fb.gcount() || std::memcmp(ba, bb, static_cast<std::size_t>(fa.gcount())) != 0) return false;
+    if (!fa || !fb) return !fa && !fb;
+  }
+}
+
 // Returns the number of rows left out; the warnings go to *warnings (printed once the file is known
 // not to be a unit slip). A vendor-library row below the floor is dropped too (it was scored as the
 // vendor's time: 2732% of oracle for a file in seconds, a fresh user's find).
@@ -304,20 +318,21 @@ std::vector<gemm_advisor::MeasuredShape> read_measured_shapes(const std::vector<
   std::vector<MeasuredShape> shapes;
   // shape key -> (the file that measured it first, its index in shapes)
   std::map<std::string, std::pair<std::string, std::size_t>> measured_in;
-  std::vector<std::pair<std::string, std::size_t>> contents;  // (path, a hash of its bytes) of the files read so far
+  std::vector<std::pair<std::string, std::uintmax_t>> sizes;  // (path, its size) of the regular files read so far
   for (const std::string& path : paths) {
     std::vector<std::string> warnings;
     auto file_shapes = read_measurements(path, kernel, &warnings);
     // A byte-identical copy under another name is the same measurements given twice: merged, every
     // config would count as re-timed and agree with itself (a fresh user's find: merged unsaid).
+    // Compared by streaming (a measurement file may be larger than read_text_file takes whole); a
+    // pipe reads empty a second time, so only regular files are.
     std::error_code ec;
-    if (paths.size() > 1 && std::filesystem::is_regular_file(path, ec)) {  // a pipe reads empty a second time
-      const std::string bytes = read_text_file(path);
-      const std::size_t hash = std::hash<std::string>{}(bytes);
-      for (const auto& [earlier, earlier_hash] : contents)
-        if (earlier_hash == hash && !same_file(earlier, path) && read_text_file(earlier) == bytes)
+    if (paths.size() > 1 && std::filesystem::is_regular_file(path, ec)) {
+      const std::uintmax_t size = std::filesystem::file_size(path, ec);
+      for (const auto& [earlier, earlier_size] : sizes)
+        if (!ec && earlier_size == size && !same_file(earlier, path) && same_bytes(earlier, path))
           throw InputError(path + ": the same bytes as " + earlier + ": the same measurements given twice");
-      contents.emplace_back(path, hash);
+      if (!ec) sizes.emplace_back(path, size);
     }
     for (const std::string& w : warnings) spdlog::warn("{}", w);
     std::size_t retimed = 0, disagree = 0;
@@ -354,8 +369,8 @@ std::vector<gemm_advisor::MeasuredShape> read_measured_shapes(const std::vector<
         merge_measured_shape(shapes[it->second.second], std::move(shape), &retimed, &disagree);  // a re-measurement
       }
     }
-    // Most of a file faster than the peak allows is not a few bad timings but a unit slip (seconds or
-    // microseconds in the 'ms' column): scoring the rows left would pass that off as a result.
+    // Most of a file faster than the peak allows is not a few bad timings but a unit slip (seconds in
+    // the 'ms' column): scoring the rows left would pass that off as a result.
     // With --cu-count below the product's, the likelier cause is a file timed on the whole GPU.
     const bool partition = profile.hw.product_cu_count > profile.hw.cu_count;
     if (timed >= 10 && 2 * too_fast > timed)
