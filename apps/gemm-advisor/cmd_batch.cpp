@@ -432,11 +432,9 @@ int run_batch(const BatchOptions& o) {
                   e.error = located(source, e.line,
                                     "no feasible config for " + e.problem.shape_text() + " on " + hw.name +
                                         (!fixed.empty() ? " among the configs of " + common.candidates +
-                                                              (s.ranked.empty() ? std::string()
-                                                                                : " (" + s.ranked.front().config.text() +
-                                                                                      ": " +
-                                                                                      s.ranked.front().infeasible_reason +
-                                                                                      ")")
+                                                              (s.ranked.empty()
+                                                                   ? std::string()
+                                                                   : " (" + infeasible_config_text(s.ranked.front()) + ")")
                                          : s.ranked.empty() ? empty_space_reason()
                                                             : std::string()));
                   return item;

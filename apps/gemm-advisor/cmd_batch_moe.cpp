@@ -13,6 +13,7 @@
 #include "gemm_advisor/advise.hpp"
 #include "gemm_advisor/emit.hpp"
 #include "gemm_advisor/error.hpp"
+#include "gemm_advisor/frontend.hpp"
 #include "gemm_advisor/report.hpp"
 #include "gemm_advisor/targets/vllm_fused_moe.hpp"
 
@@ -121,8 +122,7 @@ int run_moe_batch(const MoeBatchOptions& o) {
                            (fixed.empty() ? ""
                                           : " among the configs of " + common.candidates +
                                                 (ranked.empty() ? std::string()
-                                                                : " (" + ranked.front().config.text() + ": " +
-                                                                      ranked.front().infeasible_reason + ")")));
+                                                                : " (" + infeasible_config_text(ranked.front()) + ")")));
       } catch (const InputError& e) {
         std::cout.flush();
         std::cerr << "gemm-advisor: error: " << where << label << " M=" << m << ": " << e.what() << "\n";

@@ -301,8 +301,14 @@ nlohmann::json sidecar_run_json(const Hardware& hw, const Target& target) {
   return g;
 }
 
+namespace {
+std::string sidecar_path(const std::string& dir) {
+  return (std::filesystem::path(dir) / "gemm-advisor-generator.json").string();
+}
+}  // namespace
+
 void check_generator_sidecar(const std::string& dir) {
-  const std::string path = (std::filesystem::path(dir) / "gemm-advisor-generator.json").string();
+  const std::string path = sidecar_path(dir);
   std::error_code ec;
   if (!std::filesystem::exists(std::filesystem::symlink_status(path, ec))) return;
   const std::string target = replaceable_path(path);
@@ -311,7 +317,7 @@ void check_generator_sidecar(const std::string& dir) {
 
 std::string write_generator_sidecar(const std::string& dir, const nlohmann::json& run,
                                     const std::vector<std::string>& files, std::string* warning) {
-  const std::string path = (std::filesystem::path(dir) / "gemm-advisor-generator.json").string();
+  const std::string path = sidecar_path(dir);
   nlohmann::json by_file = nlohmann::json::object();
   std::error_code ec;
   if (std::filesystem::is_regular_file(path, ec)) {

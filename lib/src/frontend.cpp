@@ -117,6 +117,8 @@ std::string empty_space_reason() {
          "given config breaks)";
 }
 
+std::string infeasible_config_text(const RankedConfig& r) { return r.config.text() + ": " + r.infeasible_reason; }
+
 void require_feasible(const std::vector<RankedConfig>& ranked, const GemmProblem& p, const Hardware& hw) {
   std::size_t feasible = 0, infeasible = 0;
   for (const auto& r : ranked) (r.estimate.feasible ? feasible : infeasible)++;
@@ -125,7 +127,7 @@ void require_feasible(const std::vector<RankedConfig>& ranked, const GemmProblem
   const std::string why = infeasible == 1 ? ": " + ranked.front().infeasible_reason
                           : infeasible > 1
                               ? " (all " + std::to_string(infeasible) + " given configs are infeasible; " +
-                                    ranked.front().config.text() + ": " + ranked.front().infeasible_reason + ")"
+                                    infeasible_config_text(ranked.front()) + ")"
                               : empty_space_reason();
   throw InputError("no feasible config for " + p.shape_text() + " on " + hw.name + why);
 }

@@ -40,6 +40,9 @@ void require_matrix_dtype(const Hardware& hw, Dtype d);
 /// of the profile: ...)").
 std::string empty_space_reason();
 
+/// "CONFIG: reason" of an infeasible ranked config (how the front ends name one that cannot run).
+std::string infeasible_config_text(const RankedConfig& r);
+
 /// Throws InputError "no feasible config for SHAPE on HW[: reason]" (as `rank` reports it) when
 /// `ranked` (advise()'s result) has no feasible entry; the reason is the first infeasible given
 /// config's, with a count when there are several; with no config at all (the target's space left
