@@ -11,6 +11,7 @@ in: a batch is a run of loads with no shared-memory store between them (a store 
 for it, so the next loads are issued only after the batch has arrived).
 
     python3 tools/measure/staging_probe.py --out OUT.csv [--jobs 15] [--max-minutes 8]
+        [--tiles 16x16,64x128] [--block-k 16,32] [--warps 2] [--stages 1,3]
 
 Grid: the tutorial kernel (tutorial_kernel.py) and our masked kernel (gemm_kernels.py) in bf16 on
 1024x3001x2048 NN (B unaligned: odd N) and 1024x4096x2047 NT (both unaligned: odd K), BLOCK_M x BLOCK_N
@@ -97,14 +98,14 @@ def loop_stats(sass):
                 loop_async_copies=async_copies, loop_local_loads=local)
 
 
-def grid():
+def grid(tiles=TILES, block_k=BLOCK_K, warps=WARPS, stages=STAGES):
     out = []
     for kernel in KERNELS:
         for sig, m, n, k, lay in SHAPES:
-            for bm, bn in TILES:
-                for bk in BLOCK_K:
-                    for w in WARPS:
-                        for s in STAGES:
+            for bm, bn in tiles:
+                for bk in block_k:
+                    for w in warps:
+                        for s in stages:
                             c = dict(block_m=bm, block_n=bn, block_k=bk, group_m=8, num_warps=w, num_stages=s,
                                      split_k=1)
                             if staged_per_thread(sig, c) <= MAX_STAGED_PER_THREAD:
@@ -133,8 +134,15 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--jobs", type=int, default=max(1, (os.cpu_count() or 2) - 1))
     ap.add_argument("--max-minutes", type=float, default=8.0)
+    ints = lambda text: [int(v) for v in text.split(",")]  # noqa: E731
+    ap.add_argument("--tiles", type=lambda text: [tuple(ints(t.replace("x", ","))) for t in text.split(",")],
+                    default=TILES, help="BLOCK_MxBLOCK_N,... (default: the grid above)")
+    ap.add_argument("--block-k", type=ints, default=BLOCK_K, help="comma-separated (default 32,64,128,256)")
+    ap.add_argument("--warps", type=ints, default=WARPS, help="comma-separated (default 4,8)")
+    ap.add_argument("--stages", type=ints, default=STAGES, help="comma-separated (default 1,3)")
     a = ap.parse_args()
-    resource_probe.run_probe("staging_probe", grid(), probe, COLUMNS, a.out, a.jobs, a.max_minutes)
+    resource_probe.run_probe("staging_probe", grid(a.tiles, a.block_k, a.warps, a.stages), probe, COLUMNS, a.out,
+                             a.jobs, a.max_minutes)
 
 
 if __name__ == "__main__":
