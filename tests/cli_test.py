@@ -513,6 +513,7 @@ check("--emit vllm twice into one directory: each file keeps the run that wrote 
 # A sidecar there that gemm-advisor cannot read is replaced with a warning (it was silent, and the earlier
 # files' entries were lost unsaid); the profile is named by its absolute path (a relative one meant
 # nothing from elsewhere), and rank's JSON names it too (an overlay is told from the shipped profile).
+# Such a sidecar lists no file, so the files already there need --overwrite (below: files it did not write).
 side_path = os.path.join(two, "gemm-advisor-generator.json")
 own_profile = os.path.join(TMP, "mine.yaml")
 shutil.copy("profiles/h200.yaml", own_profile)
@@ -520,7 +521,7 @@ for broken in ('{"truncated": ', "[1, 2]", '{"files": {"x": 5}}'):
     with open(side_path, "w") as f:
         f.write(broken)
     rc, out, err = run("batch", "-", "--hw", os.path.relpath(own_profile), "--emit", "vllm", "--out", two,
-                       "--m-values", "1", stdin="16x576x7168\n")
+                       "--m-values", "1", "--overwrite", stdin="16x576x7168\n")
     side = json.load(open(side_path)) if rc == 0 else {}
     check(f"--emit vllm over an unreadable sidecar {broken!r}: replaced, with a warning",
           rc == 0 and "not a sidecar gemm-advisor can read" in err and side.get("profile") == os.path.abspath(own_profile),
@@ -535,6 +536,35 @@ rc, out, err = run("batch", "-", "--hw", "h200", "--emit", "vllm", "--out", bloc
 check("--emit vllm with a directory where the sidecar goes: one error, no config file written",
       rc == 1 and "gemm-advisor-generator.json: cannot write: it exists and is not a regular file" in err and
       sorted(os.listdir(blocked)) == ["gemm-advisor-generator.json"], err + str(os.listdir(blocked)))
+# A config file gemm-advisor did not write (vLLM's own tuned file, a hand-edited one) is not replaced
+# unless --overwrite says so; the run stops before any file is written (it was replaced unsaid: a fresh
+# user's find, 2026-12-04). The dense and the MoE emitters alike; a rerun over its own files goes on.
+theirs = os.path.join(TMP, "vllm-theirs")
+os.makedirs(theirs)
+hand_name = "N=576,K=7168,device_name=NVIDIA_H200,dtype=fp8_w8a8,block_shape=[128,128].json"
+with open(os.path.join(theirs, hand_name), "w") as f:
+    f.write('{"1": {"MY_HAND_TUNED": 1}}\n')
+rc, out, err = run("batch", "examples/deepseek-v3.csv", "--hw", "h200", "--emit", "vllm", "--out", theirs, "-q")
+check("--emit vllm over a file it did not write: one error naming it, nothing written",
+      rc == 1 and err.count("\n") == 1 and hand_name in err and "--overwrite" in err and
+      os.listdir(theirs) == [hand_name] and "MY_HAND_TUNED" in open(os.path.join(theirs, hand_name)).read(), err)
+rc, out, err = run("batch", "examples/deepseek-v3.csv", "--hw", "h200", "--emit", "vllm", "--out", theirs, "-q",
+                   "--overwrite")
+rc2, out2, err2 = run("batch", "examples/deepseek-v3.csv", "--hw", "h200", "--emit", "vllm", "--out", theirs, "-q")
+check("--emit vllm --overwrite replaces it; a rerun over its own files needs no flag",
+      rc == rc2 == 0 and "MY_HAND_TUNED" not in open(os.path.join(theirs, hand_name)).read() and
+      hand_name in json.load(open(os.path.join(theirs, "gemm-advisor-generator.json")))["files"], err + err2)
+moe_theirs = os.path.join(TMP, "vllm-moe-theirs")
+rc, out, err = run("batch", "examples/moe-models.csv", "--target", "vllm-fused-moe", "--hw", "h200", "--emit", "vllm",
+                   "--out", moe_theirs, "--m-values", "1,64", "-q")
+moe_files = sorted(f for f in os.listdir(moe_theirs) if f != "gemm-advisor-generator.json") if rc == 0 else []
+if moe_files:
+    os.remove(os.path.join(moe_theirs, "gemm-advisor-generator.json"))
+rc, out, err = run("batch", "examples/moe-models.csv", "--target", "vllm-fused-moe", "--hw", "h200", "--emit", "vllm",
+                   "--out", moe_theirs, "--m-values", "1,64", "-q")
+check("--emit vllm (fused MoE) over files no sidecar lists: refused, naming the first and the count",
+      len(moe_files) > 1 and rc == 1 and any(f in err for f in moe_files) and f"and {len(moe_files) - 1} more" in err and
+      "gemm-advisor-generator.json" not in os.listdir(moe_theirs), err + str(moe_files))
 rc, out, err = run("rank", "64x64x64", "--hw", os.path.relpath(own_profile), "--format", "json", "--top", "1")
 rc2, out2, _ = run("rank", "64x64x64", "--hw", "h200", "--format", "json", "--top", "1")
 check("rank's JSON names the profile: the file's absolute path, or embedded:NAME",

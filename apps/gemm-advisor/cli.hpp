@@ -114,6 +114,7 @@ struct MoeBatchOptions {
   std::string input;  ///< the model list ("" with --from-hf)
   std::string format, emit, out_dir, m_values, vllm_device_name;
   bool keep_going = false;
+  bool overwrite = false;  ///< --overwrite: replace config files gemm-advisor did not write
 };
 /// Throws UsageError for a bad combination of options (batch reports it, exit 2).
 int run_moe_batch(const MoeBatchOptions& o);

@@ -90,6 +90,7 @@ struct BatchOptions {
   std::string names;             // --names: renames of the target's parameters for --emit triton
   unsigned jobs = 0;
   bool keep_going = false;
+  bool overwrite = false;  // --overwrite: replace config files gemm-advisor did not write
   // Which options the command line gave (CLI11 counts), for the checks that depend on them.
   const CLI::Option* target_option = nullptr;
 };
@@ -230,6 +231,7 @@ int run_batch(const BatchOptions& o) {
     m.m_values = o.m_values;
     m.vllm_device_name = o.vllm_device_name;
     m.keep_going = o.keep_going;
+    m.overwrite = o.overwrite;
     return run_moe_batch(m);
   }
   if (moe_options_given(o.common.moe))
@@ -508,9 +510,12 @@ int run_batch(const BatchOptions& o) {
                  "the M values of the lines after it (--keep-going skips bad lines instead)", source);
   if (vllm && !partial_tables) {
     std::vector<std::string> written_names;
-    for (const auto& [nk, best_by_m] : vllm_tables) {
+    for (const auto& [nk, best_by_m] : vllm_tables)
       written_names.push_back(vllm_config_file_name(nk.first, nk.second, device_name));
-      const std::string path = (std::filesystem::path(o.out_dir) / written_names.back()).string();
+    if (!o.overwrite) refuse_foreign_config_files(o.out_dir, written_names, "--overwrite");
+    std::size_t index = 0;
+    for (const auto& [nk, best_by_m] : vllm_tables) {
+      const std::string path = (std::filesystem::path(o.out_dir) / written_names[index++]).string();
       write_file_atomically(path, vllm_config_file_text(best_by_m));
       std::cout << path << "\n";
       ++files;
@@ -586,6 +591,9 @@ Registered register_batch(CLI::App& app) {
   cmd->add_option("-j,--jobs", o->jobs, "Threads, 1..1024 (default 0: all cores); output is identical for any value")
       ->check(whole_number_validator())->check(CLI::Range(0u, 1024u));
   cmd->add_flag("--keep-going", o->keep_going, "Report each bad line and go on (exit 1 at the end if any)");
+  cmd->add_flag("--overwrite", o->overwrite,
+                "--emit vllm: replace config files in --out that gemm-advisor did not write (vLLM's own, hand-edited "
+                "ones); without it such a file stops the run before any file is written");
   // Also after the subcommand (`batch FILE --quiet`), where a CI script tends to put it.
   cmd->add_flag("-q,--quiet", g_quiet, "Only errors on stderr: no progress line, no summary");
   return {cmd, [o]() { return run_batch(*o); }};

@@ -151,7 +151,12 @@ int run_moe_batch(const MoeBatchOptions& o) {
       if (entry.second.size() != m_values.size()) continue;  // a model that did not rank at every M
       const auto& [experts, n, dtype, block] = key;
       names.push_back(vllm_moe_config_file_name(experts, n, device_name, dtype, block));
-      const std::string path = (std::filesystem::path(o.out_dir) / names.back()).string();
+    }
+    if (!o.overwrite) refuse_foreign_config_files(o.out_dir, names, "--overwrite");
+    std::size_t index = 0;
+    for (const auto& [key, entry] : files) {
+      if (entry.second.size() != m_values.size()) continue;
+      const std::string path = (std::filesystem::path(o.out_dir) / names[index++]).string();
       write_file_atomically(path, vllm_moe_config_file_text(entry.second, hw));
       std::cout << path << "\n";
       ++written;

@@ -315,6 +315,37 @@ void check_generator_sidecar(const std::string& dir) {
   if (std::filesystem::is_regular_file(target, ec)) (void)read_text_file(target);
 }
 
+std::vector<std::string> foreign_config_files(const std::string& dir, const std::vector<std::string>& names) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  nlohmann::json listed = nlohmann::json::object();
+  const std::string path = sidecar_path(dir);
+  if (fs::is_regular_file(path, ec)) {
+    try {
+      const nlohmann::json sidecar = nlohmann::json::parse(read_text_file(path));
+      if (sidecar.is_object() && sidecar.contains("files") && sidecar["files"].is_object()) listed = sidecar["files"];
+    } catch (const nlohmann::json::exception&) {
+      // Not a sidecar gemm-advisor can read: it lists nothing (write_generator_sidecar warns of it).
+    }
+  }
+  std::vector<std::string> foreign;
+  for (const std::string& name : names) {
+    if (fs::exists(fs::symlink_status(fs::path(dir) / name, ec)) && !listed.contains(name)) foreign.push_back(name);
+  }
+  return foreign;
+}
+
+void refuse_foreign_config_files(const std::string& dir, const std::vector<std::string>& names,
+                                 const std::string& option) {
+  const std::vector<std::string> foreign = foreign_config_files(dir, names);
+  if (foreign.empty()) return;
+  const std::string more =
+      foreign.size() > 1 ? " (and " + std::to_string(foreign.size() - 1) + " more of this run's files)" : std::string();
+  throw InputError((std::filesystem::path(dir) / foreign.front()).string() +
+                   ": exists and was not written by gemm-advisor (gemm-advisor-generator.json does not list it)" +
+                   more + "; nothing written: give " + option + " to replace such files");
+}
+
 std::string write_generator_sidecar(const std::string& dir, const nlohmann::json& run,
                                     const std::vector<std::string>& files, std::string* warning) {
   const std::string path = sidecar_path(dir);

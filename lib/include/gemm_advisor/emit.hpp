@@ -125,6 +125,18 @@ std::string profile_source_text(const Hardware& hw);
 /// (a sidecar that failed after the config files were written left them behind unsaid).
 void check_generator_sidecar(const std::string& dir);
 
+/// The names among `names` (config files inside `dir`) that exist in `dir` and that its sidecar
+/// (below) does not list as written by gemm-advisor: vLLM's own tuned files, or hand-edited ones, in
+/// a directory a run writes into (every existing one when there is no sidecar, or one that cannot be
+/// read as such). In the order given. Writing over them lost them unsaid (a fresh user's find,
+/// 2026-12-04): the batch commands refuse to unless told to (--overwrite).
+std::vector<std::string> foreign_config_files(const std::string& dir, const std::vector<std::string>& names);
+
+/// Throws InputError when foreign_config_files(dir, names) is not empty: "DIR/NAME: exists and was
+/// not written by gemm-advisor ... (and K more)"; `option` names the flag that allows it.
+void refuse_foreign_config_files(const std::string& dir, const std::vector<std::string>& names,
+                                 const std::string& option);
+
 /// Writes (atomically) the provenance sidecar `dir`/gemm-advisor-generator.json of a run that wrote
 /// `files` (names inside `dir`) into `dir`: the run's fields (`run`: generator, hardware, profile,
 /// target, ...) at the top, as one run's sidecar has them, and under "files" each config file of
