@@ -347,4 +347,27 @@ rc, out, err = run("calibrate", "--hw", "h200", "--target", "triton", "--kernel"
 check("--families: the same file twice is a usage error, before any reading", rc == 2 and not out and
       f"--families: '{fams}' is given twice" in err and err.count("\n") == 1, err)
 
+# Families of very unequal sizes: every fold must hold two shapes (7, 1 and 1 shapes in 3 folds fitted
+# one fold on 2 and held out 1: a fresh user's find, 2026-12-04); two folds (7 and 2) are fine.
+problems = list(dict.fromkeys((r["m"], r["n"], r["k"]) for r in data_rows))[:9]
+uneven = os.path.join(TMP, "uneven.csv")
+with open(uneven, "w") as f:
+    f.write("m,n,k,family\n" + "".join(f"{m},{n},{k},{'A' if i < 7 else 'B' if i == 7 else 'C'}\n"
+                                       for i, (m, n, k) in enumerate(problems)))
+nine = os.path.join(TMP, "nine.csv")
+with open(nine, "w", newline="") as f:
+    w = csv.DictWriter(f, fieldnames=[c for c in data_rows[0] if c != "family"])
+    w.writeheader()
+    w.writerows({c: v for c, v in r.items() if c != "family"} for r in data_rows if (r["m"], r["n"], r["k"]) in problems)
+rc, out, err = run("calibrate", "--hw", "h200", "--target", "triton", "--kernel", "triton-tutorial", "--folds", "3",
+                   "--passes", "1", "--params", "launch_overhead_s", "--measurements", nine, "--families", uneven,
+                   "-o", os.path.join(TMP, "uneven.yaml"))
+check("calibrate: a fold of one shape is an error naming the fold and its family, nothing written",
+      rc == 1 and "fold " in err and "holds 1 measured shape" in err and "give fewer --folds" in err and
+      err.count("\n") == 1 and not os.path.exists(os.path.join(TMP, "uneven.yaml")), err)
+rc, out, err = run("calibrate", "--hw", "h200", "--target", "triton", "--kernel", "triton-tutorial", "--folds", "2",
+                   "--passes", "1", "--params", "launch_overhead_s", "--measurements", nine, "--families", uneven,
+                   "-o", os.path.join(TMP, "uneven.yaml"))
+check("... and with 2 folds (7 and 2 shapes) it runs", rc == 0, err[-300:])
+
 cli_harness.finish()

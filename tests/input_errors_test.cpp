@@ -258,6 +258,10 @@ TEST_CASE("candidates and measurements read from streams", "[readers]") {
 TEST_CASE("a measurement's GPU: the profile's, a MIG slice of it, or another card of the chip", "[readers]") {
   const std::string h200 = "NVIDIA H200 SXM 141GB";
   CHECK(gpu_matches_profile("NVIDIA H200", "h200", h200));
+  // A user's own profile names its GPU's driver name under aliases: (it was refused: a fresh user's find).
+  CHECK_FALSE(gpu_matches_profile("My Lab GPU X", "box1", "My Box"));
+  CHECK(gpu_matches_profile("My Lab GPU X", "box1", "My Box", {"Other", "My Lab GPU X"}));
+  CHECK_FALSE(gpu_matches_profile("My Lab GPU Y", "box1", "My Box", {"My Lab GPU X"}));
   CHECK(gpu_variant("NVIDIA H200", h200).empty());
   CHECK(gpu_variant("NVIDIA H200 MIG 3g.71gb", h200) == "MIG");  // as torch names a MIG instance
   CHECK(gpu_variant("NVIDIA H200 NVL", h200) == "NVL");

@@ -223,9 +223,12 @@ void require_measured_for(const std::string& path, long line, const gemm_advisor
                           const gemm_advisor::Profile& profile, const gemm_advisor::Target& target,
                           bool* variant_warned) {
   using gemm_advisor::InputError;
-  if (!shape.gpu.empty() && !gemm_advisor::gpu_matches_profile(shape.gpu, profile.hw.name, profile.hw.display_name))
+  if (!shape.gpu.empty() &&
+      !gemm_advisor::gpu_matches_profile(shape.gpu, profile.hw.name, profile.hw.display_name, profile.hw.aliases))
     throw InputError(gemm_advisor::located(path, line, "measured on '" + gemm_advisor::printable(shape.gpu) + "', not on " +
-                                                           profile.hw.display_name + " (give that GPU's profile with --hw)"));
+                                                           profile.hw.display_name +
+                                                           " (give that GPU's profile with --hw, or add the name to "
+                                                           "the profile's aliases:)"));
   // The same chip, but not the same GPU: a MIG slice has a fraction of the SMs (a fit to it would be
   // read as the whole GPU's), another card its own clocks and power limit (said, not refused).
   if (!shape.gpu.empty()) {

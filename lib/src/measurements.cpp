@@ -36,15 +36,22 @@ std::vector<std::string> lowercase_words(const std::string& s) {
 
 }  // namespace
 
-bool gpu_matches_profile(const std::string& gpu, const std::string& profile_name, const std::string& display_name) {
+bool gpu_matches_profile(const std::string& gpu, const std::string& profile_name, const std::string& display_name,
+                         const std::vector<std::string>& aliases) {
   auto squeeze = [](const std::string& s) {
     std::string out;
     for (const std::string& w : lowercase_words(s)) out += w;
     return out;
   };
-  const std::string g = squeeze(gpu), name = squeeze(profile_name), display = squeeze(display_name);
-  return !g.empty() && ((!name.empty() && g.find(name) != std::string::npos) ||
-                        (!display.empty() && (display.find(g) != std::string::npos || g.find(display) != std::string::npos)));
+  const std::string g = squeeze(gpu), name = squeeze(profile_name);
+  if (g.empty()) return false;
+  if (!name.empty() && g.find(name) != std::string::npos) return true;
+  // The display name and the aliases: either holding the other ("H200" in "NVIDIA H200 SXM 141GB").
+  auto holds = [&](const std::string& other) {
+    const std::string o = squeeze(other);
+    return !o.empty() && (o.find(g) != std::string::npos || g.find(o) != std::string::npos);
+  };
+  return holds(display_name) || std::any_of(aliases.begin(), aliases.end(), holds);
 }
 
 std::string gpu_variant(const std::string& gpu, const std::string& display_name) {

@@ -37,8 +37,11 @@ struct MeasuredShape {
 };
 
 /// Whether a device name from a measurement file (`NVIDIA H200`, `AMD Instinct MI300X`) names the
-/// profile's GPU: the profile's name (h200) or display name, compared on lowercase letters and digits.
-bool gpu_matches_profile(const std::string& gpu, const std::string& profile_name, const std::string& display_name);
+/// profile's GPU: the profile's name (h200), display name or one of its `aliases` (what a user's own
+/// profile lists for its GPU's driver name: a fresh user's find, 2026-12-04), compared on lowercase
+/// letters and digits.
+bool gpu_matches_profile(const std::string& gpu, const std::string& profile_name, const std::string& display_name,
+                         const std::vector<std::string>& aliases = {});
 
 /// What a measurement's device name says beyond the GPU a profile describes, given that
 /// gpu_matches_profile holds: "MIG" for a MIG slice (`NVIDIA H200 MIG 3g.71gb`: fewer SMs than the
