@@ -370,4 +370,16 @@ rc, out, err = run("calibrate", "--hw", "h200", "--target", "triton", "--kernel"
                    "-o", os.path.join(TMP, "uneven.yaml"))
 check("... and with 2 folds (7 and 2 shapes) it runs", rc == 0, err[-300:])
 
+# --per-gemm goes with vllm-fused-moe, as in evaluate (it was accepted and did nothing); a parameter the
+# kernel never uses is fitted with a warning (a fresh user's finds, 2026-12-04).
+rc, out, err = run("calibrate", "--hw", "h200", "--target", "triton-tutorial", "--measurements", nine, "--per-gemm",
+                   "-o", os.path.join(TMP, "pg.yaml"))
+check("calibrate --per-gemm without vllm-fused-moe: a usage error", rc == 2 and "--per-gemm" in err and
+      "vllm-fused-moe" in err, err)
+rc, out, err = run("calibrate", "--hw", "h200", "--target", "triton-tutorial", "--measurements", nine, "--folds", "2",
+                   "--passes", "1", "--params", "split_k_reduce_launch_s,launch_overhead_s", "--families", uneven,
+                   "-o", os.path.join(TMP, "sk.yaml"))
+check("calibrate --params split_k_reduce_launch_s on a kernel without split-K: warned", rc == 0 and
+      "has no split-K: split_k_reduce_launch_s has no effect" in err, err[-300:])
+
 cli_harness.finish()

@@ -140,6 +140,9 @@ Registered register_calibrate(CLI::App& app) {
             const Profile profile = load_profile_logged(o->hw, o->overrides);
             const Target& target = find_target(o->target);
             const std::string kernel = o->kernel.empty() ? std::string(target.name()) : o->kernel;
+            // As evaluate (it was accepted here and did nothing: a fresh user's find).
+            if (o->per_gemm && &target != &vllm_fused_moe_target())
+              throw cli::UsageError("--per-gemm fits the GEMMs of fused-MoE layers: it needs --target vllm-fused-moe");
             if (!o->param_set.empty()) {
               const std::vector<std::string_view> sets = target.param_variants();
               if (std::find(sets.begin(), sets.end(), o->param_set) == sets.end())
@@ -171,6 +174,13 @@ Registered register_calibrate(CLI::App& app) {
                 options.params.push_back(info);
                 start = comma + 1;
               }
+              // A parameter the target's kernel never uses is fitted to nothing: said, as --max-split-k is.
+              const auto& fields = target.info().parameters;
+              const bool splits = std::any_of(fields.begin(), fields.end(), [](const auto& p) { return p.field == "split_k"; });
+              for (const ModelParamInfo* p : options.params)
+                if (!splits && std::string_view(p->name) == "split_k_reduce_launch_s")
+                  spdlog::warn("--params: target {} has no split-K: split_k_reduce_launch_s has no effect on it",
+                               target.name());
             }
             // A families file given twice: the second copy found every shape taken and said it matched
             // none (a fresh user's find, 2026-12-03); as --measurements twice, a usage error.
