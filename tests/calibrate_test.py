@@ -69,6 +69,14 @@ with open(out_yaml) as f:
     text = f.read()
 check("the calibrated profile records its provenance", "calibration:" in text and DATA in text and "fold 1" in text,
       text[-600:])
+# ... what reproduces it (the fitted parameters, folds and passes), and the report names the files by
+# absolute path: the written overlay and the start (it gave -o as typed and no start: a fresh user's find).
+check("the provenance names the fitted parameters, folds and passes",
+      "fitted parameters: " in text and "; 2 folds, 2 passes" in text and "on profile embedded:h200 (h200)" in text,
+      text[-900:])
+check("calibrate's JSON: the written profile's absolute path, the start profile, the CUs",
+      rep.get("profile") == os.path.abspath(out_yaml) and rep.get("start_profile") == "embedded:h200" and
+      rep.get("cu_count") == 132, json.dumps({k: rep.get(k) for k in ("profile", "start_profile", "cu_count")}))
 rc, out, err = run("rank", "300x4096x4096", "--hw", out_yaml, "--target", "triton", "--top", "1", "--format", "json")
 check("rank with the calibrated profile", rc == 0 and len(json.loads(out)["configs"]) == 1, err)
 
@@ -381,5 +389,30 @@ rc, out, err = run("calibrate", "--hw", "h200", "--target", "triton-tutorial", "
                    "-o", os.path.join(TMP, "sk.yaml"))
 check("calibrate --params split_k_reduce_launch_s on a kernel without split-K: warned", rc == 0 and
       "has no split-K: split_k_reduce_launch_s has no effect" in err, err[-300:])
+
+# A partition is said in evaluate's header and JSON (a partition's scores looked like the whole GPU's);
+# a second target fitted on top of an overlay keeps the first's name under calibration: targets.
+rc, out, err = run("evaluate", "--hw", "h200", "--cu-count", "128", "--target", "triton", "--kernel", "triton-tutorial",
+                   "--measurements", nine)
+rc2, out2, err2 = run("evaluate", "--hw", "h200", "--cu-count", "128", "--target", "triton", "--kernel",
+                      "triton-tutorial", "--measurements", nine, "--format", "json")
+check("evaluate --cu-count: the header and the JSON say the partition",
+      rc == rc2 == 0 and "on h200 (128 of 132 CUs):" in out and json.loads(out2).get("cu_count") == 128, out[:200] + err)
+stacked = os.path.join(TMP, "stacked.yaml")
+rc, out, err = run("calibrate", "--hw", os.path.join(TMP, "sk.yaml"), "--target", "triton", "--kernel",
+                   "triton-tutorial", "--measurements", nine, "--folds", "2", "--passes", "1", "--params",
+                   "launch_overhead_s", "--families", uneven, "-o", stacked)
+text = open(stacked).read() if rc == 0 else ""
+check("calibrate on an overlay of another target: calibration names both targets, the last as target",
+      "  target: triton\n" in text and "  targets:\n    - triton-tutorial\n    - triton\n" in text, err + text[-500:])
+# A fit that moved no parameter says so, not that the start scores better than itself.
+# (On the tutorial's set d the register reserve stays at 32: its fit there moved nothing, and the warning
+# said the written file, the start's values, scored worse than the start: a fresh user's find.)
+rc, out, err = run("calibrate", "--hw", "h200", "--target", "triton-tutorial", "--measurements",
+                   "data/measurements/h200-tutorial-d.csv", "--folds", "2", "--passes", "1", "--params",
+                   "register_overhead_per_thread", "-o", os.path.join(TMP, "unmoved.yaml"))
+check("calibrate: a fit that moved nothing says the file holds the start's values",
+      rc == 0 and "no parameter moved in the fit on all shapes" in err and "(changed)" not in out and
+      "does not generalize" not in err, out[-600:] + err)
 
 cli_harness.finish()

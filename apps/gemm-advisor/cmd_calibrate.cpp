@@ -224,6 +224,9 @@ Registered register_calibrate(CLI::App& app) {
                              "not move (they only join the scores); --param-set {} fits it on them",
                              count, shapes.size(), set, target.name(), set);
             }
+            std::vector<std::string> fitted_names;
+            for (const ModelParamInfo* p : options.params.empty() ? default_fit_parameters() : options.params)
+              fitted_names.emplace_back(p->name);
             const auto t0 = std::chrono::steady_clock::now();
             const Calibration c = calibrate(shapes, profile, target, options);
             for (const std::string& shape : c.left_out)
@@ -237,10 +240,15 @@ Registered register_calibrate(CLI::App& app) {
             char date[32];
             std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
             std::vector<std::string> provenance = {
-                fmt::format("fitted by {} calibrate on {} for target {}{} on profile {}", version_line(), date,
+                fmt::format("fitted by {} calibrate on {} for target {}{} on profile {} ({})", version_line(), date,
                             target.name(), c.variant.empty() ? "" : " (parameter set " + c.variant + ")",
-                            profile.hw.source),
-                fmt::format("data: {} (kernel {})", fmt::join(o->measurements, ", "), kernel),
+                            profile_source_text(profile.hw), hardware_label(profile.hw)),
+                fmt::format("data: {} (kernel {}){}", fmt::join(o->measurements, ", "), kernel,
+                            o->families.empty() ? std::string()
+                                                : fmt::format("; families from {}", fmt::join(o->families, ", "))),
+                // What reproduces the fit (the families and parameters were not recorded: a fresh user's find).
+                fmt::format("fitted parameters: {}; {} folds, {} passes", fmt::join(fitted_names, ","), options.folds,
+                            options.passes),
                 fmt::format("{} shapes in {} families, {}-fold cross-validation by family; pooled held out: geomean "
                             "{:.1f}% -> {:.1f}% of oracle, worst {:.1f}% -> {:.1f}%, top-5 distinct {:.1f}% -> {:.1f}%, "
                             "median top-1 error {:.1f}% -> {:.1f}%",
@@ -262,7 +270,15 @@ Registered register_calibrate(CLI::App& app) {
             write_file_atomically(o->out, yaml);
             // The file must load as it is meant to be used.
             (void)parse_profile(yaml, o->out);
-            if (c.held_out_after.geomean_pct_of_oracle < c.held_out_before.geomean_pct_of_oracle)
+            bool moved = false;
+            for (const ModelParamInfo& info : kModelParamRegistry)
+              moved = moved || c.start.*(info.field) != c.fitted.*(info.field);
+            if (!moved)
+              // The fit on all shapes kept every start value (the folds' fits may have moved): the file
+              // holds the start's values, which the warning below called worse than themselves.
+              spdlog::warn("no parameter moved in the fit on all shapes: {} holds the start's values ({})", o->out,
+                           profile_source_text(profile.hw));
+            else if (c.held_out_after.geomean_pct_of_oracle < c.held_out_before.geomean_pct_of_oracle)
               spdlog::warn("the fit does not generalize: held out, geomean {:.1f}% -> {:.1f}% of oracle, worst {:.1f}% -> "
                            "{:.1f}%; {} is written, but the start ({}) scores better on families it was not fitted on",
                            c.held_out_before.geomean_pct_of_oracle, c.held_out_after.geomean_pct_of_oracle,
@@ -281,6 +297,8 @@ Registered register_calibrate(CLI::App& app) {
                                               {"target", target.name()},
                                               {"parameter_set", c.variant},
                                               {"hardware", profile.hw.name},
+                                              {"cu_count", profile.hw.cu_count},
+                                              {"start_profile", profile_source_text(profile.hw)},
                                               {"shapes", c.shapes},
                                               {"families", c.families},
                                               {"folds", folds},
@@ -289,13 +307,13 @@ Registered register_calibrate(CLI::App& app) {
                                               {"all_before", score_json(c.all_before)},
                                               {"all_after", score_json(c.all_after)},
                                               {"parameters", params},
-                                              {"profile", o->out}},
+                                              {"profile", std::filesystem::absolute(o->out).lexically_normal().string()}},
                                2)
                   << "\n";
             } else {
               out << fmt::format("calibrate {}{} on {}: {} shapes in {} families, {} folds by family ({:.1f} s)\n",
                                  target.name(), c.variant.empty() ? "" : " (parameter set " + c.variant + ")",
-                                 profile.hw.name, c.shapes, c.families, c.folds.size(), seconds);
+                                 hardware_label(profile.hw), c.shapes, c.families, c.folds.size(), seconds);
               out << fmt::format("{:<7} {:>28}   {:>28}   {}\n", "", "held out, before (geo worst top5d err)",
                                  "held out, after", "families held out");
               PickScore mean_before, mean_after;

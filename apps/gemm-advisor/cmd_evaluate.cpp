@@ -31,7 +31,7 @@ void write_table(std::ostream& out, const gemm_advisor::Evaluation& e, const gem
                                        ? std::string("vLLM's get_default_config")
                                        : target.default_config(gemm_advisor::GemmProblem{}).text();
   out << fmt::format("evaluate {} on {}: {} shapes; % of oracle = measured best / measured time of the pick\n",
-                     target.name(), hw.name, e.shapes.size());
+                     target.name(), gemm_advisor::hardware_label(hw), e.shapes.size());
   // The shape column as wide as its longest label (a MoE layer's is long: 1024x256x7168/E384/top8/layer).
   auto label = [](const gemm_advisor::ShapeEvaluation& s) {
     return s.problem.shape_text() + " " + std::string(gemm_advisor::dtype_name(s.problem.dtype)) + " " +

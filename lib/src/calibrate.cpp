@@ -391,7 +391,20 @@ std::string calibrated_profile_yaml(const std::string& profile_yaml, const Profi
     params[std::string(info.name)] = std::string(text);
   }
   YAML::Node cal = root["calibration"];
+  // A fit on top of an earlier overlay keeps the earlier targets' names: `target` is the last fit's,
+  // `targets` every target fitted into the file, in order (target alone named only the last, while
+  // `targets:` held both: a fresh user's find, 2026-12-04).
+  std::vector<std::string> fitted_targets;
+  if (cal["targets"] && cal["targets"].IsSequence()) {
+    for (const YAML::Node& t : cal["targets"])
+      if (t.IsScalar()) fitted_targets.push_back(t.as<std::string>());
+  } else if (cal["target"] && cal["target"].IsScalar()) {
+    fitted_targets.push_back(cal["target"].as<std::string>());
+  }
+  if (std::find(fitted_targets.begin(), fitted_targets.end(), target.name()) == fitted_targets.end())
+    fitted_targets.emplace_back(target.name());
   cal["target"] = std::string(target.name());
+  if (fitted_targets.size() > 1) cal["targets"] = fitted_targets;
   if (!c.variant.empty()) cal["parameter_set"] = c.variant;
   YAML::Node lines = cal["provenance"];
   for (const std::string& line : provenance) lines.push_back(line);
