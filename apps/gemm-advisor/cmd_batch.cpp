@@ -305,6 +305,9 @@ int run_batch(const BatchOptions& o) {
   }
   const std::vector<TileConfig> fixed = read_given_candidates(common.candidates);
 
+  // The summary's time includes reading the list: a YAML or JSON list is parsed whole when opened
+  // (200k shapes: 3.4 s of a 4.2 s run were left out of "in 0.8 s": a fresh user's find).
+  const auto start = std::chrono::steady_clock::now();
   const bool file = o.input != "-";
   const std::string source = file ? o.input : "<stdin>";
   double total_bytes = 0;  // a regular file's size, for the progress bar; 0: unknown
@@ -344,7 +347,6 @@ int run_batch(const BatchOptions& o) {
   std::set<std::tuple<std::int64_t, std::int64_t, std::int64_t>> vllm_seen;           // reading stage
   std::map<std::pair<std::int64_t, std::int64_t>, std::map<std::int64_t, TileConfig>> vllm_tables;  // writing stage
   Progress progress(!g_quiet && ::isatty(STDERR_FILENO), position_tells ? total_bytes : 0);
-  const auto start = std::chrono::steady_clock::now();
   // The CSV header and the Triton list's "[" go out with the first result, so that an input holding
   // no shape (an error) leaves stdout empty, not with a header passed off as a complete answer.
   bool first_json = true;
