@@ -276,7 +276,6 @@ bool same_bytes(const std::string& a, const std::string& b) {
 // vendor's time: 2732% of oracle for a file in seconds, a fresh user's find).
 std::size_t drop_faster_than_peak(const std::string& path, gemm_advisor::MeasuredShape& shape,
                                   const gemm_advisor::Hardware& hw, std::vector<std::string>* warnings) {
-  if (shape.problem.is_moe()) return 0;
   const double peak = hw.peak_flops_per_s(shape.problem.dtype);
   if (!(peak > 0)) return 0;
   const double floor_ms = 1e3 * shape.problem.flops() / peak;
