@@ -79,6 +79,22 @@ TEST_CASE("broken profiles give file:line errors", "[hardware][errors]") {
                     Catch::Contains("missing key 'compute.cu_count'"));
   CHECK_THROWS_WITH(parse_profile(replaced(good, "dram_bandwidth_bytes_per_s: 2.0e12", "dram_bandwidth_bytes_per_s: 0"), "bad.yaml"),
                     Catch::Contains("memory.dram_bandwidth_bytes_per_s' must be positive"));
+  // A byte count is a whole number, and a value tagged !!int must be one (both were read as given).
+  {
+    ProfileDiagnostics diag;
+    CHECK_THROWS_WITH(parse_profile(replaced(good, "cu_count: 100", "cu_count: !!int 100.5"), "bad.yaml", &diag),
+                      Catch::Contains("bad.yaml:9:") && Catch::Contains("tagged !!int but is not a whole number"));
+    CHECK(diag.errors.size() == 1);
+  }
+  CHECK_NOTHROW(parse_profile(replaced(good, "cu_count: 100", "cu_count: !!int 100"), "ok.yaml"));
+  for (const auto& [from, to] : {std::pair<std::string, std::string>{"l2_bytes: 50000000", "l2_bytes: 50000000.5"},
+                                 {"dram_bytes: 80000000000", "dram_bytes: 80000000000.25"}}) {
+    INFO(to);
+    ProfileDiagnostics diag;
+    CHECK_THROWS_WITH(parse_profile(replaced(good, from, to), "bad.yaml", &diag),
+                      Catch::Contains("is a byte count and must be a whole number"));
+    CHECK(diag.errors.size() == 1);
+  }
   // The optional store rate of misaligned output rows (efficiency.misaligned_store_fraction): a
   // fraction in (0, 1]; absent, 1.
   CHECK(parse_profile(good, "toy.yaml").hw.misaligned_store_fraction == 1.0);

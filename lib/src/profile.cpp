@@ -193,6 +193,23 @@ class ProfileReader {
       error(n, "'" + path + "' must be " + (allow_zero ? "zero or positive" : "positive") + ", got " + printable(s));
       return 0;
     }
+    // A value tagged !!int is a whole number in YAML (`!!int 0.8` was read as 0.8).
+    if (n.Tag() == "tag:yaml.org,2002:int" && v != std::floor(v)) {
+      error(n, "'" + path + "' is tagged !!int but is not a whole number, got " + printable(s));
+      return 0;
+    }
+    return v;
+  }
+
+  // A byte count: a whole number (a capacity of 1.5 bytes was accepted), as large as a double holds
+  // exactly (no int limit: HBM sizes exceed it).
+  double byte_count(const YAML::Node& map, const std::string& key, const std::string& path, bool allow_zero = false,
+                    bool required = true) {
+    const double v = number(map, key, path, allow_zero, required);
+    if (v != std::floor(v)) {
+      error(map[key], "'" + path + "' is a byte count and must be a whole number, got " + printable(map[key].Scalar()));
+      return 0;
+    }
     return v;
   }
 
@@ -361,12 +378,12 @@ void parse_memory(ProfileReader& r, const YAML::Node& m, Hardware& hw) {
   r.check_keys(m, "memory", {"l2_bytes", "l2_bandwidth_bytes_per_s", "l2_latency_cycles", "llc_bytes",
                              "llc_bandwidth_bytes_per_s", "dram_bytes", "dram_bandwidth_bytes_per_s",
                              "dram_latency_ns", "per_cu_load_bytes_per_cycle", "xcd_count"});
-  hw.l2_bytes = r.number(m, "l2_bytes", "memory.l2_bytes");
+  hw.l2_bytes = r.byte_count(m, "l2_bytes", "memory.l2_bytes");
   hw.l2_bandwidth_bytes_per_s = r.number(m, "l2_bandwidth_bytes_per_s", "memory.l2_bandwidth_bytes_per_s");
   const double l2_latency_cycles = r.number(m, "l2_latency_cycles", "memory.l2_latency_cycles");
-  hw.llc_bytes = r.number(m, "llc_bytes", "memory.llc_bytes", true, false);
+  hw.llc_bytes = r.byte_count(m, "llc_bytes", "memory.llc_bytes", true, false);
   hw.llc_bandwidth_bytes_per_s = r.number(m, "llc_bandwidth_bytes_per_s", "memory.llc_bandwidth_bytes_per_s", true, false);
-  hw.dram_bytes = r.number(m, "dram_bytes", "memory.dram_bytes");
+  hw.dram_bytes = r.byte_count(m, "dram_bytes", "memory.dram_bytes");
   hw.dram_bandwidth_bytes_per_s = r.number(m, "dram_bandwidth_bytes_per_s", "memory.dram_bandwidth_bytes_per_s");
   hw.dram_latency_s = r.number(m, "dram_latency_ns", "memory.dram_latency_ns") * 1e-9;
   const double per_cu_bytes_per_cycle = r.number(m, "per_cu_load_bytes_per_cycle", "memory.per_cu_load_bytes_per_cycle");
