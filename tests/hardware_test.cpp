@@ -87,6 +87,15 @@ TEST_CASE("broken profiles give file:line errors", "[hardware][errors]") {
     CHECK(diag.errors.size() == 1);
   }
   CHECK_NOTHROW(parse_profile(replaced(good, "cu_count: 100", "cu_count: !!int 100"), "ok.yaml"));
+  // A digit separator gets a hint; a key written as a list is one error, not also "missing key".
+  CHECK_THROWS_WITH(parse_profile(replaced(good, "cu_count: 100", "cu_count: 1_00"), "bad.yaml"),
+                    Catch::Contains("got '1_00' (YAML has no digit separators: write 100)"));
+  {
+    ProfileDiagnostics diag;
+    CHECK_THROWS_WITH(parse_profile(replaced(good, "cu_count: 100", "[cu_count]: 100"), "bad.yaml", &diag),
+                      Catch::Contains("bad.yaml:9:") && Catch::Contains("must be a name, got a list"));
+    CHECK(diag.errors.size() == 1);
+  }
   for (const auto& [from, to] : {std::pair<std::string, std::string>{"l2_bytes: 50000000", "l2_bytes: 50000000.5"},
                                  {"dram_bytes: 80000000000", "dram_bytes: 80000000000.25"}}) {
     INFO(to);

@@ -69,6 +69,9 @@ class ProfileReader {
         error(kv.first, "a key of '" + (path.empty() ? std::string("the profile") : printable(path)) +
                             "' must be a name, got " +
                             (kv.first.IsSequence() ? "a list" : kv.first.IsMap() ? "a mapping" : "null"));
+        // A key it meant is then missing: said once, here, not again as "missing key" (two errors
+        // for one slip: a fresh user's find).
+        maps_with_bad_keys_.insert({map.Mark().line, map.Mark().column});
         continue;
       }
       const std::string key = kv.first.Scalar();
@@ -154,7 +157,8 @@ class ProfileReader {
     if (!map || !map.IsMap()) return 0;
     YAML::Node n = map[key];
     if (!n) {
-      if (required) error(map, "missing key '" + path + "'" + unit_hint(path));
+      if (required && !maps_with_bad_keys_.count({map.Mark().line, map.Mark().column}))
+        error(map, "missing key '" + path + "'" + unit_hint(path));
       return 0;
     }
     numeric_keys_.insert(path);
@@ -178,7 +182,15 @@ class ProfileReader {
       std::string lower;
       for (char ch : s) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
       const bool yaml_special = lower == ".nan" || lower == ".inf" || lower == "+.inf" || lower == "-.inf";
-      error(n, "'" + path + "' must be " + (yaml_special ? "finite" : "a number") + ", got '" + printable(s) + "'");
+      // 1_000: YAML 1.2 (yaml-cpp) reads digit separators as text.
+      std::string digits;
+      for (char ch : s)
+        if (ch != '_') digits += ch;
+      char* digits_end = nullptr;
+      const bool separators = s.find('_') != std::string::npos && !digits.empty() &&
+                              (std::strtod(digits.c_str(), &digits_end), digits_end == digits.c_str() + digits.size());
+      error(n, "'" + path + "' must be " + (yaml_special ? "finite" : "a number") + ", got '" + printable(s) + "'" +
+                   (separators ? " (YAML has no digit separators: write " + digits + ")" : ""));
       return 0;
     }
     if (!std::isfinite(v)) {
@@ -266,6 +278,7 @@ class ProfileReader {
   std::set<std::string> numeric_keys_;
   std::map<std::string, std::vector<std::string>> unknown_keys_;  // parent path -> unknown keys
   std::set<std::pair<int, int>> reported_;                          // (line, column) of values with an error
+  std::set<std::pair<int, int>> maps_with_bad_keys_;                // (line, column) of maps with a key that is no name
 };
 
 // The stages of parse_profile, one per section of the schema (profiles/SCHEMA.md), in file order.
