@@ -319,7 +319,8 @@ for cmd in (["explain", "4096x4096x4096"], ["batch", "-"]):
     check(f"{cmd[0]} --cu-count: exit 0", rc == 0, err)
 expect_error("--cu-count above the GPU's: a bad option value, exit 2", ["rank", "64x64x64", "--hw", "h100", "--cu-count", "133"], 2,
              "--cu-count: CU count 133 is outside 1..132")
-expect_error("--cu-count 0", ["rank", "64x64x64", "--cu-count", "0"], 2, "--cu-count")
+expect_error("--cu-count 0", ["rank", "64x64x64", "--cu-count", "0"], 2,
+             "--cu-count: 0 is not a CU count: give 1 up to the GPU's CUs")
 # A partition's predictions say so in CSV's hardware column and in the --emit vllm sidecar.
 rc, out, err = run("batch", "-", "--hw", "h200", "--cu-count", "66", "--format", "csv", "-q", stdin="4096x4096x4096\n")
 check("batch --cu-count --format csv: hardware 'h200 (66 of 132 CUs)'", rc == 0 and

@@ -496,6 +496,10 @@ std::string clearer_parse_error(std::string what) {
   // A number inside the bounds was refused for its form (1.5, 2.0, 1e3): not a whole number as written.
   if (whole_bounds && (!numeric || (x >= lo && x <= hi)))
     return prefix + "'" + given + "' is not a whole number (expected " + bounds + ")";
+  // --cu-count's parse-time bound is no GPU's ("Value 0 not in range 1 to 1048576"); the GPU's own is
+  // checked once the profile is read.
+  if (prefix.rfind("--cu-count", 0) == 0 && numeric)
+    return prefix + given + " is not a CU count: give 1 up to the GPU's CUs (the profile's cu_count)";
   return what;
 }
 
