@@ -665,6 +665,19 @@ for cmd in (["evaluate"], ["calibrate", "--folds", "2", "-o", os.path.join(TMP, 
     check(f"{cmd[0]}: an H200 file on --hw a100 is one error asking about the GPU",
           rc == 1 and out == "" and err.count("\n") == 1 and "7 of its 9 shapes have configs timed faster than "
           "a100's peak allows: measured on a faster GPU?" in err, err)
+# ... and the other slip, a file in microseconds: every shape 1000x slower than the model puts any of its
+# configs (the best over the fastest prediction is 0.73-1.41 over the 329 triton shapes). One error.
+with open("data/measurements/h200-tutorial-d.csv") as f:
+    d_rows = list(csv.DictReader(f))
+in_us = os.path.join(TMP, "in-microseconds.csv")
+with open(in_us, "w", newline="") as f:
+    w = csv.DictWriter(f, fieldnames=list(d_rows[0].keys()))
+    w.writeheader()
+    w.writerows({**r, "ms": "%g" % (float(r["ms"]) * 1000) if r["ms"] else r["ms"]} for r in d_rows)
+rc, out, err = run("evaluate", "--hw", "h200", "--target", "triton-tutorial", "--measurements", in_us)
+check("evaluate: a file in microseconds is one error naming the unit", rc == 1 and out == "" and
+      err.count("\n") == 1 and "9 of its 9 shapes measured over 200x slower than the model predicts" in err and
+      "(not microseconds)?" in err, err)
 with open(fast, "a") as f:
     f.write("4096,4096,4096,64,64,64,4,3,0.3\n")
 vendor_fast = os.path.join(TMP, "vendor-fast.csv")

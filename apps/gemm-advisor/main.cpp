@@ -271,6 +271,27 @@ bool same_bytes(const std::string& a, const std::string& b) {
   }
 }
 
+// How much slower than the model's fastest prediction among a shape's timed configs its measured best
+// may be before the file's unit is in doubt: the model's worst misses on committed data are a few
+// times off (catastrophic spills, measured up to 24x the best config, are the rows, not the best);
+// a file in microseconds is 1000x off.
+constexpr double kFarSlowerThanPredicted = 200.0;
+
+// Whether a shape's fastest timed config took over kFarSlowerThanPredicted times the model's fastest
+// prediction among its feasible timed configs (none feasible: false).
+bool far_slower_than_predicted(const gemm_advisor::MeasuredShape& shape, const gemm_advisor::Profile& profile,
+                               const gemm_advisor::Target& target) {
+  double best_ms = 0, predicted_s = 0;
+  const gemm_advisor::EstimateContext ctx = target.context(shape.problem, profile);
+  for (const gemm_advisor::MeasuredConfig& c : shape.configs) {
+    if (c.status != "ok") continue;
+    best_ms = best_ms == 0 ? c.ms : std::min(best_ms, c.ms);
+    const gemm_advisor::LatencyEstimate e = target.estimate_latency(ctx, c.config);
+    if (e.feasible && (predicted_s == 0 || e.latency_s < predicted_s)) predicted_s = e.latency_s;
+  }
+  return predicted_s > 0 && best_ms * 1e-3 > kFarSlowerThanPredicted * predicted_s;
+}
+
 // Returns the number of rows left out; the warnings go to *warnings (printed once the file is known
 // not to be a unit slip). A vendor-library row below the floor is dropped too (it was scored as the
 // vendor's time: 2732% of oracle for a file in seconds, a fresh user's find).
@@ -340,6 +361,7 @@ std::vector<gemm_advisor::MeasuredShape> read_measured_shapes(const std::vector<
     std::size_t retimed = 0, disagree = 0;
     std::size_t timed = 0, too_fast = 0;  // the file's ok configs, and those faster than the peak allows
     std::size_t timed_shapes = 0, shapes_too_fast = 0;  // ... its shapes, and those that lost rows (their best) so
+    std::size_t shapes_too_slow = 0;  // ... and those whose best is far slower than the model puts any of them
     std::vector<std::string> peak_warnings;
     bool variant_warned = false;  // once per file
     for (auto& shape : file_shapes) {
@@ -358,6 +380,7 @@ std::vector<gemm_advisor::MeasuredShape> read_measured_shapes(const std::vector<
         timed_shapes += std::any_of(shape.configs.begin(), shape.configs.end(),
                                     [](const MeasuredConfig& c) { return c.status == "ok" || c.status == "faster-than-peak"; });
         shapes_too_fast += dropped > 0;
+        shapes_too_slow += far_slower_than_predicted(shape, profile, target);
       }
       const auto [it, fresh] = measured_in.try_emplace(key, path, shapes.size());
       if (fresh) {
@@ -395,6 +418,13 @@ std::vector<gemm_advisor::MeasuredShape> read_measured_shapes(const std::vector<
                        (partition ? " on " + std::to_string(profile.hw.cu_count) +
                                         " CUs: were they timed on more (--cu-count)?"
                                   : ": measured on a faster GPU? (give that GPU's profile with --hw)"));
+    // The other unit slip, times in microseconds: every shape 1000x slower than the model has any of
+    // its configs (it passed the peak check and was scored as if right: a fresh user's find).
+    if (shapes_too_slow >= 2 && 2 * shapes_too_slow > timed_shapes)
+      throw InputError(path + ": " + std::to_string(shapes_too_slow) + " of its " + std::to_string(timed_shapes) +
+                       " shapes measured over " + fmt::format("{:g}", kFarSlowerThanPredicted) +
+                       "x slower than the model predicts any of their configs on " + profile.hw.name +
+                       ": is the 'ms' column in milliseconds (not microseconds)?");
     for (const std::string& w : peak_warnings) spdlog::warn("{}", w);
     spdlog::debug("{}: {} shapes read for kernel {} ({} in all so far)", path, file_shapes.size(), kernel, shapes.size());
     if (retimed > 0)
