@@ -428,9 +428,10 @@ std::vector<MoeModel> read_moe_models(const std::string& path_given, std::vector
 }
 
 MoeModel moe_model_from_hf_config(const std::string& path, std::int64_t tp, const std::string& dtype_override) {
-  check_readable_file(path);
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot open");
+  // Read whole (bounded) first: an empty file or /dev/zero was "not valid JSON: unexpected end of input".
+  const std::string in = read_text_file(path);
+  if (in.find_first_not_of(" \t\r\n") == std::string::npos) throw InputError(path + ": is empty (expected a config.json)");
+  if (in.find('\0') != std::string::npos) throw InputError(path + ": contains NUL bytes: not a text file");
   nlohmann::json root;
   // nlohmann keeps the last of a key given twice: a config whose hidden_size is written twice is
   // ambiguous, so the parser's key events are checked per object.
