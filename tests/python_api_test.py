@@ -482,6 +482,17 @@ check("a config without BLOCK_K: a warning, and every config kept", kept == unde
     "block_k" in str(w.message) for w in caught), [str(w.message) for w in caught])
 e = py_error(prune["early_config_prune"], grid, {"M": 64, "N": 64})
 check("named_args without K: an Error naming it", e is not None and "'K'" in str(e), repr(e))
+# A launch that passes M, N, K by keyword (kernel[grid](a, b, c, M=M, N=N, K=K)): Triton's autotuner gives
+# them as **kwargs, not in named_args (it failed on the first call: a fresh user's find, 2026-12-04).
+by_keyword = gat.shortlist(top=3, hw="h200")["early_config_prune"](grid, {"a_ptr": 0, "b_ptr": 0}, M=64, N=64, K=64)
+check("shortlist's fn with M, N, K as keyword arguments: the same top 3", by_keyword == small, by_keyword)
+# Configs named otherwise (BM, BN) without names=: the warning says what it looked for and what it found.
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    kept = prune["early_config_prune"](renamed, {"M": 64, "N": 64, "K": 64})
+check("configs named otherwise: kept, the warning naming the names looked for and found, and names=",
+      kept == renamed and any("block_m=BLOCK_M" in str(w.message) and "the config has BM, BN" in str(w.message) and
+                              "names=" in str(w.message) for w in caught), [str(w.message) for w in caught])
 
 # --- fused-MoE layers: moe_ranking is the CLI's `rank M --target vllm-fused-moe` JSON -----------------
 for kwargs, cli in [

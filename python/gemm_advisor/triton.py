@@ -136,7 +136,8 @@ def shortlist(top=8, hw=None, key_names=("M", "N", "K"), names=None, dtype=None,
     """A ``prune_configs_by`` for ``triton.autotune`` that benchmarks only the advisor's shortlist.
 
     Returns {"early_config_prune": fn}. For each new autotune key Triton calls
-    ``fn(configs, named_args, **kwargs)``; fn reads M, N, K from ``named_args`` under
+    ``fn(configs, named_args, **kwargs)``; fn reads M, N, K from ``named_args`` (or, for a launch
+    that passes them by keyword, from ``kwargs``) under
     ``key_names`` (a 4th name, if given, is the batch), ranks exactly those configs with the
     advisor (their parameters read back through ``names``, as for :func:`configs`; num_warps and
     num_stages from the Config) and returns the ``top`` it ranks highest among them, best first
@@ -168,10 +169,15 @@ def shortlist(top=8, hw=None, key_names=("M", "N", "K"), names=None, dtype=None,
 
     def early_config_prune(configs, named_args, **kwargs):
         configs = list(configs)
+        # Triton's autotuner passes the positional arguments as named_args and the keyword ones as
+        # **kwargs (autotuner.py, prune_configs): M=M at the launch is in kwargs (a fresh user's find,
+        # 2026-12-04: such a launch failed on its first call).
+        args = {**kwargs, **named_args}
         try:
-            shape = tuple(_dim(named_args[k], k) for k in key_names)
+            shape = tuple(_dim(args[k], k) for k in key_names)
         except KeyError as e:
-            raise _ga.Error(f"shortlist: the kernel has no argument {e.args[0]!r} (key_names={key_names!r})") from None
+            raise _ga.Error(f"shortlist: the kernel has no argument {e.args[0]!r} (key_names={key_names!r}; "
+                            f"its arguments: {', '.join(map(str, args)) or 'none'})") from None
         except TypeError as e:
             # A shape it cannot read (M = 4096.0, '4096') is one it rejects: all configs kept, as the
             # docstring says (it raised TypeError out of the autotuner: a fresh user's find, 2026-12-04).
@@ -183,8 +189,14 @@ def shortlist(top=8, hw=None, key_names=("M", "N", "K"), names=None, dtype=None,
             try:
                 text = _ga.config_text(_fields_of(config, inverse), target, "config")
             except (_ga.Error, TypeError) as e:
-                _warnings.warn(f"shortlist: {e}; benchmarking all {len(configs)} configs", _ga.AdvisorWarning,
-                               stacklevel=2)
+                # Say which names it looked for and which the config has: a kernel whose parameters are
+                # named otherwise (BM, BLOCK_SIZE_M) needs names= (the warning named neither).
+                kwargs_of = config if isinstance(config, dict) else dict(getattr(config, "kwargs", {}) or {})
+                wanted = ", ".join(f"{field}={name}" for field, name in mapping.items())
+                found = ", ".join(k for k in kwargs_of if k not in _OWN) or "none"
+                _warnings.warn(f"shortlist: {e} (looked for the kernel parameters {wanted}; the config has {found}: "
+                               f"give names= to map yours); benchmarking all {len(configs)} configs",
+                               _ga.AdvisorWarning, stacklevel=2)
                 return configs
             groups.setdefault(text, []).append(config)
         try:
