@@ -135,7 +135,11 @@ TEST_CASE("configs at the reader's bounds do not overflow shared-memory or regis
   CHECK_THROWS_WITH(parse_tile_config("2147483647x2147:4444496:344496:37872417"), Catch::Contains("larger than"));
   // A part too many is named as such (it read only "expected ...", a fresh user's find, 2026-12-03).
   CHECK_THROWS_WITH(parse_tile_config("128x128x64:4:3:2:g8:extra"),
-                    Catch::Contains("5 ':' parts after the block sizes, at most 4"));
+                    Catch::Contains("GROUP_M ('g8') must be the last part"));
+  // GROUP_M without its g read "4 ':' parts after the block sizes, at most 4" (a fresh user's find).
+  CHECK_THROWS_WITH(parse_tile_config("128x128x64:8:3:1:8"),
+                    Catch::Contains("a 4th part after the block sizes is GROUP_M, written with a g (':g8')"));
+  CHECK_THROWS_WITH(parse_tile_config("4294967424x128x64:8:3"), Catch::Contains("'4294967424' is larger than 65536"));
   CHECK_THROWS_WITH(parse_tile_config("128x128x64:4:3:2:5:g8"),
                     Catch::Contains("5 ':' parts after the block sizes, at most 4"));
 }

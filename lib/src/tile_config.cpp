@@ -1,5 +1,6 @@
 #include "gemm_advisor/tile_config.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <tuple>
 #include <vector>
@@ -43,14 +44,26 @@ TileConfig parse_tile_config(std::string_view text) {
     group = fields.back().substr(1);
     fields.pop_back();
   }
-  if (fields.size() > 6)  // e.g. 128x128x64:4:3:2:g8:extra
+  if (fields.size() > 6) {  // e.g. 128x128x64:4:3:2:g8:extra
+    // Say what the likely slip is (the count alone, "4 parts, at most 4", read as a contradiction: a
+    // fresh user's find): GROUP_M written without its g, or not last.
+    for (std::size_t i = 3; i < fields.size(); ++i)
+      if (!fields[i].empty() && fields[i][0] == 'g')
+        throw InputError(quoted + ": GROUP_M ('" + printable(fields[i]) + "') must be the last part" + help);
+    if (!has_group && fields.size() == 7)
+      throw InputError(quoted + ": a 4th part after the block sizes is GROUP_M, written with a g (':g" +
+                       printable(fields.back()) + "')" + help);
     throw InputError(quoted + ": " + std::to_string(fields.size() - 3 + (has_group ? 1 : 0)) +
                      " ':' parts after the block sizes, at most 4" + help);
+  }
   if (fields.size() < 5) throw InputError(quoted + help);
   // The bounds of a --candidates file: far above any real kernel, far below int64 overflow.
   auto number = [&](std::string_view field, int limit) {
     int v = 0;
     auto [ptr, ec] = std::from_chars(field.data(), field.data() + field.size(), v);
+    const bool digits = !field.empty() && std::all_of(field.begin(), field.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
+    if (digits && ec == std::errc::result_out_of_range)  // 4294967424: a number, only too large
+      throw InputError(quoted + ": '" + printable(field) + "' is larger than " + std::to_string(limit) + help);
     if (field.empty() || ec != std::errc() || ptr != field.data() + field.size() || v < 1)
       throw InputError(quoted + ": '" + printable(field) + "' is not a positive whole number" + help);
     if (v > limit) throw InputError(quoted + ": '" + printable(field) + "' is larger than " + std::to_string(limit) + help);
