@@ -622,9 +622,20 @@ check("rank: 8 repeated candidates give 5 named warnings and one count of the ot
 import copy as _copy  # noqa: E402
 import pickle as _pickle  # noqa: E402
 prof = g.load_profile("profiles/mi300x.yaml")
-again = _pickle.loads(_pickle.dumps(prof))
-check("Profile: a pickle round trip loads the same file and ranks alike", again.source == "profiles/mi300x.yaml" and
+pickled = _pickle.dumps(prof)
+here = os.getcwd()
+os.chdir("/")  # unpickled in another working directory, as a worker process may be (it failed: a fresh user's find)
+try:
+    again = _pickle.loads(pickled)
+finally:
+    os.chdir(here)
+check("Profile: a pickle round trip loads the same file (by absolute path) and ranks alike, from another directory",
+      again.source == os.path.abspath("profiles/mi300x.yaml") and
       g.rank((1024, 1024, 1024), hw=again, top=3) == g.rank((1024, 1024, 1024), hw=prof, top=3), repr(again))
+check("Profile: a shipped one pickles by its name", _pickle.loads(_pickle.dumps(g.load_profile("h200"))).source == "h200")
+e = py_error(g.explain, "4096x4096x4096", "", hw="h200")
+check("explain with config '': an Error, as the CLI's --config ''", e is not None and "must not be empty" in str(e),
+      repr(e))
 for make in (lambda: g.Profile.__new__(g.Profile), lambda: g.Profile()):
     try:
         make()

@@ -400,6 +400,9 @@ def explain(shape, config=None, hw=None, dtype=None, layout=None, target="triton
     """
     target = _target_arg(target)
     text = "" if config is None else config_text(config, target)
+    if config is not None and not text.strip():
+        # As the CLI's --config "" (it explained the top config unsaid: a fresh user's find).
+        raise Error("explain: config must not be empty (None explains the advisor's top config)")
     result, warnings = _core.explain_json(_shape_text(shape), _hw_arg(hw), _text_arg("dtype", dtype),
                                           _text_arg("layout", layout), target, text, _cu_count_arg(cu_count),
                                           _max_split_k_arg(max_split_k, target))

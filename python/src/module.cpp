@@ -14,6 +14,7 @@
 
 #include "gemm_advisor/advise.hpp"
 #include "gemm_advisor/csv_reader.hpp"
+#include "gemm_advisor/emit.hpp"
 #include "gemm_advisor/error.hpp"
 #include "gemm_advisor/frontend.hpp"
 #include "gemm_advisor/moe.hpp"
@@ -40,6 +41,9 @@ struct ProfileHandle {
 ProfileHandle load(const std::string& name_or_path) {
   ga::ProfileDiagnostics diagnostics;
   ProfileHandle h{ga::load_profile(name_or_path, &diagnostics), name_or_path, std::move(diagnostics.warnings)};
+  // A file is remembered by its absolute path: a pickle is loaded where it is unpickled, from another
+  // working directory too (a relative path failed there: a fresh user's find, 2026-12-04).
+  if (h.profile.hw.source.rfind("embedded:", 0) != 0) h.source = ga::profile_source_text(h.profile.hw);
   return h;
 }
 
