@@ -461,5 +461,18 @@ rc, out, err = run("batch", "-", "--hw", "h200", "--candidates", big, stdin="64x
 check("batch --candidates none of which fits: the reason is given", rc == 1 and
       "(256x256x256:8:6: needs 1572864 bytes of shared memory" in err, err)
 
+# ... and some that cannot run: said once, with the first shape and reason (they were left out of
+# --emit triton unsaid; rank warns of each: a fresh user's find, 2026-12-04).
+mixed = write("cand-mixed.csv", "block_m,block_n,block_k,num_warps,num_stages\n512,512,64,8,3\n128,128,64,3,3\n"
+                                "128,128,64,8,3\n")
+for extra, said in ((["--emit", "triton"], "left out of the emitted configs"),
+                    (["--format", "csv"], "listed after the others with their reason")):
+    rc, out, err = run("batch", "-", "--hw", "h200", "--candidates", mixed, *extra,
+                       stdin="4096x4096x4096\n1024x1024x1024\n")
+    warned = [l for l in err.splitlines() if "configs that cannot run on" in l]
+    check(f"batch {' '.join(extra)} with configs that cannot run: one warning, counted, the first reason",
+          rc == 0 and len(warned) == 1 and "on 2 of the shapes are " + said in warned[0] and
+          "512x512x64:8:3: needs 393216 bytes of shared memory" in warned[0], err)
+
 shutil.rmtree(TMP, ignore_errors=True)
 cli_harness.finish()

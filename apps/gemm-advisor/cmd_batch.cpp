@@ -102,6 +102,7 @@ struct Item {
   bool duplicate = false;  // --emit vllm: this (N, K) [, M] was ranked already
   std::string text;        // formatted output of this shape
   std::vector<std::pair<std::int64_t, gemm_advisor::TileConfig>> vllm_best;  // (M, best config)
+  std::string infeasible_given;  // --candidates: the first given config that cannot run here, "CONFIG: reason"
 };
 
 // Per-thread buffers, so ranking a shape allocates nothing after warm-up.
@@ -340,6 +341,8 @@ int run_batch(const BatchOptions& o) {
   const std::size_t top = common.top;
 
   std::size_t done = 0, bad = 0, duplicates = 0;
+  std::size_t infeasible_shapes = 0;  // shapes for which some --candidates config cannot run
+  std::string first_infeasible;
   bool stopped = false, unreadable = false;
   std::atomic<bool> stop{false};
   bool reader_failed = false;  // touched by the reading stage only
@@ -443,6 +446,13 @@ int run_batch(const BatchOptions& o) {
                                                             : std::string()));
                   return item;
                 }
+                // A given config that cannot run on this shape: counted and said once at the end, as rank
+                  // says each (it was left out unsaid: a fresh user's find, 2026-12-04).
+                if (!fixed.empty()) {
+                  const auto bad_config = std::find_if(s.ranked.begin(), s.ranked.end(),
+                                                       [](const RankedConfig& r) { return !r.estimate.feasible; });
+                  if (bad_config != s.ranked.end()) item->infeasible_given = infeasible_config_text(*bad_config);
+                }
                 std::ostringstream out;
                 switch (output) {
                   case Output::triton: out << json_text(emit_json(target, e.problem, hw, e.name, s.ranked, top, names)); break;
@@ -476,6 +486,9 @@ int run_batch(const BatchOptions& o) {
                   ++duplicates;
                   return;
                 }
+                if (!item->infeasible_given.empty() && infeasible_shapes++ == 0)
+                  first_infeasible = item->entry.problem.shape_text() + " (" + source + ":" +
+                                     std::to_string(item->entry.line) + "): " + item->infeasible_given;
                 if (vllm) {
                   auto& table = vllm_tables[{item->entry.problem.n, item->entry.problem.k}];
                   for (const auto& [m, config] : item->vllm_best) table[m] = config;
@@ -531,6 +544,12 @@ int run_batch(const BatchOptions& o) {
     std::cout.flush();
   }
 
+  if (infeasible_shapes > 0)
+    spdlog::warn("{}: configs that cannot run on {} of the shapes are {} (first: {})", common.candidates,
+                 infeasible_shapes,
+                 output == Output::triton || vllm ? "left out of the emitted configs"
+                                                  : "listed after the others with their reason",
+                 first_infeasible);
   const double elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   // When stdout could not take the output, main says so (finish_stdout); a summary of what was
   // ranked would read as success before it.
