@@ -393,11 +393,20 @@ rc, out, err = run("batch", "-", "--hw", "h200", "--top", "1", "--emit", "triton
 emitted = json.loads(out) if rc == 0 else []
 check("--names renames, order kept", rc == 0 and list(emitted[0]["configs"][0]) ==
       ["BM", "BLOCK_N", "BLOCK_K", "GROUP_M", "SK", "num_warps", "num_stages"], out[:300])
+# SPLIT_K= leaves it out, and then only unsplit configs are written (a few-tile, long-K shape splits K).
+rc, out, err = run("batch", "-", "--hw", "h200", "--top", "3", "--emit", "triton", "--names", "SPLIT_K=",
+                   stdin="64x64x65536\n")
+rc2, out2, err2 = run("batch", "-", "--hw", "h200", "--top", "3", "--emit", "triton", stdin="64x64x65536\n")
+emitted = json.loads(out) if rc == 0 else []
+check("--names SPLIT_K=: no SPLIT_K key, the unsplit configs (the shape's top-3 split otherwise)",
+      rc == rc2 == 0 and all("SPLIT_K" not in c for c in emitted[0]["configs"]) and len(emitted[0]["configs"]) == 3 and
+      any(c["SPLIT_K"] > 1 for c in json.loads(out2)[0]["configs"]), out[:300] + out2[:300])
 for name, args, fragment in [
     ("--names of another target's parameter", ["--emit", "triton", "--names", "BLOCK_SIZE_M=X"], "not a parameter of triton"),
     ("--names without --emit triton", ["--names", "BLOCK_M=X"], "--emit triton"),
     # A name starting with a digit is no identifier (it was written: a fresh user's find, 2026-12-04).
     ("--names to a non-identifier", ["--emit", "triton", "--names", "BLOCK_M=1x"], "'1x' is not a name"),
+    ("--names renaming num_warps", ["--emit", "triton", "--names", "num_warps=W"], "triton.Config's own argument"),
     ("--emit vllm with another --target", ["--emit", "vllm", "--target", "triton", "--out", os.path.join(TMP, "vt")],
      "vllm-fp8-block"),
 ]:

@@ -281,7 +281,13 @@ int run_batch(const BatchOptions& o) {
     throw UsageError(e.what());
   }
 
-  const Profile profile = load_profile_logged(common.hw, common.overrides, target.name());
+  Profile profile = load_profile_logged(common.hw, common.overrides, target.name());
+  // A kernel without SPLIT_K (--names SPLIT_K=) takes the unsplit configs only, as Python's
+  // names={"split_k": None} gives.
+  for (const TargetParameter& p : target.info().parameters) {
+    const auto it = names.find(p.name);
+    if (p.field == "split_k" && it != names.end() && it->second.empty()) profile.triton.max_split_k = 1;
+  }
   const Hardware& hw = profile.hw;
   // A --dtype or --layout the GPU or the kernel cannot take is the command line's error, said once,
   // not once per line of the list.

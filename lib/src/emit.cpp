@@ -25,8 +25,9 @@ namespace gemm_advisor {
 
 ParameterNames parse_parameter_names(std::string_view text, const Target& target) {
   std::string known;
-  for (const TargetParameter& p : target.info().parameters) known += (known.empty() ? "" : ", ") + std::string(p.name);
-  const std::string help = " (give FROM=TO pairs, FROM among " + known + ")";
+  for (const TargetParameter& p : target.info().parameters)
+    if (p.field != "num_warps" && p.field != "num_stages") known += (known.empty() ? "" : ", ") + std::string(p.name);
+  const std::string help = " (give FROM=TO pairs, FROM among " + known + "; FROM= leaves it out)";
   auto fail = [&](const std::string& what) -> void {
     throw InputError("--names '" + printable(text) + "': " + what + help);
   };
@@ -46,9 +47,16 @@ ParameterNames parse_parameter_names(std::string_view text, const Target& target
     if (eq == std::string_view::npos) fail("'" + printable(pair) + "' has no '='");
     const std::string_view from = pair.substr(0, eq), to = pair.substr(eq + 1);
     const auto& params = target.info().parameters;
-    if (std::none_of(params.begin(), params.end(), [&](const TargetParameter& p) { return p.name == from; }))
-      fail("'" + printable(from) + "' is not a parameter of " + std::string(target.name()));
-    if (!valid_name(to)) fail("'" + printable(to) + "' is not a name (letters, digits, '_', not starting with a digit)");
+    const auto param = std::find_if(params.begin(), params.end(), [&](const TargetParameter& p) { return p.name == from; });
+    if (param == params.end()) fail("'" + printable(from) + "' is not a parameter of " + std::string(target.name()));
+    // num_warps and num_stages are triton.Config's own arguments, not the kernel's: renamed, the
+    // README's autotune snippet (c["num_warps"]) broke; Python's names= refuses them too.
+    if (param->field == "num_warps" || param->field == "num_stages")
+      fail("'" + printable(from) + "' is triton.Config's own argument and cannot be renamed");
+    // FROM= (nothing after '=') leaves the parameter out, as Python's names={field: None}: a kernel
+    // without SPLIT_K or GROUP_M.
+    if (!to.empty() && !valid_name(to))
+      fail("'" + printable(to) + "' is not a name (letters, digits, '_', not starting with a digit)");
     if (!names.emplace(std::string(from), std::string(to)).second) fail("'" + printable(from) + "' is renamed twice");
     start = comma + 1;
   }
@@ -57,6 +65,7 @@ ParameterNames parse_parameter_names(std::string_view text, const Target& target
   for (const TargetParameter& p : target.info().parameters) {
     const auto it = names.find(p.name);
     const std::string out = it == names.end() ? std::string(p.name) : it->second;
+    if (out.empty()) continue;  // left out
     if (!written.insert(out).second) fail("two parameters would both be written as '" + printable(out) + "'");
   }
   return names;
@@ -66,6 +75,7 @@ nlohmann::ordered_json config_json(const Target& target, const TileConfig& c, co
   nlohmann::ordered_json j;
   for (const TargetParameter& p : target.info().parameters) {
     const auto it = names.find(p.name);
+    if (it != names.end() && it->second.empty()) continue;  // left out (FROM=)
     j[it == names.end() ? std::string(p.name) : it->second] = config_field(c, p.field);
   }
   return j;

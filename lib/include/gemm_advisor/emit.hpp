@@ -26,7 +26,9 @@ namespace gemm_advisor {
 using ParameterNames = std::map<std::string, std::string, std::less<>>;
 
 /// Parses "FROM=TO[,FROM=TO...]" for a target: FROM must be one of its parameter names, each at most
-/// once, TO a non-empty name of letters, digits and '_' not already taken by another parameter.
+/// once, and not num_warps or num_stages (triton.Config's own arguments); TO a name of letters,
+/// digits and '_' not already taken by another parameter, or empty: the parameter is left out of
+/// the written configs (a kernel without it; "" in the map).
 /// Throws InputError quoting the text and listing the target's names.
 ParameterNames parse_parameter_names(std::string_view text, const Target& target);
 
