@@ -689,6 +689,28 @@ rc, out, err = run("evaluate", "--hw", "h200", "--measurements", vendor_fast, "-
 check("evaluate: a vendor row faster than the peak is left out, said", rc == 0 and "the cublas row's 0.0001 ms is faster"
       in err and json.loads(out)["shapes"][0].get("vendor_pct_of_oracle") is None, err)
 
+# --candidates as config texts, one a line (comments and blank lines skipped), ranks as the same CSV does;
+# a JSON file is told apart (it got CSV parser jargon: a fresh user's find, 2026-12-04).
+texts = os.path.join(TMP, "cands.txt")
+with open(texts, "w") as f:
+    f.write("# my kernel's configs\n128x128x64:8:3\n\n64x128x64:4:4:2\n128x64x64:4:3:g4\n")
+as_csv = os.path.join(TMP, "cands-equal.csv")
+with open(as_csv, "w") as f:
+    f.write("block_m,block_n,block_k,num_warps,num_stages,split_k,group_m\n128,128,64,8,3,1,8\n64,128,64,4,4,2,8\n"
+            "128,64,64,4,3,1,4\n")
+rc, out, err = run("rank", "4096x4096x4096", "--hw", "h200", "--candidates", texts, "--format", "json")
+rc2, out2, err2 = run("rank", "4096x4096x4096", "--hw", "h200", "--candidates", as_csv, "--format", "json")
+check("--candidates of config texts ranks as the same CSV", rc == rc2 == 0 and
+      json.loads(out)["configs"] == json.loads(out2)["configs"] and len(json.loads(out)["configs"]) == 3, err + err2)
+with open(texts, "a") as f:
+    f.write("128x128:8\n")
+expect_error("--candidates: a bad config text is named at its line", ["rank", "4096x4096x4096", "--hw", "h200",
+             "--candidates", texts], 1, "cands.txt:6: config '128x128:8'")
+as_json = os.path.join(TMP, "cands.json")
+with open(as_json, "w") as f:
+    f.write('[{"block_m": 128, "block_n": 128}]\n')
+expect_error("--candidates of JSON: said so, with the forms it takes", ["rank", "4096x4096x4096", "--hw", "h200",
+             "--candidates", as_json], 1, "cands.json: looks like JSON: --candidates takes a CSV")
 # A config of a --candidates file that cannot run is named with its line; with none left, the error
 # names the file (it named neither).
 cands = os.path.join(TMP, "cands.csv")

@@ -1,7 +1,10 @@
 #include "gemm_advisor/candidates.hpp"
 
 #include <fstream>
+#include <iterator>
 #include <map>
+#include <sstream>
+#include <string_view>
 
 #include "gemm_advisor/csv_reader.hpp"
 #include "gemm_advisor/error.hpp"
@@ -17,9 +20,75 @@ std::vector<TileConfig> read_candidates_file(const std::string& path, std::vecto
   return read_candidates(in, path, warnings, lines);
 }
 
+namespace {
+
+// A candidates file of config texts, one a line ("128x128x64:8:3", as rank prints them and --config
+// takes them); blank lines and '#' comments skipped.
+std::vector<TileConfig> read_config_text_lines(const std::string& text, const std::string& source,
+                                               std::vector<std::string>* warnings, std::vector<long>* lines) {
+  std::vector<TileConfig> out;
+  if (lines) lines->clear();
+  std::map<TileConfig, long> line_of;
+  RepeatedRows repeated;
+  std::istringstream in(text);
+  std::string line;
+  long number = 0;
+  while (std::getline(in, line)) {
+    ++number;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    const std::size_t first = line.find_first_not_of(" \t");
+    if (first == std::string::npos || line[first] == '#') continue;
+    const std::size_t last = line.find_last_not_of(" \t");
+    TileConfig c;
+    try {
+      c = parse_tile_config(std::string_view(line).substr(first, last - first + 1));
+    } catch (const InputError& e) {
+      throw InputError(source + ":" + std::to_string(number) + ": " + e.what());
+    }
+    const auto [it, fresh] = line_of.emplace(c, number);
+    if (!fresh) {
+      if (warnings && repeated.name_next())
+        warnings->push_back(source + ":" + std::to_string(number) + ": config " + c.text() + " is listed already (line " +
+                            std::to_string(it->second) + "): ranked once");
+      continue;
+    }
+    out.push_back(c);
+    if (lines) lines->push_back(number);
+  }
+  if (out.empty()) throw InputError(source + ": no configs");
+  if (std::string more = repeated.summary(source, "listed again", "each ranked once"); warnings && !more.empty())
+    warnings->push_back(std::move(more));
+  return out;
+}
+
+}  // namespace
+
 std::vector<TileConfig> read_candidates(std::istream& in, const std::string& source,
                                         std::vector<std::string>* warnings, std::vector<long>* lines) {
-  CsvReader reader(in, source);
+  // Small files: read whole, to tell the form. JSON got CSV parser jargon ("malformed CSV: error
+  // parsing data while strict checking enabled"), a list of config texts "lacks column 'block_m'"
+  // (a fresh user's finds, 2026-12-04).
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::size_t start = text.find_first_not_of(" \t\r\n\xEF\xBB\xBF");
+  if (start != std::string::npos && (text[start] == '[' || text[start] == '{'))
+    throw InputError(source + ": looks like JSON: --candidates takes a CSV with a header (block_m,block_n,block_k,"
+                              "num_warps,num_stages[,group_m,split_k], or Triton's BLOCK_SIZE_M... names) or one config "
+                              "a line (128x128x64:8:3)");
+  // The first line that is not blank or a '#' comment tells the form.
+  std::size_t at = start;
+  while (at != std::string::npos && text[at] == '#') {
+    const std::size_t eol = text.find('\n', at);
+    at = eol == std::string::npos ? std::string::npos : text.find_first_not_of(" \t\r\n", eol);
+  }
+  if (at != std::string::npos) {
+    const std::size_t end = text.find('\n', at);
+    const std::string_view first(text.data() + at, (end == std::string::npos ? text.size() : end) - at);
+    const bool config_text = first.find(':') != std::string_view::npos && first.find(',') == std::string_view::npos &&
+                             (first.find('x') != std::string_view::npos || first.find('X') != std::string_view::npos);
+    if (config_text) return read_config_text_lines(text, source, warnings, lines);
+  }
+  std::istringstream csv(text);
+  CsvReader reader(csv, source);
   const std::vector<std::string> required = {"block_m", "block_n", "block_k", "num_warps", "num_stages"};
   // Triton's spellings as well: the tutorial's and vLLM's BLOCK_SIZE_M, the masked kernel's BLOCK_M
   // (a config list copied from an autotune list or `--emit triton`; header names are matched in lower case).
