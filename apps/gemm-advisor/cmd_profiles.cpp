@@ -31,7 +31,8 @@ Registered register_profiles(CLI::App& app) {
   CLI::App* show = cmd->add_subcommand("show", "Print a profile's YAML (a shipped name, a GPU name as --hw takes it, or a file)");
   show->add_option("name", o->show_name, "Profile name, GPU name or path")->required();
   CLI::App* validate = cmd->add_subcommand("validate", "Check a profile file and say what is wrong");
-  validate->add_option("file", o->validate_path, "Profile YAML file")->required();
+  validate->add_option("file", o->validate_path, "Profile YAML file (or a shipped profile's name, as --hw takes it)")
+      ->required();
 
   return {cmd, [o, show, validate]() {
             using namespace gemm_advisor;
@@ -55,11 +56,15 @@ Registered register_profiles(CLI::App& app) {
             }
             if (validate->parsed()) {
               ProfileDiagnostics diag;
-              // A shipped name that is not also a file validates the embedded profile.
+              // A shipped name, or a GPU name as --hw and show take it ("NVIDIA H200": it was "cannot
+              // open", a fresh user's find), that is not also a file validates the embedded profile.
               std::string text, source = o->validate_path;
               struct stat st {};
+              const bool file_here = ::stat(o->validate_path.c_str(), &st) == 0;
+              const std::string shipped =
+                  file_here || is_profile_path(o->validate_path) ? std::string() : resolve_profile_name(o->validate_path);
               for (const auto& e : embedded_profiles()) {
-                if (e.name == o->validate_path && ::stat(o->validate_path.c_str(), &st) != 0) {
+                if (!file_here && (e.name == o->validate_path || (!shipped.empty() && e.name == shipped))) {
                   text = std::string(e.yaml);
                   source = "embedded:" + std::string(e.name);
                 }
