@@ -618,6 +618,17 @@ texts = [str(w.message) for w in caught if issubclass(w.category, g.AdvisorWarni
 check("rank: 8 repeated candidates give 5 named warnings and one count of the other 3", len(texts) == 6 and
       sum("is listed already" in t for t in texts) == 5 and
       "candidates: 3 more configs listed again after the 5 above" in texts[-1], texts)
+# A bool is no dimension in gemm_advisor.triton either (True ran as M = 1), and a float in a shape tuple is
+# a TypeError as top=1.0 is (it was an Error): a fresh user's finds, 2026-12-04.
+for call, what in ((lambda: gat.configs(True, 4096, 4096, hw="h200"), "configs(True, ...)"),
+                   (lambda: g.rank((4096.0, 4096, 4096), hw="h200"), "rank((4096.0, ...))"),
+                   (lambda: g.rank((True, 4096, 4096), hw="h200"), "rank((True, ...))")):
+    try:
+        call()
+        raised = None
+    except Exception as e:  # noqa: BLE001
+        raised = e
+    check(f"{what}: a TypeError", isinstance(raised, TypeError) and not isinstance(raised, g.Error), repr(raised))
 # A Profile pickles (as the name or path it was loaded from, loaded again) and copies, for multiprocessing.
 import copy as _copy  # noqa: E402
 import pickle as _pickle  # noqa: E402

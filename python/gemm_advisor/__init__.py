@@ -124,8 +124,12 @@ def _shape_text(shape):
     if isinstance(shape, str):
         return _utf8(shape, "shape")
     if isinstance(shape, (tuple, list)):
-        if len(shape) not in (3, 4) or not all(_is_int(v) for v in shape):
+        if len(shape) not in (3, 4):
             raise Error(f"shape {tuple(shape)!r}: expected (M, N, K) or (M, N, K, B) of ints")
+        # A wrong type is a TypeError, as top=1.0 is (a float here was an Error: a fresh user's find).
+        for v in shape:
+            if not _is_int(v):
+                raise TypeError(f"shape {tuple(shape)!r}: dimensions must be ints, not {type(v).__name__}")
         return "x".join(str(_operator.index(v)) for v in shape)
     raise TypeError(f"shape must be 'MxNxK[xB]' text or a tuple (M, N, K[, B]) of ints, not {type(shape).__name__}")
 

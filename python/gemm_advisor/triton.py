@@ -85,11 +85,11 @@ def _to_kernel(entry, mapping, triton):
 
 
 def _dim(value, what):
-    try:
-        v = _operator.index(value)  # ints, numpy and torch integer scalars
-    except TypeError:
-        raise TypeError(f"{what} must be an int, not {type(value).__name__}") from None
-    return v
+    # ints, numpy and torch integer scalars; a bool is no dimension (True ran as M = 1: a fresh user's
+    # find, 2026-12-04), as rank((True, ...)) refuses it.
+    if not _ga._is_int(value):
+        raise TypeError(f"{what} must be an int, not {type(value).__name__}")
+    return _operator.index(value)
 
 
 def configs(M, N, K, hw=None, top=8, names=None, dtype=None, target="triton", layout=None, *, batch=1,
