@@ -112,6 +112,8 @@ rc, out, _ = run("profiles", "show", "a100")
 check("profiles show prints YAML with sources", rc == 0 and "sources:" in out and "cu_count: 108" in out, out[:200])
 rc, out, _ = run("profiles", "validate", "tests/data/toy.yaml")
 check("profiles validate ok", rc == 0 and ": ok:" in out, out)
+expect_error("a pasted multiplication sign in a shape is named", ["rank", "4096\u00d74096\u00d74096", "--hw", "h200"], 1,
+             "(a multiplication sign where x goes): expected MxNxK")
 rc, out, err = run("profiles", "validate", "NVIDIA H200")
 check("profiles validate takes a GPU name as --hw does (it was 'cannot open')",
       rc == 0 and out.startswith("NVIDIA H200: ok: h200 "), out + err)

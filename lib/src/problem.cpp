@@ -221,7 +221,12 @@ void validate_problem(const GemmProblem& p) {
 }
 
 GemmProblem parse_shape(std::string_view text, const GemmProblem& base) {
-  const std::string quoted = "shape '" + printable(text) + "'";
+  // A pasted multiplication sign (U+00D7 ×, or * ⋅) for the 'x': said, since printable() shows × as
+  // \xc3\x97, which hid it (a fresh user's find, 2026-12-04).
+  const bool times_sign = text.find("\xc3\x97") != std::string_view::npos || text.find("\xe2\x8b\x85") != std::string_view::npos ||
+                          text.find('*') != std::string_view::npos;
+  const std::string quoted = "shape '" + printable(text) + "'" +
+                             (times_sign ? " (a multiplication sign where x goes)" : "");
   std::vector<std::string_view> parts;
   std::size_t start = 0;
   for (std::size_t i = 0; i <= text.size(); ++i) {
