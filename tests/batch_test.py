@@ -175,6 +175,7 @@ for name, args, code, fragment in [
     ("bad --format", ["batch", inputs["text"], "--format", "xml"], 2, "xml"),
     ("--emit with --format", ["batch", inputs["text"], "--emit", "triton", "--format", "csv"], 2, "excludes"),
     ("--out without --emit vllm", ["batch", inputs["text"], "--out", TMP], 2, "--emit vllm"),
+    ("--overwrite without --emit vllm", ["batch", inputs["text"], "--overwrite"], 2, "--overwrite go with --emit vllm"),
 ]:
     rc, out, err = run(*args)
     check(f"{name}: exit {code}", rc == code, f"rc={rc} err={err!r}")

@@ -269,8 +269,8 @@ int run_batch(const BatchOptions& o) {
       throw UsageError("--emit vllm: vLLM's kernel computes x W^T (layout NT): --layout " + common.layout +
                        " cannot apply");
     m_from_input = parse_m_values(o.m_values, m_grid);
-  } else if (!o.out_dir.empty() || !o.m_values.empty() || !o.vllm_device_name.empty()) {
-    throw UsageError("--out, --m-values and --vllm-device-name go with --emit vllm");
+  } else if (!o.out_dir.empty() || !o.m_values.empty() || !o.vllm_device_name.empty() || o.overwrite) {
+    throw UsageError("--out, --m-values, --vllm-device-name and --overwrite go with --emit vllm");
   }
   if (!o.names.empty() && output != Output::triton)
     throw UsageError("--names renames the parameters --emit triton writes: it goes with --emit triton");
@@ -453,7 +453,7 @@ int run_batch(const BatchOptions& o) {
                   return item;
                 }
                 // A given config that cannot run on this shape: counted and said once at the end, as rank
-                  // says each (it was left out unsaid: a fresh user's find, 2026-12-04).
+                // says each (it was left out unsaid: a fresh user's find, 2026-12-04).
                 if (!fixed.empty()) {
                   const auto bad_config = std::find_if(s.ranked.begin(), s.ranked.end(),
                                                        [](const RankedConfig& r) { return !r.estimate.feasible; });

@@ -29,8 +29,8 @@ int run_moe_batch(const MoeBatchOptions& o) {
     throw UsageError("--emit vllm ranks vLLM's own kernel space: drop --candidates");
   if (emit_vllm && ranking_options_given(common))
     throw UsageError("--top and --distinct choose what is printed: --emit vllm writes each M's top config");
-  if (!emit_vllm && (!o.out_dir.empty() || !o.vllm_device_name.empty()))
-    throw UsageError("--out and --vllm-device-name go with --emit vllm");
+  if (!emit_vllm && (!o.out_dir.empty() || !o.vllm_device_name.empty() || o.overwrite))
+    throw UsageError("--out, --vllm-device-name and --overwrite go with --emit vllm");
   // As batch does for vllm-fp8-block: a --layout the kernel cannot take is the command line's error,
   // said once, not once per model and M (the layers are x W^T; the list has no layout column).
   if (common.layout_option && common.layout_option->count() > 0) {
