@@ -510,6 +510,19 @@ for kwargs, cli in [
     got.pop("generator", None)
     check(f"moe_ranking({kwargs['tokens']}, E={kwargs['experts']}) is the CLI's JSON", got == want,
           json.dumps(got)[:300] + " vs " + json.dumps(want)[:300])
+# moe_explain is the CLI's `explain M --target vllm-fused-moe` JSON, with each launch's terms ("gemms"; Python
+# had no MoE explain: a fresh user's find, 2026-12-04), for the top config and for a given one.
+for config, extra in ((None, []), ("16x64x128:4:3", ["--config", "16x64x128:4:3"])):
+    want = cli_json("explain", "64", "--target", "vllm-fused-moe", "--experts", "128", "--top-k", "8", "--hidden",
+                    "2048", "--intermediate", "768", "--hw", "h200", *extra)
+    got = g.moe_explain(64, 128, 8, 2048, 768, hw="h200", config=config)
+    want.pop("generator", None)
+    got.pop("generator", None)
+    check(f"moe_explain(config={config!r}) is the CLI's explain JSON, with the up and down launches",
+          got == want and [x["gemm"] for x in got.get("gemms", [])] == ["up", "down"],
+          json.dumps(got)[:300] + " vs " + json.dumps(want)[:300])
+e = py_error(g.moe_explain, 64, 128, 8, 2048, 768, hw="h200", config="")
+check("moe_explain with config '': an Error", e is not None and "must not be empty" in str(e), repr(e))
 check("moe_rank returns the configs", [key(c) for c in g.moe_rank(64, 128, 8, 2048, 768, hw="h200", top=3)] ==
       [key(c) for c in cli_json("rank", "64", "--target", "vllm-fused-moe", "--experts", "128", "--top-k", "8",
                                 "--hidden", "2048", "--intermediate", "768", "--hw", "h200", "--top", "3")["configs"]])

@@ -62,17 +62,7 @@ Registered register_explain(CLI::App& app) {
             }
             std::ostringstream out;
             if (o->format == "json") {
-              nlohmann::json j = explain_json(p, hw, target, r, !o->config.empty());
-              if (!gemms.empty()) {
-                nlohmann::json list = nlohmann::json::array();
-                for (const auto& [g, ge] : gemms) {
-                  list.push_back({{"gemm", moe_gemm_name(g.moe.gemm)}, {"m", g.m}, {"n", g.n}, {"k", g.k},
-                                  {"latency_s", ge.latency_s}, {"tflops", ge.flops_per_s / 1e12},
-                                  {"bound", bound_name(ge.bound)}, {"terms", estimate_json(ge)}});
-                }
-                j["gemms"] = list;
-              }
-              out << json_text(j, 2) << "\n";
+              out << json_text(explain_json(p, profile, target, r, !o->config.empty()), 2) << "\n";
             } else {
               const double peak = hw.peak_flops_per_s(p.dtype);
               auto us = [](double s) { return fmt::format("{:.3f} us", s * 1e6); };

@@ -6,6 +6,7 @@
 #include "gemm_advisor/advise.hpp"
 #include "gemm_advisor/error.hpp"
 #include "gemm_advisor/model_params.hpp"
+#include "gemm_advisor/moe.hpp"
 #include "gemm_advisor/report.hpp"
 
 #include <sys/wait.h>
@@ -156,6 +157,21 @@ nlohmann::json explain_json(const GemmProblem& p, const Hardware& hw, const Targ
   nlohmann::json j = ranking_json(p, hw, std::string(target.name()), {r}, 1);
   j["chosen"] = given ? "given" : "the advisor's top config";
   if (given && j["configs"].is_array() && !j["configs"].empty()) j["configs"][0]["rank"] = nullptr;
+  return j;
+}
+
+nlohmann::json explain_json(const GemmProblem& p, const Profile& profile, const Target& target, const RankedConfig& r,
+                            bool given) {
+  nlohmann::json j = explain_json(p, profile.hw, target, r, given);
+  if (p.moe.gemm != MoeGemm::layer) return j;
+  nlohmann::json list = nlohmann::json::array();
+  for (const GemmProblem& g : moe_layer_gemms(p)) {
+    const Estimate ge = target.estimate(target.context(g, profile), r.config);
+    list.push_back({{"gemm", moe_gemm_name(g.moe.gemm)}, {"m", g.m}, {"n", g.n}, {"k", g.k},
+                    {"latency_s", ge.latency_s}, {"tflops", ge.flops_per_s / 1e12},
+                    {"bound", bound_name(ge.bound)}, {"terms", estimate_json(ge)}});
+  }
+  j["gemms"] = list;
   return j;
 }
 

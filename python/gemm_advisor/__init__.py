@@ -51,7 +51,8 @@ def _profile_new(cls, *args, **kwargs):
 Profile.__new__ = _profile_new
 
 __version__ = _core.__version__
-__all__ = ["Error", "AdvisorWarning", "Profile", "rank", "ranking", "moe_rank", "moe_ranking", "explain", "profiles", "targets",
+__all__ = ["Error", "AdvisorWarning", "Profile", "rank", "ranking", "moe_rank", "moe_ranking", "moe_explain", "explain",
+           "profiles", "targets",
            "load_profile", "default_hardware", "version", "config_text"]
 
 # The TileConfig fields, in the order of a config's text (BMxBNxBK:WARPS:STAGES:SPLITK:gGROUP_M).
@@ -169,7 +170,7 @@ def _target_arg(target):
         raise TypeError(f"target must be a target name (see gemm_advisor.targets()), not {type(target).__name__}")
     if target == "vllm-fused-moe":
         raise Error("target vllm-fused-moe ranks a MoE layer: call gemm_advisor.moe_rank(tokens, experts, top_k, "
-                    "hidden, intermediate, ...) or moe_ranking(...)")
+                    "hidden, intermediate, ...), moe_ranking(...) or moe_explain(...)")
     return _utf8(target, "target")
 
 
@@ -390,6 +391,35 @@ def moe_rank(tokens, experts, top_k, hidden, intermediate, tp=1, hw=None, dtype=
     config files with ``gemm-advisor batch --target vllm-fused-moe --emit vllm``)."""
     return moe_ranking(tokens, experts, top_k, hidden, intermediate, tp, hw, dtype, block_shape, routing, gemm,
                        top, cu_count=cu_count, distinct=distinct, candidates=candidates)["configs"]
+
+
+def moe_explain(tokens, experts, top_k, hidden, intermediate, tp=1, hw=None, dtype="bf16", block_shape=None,
+                routing="uniform", gemm="layer", config=None, *, cu_count=None):
+    """Every term of one fused-MoE estimate, as ``gemm-advisor explain TOKENS --target vllm-fused-moe
+    --experts E --top-k K --hidden H --intermediate I --format json`` prints it: the :func:`moe_ranking`
+    dict with one entry in "configs", "chosen", and for a layer "gemms" (its up and down launches under
+    the one config, each with its latency_s, tflops, bound and terms).
+
+    config: None (the advisor's top config), config text or a dict (vLLM's BLOCK_SIZE_M, ... names or
+    the advisor's; see :func:`config_text`). The other arguments as for :func:`moe_ranking`. Raises
+    :class:`Error` for bad input, including a config that cannot run (with the reason).
+    """
+    ints = {"tokens": tokens, "experts": experts, "top_k": top_k, "hidden": hidden, "intermediate": intermediate,
+            "tp": tp}
+    tokens, experts, top_k, hidden, intermediate, tp = (_int(v, name) for name, v in ints.items())
+    if isinstance(block_shape, (list, tuple)):
+        block_shape = "x".join(str(b) for b in block_shape)
+    text = "" if config is None else config_text(config, "vllm-fused-moe")
+    if config is not None and not text.strip():
+        raise Error("moe_explain: config must not be empty (None explains the advisor's top config)")
+    result, warnings = _core.moe_explain_json(tokens, experts, top_k, hidden, intermediate, tp,
+                                              _text_arg("dtype", dtype) or "bf16",
+                                              _text_arg("block_shape", block_shape) or "",
+                                              _text_arg("routing", routing) or "uniform",
+                                              _text_arg("gemm", gemm) or "layer", _hw_arg(hw), text,
+                                              _cu_count_arg(cu_count))
+    _warn(warnings)
+    return _json.loads(result)
 
 
 def explain(shape, config=None, hw=None, dtype=None, layout=None, target="triton", *, cu_count=None,

@@ -179,16 +179,10 @@ std::pair<std::string, std::vector<std::string>> explain_json(const std::string&
 
 // moe_rank: (the JSON text of `rank M --target vllm-fused-moe ... --format json`, warnings) for one
 // fused-MoE layer (or its up or down GEMM), the arguments as the CLI's MoE options.
-std::pair<std::string, std::vector<std::string>> moe_ranking_json(std::int64_t tokens, std::int64_t experts,
-                                                                  std::int64_t top_k, std::int64_t hidden,
-                                                                  std::int64_t intermediate, std::int64_t tp,
-                                                                  const std::string& dtype,
-                                                                  const std::string& block_shape,
-                                                                  const std::string& routing, const std::string& gemm,
-                                                                  const py::object& hw, std::size_t top,
-                                                                  bool distinct,
-                                                                  const std::optional<std::vector<std::string>>& candidates,
-                                                                  int cu_count) {
+// One fused-MoE layer (or its up or down GEMM) from the CLI's MoE options, checked.
+ga::GemmProblem moe_problem(std::int64_t tokens, std::int64_t experts, std::int64_t top_k, std::int64_t hidden,
+                            std::int64_t intermediate, std::int64_t tp, const std::string& dtype,
+                            const std::string& block_shape, const std::string& routing, const std::string& gemm) {
   ga::MoeModel model;
   model.experts = experts;
   model.top_k = top_k;
@@ -206,6 +200,21 @@ std::pair<std::string, std::vector<std::string>> moe_ranking_json(std::int64_t t
   ga::validate_problem(p);
   if (gemm == "up" || gemm == "down") p = ga::moe_layer_gemms(p)[gemm == "up" ? 0 : 1];
   else if (gemm != "layer") throw ga::InputError("gemm '" + ga::printable(gemm) + "': expected layer, up or down");
+  return p;
+}
+
+std::pair<std::string, std::vector<std::string>> moe_ranking_json(std::int64_t tokens, std::int64_t experts,
+                                                                  std::int64_t top_k, std::int64_t hidden,
+                                                                  std::int64_t intermediate, std::int64_t tp,
+                                                                  const std::string& dtype,
+                                                                  const std::string& block_shape,
+                                                                  const std::string& routing, const std::string& gemm,
+                                                                  const py::object& hw, std::size_t top,
+                                                                  bool distinct,
+                                                                  const std::optional<std::vector<std::string>>& candidates,
+                                                                  int cu_count) {
+  const ga::GemmProblem p =
+      moe_problem(tokens, experts, top_k, hidden, intermediate, tp, dtype, block_shape, routing, gemm);
   ProfileHandle h = resolve_hw(hw, cu_count);
   const ga::Hardware& hwr = h.profile.hw;
   ga::require_matrix_dtype(hwr, p.dtype);
@@ -216,6 +225,33 @@ std::pair<std::string, std::vector<std::string>> moe_ranking_json(std::int64_t t
   const std::vector<ga::RankedConfig> ranked =
       ranked_configs(target, p, h, candidates ? &given : nullptr, top, distinct, warnings);
   return {ga::json_text(ga::ranking_json(p, hwr, std::string(target.name()), ranked, top)), warnings};
+}
+
+// moe_explain: (the JSON text of `explain M --target vllm-fused-moe ... --format json`, warnings):
+// the layer's estimate and, for a layer, each launch's terms ("gemms"); `config` "" = the top one.
+std::pair<std::string, std::vector<std::string>> moe_explain_json(std::int64_t tokens, std::int64_t experts,
+                                                                  std::int64_t top_k, std::int64_t hidden,
+                                                                  std::int64_t intermediate, std::int64_t tp,
+                                                                  const std::string& dtype,
+                                                                  const std::string& block_shape,
+                                                                  const std::string& routing, const std::string& gemm,
+                                                                  const py::object& hw, const std::string& config,
+                                                                  int cu_count) {
+  const ga::GemmProblem p =
+      moe_problem(tokens, experts, top_k, hidden, intermediate, tp, dtype, block_shape, routing, gemm);
+  ProfileHandle h = resolve_hw(hw, cu_count);
+  ga::require_matrix_dtype(h.profile.hw, p.dtype);
+  const ga::Target& target = ga::vllm_fused_moe_target();
+  ga::TileConfig given;
+  if (!config.empty()) given = ga::parse_tile_config(config);
+  ga::RankedConfig r;
+  {
+    py::gil_scoped_release release;
+    r = ga::explain_config(target, p, h.profile, config.empty() ? nullptr : &given);
+  }
+  std::vector<std::string> warnings = h.warnings;
+  add_target_params_warning(h, target, warnings);
+  return {ga::json_text(ga::explain_json(p, h.profile, target, r, !config.empty())), warnings};
 }
 
 }  // namespace
@@ -286,6 +322,9 @@ PYBIND11_MODULE(_gemm_advisor, m) {
         py::arg("hidden"), py::arg("intermediate"), py::arg("tp"), py::arg("dtype"), py::arg("block_shape"),
         py::arg("routing"), py::arg("gemm"), py::arg("hw"), py::arg("top"), py::arg("distinct"), py::arg("candidates"),
         py::arg("cu_count"));
+  m.def("moe_explain_json", &moe_explain_json, py::arg("tokens"), py::arg("experts"), py::arg("top_k"),
+        py::arg("hidden"), py::arg("intermediate"), py::arg("tp"), py::arg("dtype"), py::arg("block_shape"),
+        py::arg("routing"), py::arg("gemm"), py::arg("hw"), py::arg("config"), py::arg("cu_count"));
   m.def("profiles_json", []() { return ga::json_text(ga::profiles_json()); });
   m.def("targets_json", []() { return ga::json_text(ga::targets_json()); });
   m.def("version_line", []() { return ga::version_line(); });

@@ -61,6 +61,12 @@ RankedConfig explain_config(const Target& target, const GemmProblem& p, const Pr
 nlohmann::json explain_json(const GemmProblem& p, const Hardware& hw, const Target& target, const RankedConfig& r,
                             bool given);
 
+/// The same, and for a fused-MoE layer "gemms": each of its two launches (up, down) under the one
+/// config, {gemm, m, n, k, latency_s, tflops, bound, terms} (the layer's record sums their times;
+/// per-tile terms cannot be summed). What `explain --format json` and Python's moe_explain print.
+nlohmann::json explain_json(const GemmProblem& p, const Profile& profile, const Target& target, const RankedConfig& r,
+                            bool given);
+
 /// `profiles --format json`: one object per shipped profile, sorted by name: name, display_name,
 /// vendor, arch, cu_count, peak_bf16_tflops (TFLOP/s), dram_tb_per_s (TB/s), aliases (what --hw
 /// also takes).
