@@ -81,13 +81,7 @@ TEST_CASE("renaming parameters (--names) rejects what would write a broken confi
   // FROM= leaves a parameter out (as Python's names={field: None}); num_warps and num_stages are
   // triton.Config's own and cannot be renamed (the CLI renamed them: a fresh user's find, 2026-12-04).
   const ParameterNames dropped = parse_parameter_names("SPLIT_K=,GROUP_M=GROUP_SIZE_M", t);
-  TileConfig c;
-  c.block_m = 64;
-  c.block_n = 128;
-  c.block_k = 32;
-  c.num_warps = 4;
-  c.num_stages = 3;
-  CHECK(config_json(t, c, dropped).dump() ==
+  CHECK(config_json(t, test_util::cfg(64, 128, 32, 4, 3), dropped).dump() ==
         R"({"BLOCK_M":64,"BLOCK_N":128,"BLOCK_K":32,"GROUP_SIZE_M":8,"num_warps":4,"num_stages":3})");
   CHECK_THROWS_WITH(parse_parameter_names("num_warps=W", t), Catch::Contains("triton.Config's own argument"));
   CHECK_THROWS_WITH(parse_parameter_names("num_stages=S", t), Catch::Contains("triton.Config's own argument"));
