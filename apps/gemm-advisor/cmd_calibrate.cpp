@@ -175,8 +175,7 @@ Registered register_calibrate(CLI::App& app) {
                 start = comma + 1;
               }
               // A parameter the target's kernel never uses is fitted to nothing: said, as --max-split-k is.
-              const auto& fields = target.info().parameters;
-              const bool splits = std::any_of(fields.begin(), fields.end(), [](const auto& p) { return p.field == "split_k"; });
+              const bool splits = target_has_field(target, "split_k");
               for (const ModelParamInfo* p : options.params)
                 if (!splits && std::string_view(p->name) == "split_k_reduce_launch_s")
                   spdlog::warn("--params: target {} has no split-K: split_k_reduce_launch_s has no effect on it",

@@ -55,15 +55,12 @@ Registered register_explain(CLI::App& app) {
             const RankedConfig r = explain_config(target, p, profile, o->config.empty() ? nullptr : &given);
             const TileConfig& c = r.config;
             const Estimate& e = r.estimate;
-            // A MoE layer: each of its two launches on its own (the layer's record sums their times).
-            std::vector<std::pair<GemmProblem, Estimate>> gemms;
-            if (p.moe.gemm == MoeGemm::layer) {
-              for (const GemmProblem& g : moe_layer_gemms(p)) gemms.emplace_back(g, target.estimate(target.context(g, profile), c));
-            }
             std::ostringstream out;
             if (o->format == "json") {
               out << json_text(explain_json(p, profile, target, r, !o->config.empty()), 2) << "\n";
             } else {
+              // A MoE layer: each of its two launches on its own.
+              const auto gemms = moe_layer_estimates(p, profile, target, c);
               const double peak = hw.peak_flops_per_s(p.dtype);
               auto us = [](double s) { return fmt::format("{:.3f} us", s * 1e6); };
               auto line = [&](const std::string& k, const std::string& v) { out << fmt::format("  {:<30} {}\n", k, v); };

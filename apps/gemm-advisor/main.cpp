@@ -203,11 +203,9 @@ gemm_advisor::Profile load_profile_logged(const std::string& name_or_path, const
   if (overrides.max_split_k > 0) {
     profile.triton.max_split_k = overrides.max_split_k;
     // Said, not silent: a target whose kernel has no split-K ranks the same with it.
-    if (const gemm_advisor::Target* t = gemm_advisor::find_target_or_null(target)) {
-      const auto& params = t->info().parameters;
-      if (std::none_of(params.begin(), params.end(), [](const auto& p) { return p.field == "split_k"; }))
-        spdlog::warn("--max-split-k: target {} has no split-K: no effect", t->name());
-    }
+    if (const gemm_advisor::Target* t = gemm_advisor::find_target_or_null(target);
+        t && !gemm_advisor::target_has_field(*t, "split_k"))
+      spdlog::warn("--max-split-k: target {} has no split-K: no effect", t->name());
   }
   // A calibrated overlay holds one target's parameters: used with another, it changes nothing.
   if (const std::string why = gemm_advisor::other_target_params_warning(profile, target, source); !why.empty())

@@ -22,14 +22,47 @@ std::vector<TileConfig> read_candidates_file(const std::string& path, std::vecto
 
 namespace {
 
+// The configs of a candidates file, in file order, each once: a config listed again is warned of
+// (the first few by line, then a count) and ranked once. Both forms of the file collect through it.
+class CandidateCollector {
+ public:
+  CandidateCollector(const std::string& source, std::vector<std::string>* warnings, std::vector<long>* lines)
+      : source_(source), warnings_(warnings), lines_(lines) {
+    if (lines_) lines_->clear();
+  }
+  void add(const TileConfig& c, long line) {
+    const auto [it, fresh] = line_of_.emplace(c, line);
+    if (!fresh) {
+      if (warnings_ && repeated_.name_next())
+        warnings_->push_back(source_ + ":" + std::to_string(line) + ": config " + c.text() + " is listed already (line " +
+                             std::to_string(it->second) + "): ranked once");
+      return;
+    }
+    out_.push_back(c);
+    if (lines_) lines_->push_back(line);
+  }
+  // The configs; throws InputError "source: `none`" when there are none.
+  std::vector<TileConfig> finish(const std::string& none) {
+    if (out_.empty()) throw InputError(source_ + ": " + none);
+    if (std::string more = repeated_.summary(source_, "listed again", "each ranked once"); warnings_ && !more.empty())
+      warnings_->push_back(std::move(more));
+    return std::move(out_);
+  }
+
+ private:
+  const std::string& source_;
+  std::vector<std::string>* warnings_;
+  std::vector<long>* lines_;
+  std::vector<TileConfig> out_;
+  std::map<TileConfig, long> line_of_;
+  RepeatedRows repeated_;
+};
+
 // A candidates file of config texts, one a line ("128x128x64:8:3", as rank prints them and --config
 // takes them); blank lines and '#' comments skipped.
 std::vector<TileConfig> read_config_text_lines(const std::string& text, const std::string& source,
                                                std::vector<std::string>* warnings, std::vector<long>* lines) {
-  std::vector<TileConfig> out;
-  if (lines) lines->clear();
-  std::map<TileConfig, long> line_of;
-  RepeatedRows repeated;
+  CandidateCollector configs(source, warnings, lines);
   std::istringstream in(text);
   std::string line;
   long number = 0;
@@ -45,20 +78,9 @@ std::vector<TileConfig> read_config_text_lines(const std::string& text, const st
     } catch (const InputError& e) {
       throw InputError(source + ":" + std::to_string(number) + ": " + e.what());
     }
-    const auto [it, fresh] = line_of.emplace(c, number);
-    if (!fresh) {
-      if (warnings && repeated.name_next())
-        warnings->push_back(source + ":" + std::to_string(number) + ": config " + c.text() + " is listed already (line " +
-                            std::to_string(it->second) + "): ranked once");
-      continue;
-    }
-    out.push_back(c);
-    if (lines) lines->push_back(number);
+    configs.add(c, number);
   }
-  if (out.empty()) throw InputError(source + ": no configs");
-  if (std::string more = repeated.summary(source, "listed again", "each ranked once"); warnings && !more.empty())
-    warnings->push_back(std::move(more));
-  return out;
+  return configs.finish("no configs");
 }
 
 }  // namespace
@@ -102,10 +124,7 @@ std::vector<TileConfig> read_candidates(std::istream& in, const std::string& sou
   }
   const int ibm = h.index("block_m"), ibn = h.index("block_n"), ibk = h.index("block_k");
   const int iw = h.index("num_warps"), is = h.index("num_stages"), ig = h.index("group_m"), isk = h.index("split_k");
-  std::vector<TileConfig> out;
-  if (lines) lines->clear();
-  std::map<TileConfig, long> line_of;  // a config listed twice is ranked once
-  RepeatedRows repeated;
+  CandidateCollector configs(source, warnings, lines);
   std::vector<std::string> f;
   while (reader.next(f)) {
     require_header_fields(reader, h, f);
@@ -117,20 +136,9 @@ std::vector<TileConfig> read_candidates(std::istream& in, const std::string& sou
     c.num_stages = static_cast<int>(csv_int(reader, f, is, "num_stages", 1, 64));
     c.group_m = ig >= 0 && !f[ig].empty() ? static_cast<int>(csv_int(reader, f, ig, "group_m", 1, 65536)) : 8;
     c.split_k = isk >= 0 && !f[isk].empty() ? static_cast<int>(csv_int(reader, f, isk, "split_k", 1, 65536)) : 1;
-    const auto [it, fresh] = line_of.emplace(c, reader.line());
-    if (!fresh) {
-      if (warnings && repeated.name_next())
-        warnings->push_back(source + ":" + std::to_string(reader.line()) + ": config " + c.text() +
-                            " is listed already (line " + std::to_string(it->second) + "): ranked once");
-      continue;
-    }
-    out.push_back(c);
-    if (lines) lines->push_back(reader.line());
+    configs.add(c, reader.line());
   }
-  if (out.empty()) throw InputError(source + ": no configs (only a header)");
-  if (std::string more = repeated.summary(source, "listed again", "each ranked once"); warnings && !more.empty())
-    warnings->push_back(std::move(more));
-  return out;
+  return configs.finish("no configs (only a header)");
 }
 
 }  // namespace gemm_advisor

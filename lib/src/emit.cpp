@@ -24,9 +24,12 @@ namespace gemm_advisor {
 // --- a target's own parameter names --------------------------------------------------------------
 
 ParameterNames parse_parameter_names(std::string_view text, const Target& target) {
+  // num_warps and num_stages are triton.Config's own arguments, not the kernel's: renamed, the
+  // README's autotune snippet (c["num_warps"]) broke; Python's names= refuses them too.
+  auto configs_own = [](const TargetParameter& p) { return p.field == "num_warps" || p.field == "num_stages"; };
   std::string known;
   for (const TargetParameter& p : target.info().parameters)
-    if (p.field != "num_warps" && p.field != "num_stages") known += (known.empty() ? "" : ", ") + std::string(p.name);
+    if (!configs_own(p)) known += (known.empty() ? "" : ", ") + std::string(p.name);
   const std::string help = " (give FROM=TO pairs, FROM among " + known + "; FROM= leaves it out)";
   auto fail = [&](const std::string& what) -> void {
     throw InputError("--names '" + printable(text) + "': " + what + help);
@@ -49,9 +52,7 @@ ParameterNames parse_parameter_names(std::string_view text, const Target& target
     const auto& params = target.info().parameters;
     const auto param = std::find_if(params.begin(), params.end(), [&](const TargetParameter& p) { return p.name == from; });
     if (param == params.end()) fail("'" + printable(from) + "' is not a parameter of " + std::string(target.name()));
-    // num_warps and num_stages are triton.Config's own arguments, not the kernel's: renamed, the
-    // README's autotune snippet (c["num_warps"]) broke; Python's names= refuses them too.
-    if (param->field == "num_warps" || param->field == "num_stages")
+    if (configs_own(*param))
       fail("'" + printable(from) + "' is triton.Config's own argument and cannot be renamed");
     // FROM= (nothing after '=') leaves the parameter out, as Python's names={field: None}: a kernel
     // without SPLIT_K or GROUP_M.
@@ -315,6 +316,24 @@ namespace {
 std::string sidecar_path(const std::string& dir) {
   return (std::filesystem::path(dir) / "gemm-advisor-generator.json").string();
 }
+
+// The "files" object of the sidecar at `path` (a regular file): each config file's run. When the
+// text is not such a sidecar, an empty object, and *why says what it is instead. Throws InputError
+// when it cannot be read (read_text_file).
+nlohmann::json sidecar_files(const std::string& path, std::string* why) {
+  const std::string text = read_text_file(path);
+  try {
+    const nlohmann::json earlier = nlohmann::json::parse(text);
+    if (earlier.is_object() && earlier.contains("files") && earlier["files"].is_object() &&
+        std::all_of(earlier["files"].begin(), earlier["files"].end(),
+                    [](const nlohmann::json& v) { return v.is_object(); }))
+      return earlier["files"];
+    *why = "no \"files\" object of runs";
+  } catch (const nlohmann::json::exception&) {
+    *why = "not JSON";
+  }
+  return nlohmann::json::object();
+}
 }  // namespace
 
 void check_generator_sidecar(const std::string& dir) {
@@ -328,16 +347,10 @@ void check_generator_sidecar(const std::string& dir) {
 std::vector<std::string> foreign_config_files(const std::string& dir, const std::vector<std::string>& names) {
   namespace fs = std::filesystem;
   std::error_code ec;
-  nlohmann::json listed = nlohmann::json::object();
+  // A sidecar gemm-advisor cannot read lists nothing (write_generator_sidecar warns of it).
   const std::string path = sidecar_path(dir);
-  if (fs::is_regular_file(path, ec)) {
-    try {
-      const nlohmann::json sidecar = nlohmann::json::parse(read_text_file(path));
-      if (sidecar.is_object() && sidecar.contains("files") && sidecar["files"].is_object()) listed = sidecar["files"];
-    } catch (const nlohmann::json::exception&) {
-      // Not a sidecar gemm-advisor can read: it lists nothing (write_generator_sidecar warns of it).
-    }
-  }
+  std::string why;
+  const nlohmann::json listed = fs::is_regular_file(path, ec) ? sidecar_files(path, &why) : nlohmann::json::object();
   std::vector<std::string> foreign;
   for (const std::string& name : names) {
     if (fs::exists(fs::symlink_status(fs::path(dir) / name, ec)) && !listed.contains(name)) foreign.push_back(name);
@@ -365,18 +378,7 @@ std::string write_generator_sidecar(const std::string& dir, const nlohmann::json
     std::string why;
     // A sidecar it cannot read (permissions) is an error, the file left alone: replaced, what it said
     // would be lost for a reason that is not its content (a fresh user's find: "not JSON").
-    const std::string text = read_text_file(path);
-    try {
-      const nlohmann::json earlier = nlohmann::json::parse(text);
-      if (earlier.is_object() && earlier.contains("files") && earlier["files"].is_object() &&
-          std::all_of(earlier["files"].begin(), earlier["files"].end(),
-                      [](const nlohmann::json& v) { return v.is_object(); }))
-        by_file = earlier["files"];
-      else
-        why = "no \"files\" object of runs";
-    } catch (const std::exception&) {
-      why = "not JSON";
-    }
+    by_file = sidecar_files(path, &why);
     // Not ours, or unreadable: replaced by this run's, and said (it was silent: a fresh user's find).
     if (!why.empty() && warning)
       *warning = path + ": not a sidecar gemm-advisor can read (" + why +

@@ -160,13 +160,20 @@ nlohmann::json explain_json(const GemmProblem& p, const Hardware& hw, const Targ
   return j;
 }
 
+std::vector<std::pair<GemmProblem, Estimate>> moe_layer_estimates(const GemmProblem& p, const Profile& profile,
+                                                                  const Target& target, const TileConfig& c) {
+  std::vector<std::pair<GemmProblem, Estimate>> gemms;
+  if (p.moe.gemm == MoeGemm::layer)
+    for (const GemmProblem& g : moe_layer_gemms(p)) gemms.emplace_back(g, target.estimate(target.context(g, profile), c));
+  return gemms;
+}
+
 nlohmann::json explain_json(const GemmProblem& p, const Profile& profile, const Target& target, const RankedConfig& r,
                             bool given) {
   nlohmann::json j = explain_json(p, profile.hw, target, r, given);
   if (p.moe.gemm != MoeGemm::layer) return j;
   nlohmann::json list = nlohmann::json::array();
-  for (const GemmProblem& g : moe_layer_gemms(p)) {
-    const Estimate ge = target.estimate(target.context(g, profile), r.config);
+  for (const auto& [g, ge] : moe_layer_estimates(p, profile, target, r.config)) {
     list.push_back({{"gemm", moe_gemm_name(g.moe.gemm)}, {"m", g.m}, {"n", g.n}, {"k", g.k},
                     {"latency_s", ge.latency_s}, {"tflops", ge.flops_per_s / 1e12},
                     {"bound", bound_name(ge.bound)}, {"terms", estimate_json(ge)}});

@@ -21,6 +21,11 @@ int config_field(const TileConfig& c, std::string_view field) {
   throw std::invalid_argument("unknown TileConfig field '" + std::string(field) + "'");
 }
 
+bool target_has_field(const Target& t, std::string_view field) {
+  const auto& params = t.info().parameters;
+  return std::any_of(params.begin(), params.end(), [&](const TargetParameter& p) { return p.field == field; });
+}
+
 const std::vector<const Target*>& all_targets() {
   static const std::vector<const Target*> targets = {&triton_target(), &triton_tutorial_target(),
                                                      &vllm_fp8_block_target(), &vllm_fused_moe_target()};

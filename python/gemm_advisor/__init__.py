@@ -352,6 +352,18 @@ def rank(shape, hw=None, dtype=None, layout=None, target="triton", top=10, candi
                    max_split_k=max_split_k)["configs"]
 
 
+def _moe_args(tokens, experts, top_k, hidden, intermediate, tp, dtype, block_shape, routing, gemm):
+    """The layer arguments of moe_ranking / moe_explain, checked, as the C++ half takes them."""
+    ints = {"tokens": tokens, "experts": experts, "top_k": top_k, "hidden": hidden, "intermediate": intermediate,
+            "tp": tp}
+    tokens, experts, top_k, hidden, intermediate, tp = (_int(v, name) for name, v in ints.items())
+    if isinstance(block_shape, (list, tuple)):
+        block_shape = "x".join(str(b) for b in block_shape)
+    return (tokens, experts, top_k, hidden, intermediate, tp, _text_arg("dtype", dtype) or "bf16",
+            _text_arg("block_shape", block_shape) or "", _text_arg("routing", routing) or "uniform",
+            _text_arg("gemm", gemm) or "layer")
+
+
 def moe_ranking(tokens, experts, top_k, hidden, intermediate, tp=1, hw=None, dtype="bf16", block_shape=None,
                 routing="uniform", gemm="layer", top=10, *, cu_count=None, distinct=False, candidates=None):
     """The ranking of vLLM's fused-MoE kernel (target vllm-fused-moe) for one MoE layer, as
@@ -368,16 +380,8 @@ def moe_ranking(tokens, experts, top_k, hidden, intermediate, tp=1, hw=None, dty
 
     Raises :class:`Error` for a bad layer (top_k > experts, tp not dividing intermediate, ...).
     """
-    ints = {"tokens": tokens, "experts": experts, "top_k": top_k, "hidden": hidden, "intermediate": intermediate,
-            "tp": tp}
-    tokens, experts, top_k, hidden, intermediate, tp = (_int(v, name) for name, v in ints.items())
-    if isinstance(block_shape, (list, tuple)):
-        block_shape = "x".join(str(b) for b in block_shape)
-    text, warnings = _core.moe_ranking_json(tokens, experts, top_k, hidden, intermediate, tp,
-                                            _text_arg("dtype", dtype) or "bf16",
-                                            _text_arg("block_shape", block_shape) or "",
-                                            _text_arg("routing", routing) or "uniform",
-                                            _text_arg("gemm", gemm) or "layer", _hw_arg(hw), _top_arg(top),
+    layer = _moe_args(tokens, experts, top_k, hidden, intermediate, tp, dtype, block_shape, routing, gemm)
+    text, warnings = _core.moe_ranking_json(*layer, _hw_arg(hw), _top_arg(top),
                                             _distinct_arg(distinct), _candidate_texts(candidates, "vllm-fused-moe"),
                                             _cu_count_arg(cu_count))
     _warn(warnings)
@@ -404,20 +408,11 @@ def moe_explain(tokens, experts, top_k, hidden, intermediate, tp=1, hw=None, dty
     the advisor's; see :func:`config_text`). The other arguments as for :func:`moe_ranking`. Raises
     :class:`Error` for bad input, including a config that cannot run (with the reason).
     """
-    ints = {"tokens": tokens, "experts": experts, "top_k": top_k, "hidden": hidden, "intermediate": intermediate,
-            "tp": tp}
-    tokens, experts, top_k, hidden, intermediate, tp = (_int(v, name) for name, v in ints.items())
-    if isinstance(block_shape, (list, tuple)):
-        block_shape = "x".join(str(b) for b in block_shape)
+    layer = _moe_args(tokens, experts, top_k, hidden, intermediate, tp, dtype, block_shape, routing, gemm)
     text = "" if config is None else config_text(config, "vllm-fused-moe")
     if config is not None and not text.strip():
         raise Error("moe_explain: config must not be empty (None explains the advisor's top config)")
-    result, warnings = _core.moe_explain_json(tokens, experts, top_k, hidden, intermediate, tp,
-                                              _text_arg("dtype", dtype) or "bf16",
-                                              _text_arg("block_shape", block_shape) or "",
-                                              _text_arg("routing", routing) or "uniform",
-                                              _text_arg("gemm", gemm) or "layer", _hw_arg(hw), text,
-                                              _cu_count_arg(cu_count))
+    result, warnings = _core.moe_explain_json(*layer, _hw_arg(hw), text, _cu_count_arg(cu_count))
     _warn(warnings)
     return _json.loads(result)
 

@@ -154,15 +154,10 @@ std::pair<std::string, std::vector<std::string>> ranking_json(const std::string&
   return {ga::json_text(ga::ranking_json(p, hwr, std::string(target.name()), ranked, top)), warnings};
 }
 
-// explain: (the JSON text of `explain --format json`, warnings); `config` "" = the advisor's top one.
-std::pair<std::string, std::vector<std::string>> explain_json(const std::string& shape, const py::object& hw,
-                                                              const std::string& dtype, const std::string& layout,
-                                                              const std::string& target_name,
-                                                              const std::string& config, int cu_count,
-                                                              int max_split_k) {
-  const ga::Target& target = ga::find_target(target_name);
-  const ga::GemmProblem p = problem(target, shape, dtype, layout);
-  ProfileHandle h = resolve_hw(hw, cu_count, max_split_k);
+// The JSON text of `explain --format json` for problem p on the resolved profile h (a fused-MoE layer
+// with its launches), and the warnings; `config` "" = the advisor's top one.
+std::pair<std::string, std::vector<std::string>> explained(const ga::Target& target, const ga::GemmProblem& p,
+                                                           const ProfileHandle& h, const std::string& config) {
   ga::require_matrix_dtype(h.profile.hw, p.dtype);
   ga::TileConfig given;
   if (!config.empty()) given = ga::parse_tile_config(config);
@@ -171,10 +166,20 @@ std::pair<std::string, std::vector<std::string>> explain_json(const std::string&
     py::gil_scoped_release release;
     r = ga::explain_config(target, p, h.profile, config.empty() ? nullptr : &given);
   }
-  const nlohmann::json j = ga::explain_json(p, h.profile.hw, target, r, !config.empty());
   std::vector<std::string> warnings = h.warnings;
   add_target_params_warning(h, target, warnings);
-  return {ga::json_text(j), warnings};
+  return {ga::json_text(ga::explain_json(p, h.profile, target, r, !config.empty())), warnings};
+}
+
+// explain: (the JSON text of `explain --format json`, warnings); `config` "" = the advisor's top one.
+std::pair<std::string, std::vector<std::string>> explain_json(const std::string& shape, const py::object& hw,
+                                                              const std::string& dtype, const std::string& layout,
+                                                              const std::string& target_name,
+                                                              const std::string& config, int cu_count,
+                                                              int max_split_k) {
+  const ga::Target& target = ga::find_target(target_name);
+  const ga::GemmProblem p = problem(target, shape, dtype, layout);
+  return explained(target, p, resolve_hw(hw, cu_count, max_split_k), config);
 }
 
 // moe_rank: (the JSON text of `rank M --target vllm-fused-moe ... --format json`, warnings) for one
@@ -239,19 +244,7 @@ std::pair<std::string, std::vector<std::string>> moe_explain_json(std::int64_t t
                                                                   int cu_count) {
   const ga::GemmProblem p =
       moe_problem(tokens, experts, top_k, hidden, intermediate, tp, dtype, block_shape, routing, gemm);
-  ProfileHandle h = resolve_hw(hw, cu_count);
-  ga::require_matrix_dtype(h.profile.hw, p.dtype);
-  const ga::Target& target = ga::vllm_fused_moe_target();
-  ga::TileConfig given;
-  if (!config.empty()) given = ga::parse_tile_config(config);
-  ga::RankedConfig r;
-  {
-    py::gil_scoped_release release;
-    r = ga::explain_config(target, p, h.profile, config.empty() ? nullptr : &given);
-  }
-  std::vector<std::string> warnings = h.warnings;
-  add_target_params_warning(h, target, warnings);
-  return {ga::json_text(ga::explain_json(p, h.profile, target, r, !config.empty())), warnings};
+  return explained(ga::vllm_fused_moe_target(), p, resolve_hw(hw, cu_count), config);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "gemm_advisor/profile.hpp"
@@ -60,6 +61,11 @@ RankedConfig explain_config(const Target& target, const GemmProblem& p, const Pr
 /// "rank": null (it is estimated, not ranked: `rank` says where it stands).
 nlohmann::json explain_json(const GemmProblem& p, const Hardware& hw, const Target& target, const RankedConfig& r,
                             bool given);
+
+/// A fused-MoE layer's two launches (up, down) under one config, each with its own estimate (the
+/// layer's record sums their times; per-tile terms cannot be summed); empty for any other problem.
+std::vector<std::pair<GemmProblem, Estimate>> moe_layer_estimates(const GemmProblem& p, const Profile& profile,
+                                                                  const Target& target, const TileConfig& c);
 
 /// The same, and for a fused-MoE layer "gemms": each of its two launches (up, down) under the one
 /// config, {gemm, m, n, k, latency_s, tflops, bound, terms} (the layer's record sums their times;

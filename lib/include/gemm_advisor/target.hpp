@@ -39,6 +39,11 @@ struct TargetInfo {
 /// std::invalid_argument for an unknown field name (a bug in a target's table).
 int config_field(const TileConfig& c, std::string_view field);
 
+class Target;
+/// Whether target t's kernel has the TileConfig `field` among its parameters (split_k: whether it
+/// splits K at all).
+bool target_has_field(const Target& t, std::string_view field);
+
 class Target {
  public:
   virtual ~Target() = default;
