@@ -402,8 +402,23 @@ emitted = json.loads(out) if rc == 0 else []
 check("--names SPLIT_K=: no SPLIT_K key, the unsplit configs (the shape's top-3 split otherwise)",
       rc == rc2 == 0 and all("SPLIT_K" not in c for c in emitted[0]["configs"]) and len(emitted[0]["configs"]) == 3 and
       any(c["SPLIT_K"] > 1 for c in json.loads(out2)[0]["configs"]), out[:300] + out2[:300])
+# FROM may be the field name, as Python's names= keys are; leaving out what a kernel lacks is no change
+# (--target triton-tutorial --names SPLIT_K= was refused where Python's split_k: None works).
+rc, out, err = run("batch", "-", "--hw", "h200", "--top", "1", "--emit", "triton", "--names", "block_m=BM,split_k=SK",
+                   stdin="300x4096x4096\n")
+check("--names by field name renames as by the kernel's name", rc == 0 and list(json.loads(out)[0]["configs"][0]) ==
+      ["BM", "BLOCK_N", "BLOCK_K", "GROUP_M", "SK", "num_warps", "num_stages"], out[:300] + err)
+rc, out, err = run("batch", "-", "--hw", "h200", "--top", "2", "--emit", "triton", "--target", "triton-tutorial",
+                   "--names", "SPLIT_K=", stdin="300x4096x4096\n")
+rc2, out2, err2 = run("batch", "-", "--hw", "h200", "--top", "2", "--emit", "triton", "--target", "triton-tutorial",
+                      stdin="300x4096x4096\n")
+check("--names SPLIT_K= on a kernel without split-K: no change", rc == rc2 == 0 and out == out2, err + err2)
 for name, args, fragment in [
     ("--names of another target's parameter", ["--emit", "triton", "--names", "BLOCK_SIZE_M=X"], "not a parameter of triton"),
+    ("--names renaming a parameter the kernel lacks", ["--emit", "triton", "--target", "triton-tutorial", "--names",
+                                                       "SPLIT_K=SK"], "not a parameter of triton-tutorial"),
+    ("--names renaming one parameter twice by both names", ["--emit", "triton", "--names", "BLOCK_M=A,block_m=B"],
+     "'BLOCK_M' is renamed twice"),
     ("--names without --emit triton", ["--names", "BLOCK_M=X"], "--emit triton"),
     # A name starting with a digit is no identifier (it was written: a fresh user's find, 2026-12-04).
     ("--names to a non-identifier", ["--emit", "triton", "--names", "BLOCK_M=1x"], "'1x' is not a name"),

@@ -532,6 +532,14 @@ for broken in ('{"truncated": ', "[1, 2]", '{"files": {"x": 5}}'):
     check(f"--emit vllm over an unreadable sidecar {broken!r}: replaced, with a warning",
           rc == 0 and "not a sidecar gemm-advisor can read" in err and side.get("profile") == os.path.abspath(own_profile),
           err + json.dumps(side)[:300])
+# Without --overwrite the refusal says why the files count as foreign: the sidecar lists nothing (it
+# named the file foreign, not the broken sidecar: a fresh user's find, 2026-12-04).
+with open(side_path, "w") as f:
+    f.write('{"truncated": ')
+rc, out, err = run("batch", "-", "--hw", "h200", "--emit", "vllm", "--out", two, "--m-values", "1", stdin="16x576x7168\n")
+check("--emit vllm, unreadable sidecar, no --overwrite: the refusal names the sidecar as the reason",
+      rc == 1 and err.count("\n") == 1 and "gemm-advisor-generator.json is not a sidecar gemm-advisor can read (not JSON), "
+      "so it lists no file" in err, err)
 # A sidecar that cannot be replaced (a directory there) stops the run before any config file is written
 # (the files were written, then the run failed on the sidecar: a fresh user's find); an unreadable one
 # is an error too, not "not JSON" and replaced.
@@ -609,6 +617,17 @@ check("evaluate warns of a time faster than the peak allows, at its line",
       rc == 0 and f"{fast}:2:" in err and "timing error" in err, err)
 # ... and says the shape left has one timed config, 100% of oracle whatever the pick (a fresh user's find).
 check("evaluate warns of a shape with one timed config", "1 of the 1 shapes has one timed config" in err, err)
+# ... and below what the DRAM allows for the bytes beyond the L2's capacity: 1x57344x8192 bf16 reads
+# 939.6 MB of B, less the 62.9 MB (60 MiB) the L2 could hold, 0.1827 ms at the H200's 4.8 TB/s (the
+# peak alone allows 0.95 us; the check used only the
+# peak, which passed an H200 fused-MoE file on slower-memory GPUs: a fresh user's find, 2026-12-04).
+dram = os.path.join(TMP, "dram-fast.csv")
+with open(dram, "w") as f:
+    f.write("m,n,k,block_m,block_n,block_k,num_warps,num_stages,ms\n1,57344,8192,16,64,128,4,4,0.05\n"
+            "1,57344,8192,16,128,128,4,4,0.25\n1,57344,8192,16,64,64,4,4,0.3\n")
+rc, out, err = run("evaluate", "--hw", "h200", "--measurements", dram)
+check("evaluate warns of a time faster than the DRAM bandwidth allows, at its line",
+      rc == 0 and f"{dram}:2:" in err and "faster than h200's 4.80 TB/s DRAM bandwidth allows (0.1827 ms)" in err, err)
 # A measurement file without a kernel column is the triton kernel's: said when another target is asked
 # for (it failed as "no shape has a timed config of the triton-tutorial kernel"); --kernel triton reads it.
 nokernel = os.path.join(TMP, "no-kernel.csv")
@@ -659,17 +678,17 @@ with open(slip, "w") as f:
 rc, out, err = run("evaluate", "--hw", "h200", "--measurements", slip)
 errors = [l for l in err.splitlines() if ": error: " in l]
 check("evaluate: a file in seconds is one error naming the unit", rc == 1 and out == "" and len(errors) == 1 and
-      "12 of its 12 timed configs are faster than h200's peak allows: is the 'ms' column in milliseconds?" in errors[0]
+      "12 of its 12 timed configs are faster than h200's peak and DRAM bandwidth allow: is the 'ms' column in milliseconds?" in errors[0]
       and "warning" not in err, err)
 # Most shapes of a file losing their fastest rows so: another, faster GPU's file (the H200's tutorial set
 # d scored on --hw a100 lost 35-55 rows of 7 of its 9 shapes, and calibrate fitted the rest: a fresh
-# user's find). One error, for evaluate and calibrate alike.
+# user's find; 8 since the floor counts the A100's DRAM too). One error, for evaluate and calibrate alike.
 for cmd in (["evaluate"], ["calibrate", "--folds", "2", "-o", os.path.join(TMP, "a100-fit.yaml")]):
     rc, out, err = run(*cmd, "--hw", "a100", "--target", "triton-tutorial", "--measurements",
                        "data/measurements/h200-tutorial-d.csv")
     check(f"{cmd[0]}: an H200 file on --hw a100 is one error asking about the GPU",
-          rc == 1 and out == "" and err.count("\n") == 1 and "7 of its 9 shapes have configs timed faster than "
-          "a100's peak allows: measured on a faster GPU?" in err, err)
+          rc == 1 and out == "" and err.count("\n") == 1 and "8 of its 9 shapes have configs timed faster than "
+          "a100's peak and DRAM bandwidth allow: measured on a faster GPU?" in err, err)
 # ... and the other slip, a file in microseconds: every shape 1000x slower than the model puts any of its
 # configs (the best over the fastest prediction is 0.73-1.41 over the 329 triton shapes). One error.
 with open("data/measurements/h200-tutorial-d.csv") as f:
@@ -711,6 +730,22 @@ with open(texts, "a") as f:
     f.write("128x128:8\n")
 expect_error("--candidates: a bad config text is named at its line", ["rank", "4096x4096x4096", "--hw", "h200",
              "--candidates", texts], 1, "cands.txt:6: config '128x128:8'")
+# A byte order mark, a comment after a config, a pasted multiplication sign (read as CSV: "lacks column
+# 'block_m'"), a file of comments only ("expected a header row"): fresh user's finds, 2026-12-04.
+with open(texts, "w", encoding="utf-8") as f:
+    f.write("\ufeff128x128x64:8:3  # ours\n64x128x64:4:4:2\n128x64x64:4:3:g4 # theirs\n")
+rc, out, err = run("rank", "4096x4096x4096", "--hw", "h200", "--candidates", texts, "--format", "json")
+check("--candidates text with a BOM and trailing comments ranks as the CSV",
+      rc == 0 and json.loads(out)["configs"] == json.loads(out2)["configs"], err)
+with open(texts, "w", encoding="utf-8") as f:
+    f.write("128\u00d7128\u00d764:8:3\n")
+expect_error("--candidates: a multiplication sign is named", ["rank", "4096x4096x4096", "--hw", "h200",
+             "--candidates", texts], 1, "cands.txt:1: config '128\\xc3\\x97128\\xc3\\x9764:8:3': block sizes are "
+             "separated by the letter x")
+with open(texts, "w") as f:
+    f.write("# nothing yet\n\n")
+expect_error("--candidates: a file of comments only", ["rank", "4096x4096x4096", "--hw", "h200", "--candidates", texts],
+             1, "cands.txt: no configs: the file is empty or only comments")
 as_json = os.path.join(TMP, "cands.json")
 with open(as_json, "w") as f:
     f.write('[{"block_m": 128, "block_n": 128}]\n')

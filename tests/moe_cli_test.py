@@ -93,6 +93,13 @@ rc, out, err = run("batch", "--from-hf", hf, "--tp", "2", "--target", "vllm-fuse
 line = json.loads(out.splitlines()[0]) if rc == 0 and out else {}
 check("batch --from-hf ranks the model's layer", line.get("problem", {}).get("n") == 7168 and
       line.get("name") == "mixtral/m16", out[:200] + err)
+# "-" reads the config from stdin (`curl .../config.json | gemm-advisor ... --from-hf -`), the same layer.
+piped = cli_harness.run(BIN, "batch", "--from-hf", "-", "--tp", "2", "--target", "vllm-fused-moe", "--hw", "h200",
+                        "--m-values", "16", "--format", "jsonl", stdin=open(hf).read())
+check("--from-hf - reads stdin: the same output as the file", piped[0] == 0 and piped[1] == out, piped[2])
+piped = cli_harness.run(BIN, "rank", "16", "--target", "vllm-fused-moe", "--from-hf", "-", "--hw", "h200", stdin="")
+check("--from-hf - with nothing on stdin: one error naming stdin", piped[0] == 1 and
+      piped[2].strip() == "gemm-advisor: error: stdin: is empty (expected a config.json)", piped[2])
 rc, out, err = run("rank", "16", "--target", "vllm-fused-moe", "--from-hf", hf, "--hw", "h200", "--routing", "zipf:1.2")
 check("rank --from-hf with skewed routing", rc == 0 and "/E8/top2/layer" in out, err)
 

@@ -137,8 +137,9 @@ void add_common_options(CLI::App* cmd, CommonOptions& o, bool with_top) {
   add_target_option(cmd, o.target);
   add_hardware_overrides(cmd, o.overrides);
   cmd->add_option("--candidates", o.candidates,
-                  "CSV of configs to rank instead of the target's space "
-                  "(block_m,block_n,block_k,num_warps,num_stages[,group_m,split_k]; Triton's BLOCK_SIZE_M, GROUP_SIZE_M, ... spellings too)")
+                  "Configs to rank instead of the target's space: a CSV with a header "
+                  "(block_m,block_n,block_k,num_warps,num_stages[,group_m,split_k]; Triton's BLOCK_SIZE_M, GROUP_SIZE_M, ... spellings too), "
+                  "or one config a line (128x128x64:8:3; '#' comments)")
       ->check(non_empty_validator());
   if (with_top) {
     o.top_option = cmd->add_option("--top", o.top, "Configs to print per shape (0 = all)")
@@ -297,9 +298,15 @@ std::size_t drop_faster_than_peak(const std::string& path, gemm_advisor::Measure
                                   const gemm_advisor::Hardware& hw, std::vector<std::string>* warnings) {
   const double peak = hw.peak_flops_per_s(shape.problem.dtype);
   if (!(peak > 0)) return 0;
-  const double floor_ms = 1e3 * shape.problem.flops() / peak;
+  // The floor: the matrix peak's time, or the DRAM's for the compulsory bytes beyond what the L2
+  // could already hold (a timing loop may leave the operands L2-resident, so only the excess is
+  // bound to DRAM). The peak alone passed an H200's fused-MoE file on --hw a100, whose layers stream
+  // gigabytes of expert weights (a fresh user's find, 2026-12-04).
+  const double dram_bytes = std::max(0.0, shape.problem.compulsory_bytes() - hw.l2_bytes);
+  const double dram_floor_s = hw.dram_bandwidth_bytes_per_s > 0 ? dram_bytes / hw.dram_bandwidth_bytes_per_s : 0.0;
+  const double floor_ms = 1e3 * std::max(shape.problem.flops() / peak, dram_floor_s);
   if (shape.vendor_ms > 0 && shape.vendor_ms < floor_ms) {
-    warnings->push_back(fmt::format("{}: {} {}: the {} row's {:g} ms is faster than {}'s peak allows ({:.4g} ms): "
+    warnings->push_back(fmt::format("{}: {} {}: the {} row's {:g} ms is faster than {}'s peak and DRAM bandwidth allow ({:.4g} ms): "
                                     "left out", path, shape.problem.shape_text(),
                                     gemm_advisor::dtype_name(shape.problem.dtype), shape.vendor_kernel,
                                     shape.vendor_ms, hw.name, floor_ms));
@@ -318,10 +325,14 @@ std::size_t drop_faster_than_peak(const std::string& path, gemm_advisor::Measure
   if (first)
     warnings->push_back(gemm_advisor::located(
                            path, first->line,
-                           fmt::format("{} {} measured in {:g} ms, faster than {}'s {:.0f} TFLOP/s peak allows "
+                           fmt::format("{} {} measured in {:g} ms, faster than {}'s {} allows "
                                        "({:.4g} ms): {}? {} such row{} of the shape left out",
                                        shape.problem.shape_text(), gemm_advisor::dtype_name(shape.problem.dtype),
-                                       first->ms, hw.name, peak / 1e12, floor_ms,
+                                       first->ms, hw.name,
+                                       dram_floor_s * peak > shape.problem.flops()
+                                           ? fmt::format("{:.2f} TB/s DRAM bandwidth", hw.dram_bandwidth_bytes_per_s / 1e12)
+                                           : fmt::format("{:.0f} TFLOP/s peak", peak / 1e12),
+                                       floor_ms,
                                        hw.product_cu_count > hw.cu_count
                                            ? fmt::format("timed on more than --cu-count's {} CUs, or a timing error",
                                                          hw.cu_count)
@@ -403,7 +414,7 @@ std::vector<gemm_advisor::MeasuredShape> read_measured_shapes(const std::vector<
     const bool partition = profile.hw.product_cu_count > profile.hw.cu_count;
     if (timed >= 10 && 2 * too_fast > timed)
       throw InputError(path + ": " + std::to_string(too_fast) + " of its " + std::to_string(timed) +
-                       " timed configs are faster than " + profile.hw.name + "'s peak allows" +
+                       " timed configs are faster than " + profile.hw.name + "'s peak and DRAM bandwidth allow" +
                        (partition ? " on " + std::to_string(profile.hw.cu_count) +
                                         " CUs: were they timed on more (--cu-count)? or is the 'ms' column not "
                                         "in milliseconds?"
@@ -412,7 +423,7 @@ std::vector<gemm_advisor::MeasuredShape> read_measured_shapes(const std::vector<
     // on --hw a100 lost 35-55 rows of 7 of 9 shapes, and the rest was fitted as if complete).
     if (shapes_too_fast >= 2 && 2 * shapes_too_fast > timed_shapes)
       throw InputError(path + ": " + std::to_string(shapes_too_fast) + " of its " + std::to_string(timed_shapes) +
-                       " shapes have configs timed faster than " + profile.hw.name + "'s peak allows" +
+                       " shapes have configs timed faster than " + profile.hw.name + "'s peak and DRAM bandwidth allow" +
                        (partition ? " on " + std::to_string(profile.hw.cu_count) +
                                         " CUs: were they timed on more (--cu-count)?"
                                   : ": measured on a faster GPU? (give that GPU's profile with --hw)"));

@@ -35,7 +35,7 @@ void add_moe_options(CLI::App* cmd, MoeOptions& o, bool layer) {
   }
   o.options.push_back(cmd->add_option("--from-hf", o.from_hf,
                                       "vllm-fused-moe: a Hugging Face config.json giving experts, top_k, hidden and "
-                                      "intermediate (and fp8 block quantisation)")
+                                      "intermediate (and fp8 block quantisation); - reads it from stdin")
                           ->check(non_empty_validator()));
   o.options.push_back(cmd->add_option("--tp", o.tp, "vllm-fused-moe: tensor-parallel size (N = I / tp)")
                           ->capture_default_str()

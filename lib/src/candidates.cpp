@@ -59,7 +59,7 @@ class CandidateCollector {
 };
 
 // A candidates file of config texts, one a line ("128x128x64:8:3", as rank prints them and --config
-// takes them); blank lines and '#' comments skipped.
+// takes them); blank lines and '#' comments skipped, also at the end of a line ("128x128x64:8:3  # ours").
 std::vector<TileConfig> read_config_text_lines(const std::string& text, const std::string& source,
                                                std::vector<std::string>* warnings, std::vector<long>* lines) {
   CandidateCollector configs(source, warnings, lines);
@@ -69,6 +69,7 @@ std::vector<TileConfig> read_config_text_lines(const std::string& text, const st
   while (std::getline(in, line)) {
     ++number;
     if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (const std::size_t hash = line.find('#'); hash != std::string::npos) line.erase(hash);
     const std::size_t first = line.find_first_not_of(" \t");
     if (first == std::string::npos || line[first] == '#') continue;
     const std::size_t last = line.find_last_not_of(" \t");
@@ -90,8 +91,10 @@ std::vector<TileConfig> read_candidates(std::istream& in, const std::string& sou
   // Small files: read whole, to tell the form. JSON got CSV parser jargon ("malformed CSV: error
   // parsing data while strict checking enabled"), a list of config texts "lacks column 'block_m'"
   // (a fresh user's finds, 2026-12-04).
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const std::size_t start = text.find_first_not_of(" \t\r\n\xEF\xBB\xBF");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // A spreadsheet's or Windows editor's UTF-8 byte order mark is not part of the first line.
+  if (text.compare(0, 3, "\xEF\xBB\xBF") == 0) text.erase(0, 3);
+  const std::size_t start = text.find_first_not_of(" \t\r\n");
   if (start != std::string::npos && (text[start] == '[' || text[start] == '{'))
     throw InputError(source + ": looks like JSON: --candidates takes a CSV with a header (block_m,block_n,block_k,"
                               "num_warps,num_stages[,group_m,split_k], or Triton's BLOCK_SIZE_M... names) or one config "
@@ -102,13 +105,17 @@ std::vector<TileConfig> read_candidates(std::istream& in, const std::string& sou
     const std::size_t eol = text.find('\n', at);
     at = eol == std::string::npos ? std::string::npos : text.find_first_not_of(" \t\r\n", eol);
   }
-  if (at != std::string::npos) {
-    const std::size_t end = text.find('\n', at);
-    const std::string_view first(text.data() + at, (end == std::string::npos ? text.size() : end) - at);
-    const bool config_text = first.find(':') != std::string_view::npos && first.find(',') == std::string_view::npos &&
-                             (first.find('x') != std::string_view::npos || first.find('X') != std::string_view::npos);
-    if (config_text) return read_config_text_lines(text, source, warnings, lines);
-  }
+  // Nothing but blanks and comments: say so in the words of both forms (the CSV reader's "expected a
+  // header row" told a list of config texts what it lacked in the other form's terms).
+  if (at == std::string::npos)
+    throw InputError(source + ": no configs: the file is empty or only comments (expected a CSV with a header row, "
+                              "or one config a line such as 128x128x64:8:3)");
+  // A line with a ':' and no ',' is a config text, whatever separates its block sizes ('x', or a
+  // pasted 'x' or '*' that parse_tile_config names).
+  const std::size_t end = text.find('\n', at);
+  const std::string_view first(text.data() + at, (end == std::string::npos ? text.size() : end) - at);
+  if (first.find(':') != std::string_view::npos && first.find(',') == std::string_view::npos)
+    return read_config_text_lines(text, source, warnings, lines);
   std::istringstream csv(text);
   CsvReader reader(csv, source);
   const std::vector<std::string> required = {"block_m", "block_n", "block_k", "num_warps", "num_stages"};

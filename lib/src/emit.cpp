@@ -30,7 +30,7 @@ ParameterNames parse_parameter_names(std::string_view text, const Target& target
   std::string known;
   for (const TargetParameter& p : target.info().parameters)
     if (!configs_own(p)) known += (known.empty() ? "" : ", ") + std::string(p.name);
-  const std::string help = " (give FROM=TO pairs, FROM among " + known + "; FROM= leaves it out)";
+  const std::string help = " (give FROM=TO pairs, FROM among " + known + " or the field names; FROM= leaves it out)";
   auto fail = [&](const std::string& what) -> void {
     throw InputError("--names '" + printable(text) + "': " + what + help);
   };
@@ -49,16 +49,33 @@ ParameterNames parse_parameter_names(std::string_view text, const Target& target
     const std::size_t eq = pair.find('=');
     if (eq == std::string_view::npos) fail("'" + printable(pair) + "' has no '='");
     const std::string_view from = pair.substr(0, eq), to = pair.substr(eq + 1);
+    // FROM is the target's own name (BLOCK_SIZE_M) or the advisor's field name (block_m), as
+    // Python's names= keys are.
     const auto& params = target.info().parameters;
-    const auto param = std::find_if(params.begin(), params.end(), [&](const TargetParameter& p) { return p.name == from; });
-    if (param == params.end()) fail("'" + printable(from) + "' is not a parameter of " + std::string(target.name()));
+    const auto param = std::find_if(params.begin(), params.end(),
+                                    [&](const TargetParameter& p) { return p.name == from || p.field == from; });
+    if (param == params.end()) {
+      // Leaving out what this kernel does not have is no change (Python's names={"split_k": None}
+      // on triton-tutorial; --names SPLIT_K= there was refused: a fresh user's find, 2026-12-04);
+      // renaming it is a slip.
+      const bool elsewhere = std::any_of(all_targets().begin(), all_targets().end(), [&](const Target* t) {
+        const auto& ps = t->info().parameters;
+        return std::any_of(ps.begin(), ps.end(), [&](const TargetParameter& p) { return p.name == from || p.field == from; });
+      });
+      if (elsewhere && to.empty()) {
+        start = comma + 1;
+        continue;
+      }
+      fail("'" + printable(from) + "' is not a parameter of " + std::string(target.name()));
+    }
     if (configs_own(*param))
       fail("'" + printable(from) + "' is triton.Config's own argument and cannot be renamed");
     // FROM= (nothing after '=') leaves the parameter out, as Python's names={field: None}: a kernel
     // without SPLIT_K or GROUP_M.
     if (!to.empty() && !valid_name(to))
       fail("'" + printable(to) + "' is not a name (letters, digits, '_', not starting with a digit)");
-    if (!names.emplace(std::string(from), std::string(to)).second) fail("'" + printable(from) + "' is renamed twice");
+    if (!names.emplace(std::string(param->name), std::string(to)).second)
+      fail("'" + printable(param->name) + "' is renamed twice");
     start = comma + 1;
   }
   // The names written must stay distinct: no rename onto a name another parameter keeps or gets.
@@ -344,13 +361,15 @@ void check_generator_sidecar(const std::string& dir) {
   if (std::filesystem::is_regular_file(target, ec)) (void)read_text_file(target);
 }
 
-std::vector<std::string> foreign_config_files(const std::string& dir, const std::vector<std::string>& names) {
+std::vector<std::string> foreign_config_files(const std::string& dir, const std::vector<std::string>& names,
+                                              std::string* sidecar_problem) {
   namespace fs = std::filesystem;
   std::error_code ec;
   // A sidecar gemm-advisor cannot read lists nothing (write_generator_sidecar warns of it).
   const std::string path = sidecar_path(dir);
   std::string why;
   const nlohmann::json listed = fs::is_regular_file(path, ec) ? sidecar_files(path, &why) : nlohmann::json::object();
+  if (sidecar_problem) *sidecar_problem = why;
   std::vector<std::string> foreign;
   for (const std::string& name : names) {
     if (fs::exists(fs::symlink_status(fs::path(dir) / name, ec)) && !listed.contains(name)) foreign.push_back(name);
@@ -360,13 +379,19 @@ std::vector<std::string> foreign_config_files(const std::string& dir, const std:
 
 void refuse_foreign_config_files(const std::string& dir, const std::vector<std::string>& names,
                                  const std::string& option) {
-  const std::vector<std::string> foreign = foreign_config_files(dir, names);
+  std::string why;
+  const std::vector<std::string> foreign = foreign_config_files(dir, names, &why);
   if (foreign.empty()) return;
   const std::string more =
       foreign.size() > 1 ? " (and " + std::to_string(foreign.size() - 1) + " more of this run's files)" : std::string();
+  // A sidecar that is there but unreadable as one lists nothing: say that is why (the refusal named
+  // the file foreign with no word of the broken sidecar: a fresh user's find, 2026-12-04).
+  const std::string listing = why.empty() ? "gemm-advisor-generator.json does not list it"
+                                          : "gemm-advisor-generator.json is not a sidecar gemm-advisor can read (" +
+                                                why + "), so it lists no file";
   throw InputError((std::filesystem::path(dir) / foreign.front()).string() +
-                   ": exists and was not written by gemm-advisor (gemm-advisor-generator.json does not list it)" +
-                   more + "; nothing written: give " + option + " to replace such files");
+                   ": exists and was not written by gemm-advisor (" + listing + ")" + more +
+                   "; nothing written: give " + option + " to replace such files");
 }
 
 std::string write_generator_sidecar(const std::string& dir, const nlohmann::json& run,

@@ -56,7 +56,12 @@ TileConfig parse_tile_config(std::string_view text) {
     throw InputError(quoted + ": " + std::to_string(fields.size() - 3 + (has_group ? 1 : 0)) +
                      " ':' parts after the block sizes, at most 4" + help);
   }
-  if (fields.size() < 5) throw InputError(quoted + help);
+  if (fields.size() < 5) {
+    // A multiplication sign pasted from a document, or '*': name the slip (the shape parser does too).
+    if (text.find("\xC3\x97") != std::string_view::npos || text.find('*') != std::string_view::npos)
+      throw InputError(quoted + ": block sizes are separated by the letter x, not a multiplication sign" + help);
+    throw InputError(quoted + help);
+  }
   // The bounds of a --candidates file: far above any real kernel, far below int64 overflow.
   auto number = [&](std::string_view field, int limit) {
     int v = 0;

@@ -131,11 +131,14 @@ void check_generator_sidecar(const std::string& dir);
 /// (below) does not list as written by gemm-advisor: vLLM's own tuned files, or hand-edited ones, in
 /// a directory a run writes into (every existing one when there is no sidecar, or one that cannot be
 /// read as such). In the order given. Writing over them lost them unsaid (a fresh user's find,
-/// 2026-12-04): the batch commands refuse to unless told to (--overwrite).
-std::vector<std::string> foreign_config_files(const std::string& dir, const std::vector<std::string>& names);
+/// 2026-12-04): the batch commands refuse to unless told to (--overwrite). `sidecar_problem`, when
+/// given, receives why a sidecar that exists lists nothing ("not JSON", ...; empty otherwise).
+std::vector<std::string> foreign_config_files(const std::string& dir, const std::vector<std::string>& names,
+                                              std::string* sidecar_problem = nullptr);
 
 /// Throws InputError when foreign_config_files(dir, names) is not empty: "DIR/NAME: exists and was
-/// not written by gemm-advisor ... (and K more)"; `option` names the flag that allows it.
+/// not written by gemm-advisor ... (and K more)", naming a sidecar it cannot read as the reason;
+/// `option` names the flag that allows it.
 void refuse_foreign_config_files(const std::string& dir, const std::vector<std::string>& names,
                                  const std::string& option);
 

@@ -96,7 +96,8 @@ std::vector<MoeModel> read_moe_models(const std::string& path, std::vector<std::
 /// intermediate from `moe_intermediate_size`, else `intermediate_size`; a nested `text_config`
 /// (Llama-4) is read instead when present. fp8 with `quantization_config.weight_block_size` [b, b]
 /// when `quant_method` is fp8, else bf16 (fp16 for `torch_dtype` float16); `dtype_override` (non-empty:
-/// the user's --dtype) wins. Throws InputError naming the file and the missing key.
+/// the user's --dtype) wins. `path` "-" reads stdin (named "stdin" in errors). Throws InputError naming
+/// the file and the missing key.
 MoeModel moe_model_from_hf_config(const std::string& path, std::int64_t tp, const std::string& dtype_override = "");
 
 /// vLLM's dtype selector for a model: "fp8_w8a8" for fp8, "" for 16-bit (get_config_dtype_str).
