@@ -338,6 +338,62 @@ TEST_CASE("cross-vendor: vLLM's tuned MI300X configs within 10% on 70% of rows (
   CHECK(vllm_mi300x_agreement() >= 0.7 * static_cast<double>(std::size(kVllmMi300x)));
 }
 
+// Issue #11's own measure for the B200: the best prediction within 0.7-1.15x of XLA's cuBLAS figure on
+// at least 80% of the table's shapes with every dimension >= 1024: the 27 bf16 shapes of
+// default_matmul_perf_table.txtpb@3ddd1793 (as kXlaB200; flops_per_s / 1e12, rounded to 0.1), and the
+// same 27 of the H100 (sm_90) beside them.
+struct XlaFigure {
+  const char* shape;
+  double tflops;
+};
+const XlaFigure kXlaB200Large[] = {
+    {"1024x1024x1024", 288.0},  {"1024x2048x1024", 492.5},  {"1024x4096x1024", 723.4},  {"1024x1024x2048", 468.5},
+    {"1024x2048x2048", 760.3},  {"1024x4096x2048", 981.3},  {"1024x1024x4096", 675.3},  {"1024x2048x4096", 1014.9},
+    {"1024x4096x4096", 1214.0}, {"2048x1024x1024", 496.1},  {"2048x2048x1024", 725.4},  {"2048x4096x1024", 911.4},
+    {"2048x1024x2048", 760.4},  {"2048x2048x2048", 985.8},  {"2048x4096x2048", 1172.8}, {"2048x1024x4096", 1017.7},
+    {"2048x2048x4096", 1208.5}, {"2048x4096x4096", 1342.5}, {"4096x1024x1024", 715.6},  {"4096x2048x1024", 913.8},
+    {"4096x4096x1024", 1075.6}, {"4096x1024x2048", 990.3},  {"4096x2048x2048", 1170.0}, {"4096x4096x2048", 1277.8},
+    {"4096x1024x4096", 1204.9}, {"4096x2048x4096", 1343.5}, {"4096x4096x4096", 1416.9}};
+const XlaFigure kXlaH100Large[] = {
+    {"1024x1024x1024", 252.8}, {"1024x2048x1024", 384.0}, {"1024x4096x1024", 494.4}, {"1024x1024x2048", 359.8},
+    {"1024x2048x2048", 529.5}, {"1024x4096x2048", 639.1}, {"1024x1024x4096", 472.6}, {"1024x2048x4096", 665.7},
+    {"1024x4096x4096", 751.9}, {"2048x1024x1024", 386.8}, {"2048x2048x1024", 498.0}, {"2048x4096x1024", 596.5},
+    {"2048x1024x2048", 535.3}, {"2048x2048x2048", 641.0}, {"2048x4096x2048", 725.5}, {"2048x1024x4096", 663.6},
+    {"2048x2048x4096", 752.2}, {"2048x4096x4096", 752.3}, {"4096x1024x1024", 497.6}, {"4096x2048x1024", 604.6},
+    {"4096x4096x1024", 685.2}, {"4096x1024x2048", 643.7}, {"4096x2048x2048", 727.5}, {"4096x4096x2048", 735.6},
+    {"4096x1024x4096", 751.7}, {"4096x2048x4096", 759.4}, {"4096x4096x4096", 780.2}};
+
+// How many of `figures` the best NN bf16 prediction on `profile` puts within 0.7-1.15x; prints each.
+template <std::size_t N>
+int within_issue_band(const char* profile, const XlaFigure (&figures)[N]) {
+  const Profile hw = load_profile(profile);
+  int within = 0;
+  double lo = 1e9, hi = 0;
+  for (const XlaFigure& f : figures) {
+    const double ratio = best_prediction(hw, f.shape, "NN").tflops / f.tflops;
+    lo = std::min(lo, ratio);
+    hi = std::max(hi, ratio);
+    within += ratio >= 0.7 && ratio <= 1.15;
+    std::printf("  %-5s %-16s XLA %7.1f TFLOP/s, predicted %.2fx%s\n", profile, f.shape, f.tflops, ratio,
+                ratio >= 0.7 && ratio <= 1.15 ? "" : "  <- outside 0.7-1.15");
+  }
+  std::printf("  %s: %d of %zu within 0.7-1.15x (%.2f-%.2fx)\n", profile, within, N, lo, hi);
+  return within;
+}
+
+// Regression floors, 2026-12-04: the B200 18 of 27 (0.60-0.84x: every shape predicted slower than
+// cuBLAS, the nine below 0.7 the largest N and K: the model predicts a plain Triton kernel, which
+// ran 0.63x of cuBLAS at 4096^3 on a B200, next test), the H100 27 of 27 (0.72-0.89x).
+TEST_CASE("cross-vendor: XLA's shapes >= 1024 within 0.7-1.15x, B200 and H100", "[model][crossvendor]") {
+  CHECK(within_issue_band("b200", kXlaB200Large) >= 18);
+  CHECK(within_issue_band("h100", kXlaH100Large) >= 27);
+}
+
+TEST_CASE("cross-vendor: B200 within 0.7-1.15x of XLA on 80% of shapes >= 1024 (issue target, not met)",
+          "[model][crossvendor][!mayfail]") {
+  CHECK(within_issue_band("b200", kXlaB200Large) >= 0.8 * static_cast<double>(std::size(kXlaB200Large)));
+}
+
 // B200 against what a plain Triton matmul (tl.load pointers, tl.dot) reached on a B200, not cuBLAS:
 // tile-ai/tilelang issue #1787 (2026-02-04), "triton | 0.155 ms | 885.9 TFLOPS" at 4096^3 and
 // "1.022 ms | 1075.8 TFLOPS" at 8192^3, bf16. XLA's cuBLAS figures (kXlaB200) are 1.6x those at 4096^3:
