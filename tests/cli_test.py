@@ -117,6 +117,22 @@ expect_error("a pasted multiplication sign in a shape is named", ["rank", "4096\
 rc, out, err = run("profiles", "validate", "NVIDIA H200")
 check("profiles validate takes a GPU name as --hw does (it was 'cannot open')",
       rc == 0 and out.startswith("NVIDIA H200: ok: h200 "), out + err)
+# A file named like a shipped profile in the working directory: validate, show and --hw all read the
+# shipped one and say the file is not read (validate read the file and --hw the shipped profile, unsaid:
+# a fresh user's find, 2026-12-04); ./h100 reads the file.
+shadow_dir = os.path.join(TMP, "shadow")
+os.makedirs(shadow_dir)
+shutil.copy("profiles/a100.yaml", os.path.join(shadow_dir, "h100"))
+for args, shown in ((["profiles", "validate", "h100"], "h100: ok: h100 "), (["rank", "64x64x64", "--hw", "h100"], "H100"),
+                    (["profiles", "show", "h100"], "name: h100")):
+    p = subprocess.run([os.path.abspath(BIN), *args], cwd=shadow_dir, capture_output=True, text=True)
+    check(f"{args[0]} {args[1]}: a shipped name over a file of that name here, warned", p.returncode == 0 and
+          shown in p.stdout and "the file h100 here is not read (give ./h100" in p.stderr, p.stdout[:200] + p.stderr)
+p = subprocess.run([os.path.abspath(BIN), "profiles", "validate", "./h100"], cwd=shadow_dir, capture_output=True, text=True)
+check("profiles validate ./h100 reads the file", p.returncode == 0 and "./h100: ok: a100 " in p.stdout, p.stdout + p.stderr)
+p = subprocess.run([os.path.abspath(BIN), "-q", "profiles", "validate", "h100"], cwd=shadow_dir, capture_output=True,
+                   text=True)
+check("profiles validate -q: no warnings (they were written past --quiet)", p.returncode == 0 and p.stderr == "", p.stderr)
 
 # --- errors: one line, exit code, nothing on stdout ----------------------------------------------
 

@@ -34,7 +34,15 @@ Registered register_profiles(CLI::App& app) {
   validate->add_option("file", o->validate_path, "Profile YAML file (or a shipped profile's name, as --hw takes it)")
       ->required();
 
-  return {cmd, [o, show, validate]() {
+  // A profile's warnings, through the logger (--quiet hides them, as everywhere: validate wrote them
+  // to stderr itself), the first kShown and a count of the rest (a sources: map of typos gave 44
+  // lines, a large file 200,043: a fresh user's find, 2026-12-04).
+  auto warn_capped = [](const std::vector<std::string>& warnings) {
+    constexpr std::size_t kShown = 20;
+    for (std::size_t i = 0; i < warnings.size() && i < kShown; ++i) spdlog::warn("{}", warnings[i]);
+    if (warnings.size() > kShown) spdlog::warn("... and {} more warnings of this profile", warnings.size() - kShown);
+  };
+  return {cmd, [o, show, validate, warn_capped]() {
             using namespace gemm_advisor;
             if ((show->parsed() || validate->parsed()) && o->format != "table")
               throw cli::UsageError(std::string("--format ") + o->format + " is for the list: `profiles " +
@@ -43,7 +51,18 @@ Registered register_profiles(CLI::App& app) {
             if (show->parsed()) {
               // A shipped name or a GPU name as --hw takes it ("AMD Instinct MI325X", NVIDIA_H200),
               // unless a file of that name is meant (a path, or a name that is a file here).
-              const std::string shipped = is_profile_path(o->show_name) ? std::string() : resolve_profile_name(o->show_name);
+              // In --hw's order (load_profile): a shipped name over a file of that name here (warned
+              // there), a file over a GPU name.
+              struct stat st {};
+              const bool file_here = ::stat(o->show_name.c_str(), &st) == 0;
+              bool shipped_name = false;
+              for (const auto& e : embedded_profiles()) shipped_name = shipped_name || e.name == o->show_name;
+              if (shipped_name && file_here)
+                spdlog::warn("'{}' is the shipped profile; the file {} here is not read (give ./{} to show it)",
+                             o->show_name, o->show_name, o->show_name);
+              const std::string shipped = is_profile_path(o->show_name) || (file_here && !shipped_name)
+                                              ? std::string()
+                                              : resolve_profile_name(o->show_name);
               for (const auto& e : embedded_profiles()) {
                 if (e.name == o->show_name || (!shipped.empty() && e.name == shipped)) {
                   std::cout << e.yaml;
@@ -56,29 +75,39 @@ Registered register_profiles(CLI::App& app) {
             }
             if (validate->parsed()) {
               ProfileDiagnostics diag;
-              // A shipped name, or a GPU name as --hw and show take it ("NVIDIA H200": it was "cannot
-              // open", a fresh user's find), that is not also a file validates the embedded profile.
+              // The profile --hw would load, in its order (load_profile): a path; a shipped name (over a
+              // file of that name here, warned: validate read the file and --hw the shipped one, a
+              // fresh user's find); a file; a GPU name as --hw and show take it ("NVIDIA H200").
               std::string text, source = o->validate_path;
               struct stat st {};
               const bool file_here = ::stat(o->validate_path.c_str(), &st) == 0;
+              const bool path = is_profile_path(o->validate_path);
+              bool shipped_name = false;
+              for (const auto& e : embedded_profiles()) shipped_name = shipped_name || e.name == o->validate_path;
               const std::string shipped =
-                  file_here || is_profile_path(o->validate_path) ? std::string() : resolve_profile_name(o->validate_path);
+                  path || (file_here && !shipped_name) ? std::string()
+                  : shipped_name                       ? o->validate_path
+                                                       : resolve_profile_name(o->validate_path);
               for (const auto& e : embedded_profiles()) {
-                if (!file_here && (e.name == o->validate_path || (!shipped.empty() && e.name == shipped))) {
+                if (!shipped.empty() && e.name == shipped) {
                   text = std::string(e.yaml);
                   source = "embedded:" + std::string(e.name);
                 }
               }
+              if (shipped_name && file_here)
+                diag.warnings.push_back("'" + o->validate_path + "' is the shipped profile; the file " +
+                                        o->validate_path + " here is not read (give ./" + o->validate_path +
+                                        " to validate it)");
               if (source == o->validate_path) text = read_text_file(o->validate_path);
               Hardware hw;
               try {
                 hw = parse_profile(text, source, &diag).hw;
               } catch (const InputError&) {
-                for (const auto& w : diag.warnings) std::cerr << "gemm-advisor: warning: " << w << "\n";
+                warn_capped(diag.warnings);
                 for (const auto& e : diag.errors) std::cerr << "gemm-advisor: error: " << e << "\n";
                 return kExitBadInput;
               }
-              for (const auto& w : diag.warnings) std::cerr << "gemm-advisor: warning: " << w << "\n";
+              warn_capped(diag.warnings);
               // The peak of bf16 (the default --dtype), or, where the profile has no bf16 path, of
               // the first dtype it has, saying so (a fresh user's find: "0.0 bf16 TFLOP/s peak").
               std::string peak;

@@ -780,14 +780,21 @@ bool is_profile_path(std::string_view text) {
 Profile load_profile(const std::string& name_or_path, ProfileDiagnostics* diagnostics) {
   if (is_profile_path(name_or_path)) return parse_profile(read_text_file(name_or_path), name_or_path, diagnostics);
   std::string known;
+  struct stat st {};
+  const bool file_here = !name_or_path.empty() && ::stat(name_or_path.c_str(), &st) == 0;
   for (const auto& e : embedded_profiles()) {
-    if (e.name == name_or_path) return parse_profile(e.yaml, "embedded:" + std::string(e.name), diagnostics);
+    if (e.name == name_or_path) {
+      // A shipped name wins over a file of that name here: said, since `profiles validate` and this
+      // read different profiles unsaid (a fresh user's find, 2026-12-04).
+      if (file_here && diagnostics)
+        diagnostics->warnings.push_back("'" + name_or_path + "' is the shipped profile; the file " + name_or_path +
+                                        " here is not read (give ./" + name_or_path + " to use it)");
+      return parse_profile(e.yaml, "embedded:" + std::string(e.name), diagnostics);
+    }
     known += (known.empty() ? "" : ", ") + std::string(e.name);
   }
   // Not a shipped name: an existing file or directory of that name is what the user meant.
-  struct stat st {};
-  if (!name_or_path.empty() && ::stat(name_or_path.c_str(), &st) == 0)
-    return parse_profile(read_text_file(name_or_path), name_or_path, diagnostics);
+  if (file_here) return parse_profile(read_text_file(name_or_path), name_or_path, diagnostics);
   // A GPU as drivers name it ("NVIDIA H100 80GB HBM3", "gfx942").
   const std::string resolved = resolve_profile_name(name_or_path);
   if (!resolved.empty()) return load_profile(resolved, diagnostics);
