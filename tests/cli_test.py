@@ -521,8 +521,16 @@ check("--emit vllm: a sidecar records the generator, the config files stay vLLM'
 two = os.path.join(TMP, "vllm-two-runs")
 rc1, out, err = run("batch", "examples/deepseek-v3.csv", "--hw", "h200", "--cu-count", "66", "--emit", "vllm", "--out",
                     two, "-q")
+# The second run's file was written for 66 CUs: replacing it needs --overwrite, since vLLM's file
+# names cannot tell a partition's configs from the whole GPU's (it was replaced unsaid: a fresh user's
+# find, 2026-12-04).
 rc, out, err = run("batch", "-", "--hw", "h200", "--emit", "vllm", "--out", two, "--m-values", "1,16", "-q",
                    stdin="16x576x7168\n")
+check("--emit vllm over a file written for another --cu-count: refused, nothing written",
+      rc == 1 and err.count("\n") == 1 and "written for 66 CUs (gemm-advisor-generator.json), this run ranks for 132" in err
+      and "--overwrite" in err, err)
+rc, out, err = run("batch", "-", "--hw", "h200", "--emit", "vllm", "--out", two, "--m-values", "1,16", "-q",
+                   "--overwrite", stdin="16x576x7168\n")
 side = json.load(open(os.path.join(two, "gemm-advisor-generator.json"))) if rc == rc1 == 0 else {}
 per_file = side.get("files", {})
 n576 = [f for f in per_file if f.startswith("N=576,K=7168,")]

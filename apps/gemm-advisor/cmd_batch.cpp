@@ -533,7 +533,7 @@ int run_batch(const BatchOptions& o) {
     std::vector<std::string> written_names;
     for (const auto& [nk, best_by_m] : vllm_tables)
       written_names.push_back(vllm_config_file_name(nk.first, nk.second, device_name));
-    if (!o.overwrite) refuse_foreign_config_files(o.out_dir, written_names, "--overwrite");
+    if (!o.overwrite) refuse_foreign_config_files(o.out_dir, written_names, sidecar_run_json(hw, target), "--overwrite");
     std::size_t index = 0;
     for (const auto& [nk, best_by_m] : vllm_tables) {
       const std::string path = (std::filesystem::path(o.out_dir) / written_names[index++]).string();

@@ -152,7 +152,7 @@ int run_moe_batch(const MoeBatchOptions& o) {
       const auto& [experts, n, dtype, block] = key;
       names.push_back(vllm_moe_config_file_name(experts, n, device_name, dtype, block));
     }
-    if (!o.overwrite) refuse_foreign_config_files(o.out_dir, names, "--overwrite");
+    if (!o.overwrite) refuse_foreign_config_files(o.out_dir, names, sidecar_run_json(hw, target), "--overwrite");
     std::size_t index = 0;
     for (const auto& [key, entry] : files) {
       if (entry.second.size() != m_values.size()) continue;

@@ -378,10 +378,30 @@ std::vector<std::string> foreign_config_files(const std::string& dir, const std:
 }
 
 void refuse_foreign_config_files(const std::string& dir, const std::vector<std::string>& names,
-                                 const std::string& option) {
+                                 const nlohmann::json& run, const std::string& option) {
   std::string why;
   const std::vector<std::string> foreign = foreign_config_files(dir, names, &why);
-  if (foreign.empty()) return;
+  if (foreign.empty()) {
+    // Ours, but for another CU count: --cu-count 8 replaced the whole GPU's files under the same
+    // names unsaid, and vLLM would read them on the whole GPU (a fresh user's find, 2026-12-04).
+    std::error_code ec;
+    const std::string path = sidecar_path(dir);
+    if (!run.contains("cu_count") || !std::filesystem::is_regular_file(path, ec)) return;
+    const nlohmann::json listed = sidecar_files(path, &why);
+    std::size_t others = 0;
+    std::string first;
+    for (const std::string& name : names) {
+      const auto it = listed.find(name);
+      if (it == listed.end() || !it->contains("cu_count") || (*it)["cu_count"] == run["cu_count"]) continue;
+      if (others++ == 0)
+        first = (std::filesystem::path(dir) / name).string() + ": written for " + (*it)["cu_count"].dump() +
+                " CUs (gemm-advisor-generator.json), this run ranks for " + run["cu_count"].dump();
+    }
+    if (others == 0) return;
+    throw InputError(first + (others > 1 ? " (and " + std::to_string(others - 1) + " more of this run's files)" : "") +
+                     ", and vLLM's file names do not tell them apart; nothing written: give " + option +
+                     " to replace them, or another --out directory");
+  }
   const std::string more =
       foreign.size() > 1 ? " (and " + std::to_string(foreign.size() - 1) + " more of this run's files)" : std::string();
   // A sidecar that is there but unreadable as one lists nothing: say that is why (the refusal named

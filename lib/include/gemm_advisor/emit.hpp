@@ -138,9 +138,12 @@ std::vector<std::string> foreign_config_files(const std::string& dir, const std:
 
 /// Throws InputError when foreign_config_files(dir, names) is not empty: "DIR/NAME: exists and was
 /// not written by gemm-advisor ... (and K more)", naming a sidecar it cannot read as the reason;
-/// `option` names the flag that allows it.
+/// also when the sidecar lists one of them as written for another CU count than `run`'s (a
+/// --cu-count partition's configs under the whole GPU's file name, or the reverse: vLLM's file
+/// names cannot tell them apart). `run`: this run's sidecar_run_json; `option` names the flag that
+/// allows it.
 void refuse_foreign_config_files(const std::string& dir, const std::vector<std::string>& names,
-                                 const std::string& option);
+                                 const nlohmann::json& run, const std::string& option);
 
 /// Writes (atomically) the provenance sidecar `dir`/gemm-advisor-generator.json of a run that wrote
 /// `files` (names inside `dir`) into `dir`: the run's fields (`run`: generator, hardware, profile,
