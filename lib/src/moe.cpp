@@ -359,6 +359,7 @@ std::vector<MoeModel> read_yaml_models(const std::string& text, const std::strin
       for (const auto& kv : n) {
         const std::string key = kv.first.Scalar();
         if (!seen.insert(key).second) throw InputError(where + "duplicate key '" + printable(key) + "'");
+        if (key == "<<") throw InputError(where + kMergeKeyMessage);
         if (std::find(kKnown.begin(), kKnown.end(), key) == kKnown.end()) {
           if (warnings)
             warnings->push_back(where + "unknown key '" + printable(key) +

@@ -78,6 +78,12 @@ class ProfileReader {
       // The path and the key each through printable(), so that a long path never hides the key.
       const std::string full = path.empty() ? printable(key) : printable(path) + "." + printable(key);
       if (!seen.insert(key).second) error(kv.first, "duplicate key '" + full + "'");
+      if (key == "<<" && !known.count(key)) {
+        error(kv.first, kMergeKeyMessage);
+        merged_paths_.insert(path);  // the keys it merged are cited under sources: not "no key" too
+        maps_with_bad_keys_.insert({map.Mark().line, map.Mark().column});  // its keys are not "missing" too
+        continue;
+      }
       if (!known.empty() && !known.count(key)) {
         warn(kv.first, "unknown key '" + full + "' (ignored)");
         unknown_keys_[path].push_back(key);
@@ -271,12 +277,15 @@ class ProfileReader {
   }
 
   const std::set<std::string>& numeric_keys() const { return numeric_keys_; }
+  /// Paths of the mappings that had a YAML merge key (an error): their merged keys are missing.
+  const std::set<std::string>& merged_paths() const { return merged_paths_; }
 
  private:
   std::string source_;
   ProfileDiagnostics& diag_;
   std::set<std::string> numeric_keys_;
   std::map<std::string, std::vector<std::string>> unknown_keys_;  // parent path -> unknown keys
+  std::set<std::string> merged_paths_;  // paths of mappings with a YAML merge key (refused)
   std::set<std::pair<int, int>> reported_;                          // (line, column) of values with an error
   std::set<std::pair<int, int>> maps_with_bad_keys_;                // (line, column) of maps with a key that is no name
 };
@@ -643,7 +652,10 @@ void check_sources(ProfileReader& r, const YAML::Node& root) {
     // A key is cited by its dotted path from the top (compute.clock_mhz, matrix.bf16.flops_per_cycle_per_cu,
     // targets.triton.model_parameters.k_step_overhead_cycles): one that leads nowhere is a typo or a
     // key since renamed, and its number goes uncited.
-    if (kv.first.IsScalar() && !has_dotted_path(root, kv.first.Scalar()))
+    const bool under_merge = std::any_of(r.merged_paths().begin(), r.merged_paths().end(), [&](const std::string& m) {
+      return kv.first.IsScalar() && kv.first.Scalar().rfind(m + ".", 0) == 0;
+    });
+    if (kv.first.IsScalar() && !under_merge && !has_dotted_path(root, kv.first.Scalar()))
       r.warn(kv.first, "'sources' entry '" + printable(kv.first.Scalar()) +
                            "' names no key of the profile (keys are dotted paths from the top)");
   }

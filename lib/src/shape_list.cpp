@@ -189,6 +189,7 @@ class YamlShapeReader : public ShapeReader {
       if (!item.IsMap()) continue;
       for (const auto& kv : item) {
         const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : "";
+        if (key == "<<") throw InputError(located(source, kv.first.Mark().line + 1 + first_line, kMergeKeyMessage));
         if (!known_key(key) && unknown.size() < kMaxUnknownKeyWarnings && unknown.insert(key).second)
           warnings_.push_back(located(source, kv.first.Mark().line + 1 + first_line,
                                       "unknown key '" + printable(key) +

@@ -63,4 +63,10 @@ inline YAML::Node list_under(const YAML::Node& root, const std::string& key, con
   return root[key];
 }
 
+/// What a YAML merge key ('<<: *anchor', YAML 1.1) gets: yaml-cpp reads it as a key named '<<', so
+/// the merged keys were "unknown key '<<'" and then missing (a fresh user's find, 2026-12-04).
+inline constexpr char kMergeKeyMessage[] =
+    "a YAML merge key ('<<: *anchor') is not supported (it is read as a key named '<<'): write the keys out; "
+    "plain anchors and aliases (&name, *name) work";
+
 }  // namespace gemm_advisor
