@@ -326,6 +326,14 @@ same = all(open(os.path.join(TMP, "vj", f)).read() == open(os.path.join(TMP, "vj
            for f in os.listdir(os.path.join(TMP, "vj")) if f.startswith("N="))
 check("vllm: -j 1 and -j 4 write identical files", rc == 0 and rc4 == 0 and same)
 
+# A whole number written as a decimal in a JSON list (pandas' and json.dumps' floats) is that number,
+# as the string "4096" is (it was refused: a fresh user's find, 2026-12-04); 64.5 is not a whole number.
+rc, out, err = run("batch", write("floats.json", '[{"m": 4096.0, "n": 64, "k": "64"}]'), "--hw", "h200", "--top", "1",
+                   "--format", "csv")
+rc2, out2, err2 = run("batch", write("ints.json", '[{"m": 4096, "n": 64, "k": 64}]'), "--hw", "h200", "--top", "1",
+                      "--format", "csv")
+check("JSON list: 4096.0 is M = 4096", rc == rc2 == 0 and out == out2 and ",4096,64,64," in out, err + err2)
+
 # A user's own profile: no known vLLM name unless given.
 own = write("my-h200.yaml", open("profiles/h200.yaml").read().replace("name: h200", "name: my-h200", 1))
 rc, out, err = run("batch", weights, "--hw", own, "--emit", "vllm", "--out", os.path.join(TMP, "vo"))
@@ -335,6 +343,12 @@ rc, out, err = run("batch", weights, "--hw", own, "--emit", "vllm", "--out", os.
                    "--vllm-device-name", "NVIDIA_H200_NVL")
 check("own profile with --vllm-device-name: files carry that name",
       rc == 0 and all("device_name=NVIDIA_H200_NVL," in f for f in os.listdir(os.path.join(TMP, "vo"))
+                      if f.startswith("N=")), err)
+# The name as torch prints it, with spaces, is vLLM's with '_' (vLLM replaces them so; it was refused).
+rc, out, err = run("batch", weights, "--hw", own, "--emit", "vllm", "--out", os.path.join(TMP, "vs"),
+                   "--vllm-device-name", "NVIDIA H200 NVL")
+check("--vllm-device-name with spaces: written with '_', as vLLM names its files",
+      rc == 0 and all("device_name=NVIDIA_H200_NVL," in f for f in os.listdir(os.path.join(TMP, "vs"))
                       if f.startswith("N=")), err)
 
 # A user's own file named like a shipped profile (a copy of h200.yaml with other numbers): it used to

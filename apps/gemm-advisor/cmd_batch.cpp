@@ -600,7 +600,8 @@ Registered register_batch(CLI::App& app) {
       ->check(CLI::IsMember({"auto", "csv", "yaml", "yml", "json", "text", "txt"}));
   cmd->add_option("--emit", o->emit,
                   "Write configs for a kernel library instead: triton (a JSON list per shape on stdout) or "
-                  "vllm (tuned-config files for vLLM's block FP8 GEMM in --out DIR)")
+                  "vllm (vLLM's tuned-config files in --out DIR: the block FP8 GEMM's, or with --target vllm-fused-moe the "
+                  "fused MoE's)")
       ->check(CLI::IsMember({"triton", "vllm"}))
       ->excludes(format);
   cmd->add_option("--out", o->out_dir, "--emit vllm: directory for the config files (created if missing)");
@@ -613,8 +614,9 @@ Registered register_batch(CLI::App& app) {
                   "e.g. BLOCK_M=BLOCK_SIZE_M,BLOCK_N=BLOCK_SIZE_N")
       ->check(non_empty_validator());
   cmd->add_option("--vllm-device-name", o->vllm_device_name,
-                  "--emit vllm: device name in the file names (default: vLLM's name for the shipped profile)")
-      ->check(vllm_device_name_validator());
+                  "--emit vllm: device name in the file names, as torch prints it or vLLM writes it (spaces become '_'; "
+                  "default: vLLM's name for the shipped profile)")
+      ->transform(vllm_device_name_validator());
   cmd->add_option("-j,--jobs", o->jobs, "Threads, 1..1024 (default 0: all cores); output is identical for any value")
       ->check(whole_number_validator())->check(CLI::Range(0u, 1024u));
   cmd->add_flag("--keep-going", o->keep_going, "Report each bad line and go on (exit 1 at the end if any)");

@@ -114,11 +114,15 @@ CLI::Validator vllm_device_name_validator() {
   return CLI::Validator(
       [](std::string& v) -> std::string {
         if (v.empty()) return "must not be empty";
+        // The GPU's name as torch prints it ("NVIDIA L40S") becomes vLLM's file-name form, as vLLM
+        // makes it (current_platform.get_device_name().replace(" ", "_")): it was refused for its
+        // space (a fresh user's find, 2026-12-04).
+        std::replace(v.begin(), v.end(), ' ', '_');
         for (const char ch : v) {
           const auto u = static_cast<unsigned char>(ch);
-          if (ch == '/' || ch == ' ' || u < 0x20 || u == 0x7f)
+          if (ch == '/' || u < 0x20 || u == 0x7f)
             return "'" + gemm_advisor::printable(v) +
-                   "': vLLM's device names have no '/', space or control character (e.g. NVIDIA_H200)";
+                   "': vLLM's device names have no '/' or control character (e.g. NVIDIA_H200)";
         }
         return "";
       },

@@ -144,7 +144,8 @@ bool numeric_field(const std::string& s) {
 }  // namespace
 
 CsvHeader CsvHeader::read(CsvReader& reader, const std::vector<std::string>& required,
-                          const std::vector<std::pair<std::string, std::string>>& aliases) {
+                          const std::vector<std::pair<std::string, std::string>>& aliases,
+                          const std::pair<std::string, std::string>& other_form) {
   CsvHeader h;
   std::vector<std::string> fields;
   if (!reader.next(fields)) reader.fail("empty file: expected a header row");
@@ -171,8 +172,9 @@ CsvHeader CsvHeader::read(CsvReader& reader, const std::vector<std::string>& req
   }
   for (const auto& r : required) {
     if (!h.columns_.count(r)) {
+      const bool other = !other_form.first.empty() && h.columns_.count(other_form.first);
       reader.fail("header lacks column '" + r + "' (required: " + joined(required, ",") +
-                  "; got: " + printable(joined(fields, ",")) + ")");
+                  "; got: " + printable(joined(fields, ",")) + ")" + (other ? ": " + other_form.second : ""));
     }
   }
   return h;

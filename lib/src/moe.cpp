@@ -233,6 +233,13 @@ void validate_moe_model(const MoeModel& m, const std::string& where) {
   if (m.dtype != Dtype::bf16 && m.dtype != Dtype::fp16 && m.dtype != Dtype::fp8)
     fail("dtype " + std::string(dtype_name(m.dtype)) + ": vLLM's fused MoE takes bf16, fp16 or fp8_w8a8");
   if (m.quant_block != 0 && m.dtype != Dtype::fp8) fail("a block_shape goes with dtype fp8_w8a8");
+  // vLLM's Fp8MoEMethod.create_weights (vllm/model_executor/layers/quantization/fp8.py) raises for a
+  // block-quantized layer whose per-rank intermediate size is not a multiple of block_n (and, with
+  // tp > 1, of block_k; both b here): such a layer never runs (it was ranked: a fresh user's find).
+  if (m.quant_block > 0 && m.tp >= 1 && (m.intermediate / m.tp) % m.quant_block != 0)
+    fail("the intermediate size per rank, " + std::to_string(m.intermediate) + " / tp " + std::to_string(m.tp) +
+         " = " + std::to_string(m.intermediate / m.tp) + ", is not a multiple of the block_shape's " +
+         std::to_string(m.quant_block) + ": vLLM refuses such a block-quantized layer (Fp8MoEMethod)");
 }
 
 Dtype parse_moe_dtype(std::string_view text) {
@@ -315,7 +322,9 @@ void add_entry(std::vector<MoeModel>& out, bool keep_bad, long line, const std::
 std::vector<MoeModel> read_csv_models(std::istream& in, const std::string& path, std::vector<std::string>* warnings,
                                       bool keep_bad) {
   CsvReader r(in, path);
-  const CsvHeader h = CsvHeader::read(r, {"experts", "top_k", "hidden", "intermediate"});
+  const CsvHeader h = CsvHeader::read(r, {"experts", "top_k", "hidden", "intermediate"}, {},
+                                      {"m", "a list of GEMM shapes (m, n, k): --target vllm-fused-moe takes MoE models "
+                                            "(a shape's M is given with --m-values, the layer's sizes per model)"});
   const std::vector<std::string> known = {"experts", "top_k", "hidden", "intermediate", "dtype", "tp", "block_shape", "name"};
   for (const std::string& w : h.unknown_column_warnings(known))
     if (warnings) warnings->push_back(w);
@@ -352,6 +361,9 @@ std::vector<MoeModel> read_yaml_models(const std::string& text, const std::strin
     const std::string where = path + ":" + std::to_string(line) + ": ";
     add_entry(out, keep_bad, line, [&] {
       if (!n.IsMap()) throw InputError(where + "each model is a mapping of experts, top_k, hidden, intermediate, ...");
+      if (n["m"] && !n["experts"])
+        throw InputError(where + "a GEMM shape (m, n, k), not a MoE model: --target vllm-fused-moe takes models "
+                                 "(experts, top_k, hidden, intermediate; M from --m-values)");
       ModelFields mf;
       static const std::vector<std::string> kKnown = {"experts", "top_k", "hidden", "intermediate", "dtype", "tp",
                                                       "block_shape", "name"};

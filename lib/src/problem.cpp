@@ -118,8 +118,11 @@ Dtype parse_dtype(std::string_view text) {
     return Dtype::fp8;
   if (t == "fp6" || t == "e2m3" || t == "e3m2") return Dtype::fp6;
   if (t == "fp4" || t == "e2m1" || t == "mxfp4") return Dtype::fp4;
+  // The fused-MoE target's own spellings too (its dtype error listed fp32, which it refuses, and not
+  // fp8_w8a8, which it takes: a fresh user's find, 2026-12-04); integer types are not modelled.
   throw InputError("unknown dtype '" + printable(text) +
-                   "' (expected fp32, fp16, bf16, fp8, fp6 or fp4)");
+                   "' (expected fp32, fp16, bf16, fp8, fp6 or fp4; --target vllm-fused-moe takes bf16, fp16 or "
+                   "fp8_w8a8" + (t.rfind("int", 0) == 0 ? std::string("; integer types are not modelled") : "") + ")");
 }
 
 Dtype output_dtype(Dtype d) {

@@ -68,7 +68,8 @@ class CsvShapeReader : public ShapeReader {
  public:
   CsvShapeReader(std::istream& in, const std::string& source, const GemmProblem& defaults, long first_line)
       : reader_(in, source, first_line), defaults_(defaults) {
-    header_ = CsvHeader::read(reader_, {"m", "n", "k"});
+    header_ = CsvHeader::read(reader_, {"m", "n", "k"}, {},
+                              {"experts", "a fused-MoE model list: give --target vllm-fused-moe"});
     warnings_ = header_.unknown_column_warnings(shape_list_keys());
     im_ = header_.index("m");
     in_ = header_.index("n");
@@ -186,7 +187,8 @@ class YamlShapeReader : public ShapeReader {
     // (it was an error on every entry here, a warning in a CSV list: a fresh user's find, 2026-12-04).
     std::set<std::string> unknown;
     for (const auto& item : root_) {
-      if (!item.IsMap()) continue;
+      // A fused-MoE model's keys are not warned of one by one: the entry's error says what it is.
+      if (!item.IsMap() || (!item["m"] && item["experts"])) continue;
       for (const auto& kv : item) {
         const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : "";
         if (key == "<<") throw InputError(located(source, kv.first.Mark().line + 1 + first_line, kMergeKeyMessage));
@@ -216,6 +218,11 @@ class YamlShapeReader : public ShapeReader {
           if (!known_key(key)) continue;  // warned once (the constructor)
           if (!seen.insert(key).second) throw InputError("duplicate key '" + key + "'");
         }
+        // A fused-MoE model list given to a dense target ("missing 'm'" did not say what was wrong:
+        // a fresh user's find, 2026-12-04).
+        if (!item["m"] && item["experts"])
+          throw InputError("a fused-MoE model (experts, top_k, hidden, intermediate), not a GEMM shape: give "
+                           "--target vllm-fused-moe");
         e.problem.m = integer(item, "m", true, kMaxDim);
         e.problem.n = integer(item, "n", true, kMaxDim);
         e.problem.k = integer(item, "k", true, kMaxDim);
@@ -248,7 +255,12 @@ class YamlShapeReader : public ShapeReader {
     if (!v.IsScalar())
       throw InputError(std::string("'") + key + "' must be a positive whole number, got a YAML " +
                        (v.IsSequence() ? "list" : v.IsMap() ? "mapping" : "null"));
-    const std::string& s = v.Scalar();
+    std::string s = v.Scalar();
+    // A whole number written as a decimal (4096.0: pandas' and json.dumps' floats) is that number (it
+    // was refused while the string "4096" was taken: a fresh user's find, 2026-12-04).
+    if (const std::size_t dot = s.find('.');
+        dot != std::string::npos && dot > 0 && dot + 1 < s.size() && s.find_first_not_of('0', dot + 1) == std::string::npos)
+      s.erase(dot);
     bool digits = !s.empty();
     for (char ch : s) digits = digits && ch >= '0' && ch <= '9';
     if (!digits)

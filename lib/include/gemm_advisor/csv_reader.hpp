@@ -45,8 +45,11 @@ class CsvHeader {
   /// required column is missing. Unknown columns are kept, unused.
   /// `aliases` (alias, column) pairs, lower case: a header column named an alias counts as that column
   /// (e.g. Triton's {"block_size_m", "block_m"}); a column given under two of its names is duplicated.
+  /// `other_form` (column, words): a header that lacks a required column but has that column is the
+  /// other kind of list, and the error ends with the words (what to give instead).
   static CsvHeader read(CsvReader& reader, const std::vector<std::string>& required,
-                        const std::vector<std::pair<std::string, std::string>>& aliases = {});
+                        const std::vector<std::pair<std::string, std::string>>& aliases = {},
+                        const std::pair<std::string, std::string>& other_form = {});
   /// Column index, or -1 when absent.
   int index(const std::string& name) const;
   /// Fields in the header row, unnamed (empty) ones included: every data row must have as many.
