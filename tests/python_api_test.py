@@ -7,6 +7,7 @@ work with a stand-in triton module (tests/fake_triton) and without any.
 Usage: python_api_test.py PATH/TO/gemm-advisor PACKAGE_DIR (PACKAGE_DIR holds gemm_advisor/)."""
 import json
 import os
+import shutil
 import stat
 import subprocess
 import sys
@@ -642,7 +643,7 @@ for call, what in ((lambda: gat.configs(True, 4096, 4096, hw="h200"), "configs(T
     except Exception as e:  # noqa: BLE001
         raised = e
     check(f"{what}: a TypeError", isinstance(raised, TypeError) and not isinstance(raised, g.Error), repr(raised))
-# A Profile pickles (as the name or path it was loaded from, loaded again) and copies, for multiprocessing.
+# A Profile pickles (a shipped one as its name, a file as its text and path) and copies, for multiprocessing.
 import copy as _copy  # noqa: E402
 import pickle as _pickle  # noqa: E402
 prof = g.load_profile("profiles/mi300x.yaml")
@@ -653,10 +654,29 @@ try:
     again = _pickle.loads(pickled)
 finally:
     os.chdir(here)
-check("Profile: a pickle round trip loads the same file (by absolute path) and ranks alike, from another directory",
+check("Profile: a pickle round trip gives the same file's profile (named by absolute path), ranking alike, elsewhere",
       again.source == os.path.abspath("profiles/mi300x.yaml") and
       g.rank((1024, 1024, 1024), hw=again, top=3) == g.rank((1024, 1024, 1024), hw=prof, top=3), repr(again))
 check("Profile: a shipped one pickles by its name", _pickle.loads(_pickle.dumps(g.load_profile("h200"))).source == "h200")
+# ... and carries the file's text: edited or removed after the pickle, the unpickled profile is the one
+# loaded (it loaded the path again, so a worker saw other numbers or failed: a fresh user's find).
+import tempfile as _tempfile  # noqa: E402
+edit_dir = _tempfile.mkdtemp()
+edited = os.path.join(edit_dir, "mine.yaml")
+shutil.copy("profiles/h200.yaml", edited)
+mine = g.load_profile(edited)
+pickled = _pickle.dumps(mine)
+with open(edited) as f:
+    text = f.read()
+with open(edited, "w") as f:
+    f.write(text.replace("cu_count: 132", "cu_count: 100", 1))
+edited_back = _pickle.loads(pickled)
+os.remove(edited)
+removed_back = _pickle.loads(pickled)
+check("Profile: a pickle carries the file's text (edited, then removed, after the pickle)",
+      edited_back.cu_count == 132 and removed_back.cu_count == 132 and removed_back.source == edited and
+      g.rank((1024, 1024, 1024), hw=removed_back, top=3) == g.rank((1024, 1024, 1024), hw=mine, top=3),
+      repr(removed_back))
 e = py_error(g.explain, "4096x4096x4096", "", hw="h200")
 check("explain with config '': an Error, as the CLI's --config ''", e is not None and "must not be empty" in str(e),
       repr(e))

@@ -467,7 +467,8 @@ def load_profile(name_or_path):
     l2_bandwidth_bytes_per_s, peak_flops_per_s(dtype), warnings). The file's warnings (unknown
     keys, uncited numbers) are issued as :class:`AdvisorWarning`. Raises :class:`Error` for an
     unknown name, an unreadable file or a broken profile. A Profile copies exactly and pickles as
-    the name or path it was loaded from (loaded again where it is unpickled: multiprocessing).
+    a shipped profile's name or a file's text (the same profile where it is unpickled, whatever
+    becomes of the file: multiprocessing, another host).
     """
     hw = _hw_arg(name_or_path)
     if hw is None:
@@ -477,6 +478,11 @@ def load_profile(name_or_path):
     profile = _core.load_profile(hw)
     _warn(profile.warnings)
     return profile
+
+
+def _profile_from_text(text, source):
+    # What a pickled file Profile is made from where it is unpickled: the text read when it was loaded.
+    return _core.profile_from_text(text, source)
 
 
 def default_hardware():

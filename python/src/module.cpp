@@ -36,15 +36,26 @@ struct ProfileHandle {
   ga::Profile profile;
   std::string source;
   std::vector<std::string> warnings;
+  std::string text;  ///< a file's YAML as it was read (empty for a shipped profile): what a pickle carries
 };
 
 ProfileHandle load(const std::string& name_or_path) {
   ga::ProfileDiagnostics diagnostics;
-  ProfileHandle h{ga::load_profile(name_or_path, &diagnostics), name_or_path, std::move(diagnostics.warnings)};
-  // A file is remembered by its absolute path: a pickle is loaded where it is unpickled, from another
-  // working directory too (a relative path failed there: a fresh user's find, 2026-12-04).
-  if (h.profile.hw.source.rfind("embedded:", 0) != 0) h.source = ga::profile_source_text(h.profile.hw);
+  ProfileHandle h{ga::load_profile(name_or_path, &diagnostics), name_or_path, std::move(diagnostics.warnings), {}};
+  // A file is remembered by its absolute path and its text: a pickle carries the text, so that the
+  // profile unpickled elsewhere (another host, a file since edited or removed) is the one loaded
+  // here (it loaded the path again: a fresh user's find, 2026-12-04).
+  if (h.profile.hw.source.rfind("embedded:", 0) != 0) {
+    h.text = ga::read_text_file(h.profile.hw.source);
+    h.source = ga::profile_source_text(h.profile.hw);
+  }
   return h;
+}
+
+// The profile a pickle carried: its YAML text, parsed as read from `source` (its absolute path).
+ProfileHandle profile_from_text(const std::string& text, const std::string& source) {
+  ga::ProfileDiagnostics diagnostics;
+  return ProfileHandle{ga::parse_profile(text, source, &diagnostics), source, std::move(diagnostics.warnings), text};
 }
 
 // hw as the Python half passes it: None (the default, as the CLI finds it), a name or path, or a
@@ -286,9 +297,9 @@ PYBIND11_MODULE(_gemm_advisor, m) {
           py::arg("dtype") = "bf16",
           "Datasheet dense matrix peak for a dtype (fp32, fp16, bf16, fp8, fp6, fp4), FLOP/s; 0 when the "
           "hardware has no matrix path for it. Raises gemm_advisor.Error for an unknown dtype.")
-      // Copies are exact; a pickle (multiprocessing) holds the name or path it was loaded from and
-      // loads it again where it is unpickled (a Profile could not be pickled or copied: a fresh
-      // user's find, 2026-12-03).
+      // Copies are exact; a pickle (multiprocessing) holds a shipped profile's name, or a file's text
+      // and path, and makes the same profile where it is unpickled (a Profile could not be pickled
+      // or copied: a fresh user's find, 2026-12-03).
       .def("__copy__", [](const ProfileHandle& h) { return h; })
       .def("__deepcopy__", [](const ProfileHandle& h, const py::dict&) { return h; }, py::arg("memo"))
       // The pickle calls load_profile(source) itself, so no Profile is ever made empty: pybind's
@@ -297,14 +308,18 @@ PYBIND11_MODULE(_gemm_advisor, m) {
       // package also refuses __new__).
       .def("__reduce__",
            [](const ProfileHandle& h) {
-             // The package's load_profile (a Python function: pickled by name; this module's is not).
-             return py::make_tuple(py::module_::import("gemm_advisor").attr("load_profile"), py::make_tuple(h.source));
+             // The package's functions (Python functions: pickled by name; this module's are not): a
+             // shipped profile by its name, a file by its text.
+             const py::module_ package = py::module_::import("gemm_advisor");
+             if (h.text.empty()) return py::make_tuple(package.attr("load_profile"), py::make_tuple(h.source));
+             return py::make_tuple(package.attr("_profile_from_text"), py::make_tuple(h.text, h.source));
            })
       .def("__repr__", [](const ProfileHandle& h) {
         return "<gemm_advisor.Profile " + h.profile.hw.name + " (" + h.profile.hw.display_name + ")>";
       });
 
   m.def("load_profile", &load, py::arg("name_or_path"));
+  m.def("profile_from_text", &profile_from_text, py::arg("text"), py::arg("source"));
   m.def("default_hardware_name", []() { return ga::default_hardware_name("hw="); });
   m.def("ranking_json", &ranking_json, py::arg("shape"), py::arg("hw"), py::arg("dtype"), py::arg("layout"),
         py::arg("target"), py::arg("top"), py::arg("distinct"), py::arg("candidates"), py::arg("cu_count"),
