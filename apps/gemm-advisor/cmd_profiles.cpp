@@ -14,6 +14,7 @@
 #include "gemm_advisor/error.hpp"
 #include "gemm_advisor/frontend.hpp"
 #include "gemm_advisor/report.hpp"
+#include "gemm_advisor/targets/triton.hpp"
 
 namespace cli {
 
@@ -100,8 +101,10 @@ Registered register_profiles(CLI::App& app) {
                                         " to validate it)");
               if (source == o->validate_path) text = read_text_file(o->validate_path);
               Hardware hw;
+              Profile profile;
               try {
-                hw = parse_profile(text, source, &diag).hw;
+                profile = parse_profile(text, source, &diag);
+                hw = profile.hw;
               } catch (const InputError&) {
                 warn_capped(diag.warnings);
                 for (const auto& e : diag.errors) std::cerr << "gemm-advisor: error: " << e << "\n";
@@ -122,6 +125,26 @@ Registered register_profiles(CLI::App& app) {
                   peak = fmt::format("{:.1f} {} TFLOP/s peak, no bf16 (the default --dtype: give --dtype {})",
                                      hw.peak_flops_per_s(static_cast<Dtype>(pick)) / 1e12,
                                      dtype_name(static_cast<Dtype>(pick)), dtype_name(static_cast<Dtype>(pick)));
+              }
+              // A profile on which no config can run is not ok (registers_per_cu: 1024 validated, then
+              // every rank failed: a fresh user's find, 2026-12-04): the triton target's space for a
+              // large square of the dtype the peak names.
+              {
+                Dtype probe_dtype = Dtype::bf16;
+                for (int d = kDtypeCount - 1; d >= 0 && !hw.rate(probe_dtype); --d) probe_dtype = static_cast<Dtype>(d);
+                GemmProblem probe;
+                probe.m = probe.n = probe.k = 4096;
+                probe.dtype = probe_dtype;
+                std::vector<TileConfig> space;
+                if (hw.rate(probe_dtype)) triton_target().candidates(probe, profile, space);
+                if (space.empty()) {
+                  std::cerr << "gemm-advisor: error: " << source << ": no config of the triton target can run on it ("
+                            << probe.shape_text() << " " << dtype_name(probe_dtype) << ", e.g. "
+                            << triton_default_config().text() << ": "
+                            << triton_infeasibility(triton_default_config(), probe, profile)
+                            << "): check compute.registers_per_cu, smem_per_block_bytes and the matrix entries\n";
+                  return kExitBadInput;
+                }
               }
               std::cout << fmt::format("{}: ok: {} ({}), {} {}s, {}, {} warning(s)\n", o->validate_path, hw.name,
                                        hw.display_name, hw.cu_count, hw.vendor == "amd" ? "CU" : "SM", peak,
