@@ -270,6 +270,26 @@ unsplit = gat.configs(144, 16, 2800000, hw="h200", top=3, names={"split_k": None
 check("names={'split_k': None}: the best unsplit configs (the plain ranking's top are split)",
       any(e["split_k"] > 1 for e in split) and len(unsplit) == 3 and all("SPLIT_K" not in
       (c if isinstance(c, dict) else c.kwargs) for c in unsplit), [split, unsplit])
+# cu_count= and max_split_k= as rank takes them (an autotuner on a MIG slice or CPX partition could not
+# say so: a fresh user's find, 2026-12-04): the same configs, in the same order, as rank's.
+def _kw(c):
+    return c if isinstance(c, dict) else {**c.kwargs, "num_warps": c.num_warps, "num_stages": c.num_stages}
+
+
+part = [_kw(c) for c in gat.configs(144, 16, 2800000, hw="h200", top=3, cu_count=16, max_split_k=64)]
+ranked_part = g.rank((144, 16, 2800000), hw="h200", top=3, cu_count=16, max_split_k=64, distinct=True)
+check("triton.configs(cu_count=, max_split_k=) gives rank's configs for the partition",
+      [(c["BLOCK_M"], c["BLOCK_N"], c["BLOCK_K"], c["SPLIT_K"], c["num_warps"]) for c in part] ==
+      [(e["block_m"], e["block_n"], e["block_k"], e["split_k"], e["num_warps"]) for e in ranked_part] and
+      ranked_part != g.rank((144, 16, 2800000), hw="h200", top=3, distinct=True), [part, ranked_part])
+prune = gat.shortlist(top=2, hw="h200", cu_count=16)["early_config_prune"]
+cands = [{"BLOCK_M": 16, "BLOCK_N": 16, "BLOCK_K": bk, "GROUP_M": 8, "SPLIT_K": 1, "num_warps": 4, "num_stages": 3}
+         for bk in (64, 128, 256)]
+pruned = [c["BLOCK_K"] for c in prune(cands, {"M": 144, "N": 16, "K": 2800000})]
+expected = [e["block_k"] for e in g.rank((144, 16, 2800000), hw="h200", top=2, cu_count=16,
+                                         candidates=[f"16x16x{bk}:4:3" for bk in (64, 128, 256)])]
+check("triton.shortlist(cu_count=) ranks for the partition, as rank(cu_count=) does", pruned == expected and
+      len(pruned) == 2, [pruned, expected])
 try:
     gat.configs(4096, 4096, 4096, hw="h200", top=1, names={"block_m": ""})
     check("names with an empty name: Error", False)

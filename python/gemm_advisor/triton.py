@@ -93,13 +93,14 @@ def _dim(value, what):
 
 
 def configs(M, N, K, hw=None, top=8, names=None, dtype=None, target="triton", layout=None, *, batch=1,
-            distinct=True):
+            distinct=True, cu_count=None, max_split_k=None):
     """The advisor's top configs for one GEMM shape, ready for ``triton.autotune(configs=...)``.
 
     M, N, K (and batch): the problem's dimensions (ints). hw, dtype, layout, target: as for
     :func:`gemm_advisor.rank`. top: how many (0 = all). names: see the module's doc.
     distinct: one config per distinct tile (block_m, block_n, block_k, split_k) first, as an
-    autotuner's shortlist wants (``gemm-advisor rank --distinct``).
+    autotuner's shortlist wants (``gemm-advisor rank --distinct``). cu_count, max_split_k: as for
+    :func:`gemm_advisor.rank` (``--cu-count`` for a partition: MIG, CPX, a CU mask; ``--max-split-k``).
 
     Returns a list, best first, of ``triton.Config(kwargs, num_warps=, num_stages=)`` when triton
     can be imported, else of dicts {kernel name: value, ..., "num_warps", "num_stages"}. Every
@@ -109,10 +110,12 @@ def configs(M, N, K, hw=None, top=8, names=None, dtype=None, target="triton", la
     shape = (_dim(M, "M"), _dim(N, "N"), _dim(K, "K"), _dim(batch, "batch"))
     top = _ga._top_arg(top)  # checked on both paths (without SPLIT_K, -1 sliced off the last config)
     if "split_k" in mapping or target != "triton":
-        ranked = _ga.rank(shape, hw=hw, dtype=dtype, layout=layout, target=target, top=top, distinct=distinct)
+        ranked = _ga.rank(shape, hw=hw, dtype=dtype, layout=layout, target=target, top=top, distinct=distinct,
+                          cu_count=cu_count, max_split_k=max_split_k)
     else:  # a kernel without SPLIT_K: its configs are the unsplit ones, in the same order
         ranked = [e for e in _ga.rank(shape, hw=hw, dtype=dtype, layout=layout, target=target, top=0,
-                                      distinct=distinct) if e["split_k"] == 1]
+                                      distinct=distinct, cu_count=cu_count, max_split_k=max_split_k)
+                  if e["split_k"] == 1]
         ranked = ranked[:top] if top else ranked
     triton = _triton()
     return [_to_kernel(entry, mapping, triton) for entry in ranked]
@@ -132,7 +135,7 @@ def _fields_of(config, inverse):
 
 
 def shortlist(top=8, hw=None, key_names=("M", "N", "K"), names=None, dtype=None, layout=None, target="triton", *,
-              distinct=True):
+              distinct=True, cu_count=None, max_split_k=None):
     """A ``prune_configs_by`` for ``triton.autotune`` that benchmarks only the advisor's shortlist.
 
     Returns {"early_config_prune": fn}. For each new autotune key Triton calls
@@ -142,7 +145,8 @@ def shortlist(top=8, hw=None, key_names=("M", "N", "K"), names=None, dtype=None,
     advisor (their parameters read back through ``names``, as for :func:`configs`; num_warps and
     num_stages from the Config) and returns the ``top`` it ranks highest among them, best first
     (configs that share the advisor's fields and differ only in other kernel arguments stay
-    together). Configs that cannot run on the GPU are dropped.
+    together). Configs that cannot run on the GPU are dropped. cu_count, max_split_k: as for
+    :func:`configs` (a kernel autotuned on a partition: MIG, MI300X CPX).
 
     The profile is loaded now, so a bad ``hw`` (or none found) raises gemm_advisor.Error here, at
     decoration time. At run time, a config the advisor cannot describe (a field it needs is not a
@@ -165,7 +169,8 @@ def shortlist(top=8, hw=None, key_names=("M", "N", "K"), names=None, dtype=None,
     key_names = tuple(key_names)
     # dtype, layout and target are checked now too, as hw is: one small ranking (a bad dtype found at run
     # time left every shape's configs unpruned, one warning each: a fresh user's find, 2026-12-03).
-    _ga.ranking((64, 64, 64), hw=profile, dtype=dtype, layout=layout, target=target, top=1)
+    _ga.ranking((64, 64, 64), hw=profile, dtype=dtype, layout=layout, target=target, top=1, cu_count=cu_count,
+                max_split_k=max_split_k)
 
     def early_config_prune(configs, named_args, **kwargs):
         configs = list(configs)
@@ -203,7 +208,8 @@ def shortlist(top=8, hw=None, key_names=("M", "N", "K"), names=None, dtype=None,
             with _warnings.catch_warnings():
                 _warnings.simplefilter("ignore", _ga.AdvisorWarning)  # infeasible ones are dropped: that's the point
                 result = _ga.ranking(shape, hw=profile, dtype=dtype, layout=layout, target=target, top=top,
-                                     candidates=list(groups), distinct=distinct)
+                                     candidates=list(groups), distinct=distinct, cu_count=cu_count,
+                                     max_split_k=max_split_k)
         except _ga.Error as e:
             _warnings.warn(f"shortlist: {e}; benchmarking all {len(configs)} configs", _ga.AdvisorWarning,
                            stacklevel=2)
