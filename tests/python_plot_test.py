@@ -66,6 +66,14 @@ check("roofline: no point above the roofs (the model's DRAM bound holds)",
       all(py <= min(peak, px * h200.dram_bandwidth_bytes_per_s) * 1.0001 for px, py in want))
 check("roofline: the title names the problem and the GPU", "4096x4096x4096 bf16 NT" in ax.get_title()
       and "H200" in ax.get_title(), ax.get_title())
+# A partition (cu_count=, --cu-count: not taken, a fresh user's find): the roof is its CUs' share of the
+# peak, 33 of 132 SMs a quarter of it (the DRAM stays the GPU's).
+part = gp.roofline(shape, hw="h200", cu_count=33).axes[0]
+check("roofline(cu_count=33): the compute roof is a quarter of the H200's peak",
+      math.isclose(max(part.lines[0].get_ydata()), peak / 4, rel_tol=1e-9), max(part.lines[0].get_ydata()))
+cu_png = os.path.join(TMP, "cu.png")
+check("python3 -m gemm_advisor.plot heatmap --cu-count 33 draws", gp.main(["heatmap", shape, "--hw", "h200", "--cu-count",
+                                                                          "33", "-o", cu_png]) == 0 and is_png(cu_png))
 for ext, ok in ((".png", is_png), (".svg", is_svg)):
     path = os.path.join(TMP, "roofline" + ext)
     returned = gp.roofline("16x6144x4096", hw="b200", top=50, path=path)

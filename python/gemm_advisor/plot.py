@@ -64,20 +64,20 @@ def _title(result):
     return f"{p['m']}x{p['n']}x{p['k']}{batch} {p['dtype']} {p['layout']} on {hw['display_name']} ({result['target']})"
 
 
-def roofline(shape, hw=None, dtype=None, layout=None, target="triton", top=0, path=None):
+def roofline(shape, hw=None, dtype=None, layout=None, target="triton", top=0, path=None, *, cu_count=None):
     """Roofline of a shape's candidate configs.
 
     x: arithmetic intensity, the problem's useful FLOPs (2*M*N*K*batch) over the config's predicted
     DRAM bytes (FLOP/byte); y: achieved FLOP/s (useful FLOPs over the predicted time). Lines: the
     dtype's datasheet peak (compute roof) and intensity times the DRAM bandwidth (and the L2
     bandwidth, dashed). Points are coloured by what bounds the config; the top config is starred.
-    shape, hw, dtype, layout, target as for gemm_advisor.rank; top: how many ranked configs to
-    draw (0 = all). Returns the Figure (saved to ``path`` when given). Raises gemm_advisor.Error
+    shape, hw, dtype, layout, target, cu_count as for gemm_advisor.rank (a partition's roof is its
+    CUs' peak; memory stays the profile's); top: how many ranked configs to draw (0 = all). Returns the Figure (saved to ``path`` when given). Raises gemm_advisor.Error
     for bad input, ImportError without matplotlib.
     """
     fig = _figure()
     profile = _ga.load_profile(_ga.default_hardware() if hw is None else hw)
-    result = _ga.ranking(shape, hw=profile, dtype=dtype, layout=layout, target=target, top=top)
+    result = _ga.ranking(shape, hw=profile, dtype=dtype, layout=layout, target=target, top=top, cu_count=cu_count)
     p = result["problem"]
     flops = 2.0 * p["m"] * p["n"] * p["k"] * p["batch"]
     peak = result["hardware"]["peak_tflops"] * 1e12
@@ -118,7 +118,7 @@ def roofline(shape, hw=None, dtype=None, layout=None, target="triton", top=0, pa
     return fig
 
 
-def heatmap(shape, hw=None, dtype=None, layout=None, target="triton", path=None):
+def heatmap(shape, hw=None, dtype=None, layout=None, target="triton", path=None, *, cu_count=None):
     """Best predicted time over (BLOCK_M, BLOCK_N) for one shape.
 
     Each cell is the fastest predicted time (microseconds) of the target's candidates with that
@@ -128,7 +128,7 @@ def heatmap(shape, hw=None, dtype=None, layout=None, target="triton", path=None)
     to ``path`` when given).
     """
     fig = _figure()
-    result = _ga.ranking(shape, hw=hw, dtype=dtype, layout=layout, target=target, top=0)
+    result = _ga.ranking(shape, hw=hw, dtype=dtype, layout=layout, target=target, top=0, cu_count=cu_count)
     best = {}
     for c in result["configs"]:
         key = (c["block_m"], c["block_n"])
@@ -252,6 +252,7 @@ def main(argv=None):
         p.add_argument("--dtype")
         p.add_argument("--layout")
         p.add_argument("--target", default="triton")
+        p.add_argument("--cu-count", type=int, help="CUs (SMs) the kernel may use, for a partition (as the CLI's)")
         if kind == "roofline":
             p.add_argument("--top", type=int, default=0, help="ranked configs to draw (0 = all)")
         p.add_argument("-o", "--output", required=True, help="image file: .png, .svg or .pdf")
@@ -264,9 +265,10 @@ def main(argv=None):
             raise _ga.Error(f"{args.output}: unknown image format (use {', '.join(_FORMATS)})")
         if args.kind == "roofline":
             roofline(args.shape, hw=args.hw, dtype=args.dtype, layout=args.layout, target=args.target, top=args.top,
-                     path=args.output)
+                     path=args.output, cu_count=args.cu_count)
         elif args.kind == "heatmap":
-            heatmap(args.shape, hw=args.hw, dtype=args.dtype, layout=args.layout, target=args.target, path=args.output)
+            heatmap(args.shape, hw=args.hw, dtype=args.dtype, layout=args.layout, target=args.target, path=args.output,
+                    cu_count=args.cu_count)
         else:
             predicted_vs_measured(args.evaluation, path=args.output)
     except (_ga.Error, ImportError) as e:
