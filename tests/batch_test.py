@@ -488,11 +488,11 @@ files = [f for f in os.listdir(vdir) if f.startswith("N=")] if os.path.isdir(vdi
 table = json.load(open(os.path.join(vdir, files[0]))) if len(files) == 1 else {}
 check("... with --keep-going: the file has every good line's M", rc == 1 and sorted(map(int, table)) == [1, 16, 128],
       f"rc={rc} files={files} {table}")
-# Names from the list are shown escaped in the table, not sent to the terminal raw.
+# Names with control characters are refused (escaped in the message), never sent to the terminal raw.
 ansi = write("ansi.csv", 'name,m,n,k\n"a\x1b[31mred",64,64,64\n')
 rc, out, err = run("batch", ansi, "--hw", "h200", "--format", "table", "--top", "1")
-check("table output escapes control characters of names", rc == 0 and "\x1b" not in out and "a\\x1b[31mred" in out,
-      out[:200])
+check("a name with control characters is refused, escaped in the message", rc == 1 and "\x1b" not in out + err and
+      "'a\\x1b[31mred': a name is one line of text" in err, out[:200] + err)
 
 # --candidates of which none fits: the error names the first one's reason (a fresh user's find, 2026-12-04).
 big = write("cand-big.csv", "block_m,block_n,block_k,num_warps,num_stages\n256,256,256,8,6\n")

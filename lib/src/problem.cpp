@@ -93,6 +93,11 @@ bool is_valid_utf8(std::string_view text) {
 
 void require_utf8(std::string_view text, const std::string& what) {
   if (!is_valid_utf8(text)) throw InputError(what + " must be valid UTF-8 text, got '" + printable(text) + "'");
+  if (std::any_of(text.begin(), text.end(), [](char ch) {
+        const auto u = static_cast<unsigned char>(ch);
+        return u < 0x20 || u == 0x7f;
+      }))
+    throw InputError(what + " holds a control character, '" + printable(text) + "': a name is one line of text");
 }
 
 std::string_view dtype_name(Dtype d) {

@@ -33,8 +33,9 @@ std::string escape_control(std::string_view text, bool keep_line_breaks = false)
 bool is_valid_utf8(std::string_view text);
 
 /// Throws InputError "WHAT must be valid UTF-8 text, got 'TEXT'" (TEXT through printable()) when
-/// `text` is not well-formed UTF-8; `what` names the field, e.g. "column 'name'". Unlocated: the
-/// caller adds the place.
+/// `text` is not well-formed UTF-8, or "WHAT holds a control character ..." when it has one (a byte
+/// below 0x20 or 0x7f: a name goes into every output as it is, and CSV wrote a NUL as the text
+/// "\x00"); `what` names the field, e.g. "column 'name'". Unlocated: the caller adds the place.
 void require_utf8(std::string_view text, const std::string& what);
 
 }  // namespace gemm_advisor
