@@ -126,7 +126,8 @@ void rank_configs(const Target& target, const EstimateContext& context, const st
   // memory step is what survives it (decode layers: 1x3072x8192 NT at 16x32x256 w4, 5 stages tied
   // with 6, measured 25.5 against 22.8 us, h200-triton-extra.csv). On the H200 data (2026-12-04): triton held
   // out by family 96.81% -> 96.91% of oracle, top-5 distinct 98.86% -> 98.96%; the tutorial
-  // kernel's sets, vllm-fp8-block and vllm-fused-moe alike or better (README "Accuracy").
+  // kernel's sets, vllm-fp8-block and vllm-fused-moe alike or better (README "Accuracy"). Not
+  // where the tile has a single K-step: no memory step follows the prefetch (2026-12-04).
   const double max_hit_rate = context.params.slack_tie_max_l2_hit_rate;
   // A run position's group key: the config but num_stages, packed (block sizes and warps are powers
   // of two: their exponents, 5 bits each; split_k and group_m 16 bits each), and its time.
@@ -175,16 +176,21 @@ void rank_configs(const Target& target, const EstimateContext& context, const st
       variants.clear();
       for (std::uint32_t v = begin; v < end; ++v) {
         const SortKey& k = first[order[v].position];
-        double hit_rate, memory_step_s;
+        double hit_rate, memory_step_s, k_steps;
         if (keep_all) {  // every record is there
           hit_rate = estimated[k.index].estimate.l2_hit_rate;
           memory_step_s = estimated[k.index].estimate.memory_step_s;
+          k_steps = estimated[k.index].estimate.k_steps;
         } else {
           const Estimate e = target.estimate(context, candidates[k.index]);
           hit_rate = e.l2_hit_rate;
           memory_step_s = e.memory_step_s;
+          k_steps = e.k_steps;
         }
         if (!(hit_rate < max_hit_rate)) break;  // the tile's bytes come from L2: leave the order
+        // One K-step has no step after the first to hide: its stage variants are alike in fact, and
+        // the compiler's default goes first (16x16x16 ranked 6 stages first: a fresh user's find).
+        if (k_steps <= 1) break;
         variants.push_back({memory_step_s, k});
       }
       if (variants.size() != end - begin) continue;
