@@ -68,7 +68,7 @@ TEST_CASE("text, YAML and JSON shape lists", "[readers]") {
   REQUIRE(j.size() == 2);
   CHECK(j[0].problem.k == 32);
   CHECK(j[1].problem.n == 2);
-  CHECK_THROWS_WITH(read_all("[{\"m\": 8,", "bad.json"), Catch::Contains("bad.json: not valid JSON"));
+  CHECK_THROWS_WITH(read_all("[{\"m\": 8,", "bad.json"), Catch::Contains("bad.json:1: not valid JSON"));
   // Sniffed formats (stdin has no extension).
   CHECK(read_all("m,n,k\n1,2,3\n", "<stdin>")[0].problem.k == 3);
   CHECK(read_all("# c\n7x8x9\n", "<stdin>")[0].problem.m == 7);

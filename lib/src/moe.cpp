@@ -481,7 +481,8 @@ MoeModel moe_model_from_hf_config(const std::string& file, std::int64_t tp, cons
   } catch (const nlohmann::json::exception& e) {
     // printable: the parser quotes what it last read, raw bytes too (README: bytes that are not UTF-8
     // text are shown as \xNN).
-    throw InputError(path + ": not valid JSON: " + printable(text::json_error_message(e.what()), 300));
+    const std::string what = text::json_error_message(e.what());
+    throw InputError(located(path, text::json_error_line(in, what), "not valid JSON: " + printable(what, 300)));
   }
   if (!duplicate.empty()) throw InputError(path + ": duplicate key '" + printable(duplicate) + "' (which one holds?)");
   if (!root.is_object()) throw InputError(path + ": expected a JSON object (a Hugging Face config.json)");

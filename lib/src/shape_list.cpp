@@ -171,7 +171,9 @@ class YamlShapeReader : public ShapeReader {
         const auto parsed = nlohmann::json::parse(text);
         (void)parsed;
       } catch (const nlohmann::json::exception& err) {  // parse_error, and out_of_range for 1e999
-        throw InputError(source + ": not valid JSON: " + printable(text::json_error_message(err.what()), 300));
+        const std::string what = text::json_error_message(err.what());
+        const long line = text::json_error_line(text, what);
+        throw InputError(located(source, line > 0 ? line + first_line : 0, "not valid JSON: " + printable(what, 300)));
       }
     }
     try {

@@ -33,4 +33,24 @@ inline std::string json_error_message(std::string_view what) {
   return std::string(what.rfind("[json.exception.", 0) == 0 && at != std::string_view::npos ? what.substr(at + 2) : what);
 }
 
+/// The 1-based line of `json_text` at which a parser's error `what` (json_error_message's text) points,
+/// or 0: "parse error at line L, column C: ..." gives it; "number overflow parsing 'TOKEN'" (no
+/// position) is found as TOKEN's first occurrence. So that the message starts "FILE:LINE:", as every
+/// other input error does (it said "FILE: ... at line 2, column 11" or nothing: a fresh user's find).
+inline long json_error_line(std::string_view json_text, std::string_view what) {
+  if (const std::size_t at = what.find("at line "); at != std::string_view::npos) {
+    long line = 0;
+    for (std::size_t i = at + 8; i < what.size() && what[i] >= '0' && what[i] <= '9'; ++i) line = line * 10 + (what[i] - '0');
+    return line;
+  }
+  const std::size_t open = what.find("parsing '");
+  const std::size_t close = open == std::string_view::npos ? open : what.find('\'', open + 9);
+  if (close == std::string_view::npos || close == open + 9) return 0;
+  const std::size_t found = json_text.find(what.substr(open + 9, close - open - 9));
+  if (found == std::string_view::npos) return 0;
+  long line = 1;
+  for (std::size_t i = 0; i < found; ++i) line += json_text[i] == '\n';
+  return line;
+}
+
 }  // namespace gemm_advisor::text
