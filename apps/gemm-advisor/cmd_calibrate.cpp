@@ -288,7 +288,8 @@ Registered register_calibrate(CLI::App& app) {
             if (moved && c.held_out_after.median_abs_err_pct > 1.5 * c.held_out_before.median_abs_err_pct &&
                 c.held_out_after.median_abs_err_pct > 5.0)
               spdlog::warn("the fit's predicted times are less accurate held out: median top-1 time error {:.1f}% -> "
-                           "{:.1f}% (it fits the ranking; use the start's times to budget a kernel)",
+                           "{:.1f}% (the fit's objective is the ranking, with a time error it forgives up to 15%; use the start's "
+                           "times to budget a kernel)",
                            c.held_out_before.median_abs_err_pct, c.held_out_after.median_abs_err_pct);
 
             std::ostringstream out;
