@@ -646,8 +646,8 @@ check("evaluate warns of a time faster than the peak allows, at its line",
 check("evaluate warns of a shape with one timed config", "1 of the 1 shapes has one timed config" in err, err)
 # ... and below what the DRAM allows for the bytes beyond the L2's capacity: 1x57344x8192 bf16 reads
 # 939.6 MB of B, less the 62.9 MB (60 MiB) the L2 could hold, 0.1827 ms at the H200's 4.8 TB/s (the
-# peak alone allows 0.95 us; the check used only the
-# peak, which passed an H200 fused-MoE file on slower-memory GPUs: a fresh user's find, 2026-12-04).
+# peak alone allows 0.95 us; the check used only the peak, which passed an H200 fused-MoE file on
+# slower-memory GPUs: a fresh user's find, 2026-12-04).
 dram = os.path.join(TMP, "dram-fast.csv")
 with open(dram, "w") as f:
     f.write("m,n,k,block_m,block_n,block_k,num_warps,num_stages,ms\n1,57344,8192,16,64,128,4,4,0.05\n"
