@@ -431,6 +431,9 @@ for name, args, fragment in [
     ("--names of another target's parameter", ["--emit", "triton", "--names", "BLOCK_SIZE_M=X"], "not a parameter of triton"),
     ("--names renaming a parameter the kernel lacks", ["--emit", "triton", "--target", "triton-tutorial", "--names",
                                                        "SPLIT_K=SK"], "not a parameter of triton-tutorial"),
+    # A block size left out: every config would lose its tile (it was taken: a fresh user's find).
+    ("--names leaving out a block size", ["--emit", "triton", "--names", "BLOCK_M=,SPLIT_K="],
+     "'BLOCK_M' is a block size, which every kernel has"),
     ("--names renaming one parameter twice by both names", ["--emit", "triton", "--names", "BLOCK_M=A,block_m=B"],
      "'BLOCK_M' is renamed twice"),
     ("--names without --emit triton", ["--names", "BLOCK_M=X"], "--emit triton"),

@@ -31,6 +31,22 @@ rc, out, err = run("calibrate", "--hw", "h200", "--target", "triton", "--kernel"
                    "--measurements", DATA, "-o", out_yaml, "--format", "json")
 check("calibrate: exit 0", rc == 0, err)
 rep = json.loads(out) if rc == 0 else {}
+# The report names its data, and the overlay's provenance names it by absolute path, as the start profile
+# (both were missing or relative: a fresh user's find, 2026-12-04).
+check("calibrate --format json names the measurement files (absolute) and the kernel",
+      rep.get("measurements") == [os.path.abspath(DATA)] and rep.get("kernel") == "triton-tutorial" and
+      rep.get("families_files") == [], out[:400])
+check("the overlay's provenance names the data by absolute path",
+      rc == 0 and f"data: {os.path.abspath(DATA)} (kernel triton-tutorial)" in open(out_yaml).read())
+# -o over a file calibrate did not write is refused before the fit (it was overwritten unsaid); over its
+# own earlier overlay it goes on (the runs below rewrite out_yaml).
+precious = os.path.join(TMP, "precious.yaml")
+with open(precious, "w") as f:
+    f.write("my notes\n")
+rc2, out2, err2 = run("calibrate", "--hw", "h200", "--target", "triton", "--kernel", "triton-tutorial", "--folds", "2",
+                      "--measurements", DATA, "-o", precious)
+check("calibrate -o over a file it did not write: usage error, the file kept", rc2 == 2 and
+      "exists and is not a profile calibrate wrote" in err2 and open(precious).read() == "my notes\n", err2)
 check("calibrate: two folds, every family held out once",
       len(rep.get("folds", [])) == 2 and sum(len(f["families"]) for f in rep["folds"]) == rep.get("families"), out[:400])
 
@@ -269,7 +285,8 @@ with open(few, "w") as f:
     f.write("\n".join(lines[:400]) + "\n")  # the first few shapes only
 for name, args, code, fragment in [
     ("too few shapes", ["--measurements", few, "--target", "triton", "--kernel", "triton-tutorial"], 1, "too few"),
-    ("a kernel the files do not have", ["--measurements", DATA, "--target", "triton"], 1, "kernel=triton"),
+    ("a kernel the files do not have", ["--measurements", DATA, "--target", "triton"], 1,
+     "no row of the triton kernel; its kernels: triton-tutorial (give --kernel triton-tutorial"),
     ("bf16 data for the fp8 kernel", ["--measurements", DATA, "--target", "vllm-fp8-block", "--kernel", "triton-tutorial"],
      1, "takes fp8"),
     ("unknown target", ["--measurements", DATA, "--target", "cutlass"], 2, "--target"),

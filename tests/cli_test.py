@@ -123,11 +123,16 @@ check("profiles validate takes a GPU name as --hw does (it was 'cannot open')",
 shadow_dir = os.path.join(TMP, "shadow")
 os.makedirs(shadow_dir)
 shutil.copy("profiles/a100.yaml", os.path.join(shadow_dir, "h100"))
-for args, shown in ((["profiles", "validate", "h100"], "h100: ok: h100 "), (["rank", "64x64x64", "--hw", "h100"], "H100"),
-                    (["profiles", "show", "h100"], "name: h100")):
+for args, shown in ((["rank", "64x64x64", "--hw", "h100"], "H100"), (["profiles", "show", "h100"], "name: h100")):
     p = subprocess.run([os.path.abspath(BIN), *args], cwd=shadow_dir, capture_output=True, text=True)
     check(f"{args[0]} {args[1]}: a shipped name over a file of that name here, warned", p.returncode == 0 and
           shown in p.stdout and "the file h100 here is not read (give ./h100" in p.stderr, p.stdout[:200] + p.stderr)
+# ... but validate validates the file (what it is for: reading the shipped profile passed a broken file
+# as "ok", a second fresh user's find) and says --hw h100 loads the shipped one.
+p = subprocess.run([os.path.abspath(BIN), "profiles", "validate", "h100"], cwd=shadow_dir, capture_output=True, text=True)
+check("profiles validate h100 with a file h100 here: the file, and a warning that --hw loads the shipped one",
+      p.returncode == 0 and "h100: ok: a100 " in p.stdout and "--hw h100 loads the shipped profile" in p.stderr,
+      p.stdout + p.stderr)
 p = subprocess.run([os.path.abspath(BIN), "profiles", "validate", "./h100"], cwd=shadow_dir, capture_output=True, text=True)
 check("profiles validate ./h100 reads the file", p.returncode == 0 and "./h100: ok: a100 " in p.stdout, p.stdout + p.stderr)
 p = subprocess.run([os.path.abspath(BIN), "-q", "profiles", "validate", "h100"], cwd=shadow_dir, capture_output=True,
@@ -535,6 +540,18 @@ check("--emit vllm over a file written for another --cu-count: refused, nothing 
 rc, out, err = run("batch", "-", "--hw", "h200", "--emit", "vllm", "--out", two, "--m-values", "1,16", "-q",
                    "--overwrite", stdin="16x576x7168\n")
 side = json.load(open(os.path.join(two, "gemm-advisor-generator.json"))) if rc == rc1 == 0 else {}
+# A run whose own files collide with none still says the directory mixes partitions (the other files
+# were ranked for 66 CUs: vLLM reads them all on one GPU; it was silent: a fresh user's find), and
+# another GPU's ranking under this device name (--vllm-device-name) is refused as a partition's is.
+rc_w, out_w, err_w = run("batch", "-", "--hw", "h200", "--emit", "vllm", "--out", two, "--m-values", "1,16",
+                         stdin="16x576x7168\n")
+check("--emit vllm into a directory of another CU count's files: a warning naming them",
+      rc_w == 0 and "config files ranked for another GPU or CU count, e.g." in err_w and "(h200, 66 CUs)" in err_w and
+      "this run's (h200, 132 CUs)" in err_w, err_w)
+rc_w, out_w, err_w = run("batch", "-", "--hw", "h100", "--vllm-device-name", "NVIDIA_H200", "--emit", "vllm", "--out",
+                         two, "--m-values", "1,16", stdin="16x576x7168\n")
+check("--emit vllm over a file another GPU's run wrote under this device name: refused",
+      rc_w == 1 and "written for h200 132 CUs (gemm-advisor-generator.json), this run ranks for h100 132" in err_w, err_w)
 per_file = side.get("files", {})
 n576 = [f for f in per_file if f.startswith("N=576,K=7168,")]
 others = [f for f in per_file if f not in n576]
@@ -655,6 +672,12 @@ with open(dram, "w") as f:
 rc, out, err = run("evaluate", "--hw", "h200", "--measurements", dram)
 check("evaluate warns of a time faster than the DRAM bandwidth allows, at its line",
       rc == 0 and f"{dram}:2:" in err and "faster than h200's 4.80 TB/s DRAM bandwidth allows (0.1827 ms)" in err, err)
+# A file of a set that holds none of the kernel's rows (another kernel's) is named, not silently added.
+rc, out, err = run("evaluate", "--hw", "h200", "--measurements", "data/measurements/h200-triton-k.csv",
+                   "data/measurements/h200-tutorial-d.csv")
+check("evaluate: a file with none of the kernel's rows in a set is warned of, naming its kernels",
+      rc == 0 and "h200-tutorial-d.csv: no row of the triton kernel, so it adds nothing; its kernels: triton-tutorial"
+      in err, err)
 # A measurement file without a kernel column is the triton kernel's: said when another target is asked
 # for (it failed as "no shape has a timed config of the triton-tutorial kernel"); --kernel triton reads it.
 nokernel = os.path.join(TMP, "no-kernel.csv")
@@ -788,6 +811,11 @@ with open(texts, "w") as f:
     f.write("# nothing yet\n\n")
 expect_error("--candidates: a file of comments only", ["rank", "4096x4096x4096", "--hw", "h200", "--candidates", texts],
              1, "cands.txt: no configs: the file is empty or only comments")
+# --config: GROUP_M with a capital G (as X for x), and what a short config text lacks.
+rc, out, err = run("explain", "4096x4096x4096", "--hw", "h200", "--config", "128X128X64:8:3:1:G4", "--format", "json")
+check("--config 128X128X64:8:3:1:G4 is group_m 4", rc == 0 and json.loads(out)["configs"][0]["group_m"] == 4, err)
+expect_error("--config 128x128x64:8: says STAGES is missing", ["explain", "4096x4096x4096", "--hw", "h200", "--config",
+             "128x128x64:8"], 2, "config '128x128x64:8': missing STAGES")
 as_json = os.path.join(TMP, "cands.json")
 with open(as_json, "w") as f:
     f.write('[{"block_m": 128, "block_n": 128}]\n')

@@ -47,6 +47,11 @@ check("explain lists the up and down GEMMs", [g["gemm"] for g in gemms] == ["up"
       gemms[0]["n"] == 1536 and gemms[1]["k"] == 768, out[:300] + err)
 check("the layer's time is the sum of its GEMMs'",
       gemms and abs(sum(g["latency_s"] for g in gemms) - e["configs"][0]["latency_s"]) < 1e-12, out[:300])
+# ... and so are its launch costs, two launches (the JSON gave one launch's: a fresh user's find), and its
+# last wave is the down GEMM's.
+check("the layer's launch_s is both launches', its last_wave_s the down GEMM's",
+      gemms and abs(sum(g["terms"]["launch_s"] for g in gemms) - e["configs"][0]["terms"]["launch_s"]) < 1e-15 and
+      e["configs"][0]["terms"]["last_wave_s"] == gemms[1]["terms"]["last_wave_s"], out[:300])
 rc, out, err = run("explain", "64", *QWEN, "--hw", "h200")
 check("explain's table shows the routing and the padding", rc == 0 and "routed rows" in out and
       "512 = M 64 x top_k 8" in out and "padded rows" in out and "up GEMM 64x1536x2048" in out, out + err)
@@ -248,7 +253,7 @@ half += "".join(f"vllm-fused-moe,q,m1,1,{n},{k},bf16,NT,128,8,{g},16,64,64,1,4,3
 half += "vllm-fused-moe,q,m2,2,1536,2048,bf16,NT,128,8,up,16,64,64,1,4,3,0.05\n"
 rc, out, err = run("evaluate", "--target", "vllm-fused-moe", "--hw", "h200", "--measurements", write("half.csv", half))
 check("evaluate: an orphaned GEMM half is named in a warning (1 of the 3), the layer scored",
-      rc == 0 and "1 of the 3 up/down GEMM problems make no layer" in err and ": 1 shapes;" in out,
+      rc == 0 and "1 of the 3 up/down GEMM problems make no layer" in err and ": 1 shape;" in out,
       f"rc {rc} err {err!r} out {out[:300]!r}")
 # A model list's unknown column is a warning; a bad model stops the run after the files before it.
 rc, out, err = run("batch", write("extra.csv", "experts,top_k,hidden,intermediate,splitk\n8,2,4096,14336,1\n"), "--target",

@@ -290,6 +290,9 @@ expected = [e["block_k"] for e in g.rank((144, 16, 2800000), hw="h200", top=2, c
                                          candidates=[f"16x16x{bk}:4:3" for bk in (64, 128, 256)])]
 check("triton.shortlist(cu_count=) ranks for the partition, as rank(cu_count=) does", pruned == expected and
       len(pruned) == 2, [pruned, expected])
+e = py_error(gat.configs, 144, 16, 2800000, hw="h200", names={"block_m": None})
+check("names={'block_m': None}: an Error (every config would lose its tile)", e is not None and
+      "block_m is a block size" in str(e), repr(e))
 try:
     gat.configs(4096, 4096, 4096, hw="h200", top=1, names={"block_m": ""})
     check("names with an empty name: Error", False)

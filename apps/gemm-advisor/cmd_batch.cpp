@@ -534,6 +534,9 @@ int run_batch(const BatchOptions& o) {
     for (const auto& [nk, best_by_m] : vllm_tables)
       written_names.push_back(vllm_config_file_name(nk.first, nk.second, device_name));
     if (!o.overwrite) refuse_foreign_config_files(o.out_dir, written_names, sidecar_run_json(hw, target), "--overwrite");
+    if (const std::string mixed = mixed_runs_warning(o.out_dir, written_names, sidecar_run_json(hw, target));
+        !mixed.empty())
+      spdlog::warn("{}", mixed);
     std::size_t index = 0;
     for (const auto& [nk, best_by_m] : vllm_tables) {
       const std::string path = (std::filesystem::path(o.out_dir) / written_names[index++]).string();

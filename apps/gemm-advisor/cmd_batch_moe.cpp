@@ -153,6 +153,8 @@ int run_moe_batch(const MoeBatchOptions& o) {
       names.push_back(vllm_moe_config_file_name(experts, n, device_name, dtype, block));
     }
     if (!o.overwrite) refuse_foreign_config_files(o.out_dir, names, sidecar_run_json(hw, target), "--overwrite");
+    if (const std::string mixed = mixed_runs_warning(o.out_dir, names, sidecar_run_json(hw, target)); !mixed.empty())
+      spdlog::warn("{}", mixed);
     std::size_t index = 0;
     for (const auto& [key, entry] : files) {
       if (entry.second.size() != m_values.size()) continue;

@@ -136,6 +136,14 @@ Registered register_calibrate(CLI::App& app) {
             if (::stat(o->out.c_str(), &out_st) == 0 && ::fstat(STDOUT_FILENO, &stdout_st) == 0 &&
                 S_ISREG(stdout_st.st_mode) && out_st.st_dev == stdout_st.st_dev && out_st.st_ino == stdout_st.st_ino)
               throw cli::UsageError("-o " + o->out + " is where stdout goes (the report): write the profile elsewhere");
+            // An existing file is replaced only when calibrate wrote it (a top-level 'calibration:'
+            // block): any other file there was overwritten unsaid (a fresh user's find, 2026-12-04).
+            if (std::filesystem::is_regular_file(o->out, ec)) {
+              const std::string existing = read_text_file(o->out);
+              if (existing.rfind("calibration:", 0) != 0 && existing.find("\ncalibration:") == std::string::npos)
+                throw cli::UsageError("-o " + o->out + ": exists and is not a profile calibrate wrote (no top-level "
+                                      "'calibration:'): give another -o, or remove the file first");
+            }
             check_writable_path(o->out);  // before the fit, which may take a while
             const Profile profile = load_profile_logged(o->hw, o->overrides);
             const Target& target = find_target(o->target);
@@ -238,13 +246,26 @@ Registered register_calibrate(CLI::App& app) {
             const std::time_t now = std::time(nullptr);
             char date[32];
             std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
+            // The data files by absolute path, as the start profile is (a relative one means nothing
+            // where the overlay is read: a fresh user's find); "-" (stdin) stays as it is.
+            auto absolute_paths = [](const std::vector<std::string>& paths) {
+              std::vector<std::string> out;
+              for (const std::string& path : paths) {
+                std::error_code abs_ec;
+                const std::filesystem::path a = std::filesystem::absolute(path, abs_ec);
+                out.push_back(path == "-" || abs_ec ? path : a.lexically_normal().string());
+              }
+              return out;
+            };
+            const std::vector<std::string> data_files = absolute_paths(o->measurements);
+            const std::vector<std::string> family_files = absolute_paths(o->families);
             std::vector<std::string> provenance = {
                 fmt::format("fitted by {} calibrate on {} for target {}{} on profile {} ({})", version_line(), date,
                             target.name(), c.variant.empty() ? "" : " (parameter set " + c.variant + ")",
                             profile_source_text(profile.hw), hardware_label(profile.hw)),
-                fmt::format("data: {} (kernel {}){}", fmt::join(o->measurements, ", "), kernel,
-                            o->families.empty() ? std::string()
-                                                : fmt::format("; families from {}", fmt::join(o->families, ", "))),
+                fmt::format("data: {} (kernel {}){}", fmt::join(data_files, ", "), kernel,
+                            family_files.empty() ? std::string()
+                                                 : fmt::format("; families from {}", fmt::join(family_files, ", "))),
                 // What reproduces the fit (the families and parameters were not recorded: a fresh user's find).
                 fmt::format("fitted parameters: {}; {} folds, {} passes", fmt::join(fitted_names, ","), options.folds,
                             options.passes),
@@ -306,6 +327,9 @@ Registered register_calibrate(CLI::App& app) {
                                               {"hardware", profile.hw.name},
                                               {"cu_count", profile.hw.cu_count},
                                               {"start_profile", profile_source_text(profile.hw)},
+                                              {"measurements", data_files},
+                                              {"families_files", family_files},
+                                              {"kernel", kernel},
                                               {"shapes", c.shapes},
                                               {"families", c.families},
                                               {"folds", folds},

@@ -76,19 +76,20 @@ Registered register_profiles(CLI::App& app) {
             }
             if (validate->parsed()) {
               ProfileDiagnostics diag;
-              // The profile --hw would load, in its order (load_profile): a path; a shipped name (over a
-              // file of that name here, warned: validate read the file and --hw the shipped one, a
-              // fresh user's find); a file; a GPU name as --hw and show take it ("NVIDIA H200").
+              // A file is what validate is for: a file of that name here is read, also where the name
+              // is a shipped profile's, and then it says that --hw NAME loads the shipped one (validate
+              // read the file while --hw loaded the shipped profile unsaid; reading the shipped one
+              // instead passed a broken file as "ok": two fresh users' finds, 2026-12-04). Without a
+              // file: a shipped name, or a GPU name as --hw and show take it ("NVIDIA H200").
               std::string text, source = o->validate_path;
               struct stat st {};
               const bool file_here = ::stat(o->validate_path.c_str(), &st) == 0;
               const bool path = is_profile_path(o->validate_path);
               bool shipped_name = false;
               for (const auto& e : embedded_profiles()) shipped_name = shipped_name || e.name == o->validate_path;
-              const std::string shipped =
-                  path || (file_here && !shipped_name) ? std::string()
-                  : shipped_name                       ? o->validate_path
-                                                       : resolve_profile_name(o->validate_path);
+              const std::string shipped = path || file_here ? std::string()
+                                          : shipped_name    ? o->validate_path
+                                                            : resolve_profile_name(o->validate_path);
               for (const auto& e : embedded_profiles()) {
                 if (!shipped.empty() && e.name == shipped) {
                   text = std::string(e.yaml);
@@ -96,9 +97,9 @@ Registered register_profiles(CLI::App& app) {
                 }
               }
               if (shipped_name && file_here)
-                diag.warnings.push_back("'" + o->validate_path + "' is the shipped profile; the file " +
-                                        o->validate_path + " here is not read (give ./" + o->validate_path +
-                                        " to validate it)");
+                diag.warnings.push_back("the file " + o->validate_path + " is validated, but --hw " + o->validate_path +
+                                        " loads the shipped profile of that name (give --hw ./" + o->validate_path +
+                                        " to use the file)");
               if (source == o->validate_path) text = read_text_file(o->validate_path);
               Hardware hw;
               Profile profile;

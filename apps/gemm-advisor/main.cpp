@@ -355,9 +355,17 @@ std::vector<gemm_advisor::MeasuredShape> read_measured_shapes(const std::vector<
   // shape key -> (the file that measured it first, its index in shapes)
   std::map<std::string, std::pair<std::string, std::size_t>> measured_in;
   std::vector<std::pair<std::string, std::uintmax_t>> sizes;  // (path, its size) of the regular files read so far
+  // Files with none of the kernel's rows but another kernel's: (file, its kernels). Warned of when
+  // other files hold the kernel's rows (such a file added nothing unsaid), one error when none does
+  // (it asked for kernel=triton rows without naming the file's: fresh user's finds, 2026-12-04).
+  std::vector<std::pair<std::string, std::set<std::string>>> without_kernel;
   for (const std::string& path : paths) {
     std::vector<std::string> warnings;
-    auto file_shapes = read_measurements(path, kernel, &warnings);
+    std::set<std::string> other_kernels;
+    auto file_shapes = read_measurements(path, kernel, &warnings, &other_kernels);
+    if (!other_kernels.empty() &&
+        std::none_of(file_shapes.begin(), file_shapes.end(), [](const MeasuredShape& m) { return !m.configs.empty(); }))
+      without_kernel.emplace_back(path, std::move(other_kernels));
     // A byte-identical copy under another name is the same measurements given twice: merged, every
     // config would count as re-timed and agree with itself (a fresh user's find: merged unsaid).
     // Compared by streaming (a measurement file may be larger than read_text_file takes whole); a
@@ -455,6 +463,22 @@ std::vector<gemm_advisor::MeasuredShape> read_measured_shapes(const std::vector<
                   "{}: {} configs timed in an earlier file too (each counts at its faster time); {} of them differ "
                   "by more than {:g}x", path, retimed, disagree, kRetimeDisagreement);
   }
+  auto kernels_text = [](const std::set<std::string>& kernels) {
+    std::string names;
+    for (const std::string& k : kernels) names += (names.empty() ? "" : ", ") + printable(k);
+    return names;
+  };
+  const bool none_of_kernel =
+      std::none_of(shapes.begin(), shapes.end(), [](const MeasuredShape& m) { return !m.configs.empty(); });
+  if (none_of_kernel && !without_kernel.empty())
+    throw InputError(fmt::format("{}", fmt::join(paths, ", ")) + ": no row of the " + kernel + " kernel; " +
+                     (paths.size() == 1 ? "its" : without_kernel.front().first + "'s") + " kernels: " +
+                     kernels_text(without_kernel.front().second) + " (give --kernel " +
+                     printable(*without_kernel.front().second.begin()) + ", or the --target that is that kernel)");
+  if (!none_of_kernel)
+    for (const auto& [path, kernels] : without_kernel)
+      spdlog::warn("{}: no row of the {} kernel, so it adds nothing; its kernels: {} (a file of another set?)", path,
+                   kernel, kernels_text(kernels));
   return shapes;
 }
 

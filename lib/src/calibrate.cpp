@@ -296,7 +296,8 @@ Calibration calibrate(const std::vector<MeasuredShape>& shapes, const Profile& p
   std::set<std::string> families;
   for (const MeasuredShape& s : usable) families.insert(family_name(s));
   if (usable.size() < 2 * o.folds)
-    throw InputError("calibrate: " + std::to_string(usable.size()) + " measured shapes are too few for " +
+    throw InputError("calibrate: " + std::to_string(usable.size()) +
+                     (usable.size() == 1 ? " measured shape is" : " measured shapes are") + " too few for " +
                      std::to_string(o.folds) + " folds (need at least " + std::to_string(2 * o.folds) + ")" +
                      (left_out.empty() ? std::string()
                                        : "; " + std::to_string(left_out.size()) +

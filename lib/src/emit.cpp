@@ -71,7 +71,10 @@ ParameterNames parse_parameter_names(std::string_view text, const Target& target
     if (configs_own(*param))
       fail("'" + printable(from) + "' is triton.Config's own argument and cannot be renamed");
     // FROM= (nothing after '=') leaves the parameter out, as Python's names={field: None}: a kernel
-    // without SPLIT_K or GROUP_M.
+    // without SPLIT_K or GROUP_M. Never a block size: the configs would lose their tile and two of
+    // them could be written alike (BLOCK_M= was taken: a fresh user's find, 2026-12-04).
+    if (to.empty() && (param->field == "block_m" || param->field == "block_n" || param->field == "block_k"))
+      fail("'" + printable(from) + "' is a block size, which every kernel has: it can be renamed, not left out");
     if (!to.empty() && !valid_name(to))
       fail("'" + printable(to) + "' is not a name (letters, digits, '_', not starting with a digit)");
     if (!names.emplace(std::string(param->name), std::string(to)).second)
@@ -392,10 +395,16 @@ void refuse_foreign_config_files(const std::string& dir, const std::vector<std::
     std::string first;
     for (const std::string& name : names) {
       const auto it = listed.find(name);
-      if (it == listed.end() || !it->contains("cu_count") || (*it)["cu_count"] == run["cu_count"]) continue;
+      if (it == listed.end()) continue;
+      // Another GPU's ranking under this file name (--vllm-device-name) is as wrong as a partition's.
+      const bool other_cus = it->contains("cu_count") && (*it)["cu_count"] != run["cu_count"];
+      const bool other_hw = it->contains("hardware") && run.contains("hardware") && (*it)["hardware"] != run["hardware"];
+      if (!other_cus && !other_hw) continue;
       if (others++ == 0)
-        first = (std::filesystem::path(dir) / name).string() + ": written for " + (*it)["cu_count"].dump() +
-                " CUs (gemm-advisor-generator.json), this run ranks for " + run["cu_count"].dump();
+        first = (std::filesystem::path(dir) / name).string() + ": written for " +
+                (other_hw ? (*it)["hardware"].get<std::string>() + " " : std::string()) + (*it)["cu_count"].dump() +
+                " CUs (gemm-advisor-generator.json), this run ranks for " +
+                (other_hw ? run["hardware"].get<std::string>() + " " : std::string()) + run["cu_count"].dump();
     }
     if (others == 0) return;
     throw InputError(first + (others > 1 ? " (and " + std::to_string(others - 1) + " more of this run's files)" : "") +
@@ -412,6 +421,30 @@ void refuse_foreign_config_files(const std::string& dir, const std::vector<std::
   throw InputError((std::filesystem::path(dir) / foreign.front()).string() +
                    ": exists and was not written by gemm-advisor (" + listing + ")" + more +
                    "; nothing written: give " + option + " to replace such files");
+}
+
+std::string mixed_runs_warning(const std::string& dir, const std::vector<std::string>& names, const nlohmann::json& run) {
+  std::error_code ec;
+  const std::string path = sidecar_path(dir);
+  if (!std::filesystem::is_regular_file(path, ec)) return "";
+  std::string why;
+  const nlohmann::json listed = sidecar_files(path, &why);
+  std::size_t others = 0;
+  std::string example;
+  for (auto it = listed.begin(); it != listed.end(); ++it) {
+    if (std::find(names.begin(), names.end(), it.key()) != names.end()) continue;  // replaced by this run
+    if (!std::filesystem::exists(std::filesystem::path(dir) / it.key(), ec)) continue;
+    const bool other_cus = it->contains("cu_count") && (*it)["cu_count"] != run["cu_count"];
+    const bool other_hw = it->contains("hardware") && (*it)["hardware"] != run["hardware"];
+    if (!other_cus && !other_hw) continue;
+    if (others++ == 0)
+      example = it.key() + " (" + (*it)["hardware"].get<std::string>() + ", " + (*it)["cu_count"].dump() + " CUs)";
+  }
+  if (others == 0) return "";
+  return dir + ": holds " + std::to_string(others) + " config file" + (others == 1 ? "" : "s") +
+         " ranked for another GPU or CU count, e.g. " + example + ", beside this run's (" +
+         run["hardware"].get<std::string>() + ", " + run["cu_count"].dump() +
+         " CUs): vLLM reads every file of a device name on the one GPU it runs on";
 }
 
 std::string write_generator_sidecar(const std::string& dir, const nlohmann::json& run,

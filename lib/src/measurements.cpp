@@ -137,11 +137,11 @@ std::size_t apply_families(const std::string& path, std::vector<MeasuredShape>& 
 }
 
 std::vector<MeasuredShape> read_measurements(const std::string& path, const std::string& target,
-                                             std::vector<std::string>* warnings) {
+                                             std::vector<std::string>* warnings, std::set<std::string>* other_kernels) {
   check_readable_file(path);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path + ": cannot open");
-  return read_measurements(in, path, target, warnings);
+  return read_measurements(in, path, target, warnings, other_kernels);
 }
 
 namespace {
@@ -282,7 +282,7 @@ std::vector<MeasuredShape> measured_moe_layers(const std::vector<MeasuredShape>&
 }
 
 std::vector<MeasuredShape> read_measurements(std::istream& in, const std::string& source, const std::string& target,
-                                             std::vector<std::string>* warnings) {
+                                             std::vector<std::string>* warnings, std::set<std::string>* other_kernels_out) {
   CsvReader r(in, source);
   const CsvHeader h =
       CsvHeader::read(r, {"m", "n", "k", "block_m", "block_n", "block_k", "num_warps", "num_stages", "ms"});
@@ -311,6 +311,7 @@ std::vector<MeasuredShape> read_measurements(std::istream& in, const std::string
   std::map<std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t, int, std::string>, std::size_t> index;
   std::vector<std::map<TileConfig, std::size_t>> seen;  // per problem: config -> the line it was first on
   RepeatedRows repeated;  // configs measured again within this file
+  std::set<std::string> other_kernels;  // kernels other than `target` with tile-config rows (a few)
   std::vector<std::string> f;
   std::size_t rows = 0;
   while (r.next(f)) {
@@ -359,6 +360,9 @@ std::vector<MeasuredShape> read_measurements(std::istream& in, const std::string
         r.fail("column 'ms': " + f[ims] + " is above 1e9 ms (11.6 days): not one GEMM's time (a unit slip?)");
     }
     if (kernel != target) {
+      // A tile config's row (block sizes not 0) of another kernel: named if the file has none of this one.
+      if (ibm >= 0 && static_cast<std::size_t>(ibm) < f.size() && f[ibm] != "0" && other_kernels.size() < 8)
+        other_kernels.insert(kernel);
       if (find_target_or_null(kernel)) continue;  // another target's kernel: not a vendor reference
       if (status == "ok" && (shape.vendor_ms == 0 || ms < shape.vendor_ms)) {
         shape.vendor_ms = ms;
@@ -390,10 +394,12 @@ std::vector<MeasuredShape> read_measurements(std::istream& in, const std::string
     if (!fresh && warnings && repeated.name_next())
       warnings->push_back(source + ":" + std::to_string(mc.line) + ": config " + mc.config.text() + " of " +
                           p.shape_text() + " was measured already (line " + std::to_string(first->second) +
-                          "): the faster time counts");
+                          "): the faster time counts" +
+                          (isk < 0 ? " (the file has no split_k column: every row is taken as unsplit)" : ""));
     shape.configs.push_back(mc);
   }
   if (rows == 0) throw InputError(source + ": no measurement rows (only a header)");
+  if (other_kernels_out) *other_kernels_out = std::move(other_kernels);
   if (std::string more = repeated.summary(source, "measured again", "each counts at its faster time");
       warnings && !more.empty())
     warnings->push_back(std::move(more));

@@ -39,7 +39,9 @@ TileConfig parse_tile_config(std::string_view text) {
   }
   // A last field "gN" is GROUP_M (TileConfig::text writes it when it is not 8).
   std::string_view group;
-  const bool has_group = fields.size() >= 6 && !fields.back().empty() && fields.back()[0] == 'g';
+  // 'G' too, as 'X' is taken for 'x' (":G8" was told to be written ":gG8": a fresh user's find).
+  const bool has_group =
+      fields.size() >= 6 && !fields.back().empty() && (fields.back()[0] == 'g' || fields.back()[0] == 'G');
   if (has_group) {
     group = fields.back().substr(1);
     fields.pop_back();
@@ -48,7 +50,7 @@ TileConfig parse_tile_config(std::string_view text) {
     // Say what the likely slip is (the count alone, "4 parts, at most 4", read as a contradiction: a
     // fresh user's find): GROUP_M written without its g, or not last.
     for (std::size_t i = 3; i < fields.size(); ++i)
-      if (!fields[i].empty() && fields[i][0] == 'g')
+      if (!fields[i].empty() && (fields[i][0] == 'g' || fields[i][0] == 'G'))
         throw InputError(quoted + ": GROUP_M ('" + printable(fields[i]) + "') must be the last part" + help);
     if (!has_group && fields.size() == 7)
       throw InputError(quoted + ": a 4th part after the block sizes is GROUP_M, written with a g (':g" +
@@ -60,6 +62,11 @@ TileConfig parse_tile_config(std::string_view text) {
     // A multiplication sign pasted from a document, or '*': name the slip (the shape parser does too).
     if (text.find("\xC3\x97") != std::string_view::npos || text.find('*') != std::string_view::npos)
       throw InputError(quoted + ": block sizes are separated by the letter x, not a multiplication sign" + help);
+    // Three block sizes and too few parts after them: say which are missing (it gave the form only).
+    const std::string_view sizes = text.substr(0, text.find(':'));
+    const auto xs = std::count_if(sizes.begin(), sizes.end(), [](char ch) { return ch == 'x' || ch == 'X'; });
+    if (xs == 2 && (fields.size() == 3 || fields.size() == 4))
+      throw InputError(quoted + ": missing " + (fields.size() == 3 ? "WARPS and STAGES" : "STAGES") + help);
     throw InputError(quoted + help);
   }
   // The bounds of a --candidates file: far above any real kernel, far below int64 overflow.

@@ -65,6 +65,10 @@ def parameter_names(target="triton", names=None):
             if name is not None and not name.isidentifier():
                 raise _ga.Error(f"names['{field}']: {name!r} is not a name (a Python identifier, as a kernel's "
                                 f"tl.constexpr argument is)")
+            if name is None and field in ("block_m", "block_n", "block_k"):
+                # The configs would lose their tile (and two could be written alike), as --names refuses.
+                raise _ga.Error(f"names: {field} is a block size, which every kernel has: it can be renamed, "
+                                f"not left out (None)")
             if name is None:
                 result.pop(field, None)
             else:

@@ -145,6 +145,12 @@ std::vector<std::string> foreign_config_files(const std::string& dir, const std:
 void refuse_foreign_config_files(const std::string& dir, const std::vector<std::string>& names,
                                  const nlohmann::json& run, const std::string& option);
 
+/// A warning when the sidecar of `dir` lists config files, other than `names` (this run's), that are
+/// still there and were ranked for another hardware or CU count than `run` (sidecar_run_json):
+/// partition and whole-GPU configs mixed under one device name, which vLLM cannot tell apart (a
+/// fresh user's find, 2026-12-04); "" otherwise.
+std::string mixed_runs_warning(const std::string& dir, const std::vector<std::string>& names, const nlohmann::json& run);
+
 /// Writes (atomically) the provenance sidecar `dir`/gemm-advisor-generator.json of a run that wrote
 /// `files` (names inside `dir`) into `dir`: the run's fields (`run`: generator, hardware, profile,
 /// target, ...) at the top, as one run's sidecar has them, and under "files" each config file of

@@ -10,6 +10,7 @@
 /// Rows whose kernel is the target are its configs; rows of another target's kernel are skipped;
 /// any other kernel (e.g. `cublas`) is a vendor-library reference timing.
 #include <istream>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -59,10 +60,13 @@ constexpr double kMaxMeasuredMs = 1e9;
 /// is neither `target` nor a vendor library are ignored. A row with status "ok" must have ms > 0;
 /// an empty status field is an error (a cut-off row). `warnings`, when given, receives one
 /// "path:line: unknown column ..." line per column the reader does not know (a misspelt `split_k`
-/// would otherwise read as 1). Throws InputError "path:line: ..." on a malformed row or a file
+/// would otherwise read as 1). `other_kernels`, when given, receives the kernels other than `target`
+/// with tile-config rows (a few; vendor rows, block sizes 0, not), which names what a file without
+/// `target`'s rows holds instead. Throws InputError "path:line: ..." on a malformed row or a file
 /// without data rows.
 std::vector<MeasuredShape> read_measurements(const std::string& path, const std::string& target = "triton",
-                                             std::vector<std::string>* warnings = nullptr);
+                                             std::vector<std::string>* warnings = nullptr,
+                                             std::set<std::string>* other_kernels = nullptr);
 
 /// Shape families given apart from the measurements (`--families FILE`): a CSV with columns
 /// m,n,k,family and optional batch, dtype, layout, name (a column left out matches every value of
@@ -103,6 +107,7 @@ std::vector<MeasuredShape> measured_moe_layers(const std::vector<MeasuredShape>&
 /// The same, from a stream; `source` names it in messages ("source:line: ...").
 std::vector<MeasuredShape> read_measurements(std::istream& in, const std::string& source,
                                              const std::string& target = "triton",
-                                             std::vector<std::string>* warnings = nullptr);
+                                             std::vector<std::string>* warnings = nullptr,
+                                             std::set<std::string>* other_kernels = nullptr);
 
 }  // namespace gemm_advisor

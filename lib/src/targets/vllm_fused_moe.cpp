@@ -151,9 +151,10 @@ inline void estimate_gemm(const EstimateContext& ctx, const TileConfig& c, Laten
   }
 }
 
-// A layer's record: times, bytes and blocks summed over its two launches (one config for both, as
-// vLLM runs them); the per-K-step terms, hit rates and resources are the up GEMM's (explain shows
-// each GEMM's own).
+// A layer's record: times (the launch costs too: the JSON gave one launch's under a two-launch time,
+// a fresh user's find), bytes and blocks summed over its two launches (one config for both, as vLLM
+// runs them); the layer's last wave is the down GEMM's; the per-K-step terms, the first wave, hit
+// rates and resources are the up GEMM's (explain shows each GEMM's own).
 Estimate combine_layer(const Estimate& up, const Estimate& down, double layer_flops) {
   Estimate e = up;
   if (!up.feasible || !down.feasible) {
@@ -173,6 +174,8 @@ Estimate combine_layer(const Estimate& up, const Estimate& down, double layer_fl
   e.last_wave_blocks = down.last_wave_blocks;
   e.prefetch_s = up.prefetch_s + down.prefetch_s;
   e.store_s = up.store_s + down.store_s;
+  e.launch_s = up.launch_s + down.launch_s;
+  e.last_wave_s = down.last_wave_s;
   e.dram_bytes = up.dram_bytes + down.dram_bytes;
   return e;
 }
