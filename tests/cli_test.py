@@ -672,6 +672,17 @@ with open(dram, "w") as f:
 rc, out, err = run("evaluate", "--hw", "h200", "--measurements", dram)
 check("evaluate warns of a time faster than the DRAM bandwidth allows, at its line",
       rc == 0 and f"{dram}:2:" in err and "faster than h200's 4.80 TB/s DRAM bandwidth allows (0.1827 ms)" in err, err)
+# --cu-count on rows whose gpu column names the whole GPU (no MIG slice): said (taken unsaid: a fresh
+# user's find); without --cu-count no such warning.
+whole = os.path.join(TMP, "whole-gpu.csv")
+with open(whole, "w") as f:
+    f.write("gpu,m,n,k,block_m,block_n,block_k,num_warps,num_stages,ms\nNVIDIA H200,4096,4096,4096,128,128,64,8,3,0.9\n"
+            "NVIDIA H200,4096,4096,4096,128,64,64,8,3,1.1\n")
+rc, out, err = run("evaluate", "--hw", "h200", "--measurements", whole, "--cu-count", "60")
+rc2, out2, err2 = run("evaluate", "--hw", "h200", "--measurements", whole)
+check("evaluate --cu-count on whole-GPU rows: a warning at the first row", rc == rc2 == 0 and
+      f"{whole}:2: measured on 'NVIDIA H200', which names no MIG slice, while --cu-count 60 of 132" in err and
+      "names no MIG slice" not in err2, err + err2)
 # A file of a set that holds none of the kernel's rows (another kernel's) is named, not silently added.
 rc, out, err = run("evaluate", "--hw", "h200", "--measurements", "data/measurements/h200-triton-k.csv",
                    "data/measurements/h200-tutorial-d.csv")

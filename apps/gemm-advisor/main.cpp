@@ -243,6 +243,18 @@ void require_measured_for(const std::string& path, long line, const gemm_advisor
                                                              "', a MIG slice: give its SM count with --cu-count (the " +
                                                              profile.hw.name + " profile is the whole GPU, " +
                                                              std::to_string(profile.hw.cu_count) + " SMs)"));
+    // The reverse: a partition asked for (--cu-count) of rows the gpu column says ran on the whole
+    // GPU (no MIG slice): the partition's peak and waves would score the whole GPU's times (taken
+    // unsaid: a fresh user's find, 2026-12-04). A CU mask leaves the name as it is: said, not refused.
+    if (variant != "MIG" && profile.hw.cu_count < profile.hw.product_cu_count && variant_warned && !*variant_warned) {
+      *variant_warned = true;
+      spdlog::warn("{}", gemm_advisor::located(path, line, "measured on '" + gemm_advisor::printable(shape.gpu) +
+                                                               "', which names no MIG slice, while --cu-count " +
+                                                               std::to_string(profile.hw.cu_count) + " of " +
+                                                               std::to_string(profile.hw.product_cu_count) +
+                                                               " ranks for a partition: timed under a CU mask? (else "
+                                                               "drop --cu-count)"));
+    }
     if (!variant.empty() && variant != "MIG" && variant_warned && !*variant_warned) {
       *variant_warned = true;
       spdlog::warn("{}", gemm_advisor::located(path, line, "measured on '" + gemm_advisor::printable(shape.gpu) +
