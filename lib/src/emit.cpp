@@ -333,6 +333,14 @@ nlohmann::json sidecar_run_json(const Hardware& hw, const Target& target) {
 }
 
 namespace {
+// A sidecar entry's field as text ("?" where the entry lacks it): a hand-edited sidecar may hold
+// anything there, and operator[] on a const json's missing key is undefined.
+std::string entry_text(const nlohmann::json& entry, const char* key) {
+  if (!entry.is_object() || !entry.contains(key)) return "?";
+  const nlohmann::json& v = entry.at(key);
+  return v.is_string() ? printable(v.get<std::string>()) : printable(v.dump());
+}
+
 std::string sidecar_path(const std::string& dir) {
   return (std::filesystem::path(dir) / "gemm-advisor-generator.json").string();
 }
@@ -397,14 +405,15 @@ void refuse_foreign_config_files(const std::string& dir, const std::vector<std::
       const auto it = listed.find(name);
       if (it == listed.end()) continue;
       // Another GPU's ranking under this file name (--vllm-device-name) is as wrong as a partition's.
-      const bool other_cus = it->contains("cu_count") && (*it)["cu_count"] != run["cu_count"];
-      const bool other_hw = it->contains("hardware") && run.contains("hardware") && (*it)["hardware"] != run["hardware"];
+      const bool other_cus = it->contains("cu_count") && it->at("cu_count") != run.at("cu_count");
+      const bool other_hw =
+          it->contains("hardware") && run.contains("hardware") && it->at("hardware") != run.at("hardware");
       if (!other_cus && !other_hw) continue;
       if (others++ == 0)
         first = (std::filesystem::path(dir) / name).string() + ": written for " +
-                (other_hw ? (*it)["hardware"].get<std::string>() + " " : std::string()) + (*it)["cu_count"].dump() +
+                (other_hw ? entry_text(*it, "hardware") + " " : std::string()) + entry_text(*it, "cu_count") +
                 " CUs (gemm-advisor-generator.json), this run ranks for " +
-                (other_hw ? run["hardware"].get<std::string>() + " " : std::string()) + run["cu_count"].dump();
+                (other_hw ? entry_text(run, "hardware") + " " : std::string()) + entry_text(run, "cu_count");
     }
     if (others == 0) return;
     throw InputError(first + (others > 1 ? " (and " + std::to_string(others - 1) + " more of this run's files)" : "") +
@@ -434,17 +443,18 @@ std::string mixed_runs_warning(const std::string& dir, const std::vector<std::st
   for (auto it = listed.begin(); it != listed.end(); ++it) {
     if (std::find(names.begin(), names.end(), it.key()) != names.end()) continue;  // replaced by this run
     if (!std::filesystem::exists(std::filesystem::path(dir) / it.key(), ec)) continue;
-    const bool other_cus = it->contains("cu_count") && (*it)["cu_count"] != run["cu_count"];
-    const bool other_hw = it->contains("hardware") && (*it)["hardware"] != run["hardware"];
+    const bool other_cus = it->is_object() && it->contains("cu_count") && run.contains("cu_count") &&
+                           it->at("cu_count") != run.at("cu_count");
+    const bool other_hw = it->is_object() && it->contains("hardware") && run.contains("hardware") &&
+                          it->at("hardware") != run.at("hardware");
     if (!other_cus && !other_hw) continue;
     if (others++ == 0)
-      example = it.key() + " (" + (*it)["hardware"].get<std::string>() + ", " + (*it)["cu_count"].dump() + " CUs)";
+      example = printable(it.key()) + " (" + entry_text(*it, "hardware") + ", " + entry_text(*it, "cu_count") + " CUs)";
   }
   if (others == 0) return "";
   return dir + ": holds " + std::to_string(others) + " config file" + (others == 1 ? "" : "s") +
-         " ranked for another GPU or CU count, e.g. " + example + ", beside this run's (" +
-         run["hardware"].get<std::string>() + ", " + run["cu_count"].dump() +
-         " CUs): vLLM reads every file of a device name on the one GPU it runs on";
+         " ranked for another GPU or CU count, e.g. " + example + ", beside this run's (" + entry_text(run, "hardware") +
+         ", " + entry_text(run, "cu_count") + " CUs): vLLM reads every file of a device name on the one GPU it runs on";
 }
 
 std::string write_generator_sidecar(const std::string& dir, const nlohmann::json& run,
