@@ -582,8 +582,8 @@ with open(side_path, "w") as f:
     f.write('{"truncated": ')
 rc, out, err = run("batch", "-", "--hw", "h200", "--emit", "vllm", "--out", two, "--m-values", "1", stdin="16x576x7168\n")
 check("--emit vllm, unreadable sidecar, no --overwrite: the refusal names the sidecar as the reason",
-      rc == 1 and err.count("\n") == 1 and "gemm-advisor-generator.json is not a sidecar gemm-advisor can read (not JSON), "
-      "so it lists no file" in err, err)
+      rc == 1 and err.count("\n") == 1 and "was not written by gemm-advisor (gemm-advisor-generator.json, not JSON, "
+      "lists no file)" in err, err)
 # A sidecar that cannot be replaced (a directory there) stops the run before any config file is written
 # (the files were written, then the run failed on the sidecar: a fresh user's find); an unreadable one
 # is an error too, not "not JSON" and replaced.

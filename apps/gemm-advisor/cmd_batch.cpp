@@ -620,7 +620,7 @@ Registered register_batch(CLI::App& app) {
                   "--emit vllm: device name in the file names, as torch prints it or vLLM writes it (spaces become '_'; "
                   "default: vLLM's name for the shipped profile)")
       ->transform(vllm_device_name_validator());
-  cmd->add_option("-j,--jobs", o->jobs, "Threads, 1..1024 (default 0: all cores); output is identical for any value")
+  cmd->add_option("-j,--jobs", o->jobs, "Threads, 1..1024, or 0 (the default) for all cores; output is identical for any value")
       ->check(whole_number_validator())->check(CLI::Range(0u, 1024u));
   cmd->add_flag("--keep-going", o->keep_going, "Report each bad line and go on (exit 1 at the end if any)");
   cmd->add_flag("--overwrite", o->overwrite,

@@ -425,8 +425,7 @@ void refuse_foreign_config_files(const std::string& dir, const std::vector<std::
   // A sidecar that is there but unreadable as one lists nothing: say that is why (the refusal named
   // the file foreign with no word of the broken sidecar: a fresh user's find, 2026-12-04).
   const std::string listing = why.empty() ? "gemm-advisor-generator.json does not list it"
-                                          : "gemm-advisor-generator.json is not a sidecar gemm-advisor can read (" +
-                                                why + "), so it lists no file";
+                                          : "gemm-advisor-generator.json, " + why + ", lists no file";
   throw InputError((std::filesystem::path(dir) / foreign.front()).string() +
                    ": exists and was not written by gemm-advisor (" + listing + ")" + more +
                    "; nothing written: give " + option + " to replace such files");
