@@ -822,6 +822,11 @@ with open(texts, "w") as f:
     f.write("# nothing yet\n\n")
 expect_error("--candidates: a file of comments only", ["rank", "4096x4096x4096", "--hw", "h200", "--candidates", texts],
              1, "cands.txt: no configs: the file is empty or only comments")
+# A tile of one K-step whose stage variants tie lists Triton's default 3 stages first (6 came first: a
+# fresh user's find); measured on our H200 (h200-single-kstep.csv: 22 such tiles at 1-6 stages), 3
+# stages run 1.026x a tile's best in the geomean, 6 stages 1.065x.
+rc, out, err = run("rank", "16x16x16", "--hw", "h200", "--top", "1", "--format", "json")
+check("rank 16x16x16: the top config has 3 stages", rc == 0 and json.loads(out)["configs"][0]["num_stages"] == 3, out)
 # --config: GROUP_M with a capital G (as X for x), and what a short config text lacks.
 rc, out, err = run("explain", "4096x4096x4096", "--hw", "h200", "--config", "128X128X64:8:3:1:G4", "--format", "json")
 check("--config 128X128X64:8:3:1:G4 is group_m 4", rc == 0 and json.loads(out)["configs"][0]["group_m"] == 4, err)
