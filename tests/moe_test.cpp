@@ -246,6 +246,12 @@ TEST_CASE("vLLM's fused-MoE file names and contents", "[moe]") {
   CHECK(amd["1"]["kpack"] == kRocmKpack);
   CHECK(amd["1"]["matrix_instr_nonkdim"] == kRocmMatrixInstrNonKDim);
   CHECK(amd["1"]["waves_per_eu"] == kRocmWavesPerEu);
+  // fp8 layers: no MFMA keys, as vLLM's ROCm tuner writes them (get_rocm_tuning_space(use_fp16)).
+  const nlohmann::json amd8 =
+      nlohmann::json::parse(vllm_moe_config_file_text(best, load_profile("mi300x").hw, "fp8_w8a8"));
+  CHECK(amd8["1"]["waves_per_eu"] == kRocmWavesPerEu);
+  CHECK(!amd8["1"].contains("kpack"));
+  CHECK(!amd8["1"].contains("matrix_instr_nonkdim"));
 }
 
 TEST_CASE("MoE model lists and Hugging Face configs", "[moe]") {

@@ -159,7 +159,7 @@ int run_moe_batch(const MoeBatchOptions& o) {
     for (const auto& [key, entry] : files) {
       if (entry.second.size() != m_values.size()) continue;
       const std::string path = (std::filesystem::path(o.out_dir) / names[index++]).string();
-      write_file_atomically(path, vllm_moe_config_file_text(entry.second, hw));
+      write_file_atomically(path, vllm_moe_config_file_text(entry.second, hw, std::get<2>(key)));
       std::cout << path << "\n";
       ++written;
     }

@@ -220,7 +220,8 @@ std::string vllm_config_file_text(const std::map<std::int64_t, TileConfig>& best
   return json_text(j, kIndent) + "\n";
 }
 
-std::string vllm_moe_config_file_text(const std::map<std::int64_t, TileConfig>& best_by_m, const Hardware& hw) {
+std::string vllm_moe_config_file_text(const std::map<std::int64_t, TileConfig>& best_by_m, const Hardware& hw,
+                                      const std::string& vllm_dtype) {
   constexpr int kIndent = 4;  // benchmark_moe.py's save_configs: json.dump(configs, f, indent=4)
   nlohmann::ordered_json j = nlohmann::ordered_json::object();
   for (const auto& [m, config] : best_by_m) {
@@ -228,10 +229,13 @@ std::string vllm_moe_config_file_text(const std::map<std::int64_t, TileConfig>& 
     if (hw.vendor == "amd") {
       // The ROCm kernel's launch keys, at the values most of vLLM's shipped MI300X files hold (285
       // of their 612 entries: ../shared/ref/public/vllm_fused_moe_configs.csv); the model does not
-      // rank them.
+      // rank them. The MFMA keys for 16-bit layers only, as vLLM's ROCm tuner writes them (its fp8
+      // entries were given them: a fresh user's find, 2026-12-04).
       c["waves_per_eu"] = kRocmWavesPerEu;
-      c["matrix_instr_nonkdim"] = kRocmMatrixInstrNonKDim;
-      c["kpack"] = kRocmKpack;
+      if (vllm_dtype.empty()) {
+        c["matrix_instr_nonkdim"] = kRocmMatrixInstrNonKDim;
+        c["kpack"] = kRocmKpack;
+      }
     }
     j[std::to_string(m)] = c;
   }

@@ -87,16 +87,21 @@ std::string vllm_config_file_text(const std::map<std::int64_t, TileConfig>& best
 
 /// The ROCm launch keys --emit vllm adds for AMD profiles: waves_per_eu 0 (the compiler's choice),
 /// matrix_instr_nonkdim 16 (16x16 MFMA), kpack 2: the values most of vLLM's shipped MI300X fused-MoE
-/// files hold. Not modelled: the advisor ranks the other keys.
+/// files hold; the last two only for 16-bit layers, as vLLM's ROCm tuner writes them
+/// (benchmark_moe.py, get_rocm_tuning_space(use_fp16)) and 486 of the 558 fp8 entries of its shipped
+/// AMD files lack them (../shared/ref/public/vllm_fused_moe_configs.csv). Not modelled: the advisor
+/// ranks the other keys.
 constexpr int kRocmWavesPerEu = 0;
 constexpr int kRocmMatrixInstrNonKDim = 16;
 constexpr int kRocmKpack = 2;
 
 /// A whole fused-MoE tuned-config file ({"M": config, ...}, ascending by M, vLLM's keys
 /// BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K, GROUP_SIZE_M, num_warps, num_stages, plus the ROCm
-/// keys above on an AMD profile), indented by 4 and ending in a newline, as benchmark_moe.py
-/// writes it. The file name: vllm_moe_config_file_name (moe.hpp).
-std::string vllm_moe_config_file_text(const std::map<std::int64_t, TileConfig>& best_by_m, const Hardware& hw);
+/// keys above on an AMD profile; `vllm_dtype` the file's dtype key, "" for 16-bit, "fp8_w8a8"),
+/// indented by 4 and ending in a newline, as benchmark_moe.py writes it. The file name:
+/// vllm_moe_config_file_name (moe.hpp).
+std::string vllm_moe_config_file_text(const std::map<std::int64_t, TileConfig>& best_by_m, const Hardware& hw,
+                                      const std::string& vllm_dtype = "");
 
 // --- files ----------------------------------------------------------------------------------------
 

@@ -209,12 +209,12 @@ class FusedMoeTarget final : public Target {
         "vllm-project/vllm vllm/model_executor/layers/fused_moe/fused_moe.py (fused_moe_kernel, "
         "get_default_config), tuner space of benchmarks/kernels/benchmark_moe.py; our copy after it: "
         "tools/measure/fused_moe_kernel.py, measured on the H200 (data/measurements/h200-fused-moe.csv)",
-        {{"block_m", "BLOCK_SIZE_M", "16, 32, 64, 128, 256, and 8 for block fp8 (<= the next power of two of an expert's rows)"},
+        {{"block_m", "BLOCK_SIZE_M", "16, 32, 64, 128, 256, and 8 for block fp8 on NVIDIA (<= the next power of two of an expert's rows)"},
          {"block_n", "BLOCK_SIZE_N", "32, 64, 128, 256 (also under block fp8, as vLLM's shipped files use them)"},
          {"block_k", "BLOCK_SIZE_K", "64, 128, 256 (block fp8: 128, the scale group)"},
          {"group_m", "GROUP_SIZE_M", "1, 16, 32, 64 (those mapping the grid alike collapsed to the smallest)"},
          {"num_warps", "num_warps", "4, 8"},
-         {"num_stages", "num_stages", "2..5 (at most triton.max_num_stages)"}},
+         {"num_stages", "num_stages", "2..5 (at most triton.max_num_stages); 2 on AMD, as vLLM's ROCm tuner"}},
         "bf16",
         "NT"};
     return kInfo;
@@ -263,8 +263,14 @@ class FusedMoeTarget final : public Target {
         kBlockM[0], 2 * next_pow2(static_cast<std::int64_t>(std::ceil(routing.busiest_expert_rows))));
     const std::int64_t q = p.moe.quant_block;
     triton_family::TunerSpace space;
-    // BLOCK_SIZE_M 8 where vLLM's shipped files use it: block fp8 (see rules_view).
-    if (q != 0) space.block_m.push_back(kSmallBlockM);
+    // vLLM's ROCm tuner (benchmark_moe.py, get_rocm_tuning_space) times BLOCK_SIZE_M 16-256 and
+    // num_stages 2 only, and its shipped AMD files hold no BLOCK_SIZE_M 8 and no num_stages above 2
+    // (1173 of 1321 entries at 2, 20 at 1: ../shared/ref/public/vllm_fused_moe_configs.csv): an AMD
+    // profile's space is that (8-row tiles and 4 stages were written into AMD files: a fresh user's
+    // find, 2026-12-04). Given configs outside it are still estimated.
+    const bool rocm = profile.hw.vendor == "amd";
+    // BLOCK_SIZE_M 8 where vLLM's shipped files use it: block fp8 on NVIDIA (see rules_view).
+    if (q != 0 && !rocm) space.block_m.push_back(kSmallBlockM);
     for (int bm : kBlockM)
       if (bm <= max_m) space.block_m.push_back(bm);
     space.block_n.assign(std::begin(kBlockN), std::end(kBlockN));
@@ -275,7 +281,7 @@ class FusedMoeTarget final : public Target {
     space.num_warps.assign(std::begin(kWarps), std::end(kWarps));
     space.group_m.assign(std::begin(kGroupM), std::end(kGroupM));
     space.min_stages = kMinStages;
-    space.max_stages = std::min(kMaxStages, profile.triton.max_num_stages);
+    space.max_stages = rocm ? kMinStages : std::min(kMaxStages, profile.triton.max_num_stages);
     // The grid's rows of blocks: every expert's padded blocks.
     triton_family::tuner_candidates(
         space, p, profile, reserve, [&](int bm) { return routing.blocks[block_index(bm)]; }, out);
