@@ -38,7 +38,10 @@ def hardware_of(*args, **kw):
 for text, want in [("NVIDIA H100 80GB HBM3", "h100"), ("nvidia h200", "h200"), ("NVIDIA_H200", "h200"),
                    ("NVIDIA B200", "b200"), ("NVIDIA A100-SXM4-80GB", "a100"), ("AMD Instinct MI300X", "mi300x"),
                    ("AMD Instinct MI355X", "mi355x"), ("AMD Instinct MI325X", "mi325x"), ("MI325X", "mi325x"), ("gfx942", "mi300x"), ("GFX942", "mi300x"), ("gfx942:sramecc+:xnack-", "mi300x"), ("H200", "h200"),
-                   ("mi350x", "mi350x")]:
+                   ("mi350x", "mi350x"),
+                   # the OAM market names some ROCm versions report (vLLM ships files under them too)
+                   ("AMD Instinct MI355 OAM", "mi355x"), ("AMD_Instinct_MI350_OAM", "mi350x"),
+                   ("AMD Instinct MI325 OAM", "mi325x")]:
     got, err = hardware_of("--hw", text, env_hw="")
     check(f"--hw '{text}' is {want}", got == want, f"{got} {err}")
 rc, out, err = run("rank", "64x64x64", "--hw", "gfx950")
