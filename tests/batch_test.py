@@ -347,6 +347,9 @@ check("own profile with --vllm-device-name: files carry that name",
 # The name as torch prints it, with spaces, is vLLM's with '_' (vLLM replaces them so; it was refused).
 rc, out, err = run("batch", weights, "--hw", own, "--emit", "vllm", "--out", os.path.join(TMP, "vs"),
                    "--vllm-device-name", "NVIDIA H200 NVL")
+rc_e, out_e, err_e = run("batch", weights, "--hw", own, "--emit", "vllm", "--out", os.path.join(TMP, "vb"),
+                         "--vllm-device-name", "  ")
+check("--vllm-device-name of spaces only: a usage error", rc_e == 2 and "no name" in err_e, err_e)
 check("--vllm-device-name with spaces: written with '_', as vLLM names its files",
       rc == 0 and all("device_name=NVIDIA_H200_NVL," in f for f in os.listdir(os.path.join(TMP, "vs"))
                       if f.startswith("N=")), err)

@@ -822,6 +822,15 @@ with open(texts, "w") as f:
     f.write("# nothing yet\n\n")
 expect_error("--candidates: a file of comments only", ["rank", "4096x4096x4096", "--hw", "h200", "--candidates", texts],
              1, "cands.txt: no configs: the file is empty or only comments")
+# vLLM's AMD config keys in a --candidates CSV are taken without a warning (they are not ranked); the
+# rank JSON names the CUs ranked for (a partition's too), as a field.
+rocm = os.path.join(TMP, "rocm-candidates.csv")
+with open(rocm, "w") as f:
+    f.write("BLOCK_SIZE_M,BLOCK_SIZE_N,BLOCK_SIZE_K,GROUP_SIZE_M,num_warps,num_stages,waves_per_eu,"
+            "matrix_instr_nonkdim,kpack\n64,128,64,1,4,2,0,16,2\n")
+rc, out, err = run("rank", "4096x4096x4096", "--hw", "mi300x", "--candidates", rocm, "--cu-count", "38", "--format", "json")
+check("--candidates with vLLM's ROCm keys: no warning; hardware.cu_count is the partition's",
+      rc == 0 and err == "" and json.loads(out)["hardware"]["cu_count"] == 38, err + out[:300])
 # A tile of one K-step whose stage variants tie lists Triton's default 3 stages first (6 came first: a
 # fresh user's find); measured on our H200 (h200-single-kstep.csv: 22 such tiles at 1-6 stages), 3
 # stages run 1.026x a tile's best in the geomean, 6 stages 1.065x.

@@ -98,6 +98,13 @@ rc, out, err = run("batch", "--from-hf", hf, "--tp", "2", "--target", "vllm-fuse
 line = json.loads(out.splitlines()[0]) if rc == 0 and out else {}
 check("batch --from-hf ranks the model's layer", line.get("problem", {}).get("n") == 7168 and
       line.get("name") == "mixtral/m16", out[:200] + err)
+# Expert keys both at the top level and under text_config: which layer is meant is refused, not guessed.
+both = write("both.json", json.dumps({"hidden_size": 2048, "moe_intermediate_size": 768, "num_experts": 128,
+                                      "num_experts_per_tok": 8, "text_config": {"hidden_size": 5120,
+                                      "intermediate_size": 8192, "num_local_experts": 16, "num_experts_per_tok": 1}}))
+rc_b, out_b, err_b = run("rank", "64", "--target", "vllm-fused-moe", "--from-hf", both, "--hw", "h200")
+check("--from-hf with expert keys at the top and under text_config: one error", rc_b == 1 and out_b == "" and
+      "'num_experts_per_tok' both at the top level and under text_config" in err_b, err_b)
 # "-" reads the config from stdin (`curl .../config.json | gemm-advisor ... --from-hf -`), the same layer.
 piped = cli_harness.run(BIN, "batch", "--from-hf", "-", "--tp", "2", "--target", "vllm-fused-moe", "--hw", "h200",
                         "--m-values", "16", "--format", "jsonl", stdin=open(hf).read())

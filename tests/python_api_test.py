@@ -290,6 +290,41 @@ expected = [e["block_k"] for e in g.rank((144, 16, 2800000), hw="h200", top=2, c
                                          candidates=[f"16x16x{bk}:4:3" for bk in (64, 128, 256)])]
 check("triton.shortlist(cu_count=) ranks for the partition, as rank(cu_count=) does", pruned == expected and
       len(pruned) == 2, [pruned, expected])
+# shortlist's key_names: distinct, non-empty, none a config parameter's name (each failed only at the first
+# launch, or made a config carry a shape argument: a fresh user's finds, 2026-12-04).
+for kn, nm, frag in ((("M", "M", "K"), None, "distinct, non-empty"), (("", "N", "K"), None, "distinct, non-empty"),
+                     (("M", "N", "K"), {"block_m": "M"}, "'M' names both a shape argument")):
+    e = py_error(gat.shortlist, hw="h200", key_names=kn, names=nm)
+    check(f"shortlist(key_names={kn}, names={nm}): an Error at setup", e is not None and frag in str(e), repr(e))
+# ... and a bad $GEMM_ADVISOR_HW is named as coming from it, as rank names it.
+os.environ["GEMM_ADVISOR_HW"] = "bogus-gpu"
+try:
+    e = py_error(gat.shortlist)
+finally:
+    del os.environ["GEMM_ADVISOR_HW"]
+check("shortlist() with a bad GEMM_ADVISOR_HW names the variable", e is not None and
+      str(e).startswith("GEMM_ADVISOR_HW: unknown hardware profile 'bogus-gpu'"), repr(e))
+# A config read back from a vLLM AMD file (its ROCm keys) is taken without a warning; block_shape sizes
+# take integer-like objects as every other integer argument does.
+with warnings.catch_warnings():
+    warnings.simplefilter("error", g.AdvisorWarning)
+    amd_cfg = {"BLOCK_SIZE_M": 16, "BLOCK_SIZE_N": 64, "BLOCK_SIZE_K": 128, "GROUP_SIZE_M": 1, "num_warps": 4,
+               "num_stages": 2, "waves_per_eu": 0, "matrix_instr_nonkdim": 16, "kpack": 2}
+    check("a vLLM AMD config's ROCm keys: no warning", g.config_text(amd_cfg, "vllm-fused-moe") == "16x64x128:4:2:1:g1")
+
+
+class _Index:
+    def __init__(self, v):
+        self.v = v
+
+    def __index__(self):
+        return self.v
+
+
+check("moe_rank(block_shape=(index-like, index-like)) as (128, 128)",
+      g.moe_rank(64, 256, 8, 7168, 2048, tp=8, dtype="fp8_w8a8", block_shape=(_Index(128), _Index(128)), hw="h200",
+                 top=2) == g.moe_rank(64, 256, 8, 7168, 2048, tp=8, dtype="fp8_w8a8", block_shape=[128, 128],
+                                      hw="h200", top=2))
 e = py_error(gat.configs, 144, 16, 2800000, hw="h200", names={"block_m": None})
 check("names={'block_m': None}: an Error (every config would lose its tile)", e is not None and
       "block_m is a block size" in str(e), repr(e))

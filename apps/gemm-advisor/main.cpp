@@ -118,6 +118,7 @@ CLI::Validator vllm_device_name_validator() {
         // makes it (current_platform.get_device_name().replace(" ", "_")): it was refused for its
         // space (a fresh user's find, 2026-12-04).
         std::replace(v.begin(), v.end(), ' ', '_');
+        if (v.find_first_not_of('_') == std::string::npos) return "'" + gemm_advisor::printable(v) + "': no name";
         for (const char ch : v) {
           const auto u = static_cast<unsigned char>(ch);
           if (ch == '/' || u < 0x20 || u == 0x7f)

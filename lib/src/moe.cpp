@@ -492,6 +492,13 @@ MoeModel moe_model_from_hf_config(const std::string& file, std::int64_t tp, cons
     throw InputError(path + ": text_config = " + printable(root["text_config"].dump(), 80) +
                      " is not an object (the language model's config, as multimodal config.json files hold it)");
   const nlohmann::json& c = root.contains("text_config") && root["text_config"].is_object() ? root["text_config"] : root;
+  // Expert keys at the top level and under text_config: which layer is meant is a guess (text_config
+  // was taken unsaid: a fresh user's find, 2026-12-04).
+  if (&c != &root)
+    for (const char* k : {"num_local_experts", "n_routed_experts", "num_experts", "num_experts_per_tok"})
+      if (root.contains(k) && c.contains(k))
+        throw InputError(path + ": '" + k + "' both at the top level and under text_config: which model's MoE layer "
+                                          "is meant? (keep one)");
   // The first of `keys` present; a present key with no whole number, or two present keys that
   // disagree, is an error (a config is read as vLLM would, never guessed at).
   auto integer = [&](std::initializer_list<const char*> keys, const char* what) -> std::int64_t {

@@ -94,6 +94,9 @@ nlohmann::json ranking_json(const GemmProblem& p, const Hardware& hw, const std:
        {{"name", hw.name},
         {"display_name", hw.display_name},
         {"peak_tflops", hw.peak_flops_per_s(p.dtype) / 1e12},
+        // The CUs ranked for (a --cu-count partition's, else the GPU's), as a field: it was only in
+        // the display name's words (a fresh user's find, 2026-12-04).
+        {"cu_count", hw.cu_count},
         {"profile", profile_source_text(hw)}}},
       {"target", target},
       {"configs", configs},

@@ -59,7 +59,10 @@ __all__ = ["Error", "AdvisorWarning", "Profile", "rank", "ranking", "moe_rank", 
 FIELDS = ("block_m", "block_n", "block_k", "group_m", "num_warps", "num_stages", "split_k")
 _REQUIRED = ("block_m", "block_n", "block_k", "num_warps", "num_stages")
 # The keys of a rank() result besides the config fields: a result passed back as a config keeps them.
-_RESULT_KEYS = frozenset(("rank", "feasible", "latency_s", "tflops", "pct_of_peak", "bound", "waves", "terms", "reason"))
+_RESULT_KEYS = frozenset(("rank", "feasible", "latency_s", "tflops", "pct_of_peak", "bound", "waves", "terms", "reason",
+                          # The ROCm launch keys of vLLM's AMD files (and of those --emit vllm writes): a
+                          # config read back from such a file warned of them (a fresh user's find).
+                          "waves_per_eu", "matrix_instr_nonkdim", "kpack"))
 _DEFAULTS = {"group_m": 8, "split_k": 1}
 
 
@@ -206,7 +209,8 @@ def config_text(config, target="triton", where="config"):
     default 1) or of the target's own parameter names (BLOCK_SIZE_M, ...; as
     :func:`targets` lists them), or the spellings ``--candidates`` takes (any case; BLOCK_SIZE_M,
     GROUP_SIZE_M for every target). The other keys of a :func:`rank` result (rank, latency_s, terms,
-    ...) are ignored, so a dict that :func:`rank` returned can be passed back; any other key (a
+    ..., and the ROCm keys waves_per_eu, matrix_instr_nonkdim, kpack of vLLM's AMD files) are ignored,
+    so a dict that :func:`rank` returned or a vLLM file holds can be passed back; any other key (a
     misspelt ``splitk``) is ignored with an :class:`AdvisorWarning`, as the CLI warns of an unknown
     column. Raises :class:`Error` naming ``where`` for a missing field, a value that is not a
     positive int, or two keys for one field.
@@ -358,7 +362,8 @@ def _moe_args(tokens, experts, top_k, hidden, intermediate, tp, dtype, block_sha
             "tp": tp}
     tokens, experts, top_k, hidden, intermediate, tp = (_int(v, name) for name, v in ints.items())
     if isinstance(block_shape, (list, tuple)):
-        block_shape = "x".join(str(b) for b in block_shape)
+        # Each size as an int (numpy and torch integer scalars too), as the other integer arguments.
+        block_shape = "x".join(str(_int(b, "block_shape")) for b in block_shape)
     return (tokens, experts, top_k, hidden, intermediate, tp, _text_arg("dtype", dtype) or "bf16",
             _text_arg("block_shape", block_shape) or "", _text_arg("routing", routing) or "uniform",
             _text_arg("gemm", gemm) or "layer")
@@ -478,6 +483,15 @@ def load_profile(name_or_path):
     profile = _core.load_profile(hw)
     _warn(profile.warnings)
     return profile
+
+
+def _profile_of(hw):
+    # hw as a loaded Profile, hw=None as everywhere: $GEMM_ADVISOR_HW (a bad value named as coming from
+    # it: shortlist lost that, a fresh user's find), else the local GPU.
+    arg = _hw_arg(hw)
+    if isinstance(arg, Profile):
+        return arg
+    return load_profile(default_hardware() if arg is None else arg)
 
 
 def _profile_from_text(text, source):

@@ -76,7 +76,7 @@ def roofline(shape, hw=None, dtype=None, layout=None, target="triton", top=0, pa
     for bad input, ImportError without matplotlib.
     """
     fig = _figure()
-    profile = _ga.load_profile(_ga.default_hardware() if hw is None else hw)
+    profile = _ga._profile_of(hw)
     result = _ga.ranking(shape, hw=profile, dtype=dtype, layout=layout, target=target, top=top, cu_count=cu_count)
     p = result["problem"]
     flops = 2.0 * p["m"] * p["n"] * p["k"] * p["batch"]

@@ -167,9 +167,16 @@ def shortlist(top=8, hw=None, key_names=("M", "N", "K"), names=None, dtype=None,
     if (not isinstance(key_names, (tuple, list)) or len(key_names) not in (3, 4) or
             not all(isinstance(k, str) for k in key_names)):
         raise _ga.Error(f"shortlist: key_names must be 3 or 4 argument names (M, N, K[, batch]), got {key_names!r}")
+    # Each a distinct, non-empty argument name, none a config parameter's: such a key list failed only
+    # at the first launch, or made a config carry the shape's own argument (a fresh user's finds).
+    if len(set(key_names)) != len(key_names) or not all(key_names):
+        raise _ga.Error(f"shortlist: key_names must be distinct, non-empty argument names, got {tuple(key_names)!r}")
     mapping = parameter_names(target, names)
+    if clash := sorted(set(key_names) & set(mapping.values())):
+        raise _ga.Error(f"shortlist: {clash[0]!r} names both a shape argument (key_names) and a config parameter "
+                        f"(names=)")
     inverse = {name: field for field, name in mapping.items()}
-    profile = _ga.load_profile(_ga.default_hardware() if hw is None else hw)
+    profile = _ga._profile_of(hw)
     key_names = tuple(key_names)
     # dtype, layout and target are checked now too, as hw is: one small ranking (a bad dtype found at run
     # time left every shape's configs unpruned, one warning each: a fresh user's find, 2026-12-03).
