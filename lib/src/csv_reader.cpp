@@ -112,8 +112,15 @@ bool CsvReader::next(std::vector<std::string>& fields) {
     }
     text.push_back('\n');
     if (csv_parse(&impl_->parser, text.data(), text.size(), Impl::on_field, Impl::on_row, impl_.get()) !=
-        text.size())
+        text.size()) {
+      // libcsv's strict mode refuses a quote inside an unquoted field, or text after a closing quote:
+      // said in those words (its own, "error parsing data while strict checking enabled", told a user
+      // nothing: a fresh user's find, 2026-12-04).
+      if (csv_error(&impl_->parser) == CSV_EPARSE)
+        fail("malformed CSV: a '\"' inside a field that does not start with one, or text after a closing '\"' "
+             "(quote the whole field and double the quotes in it: \"qwen3 \"\"30b\"\"\")");
       fail(std::string("malformed CSV: ") + csv_strerror(csv_error(&impl_->parser)));
+    }
     // Still inside a quoted field after the line's newline: a field spanning lines, or a stray quote.
     const bool open_now = impl_->parser.quoted != 0 && impl_->parser.pstate != 0;
     if (!open_now) impl_->quote_line = 0;

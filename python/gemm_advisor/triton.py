@@ -111,7 +111,10 @@ def configs(M, N, K, hw=None, top=8, names=None, dtype=None, target="triton", la
     config fits the profile's limits. Raises gemm_advisor.Error for bad input.
     """
     mapping = parameter_names(target, names)
+    # The shape as given: a batch of 1 left out (errors quoted "0x4096x4096x1", a shape never written).
     shape = (_dim(M, "M"), _dim(N, "N"), _dim(K, "K"), _dim(batch, "batch"))
+    if shape[3] == 1:
+        shape = shape[:3]
     top = _ga._top_arg(top)  # checked on both paths (without SPLIT_K, -1 sliced off the last config)
     if "split_k" in mapping or target != "triton":
         ranked = _ga.rank(shape, hw=hw, dtype=dtype, layout=layout, target=target, top=top, distinct=distinct,
