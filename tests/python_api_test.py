@@ -325,6 +325,12 @@ check("moe_rank(block_shape=(index-like, index-like)) as (128, 128)",
       g.moe_rank(64, 256, 8, 7168, 2048, tp=8, dtype="fp8_w8a8", block_shape=(_Index(128), _Index(128)), hw="h200",
                  top=2) == g.moe_rank(64, 256, 8, 7168, 2048, tp=8, dtype="fp8_w8a8", block_shape=[128, 128],
                                       hw="h200", top=2))
+# A given tile past the problem's next power of two no longer wins a near-tie by its padded work's
+# intensity (128x128x64 ranked first for 16x16x16, over a 16x16x16 tile predicted faster).
+r = g.ranking("16x16x16", hw="h200", top=0, candidates=["128x128x64:8:3", "64x64x32:4:2", "16x16x16:2:1"])
+check("ranking(16x16x16, candidates with oversized tiles): the fitting tile first",
+      (r["configs"][0]["block_m"], r["configs"][0]["block_n"], r["configs"][0]["block_k"]) == (16, 16, 16),
+      [c["block_m"] for c in r["configs"]])
 e = py_error(gat.configs, 144, 16, 2800000, hw="h200", names={"block_m": None})
 check("names={'block_m': None}: an Error (every config would lose its tile)", e is not None and
       "block_m is a block size" in str(e), repr(e))
