@@ -651,12 +651,19 @@ rc, out, err = run("bogus")
 check("unknown subcommand: exit 2, named", rc == 2 and "unknown subcommand 'bogus'" in err and "rank" in err, err)
 rc, out, err = run("-q", "-v", "profiles")
 check("-q with -v: exit 2", rc == 2 and "--quiet excludes --verbose" in err, err)
+
+
+def evaluate_csv(name, text, *args):
+    """Writes a measurement CSV into TMP and evaluates it on the H200: (its path, rc, stdout, stderr)."""
+    path = os.path.join(TMP, name)
+    with open(path, "w") as f:
+        f.write(text)
+    return (path, *run("evaluate", "--hw", "h200", "--measurements", path, *args))
+
+
 # A measured time below what the GPU's peak allows for the shape is warned of, at its line.
-fast = os.path.join(TMP, "fast.csv")
-with open(fast, "w") as f:
-    f.write("m,n,k,block_m,block_n,block_k,num_warps,num_stages,ms\n4096,4096,4096,128,128,64,8,3,0.001\n"
-            "4096,4096,4096,128,64,64,8,3,0.2\n")
-rc, out, err = run("evaluate", "--hw", "h200", "--measurements", fast)
+fast, rc, out, err = evaluate_csv("fast.csv", "m,n,k,block_m,block_n,block_k,num_warps,num_stages,ms\n"
+                                  "4096,4096,4096,128,128,64,8,3,0.001\n4096,4096,4096,128,64,64,8,3,0.2\n")
 check("evaluate warns of a time faster than the peak allows, at its line",
       rc == 0 and f"{fast}:2:" in err and "timing error" in err, err)
 # ... and says the shape left has one timed config, 100% of oracle whatever the pick (a fresh user's find).
@@ -665,20 +672,16 @@ check("evaluate warns of a shape with one timed config", "1 of the 1 shapes has 
 # 939.6 MB of B, less the 62.9 MB (60 MiB) the L2 could hold, 0.1827 ms at the H200's 4.8 TB/s (the
 # peak alone allows 0.95 us; the check used only the peak, which passed an H200 fused-MoE file on
 # slower-memory GPUs: a fresh user's find, 2026-12-04).
-dram = os.path.join(TMP, "dram-fast.csv")
-with open(dram, "w") as f:
-    f.write("m,n,k,block_m,block_n,block_k,num_warps,num_stages,ms\n1,57344,8192,16,64,128,4,4,0.05\n"
-            "1,57344,8192,16,128,128,4,4,0.25\n1,57344,8192,16,64,64,4,4,0.3\n")
-rc, out, err = run("evaluate", "--hw", "h200", "--measurements", dram)
+dram, rc, out, err = evaluate_csv("dram-fast.csv", "m,n,k,block_m,block_n,block_k,num_warps,num_stages,ms\n"
+                                  "1,57344,8192,16,64,128,4,4,0.05\n1,57344,8192,16,128,128,4,4,0.25\n"
+                                  "1,57344,8192,16,64,64,4,4,0.3\n")
 check("evaluate warns of a time faster than the DRAM bandwidth allows, at its line",
       rc == 0 and f"{dram}:2:" in err and "faster than h200's 4.80 TB/s DRAM bandwidth allows (0.1827 ms)" in err, err)
 # --cu-count on rows whose gpu column names the whole GPU (no MIG slice): said (taken unsaid: a fresh
 # user's find); without --cu-count no such warning.
-whole = os.path.join(TMP, "whole-gpu.csv")
-with open(whole, "w") as f:
-    f.write("gpu,m,n,k,block_m,block_n,block_k,num_warps,num_stages,ms\nNVIDIA H200,4096,4096,4096,128,128,64,8,3,0.9\n"
-            "NVIDIA H200,4096,4096,4096,128,64,64,8,3,1.1\n")
-rc, out, err = run("evaluate", "--hw", "h200", "--measurements", whole, "--cu-count", "60")
+whole, rc, out, err = evaluate_csv("whole-gpu.csv", "gpu,m,n,k,block_m,block_n,block_k,num_warps,num_stages,ms\n"
+                                   "NVIDIA H200,4096,4096,4096,128,128,64,8,3,0.9\n"
+                                   "NVIDIA H200,4096,4096,4096,128,64,64,8,3,1.1\n", "--cu-count", "60")
 rc2, out2, err2 = run("evaluate", "--hw", "h200", "--measurements", whole)
 check("evaluate --cu-count on whole-GPU rows: a warning at the first row", rc == rc2 == 0 and
       f"{whole}:2: measured on 'NVIDIA H200', which names no MIG slice, while --cu-count 60 of 132" in err and
