@@ -1,6 +1,5 @@
 #include "gemm_advisor/candidates.hpp"
 
-#include <algorithm>
 #include <fstream>
 #include <iterator>
 #include <map>
@@ -128,15 +127,8 @@ std::vector<TileConfig> read_candidates(std::istream& in, const std::string& sou
   if (warnings) {
     std::vector<std::string> known = required;
     known.insert(known.end(), {"group_m", "split_k"});
-    *warnings = h.unknown_column_warnings(known);
     // The ROCm launch keys of vLLM's AMD config files are taken without a word (not ranked).
-    warnings->erase(std::remove_if(warnings->begin(), warnings->end(),
-                                   [](const std::string& w) {
-                                     for (const char* rocm : {"'waves_per_eu'", "'matrix_instr_nonkdim'", "'kpack'"})
-                                       if (w.find(std::string("unknown column ") + rocm) != std::string::npos) return true;
-                                     return false;
-                                   }),
-                    warnings->end());
+    *warnings = h.unknown_column_warnings(known, {"waves_per_eu", "matrix_instr_nonkdim", "kpack"});
   }
   const int ibm = h.index("block_m"), ibn = h.index("block_n"), ibk = h.index("block_k");
   const int iw = h.index("num_warps"), is = h.index("num_stages"), ig = h.index("group_m"), isk = h.index("split_k");

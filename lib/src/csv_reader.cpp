@@ -192,10 +192,12 @@ int CsvHeader::index(const std::string& name) const {
   return it == columns_.end() ? -1 : it->second;
 }
 
-std::vector<std::string> CsvHeader::unknown_column_warnings(const std::vector<std::string>& known) const {
+std::vector<std::string> CsvHeader::unknown_column_warnings(const std::vector<std::string>& known,
+                                                            const std::vector<std::string>& quiet) const {
   std::vector<std::string> out;
   for (const auto& kv : columns_) {
-    if (std::find(known.begin(), known.end(), kv.first) == known.end())
+    if (std::find(known.begin(), known.end(), kv.first) == known.end() &&
+        std::find(quiet.begin(), quiet.end(), kv.first) == quiet.end())
       out.push_back(located(source_, line_,
                             "unknown column '" + printable(kv.first) + "' ignored (known: " + joined(known, ", ") + ")"));
   }

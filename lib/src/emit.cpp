@@ -366,6 +366,31 @@ nlohmann::json sidecar_files(const std::string& path, std::string* why) {
   }
   return nlohmann::json::object();
 }
+
+// The "files" of `dir`'s sidecar: empty where there is none, or where it is no sidecar gemm-advisor
+// can read (*why then says what it is).
+nlohmann::json listed_files(const std::string& dir, std::string* why) {
+  std::error_code ec;
+  const std::string path = sidecar_path(dir);
+  return std::filesystem::is_regular_file(path, ec) ? sidecar_files(path, why) : nlohmann::json::object();
+}
+
+// Whether a sidecar entry's `key` (hardware, cu_count) names another run than `run`'s.
+bool run_differs(const nlohmann::json& entry, const nlohmann::json& run, const char* key) {
+  return entry.is_object() && entry.contains(key) && run.contains(key) && entry.at(key) != run.at(key);
+}
+
+// The names among `names` that exist in `dir` and `listed` (listed_files) does not list.
+std::vector<std::string> foreign_among(const std::string& dir, const std::vector<std::string>& names,
+                                       const nlohmann::json& listed) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  std::vector<std::string> foreign;
+  for (const std::string& name : names) {
+    if (fs::exists(fs::symlink_status(fs::path(dir) / name, ec)) && !listed.contains(name)) foreign.push_back(name);
+  }
+  return foreign;
+}
 }  // namespace
 
 void check_generator_sidecar(const std::string& dir) {
@@ -376,42 +401,22 @@ void check_generator_sidecar(const std::string& dir) {
   if (std::filesystem::is_regular_file(target, ec)) (void)read_text_file(target);
 }
 
-std::vector<std::string> foreign_config_files(const std::string& dir, const std::vector<std::string>& names,
-                                              std::string* sidecar_problem) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  // A sidecar gemm-advisor cannot read lists nothing (write_generator_sidecar warns of it).
-  const std::string path = sidecar_path(dir);
-  std::string why;
-  const nlohmann::json listed = fs::is_regular_file(path, ec) ? sidecar_files(path, &why) : nlohmann::json::object();
-  if (sidecar_problem) *sidecar_problem = why;
-  std::vector<std::string> foreign;
-  for (const std::string& name : names) {
-    if (fs::exists(fs::symlink_status(fs::path(dir) / name, ec)) && !listed.contains(name)) foreign.push_back(name);
-  }
-  return foreign;
-}
-
 void refuse_foreign_config_files(const std::string& dir, const std::vector<std::string>& names,
                                  const nlohmann::json& run, const std::string& option) {
+  // A sidecar gemm-advisor cannot read lists nothing (write_generator_sidecar warns of it).
   std::string why;
-  const std::vector<std::string> foreign = foreign_config_files(dir, names, &why);
+  const nlohmann::json listed = listed_files(dir, &why);  // read once for both checks
+  const std::vector<std::string> foreign = foreign_among(dir, names, listed);
   if (foreign.empty()) {
     // Ours, but for another CU count: --cu-count 8 replaced the whole GPU's files under the same
     // names unsaid, and vLLM would read them on the whole GPU (a fresh user's find, 2026-12-04).
-    std::error_code ec;
-    const std::string path = sidecar_path(dir);
-    if (!run.contains("cu_count") || !std::filesystem::is_regular_file(path, ec)) return;
-    const nlohmann::json listed = sidecar_files(path, &why);
+    // Another GPU's ranking under this file name (--vllm-device-name) is as wrong as a partition's.
     std::size_t others = 0;
     std::string first;
     for (const std::string& name : names) {
       const auto it = listed.find(name);
       if (it == listed.end()) continue;
-      // Another GPU's ranking under this file name (--vllm-device-name) is as wrong as a partition's.
-      const bool other_cus = it->contains("cu_count") && it->at("cu_count") != run.at("cu_count");
-      const bool other_hw =
-          it->contains("hardware") && run.contains("hardware") && it->at("hardware") != run.at("hardware");
+      const bool other_cus = run_differs(*it, run, "cu_count"), other_hw = run_differs(*it, run, "hardware");
       if (!other_cus && !other_hw) continue;
       if (others++ == 0)
         first = (std::filesystem::path(dir) / name).string() + ": written for " +
@@ -437,20 +442,14 @@ void refuse_foreign_config_files(const std::string& dir, const std::vector<std::
 
 std::string mixed_runs_warning(const std::string& dir, const std::vector<std::string>& names, const nlohmann::json& run) {
   std::error_code ec;
-  const std::string path = sidecar_path(dir);
-  if (!std::filesystem::is_regular_file(path, ec)) return "";
   std::string why;
-  const nlohmann::json listed = sidecar_files(path, &why);
+  const nlohmann::json listed = listed_files(dir, &why);
   std::size_t others = 0;
   std::string example;
   for (auto it = listed.begin(); it != listed.end(); ++it) {
     if (std::find(names.begin(), names.end(), it.key()) != names.end()) continue;  // replaced by this run
     if (!std::filesystem::exists(std::filesystem::path(dir) / it.key(), ec)) continue;
-    const bool other_cus = it->is_object() && it->contains("cu_count") && run.contains("cu_count") &&
-                           it->at("cu_count") != run.at("cu_count");
-    const bool other_hw = it->is_object() && it->contains("hardware") && run.contains("hardware") &&
-                          it->at("hardware") != run.at("hardware");
-    if (!other_cus && !other_hw) continue;
+    if (!run_differs(*it, run, "cu_count") && !run_differs(*it, run, "hardware")) continue;
     if (others++ == 0)
       example = printable(it.key()) + " (" + entry_text(*it, "hardware") + ", " + entry_text(*it, "cu_count") + " CUs)";
   }

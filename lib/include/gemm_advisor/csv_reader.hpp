@@ -56,8 +56,11 @@ class CsvHeader {
   std::size_t size() const { return field_count_; }
   /// One warning "source:line: unknown column 'NAME' ignored (known: ...)" per named column that is
   /// not in `known` (e.g. a misspelled `bacth` or `splitk`), located at the header row, in the
-  /// order of the names; empty when every column is known. For the caller to show, not to stop on.
-  std::vector<std::string> unknown_column_warnings(const std::vector<std::string>& known) const;
+  /// order of the names; empty when every column is known. `quiet`: columns taken without a word
+  /// and not listed among the known (vLLM's ROCm keys in a candidates file). For the caller to show,
+  /// not to stop on.
+  std::vector<std::string> unknown_column_warnings(const std::vector<std::string>& known,
+                                                   const std::vector<std::string>& quiet = {}) const;
 
  private:
   std::map<std::string, int> columns_;

@@ -132,18 +132,13 @@ std::string profile_source_text(const Hardware& hw);
 /// (a sidecar that failed after the config files were written left them behind unsaid).
 void check_generator_sidecar(const std::string& dir);
 
-/// The names among `names` (config files inside `dir`) that exist in `dir` and that its sidecar
-/// (below) does not list as written by gemm-advisor: vLLM's own tuned files, or hand-edited ones, in
-/// a directory a run writes into (every existing one when there is no sidecar, or one that cannot be
-/// read as such). In the order given. Writing over them lost them unsaid (a fresh user's find,
-/// 2026-12-04): the batch commands refuse to unless told to (--overwrite). `sidecar_problem`, when
-/// given, receives why a sidecar that exists lists nothing ("not JSON", ...; empty otherwise).
-std::vector<std::string> foreign_config_files(const std::string& dir, const std::vector<std::string>& names,
-                                              std::string* sidecar_problem = nullptr);
-
-/// Throws InputError when foreign_config_files(dir, names) is not empty: "DIR/NAME: exists and was
-/// not written by gemm-advisor ... (and K more)", naming a sidecar it cannot read as the reason;
-/// also when the sidecar lists one of them as written for another CU count than `run`'s (a
+/// Throws InputError when any of `names` (config files inside `dir`) exists in `dir` and its sidecar
+/// (below) does not list it as written by gemm-advisor: vLLM's own tuned files, or hand-edited ones,
+/// in a directory a run writes into (every existing one when there is no sidecar, or one that cannot
+/// be read as such). Writing over them lost them unsaid (a fresh user's find, 2026-12-04): the batch
+/// commands refuse to unless told to (--overwrite). The message: "DIR/NAME: exists and was not
+/// written by gemm-advisor ... (and K more)", naming a sidecar it cannot read as the reason. Also
+/// when the sidecar lists one of them as written for another hardware or CU count than `run`'s (a
 /// --cu-count partition's configs under the whole GPU's file name, or the reverse: vLLM's file
 /// names cannot tell them apart). `run`: this run's sidecar_run_json; `option` names the flag that
 /// allows it.
