@@ -6,6 +6,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <iostream>
 #include <memory>
 #include <sstream>
@@ -38,12 +39,22 @@ Registered register_profiles(CLI::App& app) {
   // A profile's warnings, through the logger (--quiet hides them, as everywhere: validate wrote them
   // to stderr itself), the first kShown and a count of the rest (a sources: map of typos gave 44
   // lines, a large file 200,043: a fresh user's find, 2026-12-04).
+  // What `show` and `validate` ask of a name: a file (or directory) of that name here, and a shipped
+  // profile's exact name.
+  auto exists_here = [](const std::string& name) {
+    struct stat st {};
+    return ::stat(name.c_str(), &st) == 0;
+  };
+  auto is_shipped_name = [](const std::string& name) {
+    const auto& shipped = gemm_advisor::embedded_profiles();
+    return std::any_of(shipped.begin(), shipped.end(), [&](const auto& e) { return e.name == name; });
+  };
   auto warn_capped = [](const std::vector<std::string>& warnings) {
     constexpr std::size_t kShown = 20;
     for (std::size_t i = 0; i < warnings.size() && i < kShown; ++i) spdlog::warn("{}", warnings[i]);
     if (warnings.size() > kShown) spdlog::warn("... and {} more warnings of this profile", warnings.size() - kShown);
   };
-  return {cmd, [o, show, validate, warn_capped]() {
+  return {cmd, [o, show, validate, warn_capped, exists_here, is_shipped_name]() {
             using namespace gemm_advisor;
             if ((show->parsed() || validate->parsed()) && o->format != "table")
               throw cli::UsageError(std::string("--format ") + o->format + " is for the list: `profiles " +
@@ -54,10 +65,7 @@ Registered register_profiles(CLI::App& app) {
               // unless a file of that name is meant (a path, or a name that is a file here).
               // In --hw's order (load_profile): a shipped name over a file of that name here (warned
               // there), a file over a GPU name.
-              struct stat st {};
-              const bool file_here = ::stat(o->show_name.c_str(), &st) == 0;
-              bool shipped_name = false;
-              for (const auto& e : embedded_profiles()) shipped_name = shipped_name || e.name == o->show_name;
+              const bool file_here = exists_here(o->show_name), shipped_name = is_shipped_name(o->show_name);
               if (shipped_name && file_here)
                 spdlog::warn("'{}' is the shipped profile; the file {} here is not read (give ./{} to show it)",
                              o->show_name, o->show_name, o->show_name);
@@ -82,11 +90,8 @@ Registered register_profiles(CLI::App& app) {
               // instead passed a broken file as "ok": two fresh users' finds, 2026-12-04). Without a
               // file: a shipped name, or a GPU name as --hw and show take it ("NVIDIA H200").
               std::string text, source = o->validate_path;
-              struct stat st {};
-              const bool file_here = ::stat(o->validate_path.c_str(), &st) == 0;
+              const bool file_here = exists_here(o->validate_path), shipped_name = is_shipped_name(o->validate_path);
               const bool path = is_profile_path(o->validate_path);
-              bool shipped_name = false;
-              for (const auto& e : embedded_profiles()) shipped_name = shipped_name || e.name == o->validate_path;
               const std::string shipped = path || file_here ? std::string()
                                           : shipped_name    ? o->validate_path
                                                             : resolve_profile_name(o->validate_path);
@@ -101,46 +106,42 @@ Registered register_profiles(CLI::App& app) {
                                         " loads the shipped profile of that name (give --hw ./" + o->validate_path +
                                         " to use the file)");
               if (source == o->validate_path) text = read_text_file(o->validate_path);
-              Hardware hw;
               Profile profile;
               try {
                 profile = parse_profile(text, source, &diag);
-                hw = profile.hw;
               } catch (const InputError&) {
                 warn_capped(diag.warnings);
                 for (const auto& e : diag.errors) std::cerr << "gemm-advisor: error: " << e << "\n";
                 return kExitBadInput;
               }
+              const Hardware& hw = profile.hw;
               warn_capped(diag.warnings);
               // The peak of bf16 (the default --dtype), or, where the profile has no bf16 path, of
-              // the first dtype it has, saying so (a fresh user's find: "0.0 bf16 TFLOP/s peak").
+              // the 16-bit one if there is (fp16: what bf16 users would give instead), else the
+              // first dtype it has, saying so (a fresh user's find: "0.0 bf16 TFLOP/s peak").
+              int pick = hw.rate(Dtype::bf16) ? static_cast<int>(Dtype::bf16) : -1;
+              for (int d = 0; d < kDtypeCount && !hw.rate(Dtype::bf16); ++d)
+                if (hw.rate(static_cast<Dtype>(d)) && (pick < 0 || static_cast<Dtype>(d) == Dtype::fp16)) pick = d;
               std::string peak;
-              if (hw.rate(Dtype::bf16)) {
-                peak = fmt::format("{:.1f} bf16 TFLOP/s peak", hw.peak_flops_per_s(Dtype::bf16) / 1e12);
-              } else {
-                // The 16-bit one if there is (fp16: what bf16 users would give instead), else the first.
-                int pick = -1;
-                for (int d = 0; d < kDtypeCount; ++d)
-                  if (hw.rate(static_cast<Dtype>(d)) && (pick < 0 || static_cast<Dtype>(d) == Dtype::fp16)) pick = d;
-                if (pick >= 0)
-                  peak = fmt::format("{:.1f} {} TFLOP/s peak, no bf16 (the default --dtype: give --dtype {})",
-                                     hw.peak_flops_per_s(static_cast<Dtype>(pick)) / 1e12,
-                                     dtype_name(static_cast<Dtype>(pick)), dtype_name(static_cast<Dtype>(pick)));
+              if (pick >= 0) {
+                const Dtype shown = static_cast<Dtype>(pick);
+                peak = shown == Dtype::bf16
+                           ? fmt::format("{:.1f} bf16 TFLOP/s peak", hw.peak_flops_per_s(Dtype::bf16) / 1e12)
+                           : fmt::format("{:.1f} {} TFLOP/s peak, no bf16 (the default --dtype: give --dtype {})",
+                                         hw.peak_flops_per_s(shown) / 1e12, dtype_name(shown), dtype_name(shown));
               }
               // A profile on which no config can run is not ok (registers_per_cu: 1024 validated, then
               // every rank failed: a fresh user's find, 2026-12-04): the triton target's space for a
               // large square of the dtype the peak names.
               {
-                Dtype probe_dtype = Dtype::bf16;
-                for (int d = kDtypeCount - 1; d >= 0 && !hw.rate(probe_dtype); --d) probe_dtype = static_cast<Dtype>(d);
                 GemmProblem probe;
                 probe.m = probe.n = probe.k = 4096;
-                probe.dtype = probe_dtype;
+                if (pick >= 0) probe.dtype = static_cast<Dtype>(pick);
                 std::vector<TileConfig> space;
-                if (hw.rate(probe_dtype)) triton_target().candidates(probe, profile, space);
+                if (pick >= 0) triton_target().candidates(probe, profile, space);
                 if (space.empty()) {
                   std::cerr << "gemm-advisor: error: " << source << ": no config of the triton target can run on it ("
-                            << probe.shape_text() << " " << dtype_name(probe_dtype) << ", e.g. "
+                            << probe.shape_text() << " " << dtype_name(probe.dtype) << ", e.g. "
                             << triton_default_config().text() << ": "
                             << triton_infeasibility(triton_default_config(), probe, profile)
                             << "): check compute.registers_per_cu, smem_per_block_bytes and the matrix entries\n";
