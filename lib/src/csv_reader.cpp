@@ -13,12 +13,14 @@
 
 namespace gemm_advisor {
 
-std::string read_whole_input(std::istream& in, const std::string& source, const std::string& why) {
+std::string read_whole_input(std::istream& in, const std::string& source, const std::string& why,
+                             std::size_t max_bytes) {
   std::string text;
   char buffer[1 << 16];
   while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
     text.append(buffer, static_cast<std::size_t>(in.gcount()));
-    if (text.size() > kMaxWholeInputBytes) throw InputError(source + ": larger than 256 MiB: " + why);
+    if (text.size() > max_bytes)
+      throw InputError(source + ": larger than " + std::to_string(max_bytes >> 20) + " MiB: " + why);
   }
   if (in.bad()) throw InputError(source + ": read error");
   return text;

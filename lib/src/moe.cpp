@@ -445,17 +445,9 @@ MoeModel moe_model_from_hf_config(const std::string& file, std::int64_t tp, cons
   const bool from_stdin = file == "-";
   const std::string path = from_stdin ? "stdin" : file;
   // Read whole (bounded) first: an empty file or /dev/zero was "not valid JSON: unexpected end of input".
-  std::string in;
-  if (from_stdin) {
-    constexpr std::size_t kMaxBytes = std::size_t{16} << 20;  // read_text_file's bound
-    char buffer[1 << 16];
-    while (std::cin.read(buffer, sizeof buffer) || std::cin.gcount() > 0) {
-      in.append(buffer, static_cast<std::size_t>(std::cin.gcount()));
-      if (in.size() > kMaxBytes) throw InputError(path + ": larger than 16 MiB: not a config.json");
-    }
-  } else {
-    in = read_text_file(path);
-  }
+  // read_text_file's bound for both (16 MiB).
+  const std::string in = from_stdin ? read_whole_input(std::cin, path, "not a config.json", std::size_t{16} << 20)
+                                    : read_text_file(path);
   if (in.find_first_not_of(" \t\r\n") == std::string::npos) throw InputError(path + ": is empty (expected a config.json)");
   if (in.find('\0') != std::string::npos) throw InputError(path + ": contains NUL bytes: not a text file");
   nlohmann::json root;

@@ -231,8 +231,7 @@ void validate_problem(const GemmProblem& p) {
 GemmProblem parse_shape(std::string_view text, const GemmProblem& base) {
   // A pasted multiplication sign (U+00D7 ×, or * ⋅) for the 'x': said, since printable() shows × as
   // \xc3\x97, which hid it (a fresh user's find, 2026-12-04).
-  const bool times_sign = text.find("\xc3\x97") != std::string_view::npos || text.find("\xe2\x8b\x85") != std::string_view::npos ||
-                          text.find('*') != std::string_view::npos;
+  const bool times_sign = text::has_times_sign(text);
   const std::string quoted = "shape '" + printable(text) + "'" +
                              (times_sign ? " (a multiplication sign where x goes)" : "");
   std::vector<std::string_view> parts;

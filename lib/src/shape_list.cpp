@@ -190,7 +190,7 @@ class YamlShapeReader : public ShapeReader {
     std::set<std::string> unknown;
     for (const auto& item : root_) {
       // A fused-MoE model's keys are not warned of one by one: the entry's error says what it is.
-      if (!item.IsMap() || (!item["m"] && item["experts"])) continue;
+      if (!item.IsMap() || is_moe_model(item)) continue;
       for (const auto& kv : item) {
         const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : "";
         if (key == "<<") throw InputError(located(source, kv.first.Mark().line + 1 + first_line, kMergeKeyMessage));
@@ -222,7 +222,7 @@ class YamlShapeReader : public ShapeReader {
         }
         // A fused-MoE model list given to a dense target ("missing 'm'" did not say what was wrong:
         // a fresh user's find, 2026-12-04).
-        if (!item["m"] && item["experts"])
+        if (is_moe_model(item))
           throw InputError("a fused-MoE model (experts, top_k, hidden, intermediate), not a GEMM shape: give "
                            "--target vllm-fused-moe");
         e.problem.m = integer(item, "m", true, kMaxDim);
@@ -240,6 +240,8 @@ class YamlShapeReader : public ShapeReader {
   }
 
  private:
+  // A mapping that is a fused-MoE model (experts, no m): a list of them given to a dense target.
+  static bool is_moe_model(const YAML::Node& item) { return !item["m"] && item["experts"]; }
   static std::string scalar(const YAML::Node& item, const char* key) {
     const YAML::Node v = item[key];
     if (!v) return "";

@@ -26,6 +26,13 @@ inline bool ends_with(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
+/// Whether `s` holds a multiplication sign pasted where an 'x' goes (U+00D7, U+22C5 or '*'): the
+/// shape and config parsers name the slip (printable() shows the sign as \xNN bytes).
+inline bool has_times_sign(std::string_view s) {
+  return s.find("\xc3\x97") != std::string_view::npos || s.find("\xe2\x8b\x85") != std::string_view::npos ||
+         s.find('*') != std::string_view::npos;
+}
+
 /// A JSON parser's message without nlohmann_json's "[json.exception.parse_error.101] " tag (the
 /// position and what was read stay): what the readers put after "not valid JSON: ".
 inline std::string json_error_message(std::string_view what) {

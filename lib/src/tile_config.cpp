@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "gemm_advisor/error.hpp"
+#include "text.hpp"
 
 namespace gemm_advisor {
 
@@ -60,7 +61,7 @@ TileConfig parse_tile_config(std::string_view text) {
   }
   if (fields.size() < 5) {
     // A multiplication sign pasted from a document, or '*': name the slip (the shape parser does too).
-    if (text.find("\xC3\x97") != std::string_view::npos || text.find('*') != std::string_view::npos)
+    if (text::has_times_sign(text))
       throw InputError(quoted + ": block sizes are separated by the letter x, not a multiplication sign" + help);
     // Three block sizes and too few parts after them: say which are missing (it gave the form only).
     const std::string_view sizes = text.substr(0, text.find(':'));

@@ -108,10 +108,11 @@ class RepeatedRows {
 /// Largest input read whole (YAML and JSON shape lists, model lists: 256 MiB).
 constexpr std::size_t kMaxWholeInputBytes = std::size_t{256} << 20;
 
-/// Reads all of `in`, never holding more than kMaxWholeInputBytes: past that it throws InputError
-/// "SOURCE: larger than 256 MiB: WHY" (so /dev/zero cannot exhaust memory); a read error throws
-/// "SOURCE: read error".
-std::string read_whole_input(std::istream& in, const std::string& source, const std::string& why);
+/// Reads all of `in`, never holding more than `max_bytes` (kMaxWholeInputBytes unless given): past
+/// that it throws InputError "SOURCE: larger than N MiB: WHY" (so /dev/zero cannot exhaust memory);
+/// a read error throws "SOURCE: read error".
+std::string read_whole_input(std::istream& in, const std::string& source, const std::string& why,
+                             std::size_t max_bytes = kMaxWholeInputBytes);
 
 /// Field helpers: each throws InputError "source:line: column 'NAME': ..." on bad text.
 std::int64_t csv_int(const CsvReader& r, const std::vector<std::string>& fields, int index,
