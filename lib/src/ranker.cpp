@@ -6,6 +6,8 @@
 #include <set>
 #include <cstdint>
 
+#include "gemm_advisor/targets/triton.hpp"
+
 namespace gemm_advisor {
 
 namespace {
@@ -84,13 +86,9 @@ void rank_configs(const Target& target, const EstimateContext& context, const st
   const double tol = context.params.near_tie_tolerance;
   // Past the problem's next power of two (at least 16; for K, at least the 32 bytes of a K-step) in a
   // block size. Not for a fused-MoE layer, whose rows are per expert.
-  const auto pow2_at_least = [](std::int64_t v, std::int64_t floor) {
-    std::int64_t q = 1;
-    while (q < v) q <<= 1;
-    return std::max(q, floor);
-  };
-  const std::int64_t max_m = pow2_at_least(p.m, 16), max_n = pow2_at_least(p.n, 16);
-  const std::int64_t max_k = pow2_at_least(p.k, std::max<std::int64_t>(16, 256 / dtype_bits(p.dtype)));
+  const std::int64_t max_m = std::max<std::int64_t>(16, next_pow2(p.m));
+  const std::int64_t max_n = std::max<std::int64_t>(16, next_pow2(p.n));
+  const std::int64_t max_k = std::max<std::int64_t>({16, 256 / dtype_bits(p.dtype), next_pow2(p.k)});
   const auto oversized = [&](const TileConfig& c) {
     return !p.is_moe() && (c.block_m > max_m || c.block_n > max_n || c.block_k > max_k);
   };
