@@ -533,9 +533,8 @@ int run_batch(const BatchOptions& o) {
     std::vector<std::string> written_names;
     for (const auto& [nk, best_by_m] : vllm_tables)
       written_names.push_back(vllm_config_file_name(nk.first, nk.second, device_name));
-    if (!o.overwrite) refuse_foreign_config_files(o.out_dir, written_names, sidecar_run_json(hw, target), "--overwrite");
-    if (const std::string mixed = mixed_runs_warning(o.out_dir, written_names, sidecar_run_json(hw, target));
-        !mixed.empty())
+    const nlohmann::json run = sidecar_run_json(hw, target);
+    if (const std::string mixed = check_config_directory(o.out_dir, written_names, run, o.overwrite); !mixed.empty())
       spdlog::warn("{}", mixed);
     std::size_t index = 0;
     for (const auto& [nk, best_by_m] : vllm_tables) {
@@ -547,7 +546,7 @@ int run_batch(const BatchOptions& o) {
     // Which advisor wrote them: a sidecar, since vLLM reads every key of its files as an M.
     if (files > 0) {
       std::string warning;
-      std::cout << write_generator_sidecar(o.out_dir, sidecar_run_json(hw, target), written_names, &warning) << "\n";
+      std::cout << write_generator_sidecar(o.out_dir, run, written_names, &warning) << "\n";
       if (!warning.empty()) spdlog::warn("{}", warning);
     }
     std::cout.flush();

@@ -152,8 +152,9 @@ int run_moe_batch(const MoeBatchOptions& o) {
       const auto& [experts, n, dtype, block] = key;
       names.push_back(vllm_moe_config_file_name(experts, n, device_name, dtype, block));
     }
-    if (!o.overwrite) refuse_foreign_config_files(o.out_dir, names, sidecar_run_json(hw, target), "--overwrite");
-    if (const std::string mixed = mixed_runs_warning(o.out_dir, names, sidecar_run_json(hw, target)); !mixed.empty())
+    nlohmann::json run = sidecar_run_json(hw, target);
+    run["routing"] = moe_routing_text(routing);
+    if (const std::string mixed = check_config_directory(o.out_dir, names, run, o.overwrite); !mixed.empty())
       spdlog::warn("{}", mixed);
     std::size_t index = 0;
     for (const auto& [key, entry] : files) {
@@ -164,10 +165,8 @@ int run_moe_batch(const MoeBatchOptions& o) {
       ++written;
     }
     if (written > 0) {
-      nlohmann::json g = sidecar_run_json(hw, target);
-      g["routing"] = moe_routing_text(routing);
       std::string warning;
-      std::cout << write_generator_sidecar(o.out_dir, g, names, &warning) << "\n";
+      std::cout << write_generator_sidecar(o.out_dir, run, names, &warning) << "\n";
       if (!warning.empty()) spdlog::warn("{}", warning);
     }
   }

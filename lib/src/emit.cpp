@@ -459,6 +459,12 @@ std::string mixed_runs_warning(const std::string& dir, const std::vector<std::st
          ", " + entry_text(run, "cu_count") + " CUs): vLLM reads every file of a device name on the one GPU it runs on";
 }
 
+std::string check_config_directory(const std::string& dir, const std::vector<std::string>& names,
+                                   const nlohmann::json& run, bool overwrite) {
+  if (!overwrite) refuse_foreign_config_files(dir, names, run, "--overwrite");
+  return mixed_runs_warning(dir, names, run);
+}
+
 std::string write_generator_sidecar(const std::string& dir, const nlohmann::json& run,
                                     const std::vector<std::string>& files, std::string* warning) {
   const std::string path = sidecar_path(dir);

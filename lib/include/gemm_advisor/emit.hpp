@@ -151,6 +151,12 @@ void refuse_foreign_config_files(const std::string& dir, const std::vector<std::
 /// fresh user's find, 2026-12-04); "" otherwise.
 std::string mixed_runs_warning(const std::string& dir, const std::vector<std::string>& names, const nlohmann::json& run);
 
+/// What both --emit vllm commands check before writing `names` into `dir` for the run `run`:
+/// refuse_foreign_config_files unless `overwrite` ("--overwrite" named in its message), then
+/// mixed_runs_warning's warning ("" when none), for the caller to show.
+std::string check_config_directory(const std::string& dir, const std::vector<std::string>& names,
+                                   const nlohmann::json& run, bool overwrite);
+
 /// Writes (atomically) the provenance sidecar `dir`/gemm-advisor-generator.json of a run that wrote
 /// `files` (names inside `dir`) into `dir`: the run's fields (`run`: generator, hardware, profile,
 /// target, ...) at the top, as one run's sidecar has them, and under "files" each config file of
