@@ -72,7 +72,8 @@ def roofline(shape, hw=None, dtype=None, layout=None, target="triton", top=0, pa
     dtype's datasheet peak (compute roof) and intensity times the DRAM bandwidth (and the L2
     bandwidth, dashed). Points are coloured by what bounds the config; the top config is starred.
     shape, hw, dtype, layout, target, cu_count as for gemm_advisor.rank (a partition's roof is its
-    CUs' peak; memory stays the profile's); top: how many ranked configs to draw (0 = all). Returns the Figure (saved to ``path`` when given). Raises gemm_advisor.Error
+    CUs' peak; memory stays the profile's); top: how many ranked configs to draw (0 = all). Returns
+    the Figure (saved to ``path`` when given). Raises gemm_advisor.Error
     for bad input, ImportError without matplotlib.
     """
     fig = _figure()
