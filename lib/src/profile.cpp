@@ -790,7 +790,14 @@ bool is_profile_path(std::string_view text) {
 }
 
 Profile load_profile(const std::string& name_or_path, ProfileDiagnostics* diagnostics) {
-  if (is_profile_path(name_or_path)) return parse_profile(read_text_file(name_or_path), name_or_path, diagnostics);
+  // A file's text is read once: parsed, and kept in the diagnostics for a caller that keeps it.
+  const auto parse_file = [&]() {
+    std::string text = read_text_file(name_or_path);
+    Profile profile = parse_profile(text, name_or_path, diagnostics);
+    if (diagnostics) diagnostics->file_text = std::move(text);
+    return profile;
+  };
+  if (is_profile_path(name_or_path)) return parse_file();
   std::string known;
   struct stat st {};
   const bool file_here = !name_or_path.empty() && ::stat(name_or_path.c_str(), &st) == 0;
@@ -806,7 +813,7 @@ Profile load_profile(const std::string& name_or_path, ProfileDiagnostics* diagno
     known += (known.empty() ? "" : ", ") + std::string(e.name);
   }
   // Not a shipped name: an existing file or directory of that name is what the user meant.
-  if (file_here) return parse_profile(read_text_file(name_or_path), name_or_path, diagnostics);
+  if (file_here) return parse_file();
   // A GPU as drivers name it ("NVIDIA H100 80GB HBM3", "gfx942").
   const std::string resolved = resolve_profile_name(name_or_path);
   if (!resolved.empty()) return load_profile(resolved, diagnostics);

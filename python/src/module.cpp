@@ -44,9 +44,10 @@ ProfileHandle load(const std::string& name_or_path) {
   ProfileHandle h{ga::load_profile(name_or_path, &diagnostics), name_or_path, std::move(diagnostics.warnings), {}};
   // A file is remembered by its absolute path and its text: a pickle carries the text, so that the
   // profile unpickled elsewhere (another host, a file since edited or removed) is the one loaded
-  // here (it loaded the path again: a fresh user's find, 2026-12-04).
+  // here (it loaded the path again: a fresh user's find, 2026-12-04). The text is the one parsed
+  // (read once: a second read could see the file edited in between).
   if (h.profile.hw.source.rfind("embedded:", 0) != 0) {
-    h.text = ga::read_text_file(h.profile.hw.source);
+    h.text = std::move(diagnostics.file_text);
     h.source = ga::profile_source_text(h.profile.hw);
   }
   return h;

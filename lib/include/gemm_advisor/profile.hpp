@@ -76,6 +76,9 @@ struct Profile {
 struct ProfileDiagnostics {
   std::vector<std::string> errors;    ///< each "source:line: message"
   std::vector<std::string> warnings;  ///< each "source:line: message"
+  /// The YAML text load_profile read from a file, as it was parsed (empty for a shipped profile):
+  /// what a caller keeps of the file (the Python module's pickle) without reading it again.
+  std::string file_text;
 };
 
 /// Parses and validates profile YAML text. `source` names it in messages (a path, or
