@@ -1,7 +1,6 @@
 #include "gemm_advisor/ranker.hpp"
 
 #include <algorithm>
-#include <cstdlib>
 #include <array>
 #include <set>
 #include <cstdint>
@@ -229,6 +228,37 @@ void rank_configs(const Target& target, const EstimateContext& context, const st
         // vllm-fused-moe alike (their spaces hold no such tile); the tutorial's sets f +0.41, h +0.32,
         // q +0.17, the first 52 +0.08 points of oracle, l -0.10, every worst alike.
         if (const bool oa = oversized(config_of(a)), ob = oversized(config_of(b)); oa != ob) return ob;
+        // Two launches of at most one block a CU (each block has its CU to itself, so the launch
+        // takes its slowest block's time) of a problem with an unaligned operand (staged element by
+        // element through registers): the block with less work first (block_m x block_n x its
+        // share of K), before intensity, which favours the larger tile. There the per-element work
+        // the model leaves out (each staged element's address, load and store instructions, the
+        // epilogue's masked stores) is what tells near-tied configs apart: 1166x27x18 NN ran
+        // 128x32x32 (10 blocks) in 5.3 us and 32x16x32 (74 blocks) in 4.4 (h200-triton-extra.csv),
+        // predicted 4.79 and 4.73 us. On the H200 data (2026-12-04), the shipped values in sample:
+        // triton's 263 97.02% -> 97.22% of oracle (1166x27x18 81.5% -> 90.5%, 12 picks up, 7 down,
+        // worst alike), set h 97.19% -> 97.45%, sets i, k, l, m alike; the tutorial kernel's sets, vllm-fp8-block
+        // alike (no pick moved). For aligned operands too: triton +0.0-0.8 (set k 96.0% -> 96.8%), but
+        // the tutorial kernel's small aligned shapes lost (set q's worst 91.8% -> 88.9%: 80x1200x48
+        // NT ran 64x32x64 faster than 32x32x64). Held out by family on the 263 (refitted per
+        // fold): 96.91% / 78.95% / 99.00% (top-5 distinct) -> 97.11% / 78.95% / 98.97% (32x11x16 TN,
+        // launch-bound at 4 us, its top-5 distinct 100% -> 92.2%); for aligned operands too, 97.11%
+        // / 78.95% / 99.03%. By more blocks instead of less work a block
+        // (padding counted): set j of the tutorial -0.5 points (a tile padded into more blocks is
+        // not less work a block).
+        if (!p.is_moe() && !(context.a_aligned && context.b_aligned)) {
+          const auto blocks = [&](const TileConfig& c) {
+            return ((p.m + c.block_m - 1) / c.block_m) * ((p.n + c.block_n - 1) / c.block_n) * p.batch * c.split_k;
+          };
+          const auto block_work = [&](const TileConfig& c) {
+            return static_cast<double>(c.block_m) * c.block_n * static_cast<double>((p.k + c.split_k - 1) / c.split_k);
+          };
+          const std::int64_t cus = profile.hw.cu_count;
+          if (blocks(config_of(a)) <= cus && blocks(config_of(b)) <= cus) {
+            const double wa = block_work(config_of(a)), wb = block_work(config_of(b));
+            if (wa != wb) return wa < wb;
+          }
+        }
         if (a.arithmetic_intensity != b.arithmetic_intensity) return a.arithmetic_intensity > b.arithmetic_intensity;
         if (preferred_stages > 0) {
           const int da = std::abs(config_of(a).num_stages - preferred_stages);
