@@ -90,6 +90,34 @@ cfgs = json.load(open(f)) if os.path.exists(f) else {}
 check("mi300x: --m-values keys and the ROCm keys", list(cfgs) == ["1", "64"] and
       all({"kpack", "matrix_instr_nonkdim", "waves_per_eu"} <= set(c) for c in cfgs.values()), out + err)
 
+# gfx950: no kpack (Triton's AMD backend deprecates it there and sets it to 1; vLLM's gfx950 files hold
+# none); a fresh user's find, 2026-12-04.
+outdir = os.path.join(TMP, "mi350x")
+rc, out, err = run("batch", "examples/moe-models.csv", "--target", "vllm-fused-moe", "--hw", "mi350x", "--emit", "vllm",
+                   "--out", outdir, "--m-values", "1")
+f = os.path.join(outdir, "E=8,N=7168,device_name=AMD_Instinct_MI350X.json")
+cfgs = json.load(open(f)) if os.path.exists(f) else {}
+check("mi350x: matrix_instr_nonkdim and waves_per_eu, no kpack", list(cfgs) == ["1"] and
+      all({"matrix_instr_nonkdim", "waves_per_eu"} <= set(c) and "kpack" not in c for c in cfgs.values()), out + err)
+# vLLM's file names: every H200 is NVIDIA_H200 in a fused-MoE file name (get_config_file_name), and a
+# name is made as get_device_name_as_file_name makes it (each run of whitespace and '/' one '_').
+outdir = os.path.join(TMP, "h200-nvl")
+rc, out, err = run("batch", "examples/moe-models.csv", "--target", "vllm-fused-moe", "--hw", "h200", "--emit", "vllm",
+                   "--out", outdir, "--m-values", "1", "--vllm-device-name", "NVIDIA H200 NVL")
+check("--vllm-device-name 'NVIDIA H200 NVL': fused-MoE files named NVIDIA_H200, as vLLM looks them up",
+      rc == 0 and os.path.exists(os.path.join(outdir, "E=8,N=7168,device_name=NVIDIA_H200.json")), out + err)
+outdir = os.path.join(TMP, "pcie-nvl")
+rc, out, err = run("batch", "examples/moe-models.csv", "--target", "vllm-fused-moe", "--hw", "h100", "--emit", "vllm",
+                   "--out", outdir, "--m-values", "1", "--vllm-device-name", "NVIDIA  H100 PCIe/NVL")
+check("--vllm-device-name with two spaces and a '/': one '_' for each run, as vLLM makes the name",
+      rc == 0 and os.path.exists(os.path.join(outdir, "E=8,N=7168,device_name=NVIDIA_H100_PCIe_NVL.json")), out + err)
+# Another vendor's device name under a profile: said (the AMD files' ROCm keys fail on CUDA).
+outdir = os.path.join(TMP, "vendor")
+rc, out, err = run("batch", "examples/moe-models.csv", "--target", "vllm-fused-moe", "--hw", "mi300x", "--emit", "vllm",
+                   "--out", outdir, "--m-values", "1", "--vllm-device-name", "NVIDIA_H200")
+check("an NVIDIA device name under an AMD profile: a warning naming both", rc == 0 and
+      "NVIDIA_H200 is an NVIDIA GPU, but mi300x" in err, err)
+
 # --from-hf: a config.json (Mixtral-8x7B's figures: 8 experts, top-2, hidden 4096, intermediate 14336).
 hf = write("config.json", json.dumps({"model_type": "mixtral", "num_local_experts": 8, "num_experts_per_tok": 2,
                                       "hidden_size": 4096, "intermediate_size": 14336, "torch_dtype": "bfloat16"}))
@@ -218,7 +246,7 @@ bad += [
       write("dup.json", '{"num_local_experts": 8, "num_experts_per_tok": 2, "hidden_size": 4096, "hidden_size": 8192, '
                         '"intermediate_size": 14336}')), 1, "dup.json: duplicate key 'hidden_size'"),
     (("batch", "examples/moe-models.csv", "--target", "vllm-fused-moe", "--hw", "h200", "--emit", "vllm", "--out", TMP,
-      "--vllm-device-name", "a\nb"), 2, "no '/' or control character"),
+      "--vllm-device-name", "a\x01b"), 2, "'a\\x01b': a control character in a device name"),
     (("batch", "examples/moe-models.csv", "--target", "vllm-fused-moe", "--hw", "h200", "--emit", "vllm", "--out", TMP,
       "--top", "3"), 2, "--top and --distinct choose what is printed: --emit vllm writes each M's top config"),
     (("batch", "examples/deepseek-v3.csv", "--hw", "h200", "--emit", "vllm", "--out", TMP, "--distinct"), 2,

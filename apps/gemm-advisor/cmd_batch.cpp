@@ -309,6 +309,7 @@ int run_batch(const BatchOptions& o) {
     std::string mapped;  // a --hw FILE named like a shipped profile: its name taken for the device's
     device_name = o.vllm_device_name.empty() ? vllm_device_name(hw, &mapped) : o.vllm_device_name;  // checked at parse time
     if (!mapped.empty()) spdlog::warn("{}", mapped);
+    if (const std::string other = vllm_device_vendor_warning(hw, device_name); !other.empty()) spdlog::warn("{}", other);
   }
   const std::vector<TileConfig> fixed = read_given_candidates(common.candidates);
 
@@ -608,16 +609,17 @@ Registered register_batch(CLI::App& app) {
       ->excludes(format);
   cmd->add_option("--out", o->out_dir, "--emit vllm: directory for the config files (created if missing)");
   cmd->add_option("--m-values", o->m_values,
-                  "--emit vllm: M values per (N, K): a list (1,16,128), or 'input' for each line's own M "
-                  "(default: vLLM's 1,2,4,...,4096)")
+                  "M values (tokens) per (N, K) with --emit vllm, and per layer of a vllm-fused-moe model list: a list "
+                  "(1,16,128), or 'input' for each shape line's own M (--emit vllm); default: vLLM's 1,2,4,...,4096")
       ->check(non_empty_validator());
   cmd->add_option("--names", o->names,
                   "--emit triton: write the target's parameters under your kernel's names, "
                   "e.g. BLOCK_M=BLOCK_SIZE_M,BLOCK_N=BLOCK_SIZE_N")
       ->check(non_empty_validator());
   cmd->add_option("--vllm-device-name", o->vllm_device_name,
-                  "--emit vllm: device name in the file names, as torch prints it or vLLM writes it (spaces become '_'; "
-                  "default: vLLM's name for the shipped profile)")
+                  "--emit vllm: device name in the file names, as torch prints it or vLLM writes it (each run of "
+                  "whitespace and '/' becomes '_', as vLLM does; fused-MoE files name any H200 NVIDIA_H200, as vLLM "
+                  "looks them up; default: vLLM's name for the shipped profile)")
       ->transform(vllm_device_name_validator());
   cmd->add_option("-j,--jobs", o->jobs, "Threads, 1..1024, or 0 (the default) for all cores; output is identical for any value")
       ->check(whole_number_validator())->check(CLI::Range(0u, 1024u));

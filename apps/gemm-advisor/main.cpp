@@ -114,16 +114,25 @@ CLI::Validator vllm_device_name_validator() {
   return CLI::Validator(
       [](std::string& v) -> std::string {
         if (v.empty()) return "must not be empty";
-        // The GPU's name as torch prints it ("NVIDIA L40S") becomes vLLM's file-name form, as vLLM
-        // makes it (current_platform.get_device_name().replace(" ", "_")): it was refused for its
-        // space (a fresh user's find, 2026-12-04).
-        std::replace(v.begin(), v.end(), ' ', '_');
-        if (v.find_first_not_of('_') == std::string::npos) return "'" + gemm_advisor::printable(v) + "': no name";
+        // The GPU's name as torch prints it ("NVIDIA L40S", "NVIDIA H100 PCIe/NVL") becomes vLLM's
+        // file-name form as vLLM makes it (get_device_name_as_file_name: re.sub(r"[\s/]+", "_",
+        // name), 2026): each run of whitespace and '/' one '_' (it was refused for its space, then
+        // for a '/' or a tab: fresh users' finds, 2026-12-04).
+        const std::string typed = v;
+        std::string out;
+        bool in_run = false;  // the last character was whitespace or '/'
+        for (const char ch : typed) {
+          const bool sep = ch == '/' || ch == ' ' || (ch >= '\t' && ch <= '\r');
+          if (!sep) out += ch;
+          else if (!in_run) out += '_';
+          in_run = sep;
+        }
+        v = std::move(out);
+        if (v.find_first_not_of('_') == std::string::npos) return "'" + gemm_advisor::printable(typed) + "': no name";
         for (const char ch : v) {
           const auto u = static_cast<unsigned char>(ch);
-          if (ch == '/' || u < 0x20 || u == 0x7f)
-            return "'" + gemm_advisor::printable(v) +
-                   "': vLLM's device names have no '/' or control character (e.g. NVIDIA_H200)";
+          if (u < 0x20 || u == 0x7f)
+            return "'" + gemm_advisor::printable(typed) + "': a control character in a device name (e.g. NVIDIA_H200)";
         }
         return "";
       },

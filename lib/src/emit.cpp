@@ -201,6 +201,17 @@ std::string vllm_device_name(const Hardware& hw, std::string* warning) {
                    "'Config file not found at ...' warning, e.g. NVIDIA_H200)");
 }
 
+std::string vllm_device_vendor_warning(const Hardware& hw, const std::string& device_name) {
+  const auto starts = [&](const char* prefix) { return device_name.rfind(prefix, 0) == 0; };
+  const std::string named = starts("NVIDIA_") ? "nvidia" : starts("AMD_") ? "amd" : "";
+  if (named.empty() || named == hw.vendor) return "";
+  return "--vllm-device-name " + device_name + " is an " + (named == "amd" ? "AMD" : "NVIDIA") + " GPU, but " +
+         hw.name + " (" + hw.display_name + ") is " + (hw.vendor == "amd" ? "AMD's" : "NVIDIA's") +
+         ": vLLM on that GPU would read configs ranked for another" +
+         (hw.vendor == "amd" ? " (with ROCm launch keys, which CUDA's launcher refuses)" : "") +
+         " (give the --hw of the GPU the files are for)";
+}
+
 std::string vllm_config_file_name(std::int64_t n, std::int64_t k, const std::string& device_name) {
   return "N=" + std::to_string(n) + ",K=" + std::to_string(k) + ",device_name=" + device_name +
          ",dtype=fp8_w8a8,block_shape=[" + std::to_string(kVllmFp8QuantBlock) + "," +
@@ -234,7 +245,9 @@ std::string vllm_moe_config_file_text(const std::map<std::int64_t, TileConfig>& 
       c["waves_per_eu"] = kRocmWavesPerEu;
       if (vllm_dtype.empty()) {
         c["matrix_instr_nonkdim"] = kRocmMatrixInstrNonKDim;
-        c["kpack"] = kRocmKpack;
+        // Not on gfx950: Triton's AMD backend (compiler.py, HIPOptions) warns that kpack is
+        // deprecated there and sets it to 1 on every compile; vLLM's gfx950 files hold no kpack.
+        if (hw.isa != "gfx950") c["kpack"] = kRocmKpack;
       }
     }
     j[std::to_string(m)] = c;

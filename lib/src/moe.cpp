@@ -572,9 +572,19 @@ MoeModel moe_model_from_hf_config(const std::string& file, std::int64_t tp, cons
 
 std::string vllm_moe_dtype(const MoeModel& m) { return m.dtype == Dtype::fp8 ? "fp8_w8a8" : ""; }
 
+std::string vllm_moe_device_name(const std::string& device_name) {
+  for (std::size_t start = 0; start <= device_name.size();) {
+    const std::size_t end = std::min(device_name.find('_', start), device_name.size());
+    if (device_name.compare(start, end - start, "H200") == 0) return "NVIDIA_H200";
+    start = end + 1;
+  }
+  return device_name;
+}
+
 std::string vllm_moe_config_file_name(std::int64_t experts, std::int64_t n, const std::string& device_name,
                                       const std::string& vllm_dtype, std::int64_t quant_block) {
-  std::string name = "E=" + std::to_string(experts) + ",N=" + std::to_string(n) + ",device_name=" + device_name;
+  std::string name =
+      "E=" + std::to_string(experts) + ",N=" + std::to_string(n) + ",device_name=" + vllm_moe_device_name(device_name);
   if (!vllm_dtype.empty()) name += ",dtype=" + vllm_dtype;
   if (quant_block > 0) name += ",block_shape=[" + std::to_string(quant_block) + "," + std::to_string(quant_block) + "]";
   return name + ".json";

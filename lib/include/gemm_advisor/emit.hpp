@@ -69,6 +69,13 @@ const std::vector<std::int64_t>& vllm_default_m_values();
 ///    aliases list several of the names.
 std::string vllm_device_name(const Hardware& hw, std::string* warning = nullptr);
 
+/// A line saying that `device_name` (file-name form, given with --vllm-device-name) is another
+/// vendor's GPU than the profile ranked for (an "NVIDIA_..." name under an AMD profile, an "AMD_..."
+/// one under an NVIDIA profile): vLLM on that GPU would read configs ranked for another (fused-MoE
+/// files of an AMD profile carry ROCm launch keys that CUDA's launcher refuses). "" when the name
+/// does not say its vendor or it is the profile's.
+std::string vllm_device_vendor_warning(const Hardware& hw, const std::string& device_name);
+
 /// "N={n},K={k},device_name={device},dtype=fp8_w8a8,block_shape=[128,128].json", exactly as
 /// vLLM's get_w8a8_block_fp8_configs() builds the name it looks for.
 std::string vllm_config_file_name(std::int64_t n, std::int64_t k, const std::string& device_name);

@@ -103,8 +103,15 @@ MoeModel moe_model_from_hf_config(const std::string& path, std::int64_t tp, cons
 /// vLLM's dtype selector for a model: "fp8_w8a8" for fp8, "" for 16-bit (get_config_dtype_str).
 std::string vllm_moe_dtype(const MoeModel& m);
 
+/// The device name vLLM's fused-MoE files carry for a device named `device_name` (file-name form,
+/// "NVIDIA_H200_NVL"): one file serves the H200 family, so a name with an "H200" part between
+/// underscores is "NVIDIA_H200" (vLLM's get_config_file_name, fused_moe.py); others unchanged. The
+/// block-fp8 GEMM's files keep the full name (get_w8a8_block_fp8_configs has no such rule).
+std::string vllm_moe_device_name(const std::string& device_name);
+
 /// "E={E},N={N},device_name={device}[,dtype=fp8_w8a8][,block_shape=[b,b]].json", exactly as vLLM's
-/// get_config_file_name (fused_moe.py) names the file it looks for.
+/// get_config_file_name (fused_moe.py) names the file it looks for (the device through
+/// vllm_moe_device_name).
 std::string vllm_moe_config_file_name(std::int64_t experts, std::int64_t n, const std::string& device_name,
                                       const std::string& vllm_dtype, std::int64_t quant_block);
 
