@@ -519,5 +519,47 @@ for extra, said in ((["--emit", "triton"], "left out of the emitted configs"),
           rc == 0 and len(warned) == 1 and "on 2 of the shapes are " + said in warned[0] and
           "512x512x64:8:3: needs 393216 bytes of shared memory" in warned[0], err)
 
+# --emit vllm into one directory, found by a fresh user's pass (2026-12-04): runs at once each wait
+# for the directory (the sidecar lost entries: 6 of 16 files listed, and the next run refused the
+# other 10 as foreign); a run that fails midway leaves its files listed, so the same command runs
+# again; a failed run leaves no empty directory; a device name near the 255-byte name limit fits
+# (the temporary file's longer name did not).
+par = os.path.join(TMP, "parallel")
+procs = [subprocess.Popen([BIN, "batch", "-", "--hw", "h200", "--emit", "vllm", "--out", par, "-q"],
+                          stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+         for _ in range(12)]
+errs = [p.communicate(f"1x{128 * (i + 1)}x4096\n")[1] for i, p in enumerate(procs)]
+with open(os.path.join(par, "gemm-advisor-generator.json")) as f:
+    listed = json.load(f)["files"]
+check("12 runs at once into one --out: every one exits 0, the sidecar lists all 12 files",
+      all(p.returncode == 0 for p in procs) and len(listed) == 12, "".join(errs) + json.dumps(listed)[:300])
+rc, out, err = run("batch", "-", "--hw", "h200", "--emit", "vllm", "--out", par,
+                   stdin="".join(f"1x{128 * (i + 1)}x4096\n" for i in range(12)))
+check("... and the 12 shapes run again there are not refused", rc == 0, err)
+fl = os.path.join(TMP, "fails-midway")
+three = write("three.txt", "1x1024x1024\n1x4096x4096\n1x8192x4096\n")
+second = os.path.join(fl, "N=4096,K=4096,device_name=NVIDIA_H200,dtype=fp8_w8a8,block_shape=[128,128].json")
+os.makedirs(second)  # a directory where the second file goes: the run fails after writing the first
+rc, out, err = run("batch", three, "--hw", "h200", "--emit", "vllm", "--out", fl, "--overwrite")
+check("a run that fails at its second file: exit 1, the file it wrote printed",
+      rc == 1 and "is not a regular file" in err and out.count("N=1024,K=1024") == 1, out + err)
+os.rmdir(second)
+rc, out, err = run("batch", three, "--hw", "h200", "--emit", "vllm", "--out", fl)
+check("... the same command again: not refused over the failed run's own file", rc == 0, err)
+gone = os.path.join(TMP, "never-made", "sub")
+rc, out, err = run("batch", "-", "--hw", "h200", "--emit", "vllm", "--out", gone, stdin="1x4096x4096x2\n")
+check("a run that writes nothing: exit 1 and no --out directory left behind",
+      rc == 1 and not os.path.exists(os.path.join(TMP, "never-made")), err)
+rc, out, err = run("batch", "-", "--hw", "h200", "--emit", "vllm", "--out", os.path.join(TMP, "long-name"),
+                   "--vllm-device-name", "X" * 175, stdin="1x4096x4096\n")
+check("a device name that leaves a 244-byte file name: written", rc == 0 and
+      os.path.exists(os.path.join(TMP, "long-name", "N=4096,K=4096,device_name=" + "X" * 175 +
+                                  ",dtype=fp8_w8a8,block_shape=[128,128].json")), err)
+dangling = os.path.join(TMP, "dangling")
+os.symlink(os.path.join(TMP, "no", "such", "dir"), dangling)
+rc, out, err = run("batch", "-", "--hw", "h200", "--emit", "vllm", "--out", dangling, stdin="1x4096x4096\n")
+check("--out a dangling link: one error saying so", rc == 1 and "a link to nowhere" in err and
+      len(error_lines(err)) == 1, err)
+
 shutil.rmtree(TMP, ignore_errors=True)
 cli_harness.finish()

@@ -336,7 +336,7 @@ int run_batch(const BatchOptions& o) {
   auto reader = open_shape_reader(*in, source, parse_shape_format(o.input_format), defaults);
   for (const std::string& w : reader->warnings()) spdlog::warn("{}", w);
   if (vllm) {
-    ensure_directory(o.out_dir);  // once the input is known to open: an error leaves no directory
+    check_directory_creatable(o.out_dir);  // created when the files are written: a failed run leaves none
     check_generator_sidecar(o.out_dir);  // before any file: a sidecar that cannot be replaced stops the run
   }
   // YAML and JSON lists are parsed whole when opened: their byte position says nothing then.
@@ -535,21 +535,20 @@ int run_batch(const BatchOptions& o) {
     for (const auto& [nk, best_by_m] : vllm_tables)
       written_names.push_back(vllm_config_file_name(nk.first, nk.second, device_name));
     const nlohmann::json run = sidecar_run_json(hw, target);
-    if (const std::string mixed = check_config_directory(o.out_dir, written_names, run, o.overwrite); !mixed.empty())
-      spdlog::warn("{}", mixed);
+    std::vector<std::pair<std::string, std::string>> texts;
     std::size_t index = 0;
-    for (const auto& [nk, best_by_m] : vllm_tables) {
-      const std::string path = (std::filesystem::path(o.out_dir) / written_names[index++]).string();
-      write_file_atomically(path, vllm_config_file_text(best_by_m));
-      std::cout << path << "\n";
-      ++files;
-    }
+    for (const auto& [nk, best_by_m] : vllm_tables) texts.emplace_back(written_names[index++], vllm_config_file_text(best_by_m));
     // Which advisor wrote them: a sidecar, since vLLM reads every key of its files as an M.
-    if (files > 0) {
-      std::string warning;
-      std::cout << write_generator_sidecar(o.out_dir, run, written_names, &warning) << "\n";
-      if (!warning.empty()) spdlog::warn("{}", warning);
-    }
+    std::vector<std::string> warnings;
+    const std::string sidecar = write_config_directory(
+        o.out_dir, texts, run, o.overwrite,
+        [&](const std::string& path) {
+          std::cout << path << "\n";
+          ++files;
+        },
+        &warnings);
+    if (!sidecar.empty()) std::cout << sidecar << "\n";
+    for (const std::string& w : warnings) spdlog::warn("{}", w);
     std::cout.flush();
   }
 

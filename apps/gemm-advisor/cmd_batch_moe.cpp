@@ -73,7 +73,7 @@ int run_moe_batch(const MoeBatchOptions& o) {
     device_name = o.vllm_device_name.empty() ? vllm_device_name(hw, &mapped) : o.vllm_device_name;  // checked at parse time
     if (!mapped.empty()) spdlog::warn("{}", mapped);
     if (const std::string other = vllm_device_vendor_warning(hw, device_name); !other.empty()) spdlog::warn("{}", other);
-    ensure_directory(o.out_dir);
+    check_directory_creatable(o.out_dir);  // created when the files are written: a failed run leaves none
     check_generator_sidecar(o.out_dir);  // before any file: a sidecar that cannot be replaced stops the run
   }
 
@@ -155,21 +155,22 @@ int run_moe_batch(const MoeBatchOptions& o) {
     }
     nlohmann::json run = sidecar_run_json(hw, target);
     run["routing"] = moe_routing_text(routing);
-    if (const std::string mixed = check_config_directory(o.out_dir, names, run, o.overwrite); !mixed.empty())
-      spdlog::warn("{}", mixed);
+    std::vector<std::pair<std::string, std::string>> texts;
     std::size_t index = 0;
     for (const auto& [key, entry] : files) {
       if (entry.second.size() != m_values.size()) continue;
-      const std::string path = (std::filesystem::path(o.out_dir) / names[index++]).string();
-      write_file_atomically(path, vllm_moe_config_file_text(entry.second, hw, std::get<2>(key)));
-      std::cout << path << "\n";
-      ++written;
+      texts.emplace_back(names[index++], vllm_moe_config_file_text(entry.second, hw, std::get<2>(key)));
     }
-    if (written > 0) {
-      std::string warning;
-      std::cout << write_generator_sidecar(o.out_dir, run, names, &warning) << "\n";
-      if (!warning.empty()) spdlog::warn("{}", warning);
-    }
+    std::vector<std::string> warnings;
+    const std::string sidecar = write_config_directory(
+        o.out_dir, texts, run, o.overwrite,
+        [&](const std::string& path) {
+          std::cout << path << "\n";
+          ++written;
+        },
+        &warnings);
+    if (!sidecar.empty()) std::cout << sidecar << "\n";
+    for (const std::string& w : warnings) spdlog::warn("{}", w);
   }
   std::cout.flush();
   // The summary, unless nothing ran: then the error line says it all (bad input: one line).

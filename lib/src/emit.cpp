@@ -1,6 +1,7 @@
 #include "gemm_advisor/emit.hpp"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -9,6 +10,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <set>
 #include <utility>
 
@@ -302,7 +304,11 @@ void write_file_atomically(const std::string& path_given, const std::string& tex
   const std::string path = replaceable_path(path_given);
   // A name no other writer uses: this process's id and a per-process count (O_EXCL checks it).
   static std::atomic<unsigned> counter{0};
-  const std::string tmp = path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++);
+  // In the file's directory, under a short name (the target's name plus a suffix could pass the
+  // 255-byte name limit a name near it leaves: a fresh user's find, 2026-12-04).
+  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  const std::string tmp =
+      (parent / (".gemm-advisor." + std::to_string(::getpid()) + "." + std::to_string(counter++) + ".tmp")).string();
   constexpr mode_t kFileMode = 0644;  // rw-r--r--, less the umask: an ordinary data file
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, kFileMode);
   // Said as what failed: the temporary file beside it (under /proc, creating one fails with ENOENT,
@@ -453,14 +459,33 @@ void refuse_foreign_config_files(const std::string& dir, const std::vector<std::
                    "; nothing written: give " + option + " to replace such files");
 }
 
+namespace {
+// The device name part of a vLLM config file name ("...,device_name=NVIDIA_H200,dtype=..." ->
+// "NVIDIA_H200"); "" when it has none.
+std::string device_name_part(const std::string& file_name) {
+  const std::size_t at = file_name.find("device_name=");
+  if (at == std::string::npos) return "";
+  const std::size_t start = at + std::string_view("device_name=").size();
+  std::size_t end = file_name.find(',', start);
+  if (end == std::string::npos) end = file_name.size() >= 5 ? file_name.size() - 5 : file_name.size();  // ".json"
+  return file_name.substr(start, end - start);
+}
+}  // namespace
+
 std::string mixed_runs_warning(const std::string& dir, const std::vector<std::string>& names, const nlohmann::json& run) {
   std::error_code ec;
   std::string why;
   const nlohmann::json listed = listed_files(dir, &why);
+  // Only files vLLM reads beside this run's: those of the same device name (vLLM's own configs
+  // directory holds many GPUs' files, each read on its GPU only: the warning came for every run
+  // there, a fresh user's find, 2026-12-04).
+  std::set<std::string> devices;
+  for (const std::string& name : names) devices.insert(device_name_part(name));
   std::size_t others = 0;
   std::string example;
   for (auto it = listed.begin(); it != listed.end(); ++it) {
     if (std::find(names.begin(), names.end(), it.key()) != names.end()) continue;  // replaced by this run
+    if (devices.count(device_name_part(it.key())) == 0) continue;  // another device's file
     if (!std::filesystem::exists(std::filesystem::path(dir) / it.key(), ec)) continue;
     if (!run_differs(*it, run, "cu_count") && !run_differs(*it, run, "hardware")) continue;
     if (others++ == 0)
@@ -469,7 +494,8 @@ std::string mixed_runs_warning(const std::string& dir, const std::vector<std::st
   if (others == 0) return "";
   return dir + ": holds " + std::to_string(others) + " config file" + (others == 1 ? "" : "s") +
          " ranked for another GPU or CU count, e.g. " + example + ", beside this run's (" + entry_text(run, "hardware") +
-         ", " + entry_text(run, "cu_count") + " CUs): vLLM reads every file of a device name on the one GPU it runs on";
+         ", " + entry_text(run, "cu_count") + " CUs) under the same device name: vLLM reads every file of a device "
+         "name on the one GPU it runs on";
 }
 
 std::string check_config_directory(const std::string& dir, const std::vector<std::string>& names,
@@ -478,31 +504,128 @@ std::string check_config_directory(const std::string& dir, const std::vector<std
   return mixed_runs_warning(dir, names, run);
 }
 
-std::string write_generator_sidecar(const std::string& dir, const nlohmann::json& run,
-                                    const std::vector<std::string>& files, std::string* warning) {
-  const std::string path = sidecar_path(dir);
-  nlohmann::json by_file = nlohmann::json::object();
+namespace {
+// The "files" an earlier sidecar of `dir` holds (empty when none), and in *why (when given) why an
+// unreadable one lists nothing.
+nlohmann::json earlier_sidecar_files(const std::string& dir, std::string* why) {
   std::error_code ec;
-  if (std::filesystem::is_regular_file(path, ec)) {
-    std::string why;
-    // A sidecar it cannot read (permissions) is an error, the file left alone: replaced, what it said
-    // would be lost for a reason that is not its content (a fresh user's find: "not JSON").
-    by_file = sidecar_files(path, &why);
-    // Not ours, or unreadable: replaced by this run's, and said (it was silent: a fresh user's find).
-    if (!why.empty() && warning)
-      *warning = path + ": not a sidecar gemm-advisor can read (" + why +
-                 "): replaced, and what it said of the files earlier runs wrote there is lost";
-  }
-  for (const std::string& f : files) by_file[f] = run;
+  const std::string path = sidecar_path(dir);
+  if (!std::filesystem::is_regular_file(path, ec)) return nlohmann::json::object();
+  std::string reason;
+  // A sidecar it cannot read (permissions) is an error, the file left alone: replaced, what it said
+  // would be lost for a reason that is not its content (a fresh user's find: "not JSON").
+  nlohmann::json files = sidecar_files(path, &reason);
+  if (why) *why = reason;
+  return files;
+}
+
+// Writes the sidecar of `dir`: `run`'s fields, and `by_file` under "files", less the files gone
+// from the directory (but those named in `keep`). Returns its path.
+std::string write_sidecar(const std::string& dir, const nlohmann::json& run, nlohmann::json by_file,
+                          const std::vector<std::string>& keep) {
+  std::error_code ec;
   // Files an earlier run listed that are gone from the directory are not described any more.
   for (auto it = by_file.begin(); it != by_file.end();) {
-    if (!std::filesystem::exists(std::filesystem::path(dir) / it.key(), ec)) it = by_file.erase(it);
+    const bool kept = std::find(keep.begin(), keep.end(), it.key()) != keep.end();
+    if (!kept && !std::filesystem::exists(std::filesystem::path(dir) / it.key(), ec)) it = by_file.erase(it);
     else ++it;
   }
   nlohmann::json out = run;
-  out["files"] = by_file;
+  out["files"] = std::move(by_file);
+  const std::string path = sidecar_path(dir);
   write_file_atomically(path, json_text(out, 2) + "\n");
   return path;
+}
+
+std::string unreadable_sidecar_warning(const std::string& dir, const std::string& why) {
+  if (why.empty()) return "";
+  // Not ours, or unreadable: replaced by this run's, and said (it was silent: a fresh user's find).
+  return sidecar_path(dir) + ": not a sidecar gemm-advisor can read (" + why +
+         "): replaced, and what it said of the files earlier runs wrote there is lost";
+}
+}  // namespace
+
+std::string write_generator_sidecar(const std::string& dir, const nlohmann::json& run,
+                                    const std::vector<std::string>& files, std::string* warning) {
+  std::string why;
+  nlohmann::json by_file = earlier_sidecar_files(dir, &why);
+  if (warning) *warning = unreadable_sidecar_warning(dir, why);
+  for (const std::string& f : files) by_file[f] = run;
+  return write_sidecar(dir, run, std::move(by_file), {});
+}
+
+std::string write_config_directory(const std::string& dir, const std::vector<std::pair<std::string, std::string>>& files,
+                                   const nlohmann::json& run, bool overwrite,
+                                   const std::function<void(const std::string&)>& written,
+                                   std::vector<std::string>* warnings) {
+  if (files.empty()) return "";
+  ensure_directory(dir);
+  // One run at a time in a directory: the check, the files and the sidecar under an exclusive lock
+  // on the directory (flock), so that concurrent runs neither lose each other's sidecar entries nor
+  // see each other's files half-listed (16 runs at once left the sidecar listing 6 of 16 files,
+  // and later runs then refused the other 10 as foreign: a fresh user's find, 2026-12-04).
+  const int lock_fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (lock_fd < 0) throw InputError(dir + ": cannot open the directory: " + std::strerror(errno));
+  struct Unlock {
+    int fd;
+    ~Unlock() { ::close(fd); }  // closing the descriptor releases the lock
+  } unlock{lock_fd};
+  while (::flock(lock_fd, LOCK_EX) != 0) {
+    if (errno != EINTR) throw InputError(dir + ": cannot lock the directory: " + std::strerror(errno));
+  }
+  std::vector<std::string> names;
+  names.reserve(files.size());
+  for (const auto& f : files) names.push_back(f.first);
+  if (std::string mixed = check_config_directory(dir, names, run, overwrite); !mixed.empty() && warnings)
+    warnings->push_back(std::move(mixed));
+  // The sidecar lists this run's files before any is written, and after, those written: a run
+  // that fails midway (a full disk, a directory in a file's place, a kill) leaves no file of its own
+  // unlisted, which every later run into the directory refused as foreign (a fresh user's find,
+  // 2026-12-04). A file that was not written keeps what the earlier sidecar said of it.
+  std::string why;
+  const nlohmann::json earlier = earlier_sidecar_files(dir, &why);
+  if (std::string w = unreadable_sidecar_warning(dir, why); !w.empty() && warnings) warnings->push_back(std::move(w));
+  nlohmann::json planned = earlier;
+  for (const std::string& name : names) planned[name] = run;
+  (void)write_sidecar(dir, run, planned, names);
+  std::vector<std::string> done;
+  auto record = [&]() {
+    nlohmann::json by_file = earlier;
+    for (const std::string& name : done) by_file[name] = run;
+    return write_sidecar(dir, run, std::move(by_file), {});
+  };
+  for (const auto& [name, text] : files) {
+    const std::string path = (std::filesystem::path(dir) / name).string();
+    try {
+      write_file_atomically(path, text);
+    } catch (const InputError&) {
+      try {
+        (void)record();
+      } catch (const InputError&) {
+        // The sidecar cannot be rewritten either (the same full disk): it still lists the planned
+        // files, and the first error is the one said.
+      }
+      throw;
+    }
+    done.push_back(name);
+    if (written) written(path);
+  }
+  return record();
+}
+
+void check_directory_creatable(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::is_directory(dir, ec)) return;
+  if (fs::exists(dir, ec)) throw InputError(dir + ": exists and is not a directory");
+  if (fs::is_symlink(fs::symlink_status(dir, ec)))
+    throw InputError(dir + ": a link to nowhere (" + fs::read_symlink(dir, ec).string() + "): cannot create the directory");
+  fs::path up = fs::absolute(dir, ec).lexically_normal();
+  while (up.has_parent_path() && up != up.parent_path() && !fs::exists(up, ec)) up = up.parent_path();
+  if (!fs::is_directory(up, ec))
+    throw InputError(dir + ": cannot create directory: " + up.string() + " is not a directory");
+  if (::access(up.c_str(), W_OK) != 0)
+    throw InputError(dir + ": cannot create directory: " + up.string() + ": " + std::strerror(errno));
 }
 
 void ensure_directory(const std::string& dir) {
@@ -510,6 +633,8 @@ void ensure_directory(const std::string& dir) {
   std::error_code ec;
   if (fs::is_directory(dir, ec)) return;
   if (fs::exists(dir, ec)) throw InputError(dir + ": exists and is not a directory");
+  if (fs::is_symlink(fs::symlink_status(dir, ec)))
+    throw InputError(dir + ": a link to nowhere (" + fs::read_symlink(dir, ec).string() + "): cannot create the directory");
   fs::create_directories(dir, ec);
   if (ec) throw InputError(dir + ": cannot create directory: " + ec.message());
 }

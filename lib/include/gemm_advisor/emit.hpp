@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <string_view>
@@ -174,6 +175,25 @@ std::string check_config_directory(const std::string& dir, const std::vector<std
 /// write_file_atomically.
 std::string write_generator_sidecar(const std::string& dir, const nlohmann::json& run,
                                     const std::vector<std::string>& files, std::string* warning = nullptr);
+
+/// Writes one --emit vllm run's config `files` (name inside `dir`, text) into `dir` (created when
+/// missing), under an exclusive lock on the directory (flock: concurrent runs into one directory
+/// wait for each other): check_config_directory (refusing unless `overwrite`; its mixed-runs
+/// warning goes to `warnings`), the sidecar listing the files planned, each file atomically
+/// (`written` called with each path once it is in place), then the sidecar listing those written.
+/// A file that fails throws InputError as write_file_atomically, the sidecar left listing the files
+/// that were written (or, where it cannot be rewritten, those planned), so that the same command
+/// run again is not refused over this run's own files. Returns the sidecar's path ("" when `files`
+/// is empty: nothing is written then).
+std::string write_config_directory(const std::string& dir, const std::vector<std::pair<std::string, std::string>>& files,
+                                   const nlohmann::json& run, bool overwrite,
+                                   const std::function<void(const std::string&)>& written,
+                                   std::vector<std::string>* warnings);
+
+/// Throws InputError naming `dir` when ensure_directory would fail on it: it exists and is not a
+/// directory, is a link to nowhere, or its nearest existing ancestor is not a writable directory.
+/// Creates nothing (a run that fails later leaves no empty directory behind).
+void check_directory_creatable(const std::string& dir);
 
 /// Creates `dir` (and its parents) when missing. Throws InputError naming it when it exists but is
 /// not a directory, or cannot be created.
