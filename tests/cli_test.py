@@ -48,6 +48,11 @@ for c in doc["configs"]:
     missing = [k for k in required if k not in c]
     check("config keys", not missing, f"missing {missing}")
 check("ranks 1..5", [c["rank"] for c in doc["configs"]] == [1, 2, 3, 4, 5])
+# Surrounding whitespace is not part of a shape (a line read in Python ends in a newline): the same
+# ranking (it was "K '8192 ' is not a positive whole number": a fresh user's find, 2026-12-04).
+rc, padded, err = run("rank", " 8192x8192x8192\n", "--hw", "b200", "--format", "json")
+check("rank ' 8192x8192x8192\\n': the same configs as without the whitespace",
+      rc == 0 and json.loads(padded)["configs"] == doc["configs"], err)
 check("sorted by latency", all(a["latency_s"] <= b["latency_s"] * 1.0100001 for a, b in zip(doc["configs"], doc["configs"][1:])))
 # B200 dense bf16 peak 2250 TFLOP/s (NVIDIA datasheet): the top config can never exceed it.
 check("top config at or below peak", doc["configs"][0]["tflops"] <= doc["hardware"]["peak_tflops"] <= 2250 * 1.01,

@@ -115,9 +115,32 @@ TEST_CASE("a YAML shape list is one document with one top-level list", "[readers
   CHECK(read_all("- 64x64x64\n---\n", "end.yaml").size() == 1);  // an empty second document is fine
   // ... and so was a misspelled second list beside `shapes:`.
   CHECK_THROWS_WITH(read_all("shapes: [64x64x64]\nshapez: [128x128x128]\n", "typo.yaml"),
-                    Catch::Contains("typo.yaml:2: unknown key 'shapez' (expected only 'shapes')"));
-  CHECK_THROWS_WITH(read_all("{\"shapes\": [\"64x64x64\"], \"extra\": 1}", "x.json"),
-                    Catch::Contains("unknown key 'extra'"));
+                    Catch::Contains("typo.yaml:2: unknown key 'shapez' (expected only 'shapes': a second list?)"));
+  // A key beside `shapes:` that holds no list (a version, a model's name, an anchor's defaults) is
+  // ignored with a warning at its line (it was an error: a fresh user's find, 2026-12-04).
+  std::istringstream in("{\"shapes\": [\"64x64x64\"],\n \"extra\": 1}");
+  auto reader = open_shape_reader(in, "x.json", ShapeFormat::automatic, GemmProblem{});
+  ShapeEntry e;
+  std::size_t shapes = 0;
+  while (reader->next(e)) ++shapes;
+  CHECK(shapes == 1);
+  const std::vector<std::string> warnings = reader->warnings();
+  REQUIRE(warnings.size() == 1);
+  CHECK(warnings[0] == "x.json:2: unknown key 'extra' ignored (only 'shapes' is read)");
+}
+
+TEST_CASE("a first line 'shapes:' is a YAML list whatever the source's name (stdin, no extension)", "[readers]") {
+  // It was read as a CSV header lacking m (a fresh user's find, 2026-12-04); the line is given back
+  // to the reader, so lines are counted from it.
+  const auto entries = read_all("shapes:\n  - 16x4096x4096\n  - {m: 1, n: 2, k: 3}\n", "<stdin>");
+  REQUIRE(entries.size() == 2);
+  CHECK(entries[1].problem.k == 3);
+  CHECK(entries[1].line == 3);
+  // A CSV whose header starts with an 's' is still a CSV.
+  const auto csv = read_all("size_note,m,n,k\nx,8,9,10\n", "<stdin>");
+  REQUIRE(csv.size() == 1);
+  CHECK(csv[0].problem.n == 9);
+  CHECK(csv[0].line == 2);
 }
 
 TEST_CASE("lists nested deeper than yaml-cpp reads are said to be, not 'not valid JSON: bad file'", "[readers][errors]") {

@@ -270,7 +270,7 @@ TEST_CASE("MoE model lists and Hugging Face configs", "[moe]") {
                                                              "---\nmodels: []\n")),
                     Catch::Contains("a second YAML document: a model list is one document"));
   CHECK_THROWS_WITH(read_moe_models(temp_file("typo.yaml", "models: []\nmodelz: []\n")),
-                    Catch::Contains("typo.yaml:2: unknown key 'modelz' (expected only 'models')"));
+                    Catch::Contains("typo.yaml:2: unknown key 'modelz' (expected only 'models': a second list?)"));
   CHECK_THROWS_WITH(read_moe_models(temp_file("bad.csv", "experts,top_k,hidden,intermediate,tp\n8,2,4096,14336,3\n")),
                     Catch::Contains("bad.csv:2: tp = 3"));
   CHECK_THROWS_WITH(read_moe_models(temp_file("typo.csv", "experts,topk,hidden,intermediate\n8,2,4096,14336\n")),

@@ -351,7 +351,9 @@ std::vector<MoeModel> read_yaml_models(const std::string& text, const std::strin
   } catch (const YAML::Exception& e) {
     throw InputError(path + ":" + std::to_string(e.mark.line + 1) + ": not valid YAML/JSON: " + e.msg);
   }
-  root = list_under(root, "models", path, 0);
+  std::vector<std::string> top_warnings;
+  root = list_under(root, "models", path, 0, &top_warnings);
+  if (warnings) warnings->insert(warnings->end(), top_warnings.begin(), top_warnings.end());
   if (!root.IsSequence())  // at its line, as a shape list says it (yaml-cpp's mark of the node found)
     throw InputError(path + ":" + std::to_string(std::max(0, root.Mark().line) + 1) +
                      ": expected a list of models (or a mapping with a 'models:' list)");

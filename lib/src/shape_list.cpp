@@ -58,6 +58,54 @@ class NonEmptyReader : public ShapeReader {
 
 using text::ends_with;
 
+// A stream buffer that serves `prefix` (a line the format sniffer read) and then what is left of
+// `rest`: the first line given back to the reader that the sniffed format picks.
+class PrefixStreambuf : public std::streambuf {
+ public:
+  PrefixStreambuf(std::string prefix, std::streambuf* rest) : prefix_(std::move(prefix)), rest_(rest) {
+    setg(prefix_.data(), prefix_.data(), prefix_.data() + prefix_.size());
+  }
+
+ protected:
+  int_type underflow() override {
+    if (gptr() < egptr()) return traits_type::to_int_type(*gptr());
+    const std::streamsize n = rest_->sgetn(chunk_, sizeof chunk_);
+    if (n <= 0) return traits_type::eof();
+    setg(chunk_, chunk_, chunk_ + n);
+    return traits_type::to_int_type(*gptr());
+  }
+
+ private:
+  std::string prefix_;
+  std::streambuf* rest_;
+  char chunk_[1 << 16];
+};
+
+// A reader over a PrefixStreambuf it owns (the stream must outlive the reader it feeds).
+class PrefixedReader : public ShapeReader {
+ public:
+  PrefixedReader(std::unique_ptr<PrefixStreambuf> buf, std::unique_ptr<std::istream> stream)
+      : buf_(std::move(buf)), stream_(std::move(stream)) {}
+  std::istream& stream() { return *stream_; }
+  void set_inner(std::unique_ptr<ShapeReader> inner) { inner_ = std::move(inner); }
+  bool next(ShapeEntry& e) override { return inner_->next(e); }
+  std::vector<std::string> warnings() const override { return inner_->warnings(); }
+
+ private:
+  std::unique_ptr<PrefixStreambuf> buf_;
+  std::unique_ptr<std::istream> stream_;
+  std::unique_ptr<ShapeReader> inner_;
+};
+
+// Whether a line opens a YAML mapping of shapes ("shapes:", as the YAML reader's list_under takes).
+bool opens_shapes_mapping(const std::string& line) {
+  const std::string_view t(line);
+  if (t.rfind("shapes", 0) != 0) return false;
+  std::size_t i = 6;
+  while (i < t.size() && (t[i] == ' ' || t[i] == '\t')) ++i;
+  return i < t.size() && t[i] == ':';
+}
+
 // Applies optional dtype/layout text to a problem, throwing InputError with the bad text.
 void apply_dtype_layout(GemmProblem& p, const std::string& dtype, const std::string& layout) {
   if (!dtype.empty()) p.dtype = parse_dtype(dtype);
@@ -182,7 +230,7 @@ class YamlShapeReader : public ShapeReader {
       throw InputError(located(source, err.mark.line + 1 + first_line, std::string("not valid ") + (json ? "JSON" : "YAML") +
                                                           ": " + printable(err.msg, 200)));
     }
-    root_ = list_under(root_, "shapes", source, first_line);
+    root_ = list_under(root_, "shapes", source, first_line, &warnings_);
     if (!root_.IsSequence())
       throw InputError(located(source, root_.Mark().line + 1 + first_line, "expected a list of shapes (each with m, n, k)"));
     // A key the reader does not know is ignored with a warning at its first line, as a CSV column is
@@ -323,6 +371,21 @@ std::unique_ptr<ShapeReader> open_shape_reader(std::istream& in, const std::stri
     else if (ch == '-') format = ShapeFormat::yaml;
     else if (std::isdigit(ch)) format = ShapeFormat::text;
     else format = ShapeFormat::csv;
+    // A first line "shapes:" opens the YAML mapping form (it was read as a CSV header lacking m:
+    // a fresh user's find, 2026-12-04, on stdin and in a file without an extension). The line is
+    // read to tell, then given back to the reader.
+    if (format == ShapeFormat::csv && ch == 's') {
+      std::string first;
+      std::getline(in, first);
+      const bool yaml = opens_shapes_mapping(first);
+      if (!in.eof()) first += '\n';
+      auto buf = std::make_unique<PrefixStreambuf>(std::move(first), in.rdbuf());
+      auto stream = std::make_unique<std::istream>(buf.get());
+      auto prefixed = std::make_unique<PrefixedReader>(std::move(buf), std::move(stream));
+      if (yaml) prefixed->set_inner(std::make_unique<YamlShapeReader>(prefixed->stream(), source, defaults, false, skipped_lines));
+      else prefixed->set_inner(std::make_unique<CsvShapeReader>(prefixed->stream(), source, defaults, skipped_lines));
+      return std::make_unique<NonEmptyReader>(std::move(prefixed), source);
+    }
   }
   std::unique_ptr<ShapeReader> reader;
   switch (format) {

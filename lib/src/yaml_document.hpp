@@ -49,16 +49,25 @@ inline YAML::Node load_one_document(const std::string& text, const std::string& 
 }
 
 /// The list under `key` of a mapping root ({"shapes": [...]}), or `root` itself when it is not a
-/// mapping with that key. Any other key of such a mapping throws InputError "source:line: unknown key
-/// 'NAME' (expected only 'KEY')": a misspelled second list was dropped without a word.
+/// mapping with that key. Another key of such a mapping whose value is a list throws InputError
+/// "source:line: unknown key 'NAME' (expected only 'KEY')": a misspelled second list was dropped
+/// without a word. One whose value is not a list (a version, a model name, a YAML anchor's
+/// defaults) is ignored with a warning "source:line: unknown key 'NAME' ignored ..." in `warnings`
+/// (it was an error: a fresh user's find, 2026-12-04); without `warnings`, an error as well.
 inline YAML::Node list_under(const YAML::Node& root, const std::string& key, const std::string& source,
-                             long first_line) {
+                             long first_line, std::vector<std::string>* warnings = nullptr) {
   if (!root.IsMap() || !root[key]) return root;
   for (const auto& kv : root) {
     const std::string name = kv.first.IsScalar() ? kv.first.Scalar() : "";
-    if (name != key)
-      throw InputError(located(source, kv.first.Mark().line + 1 + first_line,
-                               "unknown key '" + printable(name) + "' (expected only '" + key + "')"));
+    if (name == key) continue;
+    const long line = kv.first.Mark().line + 1 + first_line;
+    if (warnings && !kv.second.IsSequence()) {
+      warnings->push_back(located(source, line, "unknown key '" + printable(name) + "' ignored (only '" + key +
+                                                    "' is read)"));
+      continue;
+    }
+    throw InputError(located(source, line, "unknown key '" + printable(name) + "' (expected only '" + key + "'" +
+                                               (kv.second.IsSequence() ? ": a second list?" : "") + ")"));
   }
   return root[key];
 }

@@ -114,7 +114,7 @@ struct GemmProblem {
 };
 
 /// Parses "MxNxK" or "MxNxKxB" (decimal integers, 'x' or 'X' between them) into m, n, k, batch;
-/// dtype and layout are left as given in `base`. Each dimension must be in [1, kMaxDim], batch in
+/// dtype and layout are left as given in `base`; surrounding whitespace is ignored. Each dimension must be in [1, kMaxDim], batch in
 /// [1, kMaxBatch]. Throws InputError with a message that quotes the text and says what is wrong.
 GemmProblem parse_shape(std::string_view text, const GemmProblem& base = GemmProblem{});
 
