@@ -222,7 +222,20 @@ TEST_CASE("messages quote bad text printably, on one line", "[readers][errors]")
 TEST_CASE("YAML and JSON shape lists: wrong types, duplicates, overflow", "[readers][errors]") {
   CHECK_THAT(read_all("- {m: [1, 2], n: 1, k: 1}\n", "w.yaml").at(0).error,
              Catch::Contains("'m' must be a positive whole number, got a YAML list"));
-  CHECK_THAT(read_all("- {m: ~, n: 1, k: 1}\n", "w.yaml").at(0).error, Catch::Contains("got a YAML null"));
+  // null is the default, as an empty CSV cell: m has none (json.dump of a None: a fresh user's find,
+  // 2026-12-04), batch's is 1, dtype's and layout's the command's.
+  CHECK_THAT(read_all("- {m: ~, n: 1, k: 1}\n", "w.yaml").at(0).error, Catch::Contains("missing 'm' (it is null)"));
+  const auto nulls = read_all("[{\"m\": 2, \"n\": 3, \"k\": 4, \"batch\": null, \"dtype\": null, \"layout\": null}]", "n.json");
+  REQUIRE(nulls.size() == 1);
+  CHECK(nulls[0].error.empty());
+  CHECK(nulls[0].problem.batch == 1);
+  // Keys whatever their case, as CSV headers; whole numbers in an exponent form; one line's entries
+  // told apart by their place in the list.
+  const auto upper = read_all("[{\"M\": 1e3, \"N\": 2, \"K\": 3.0}, {\"m\": 1, \"n\": 1}]", "u.json");
+  REQUIRE(upper.size() == 2);
+  CHECK(upper[0].problem.m == 1000);
+  CHECK(upper[0].problem.k == 3);
+  CHECK(upper[1].error == "u.json:1: entry 2 of the list: missing 'k'");
   CHECK_THAT(read_all("- {m: 1, n: 1, k: 1, m: 2}\n", "d.yaml").at(0).error, Catch::Contains("duplicate key 'm'"));
   CHECK_THAT(read_all("[{\"m\": 1, \"n\": 1, \"k\": 1.5}]", "f.json").at(0).error,
              Catch::Contains("'k' must be a positive whole number, got '1.5'"));

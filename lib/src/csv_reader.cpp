@@ -225,6 +225,17 @@ const std::string& field_or_fail(const CsvReader& r, const std::vector<std::stri
 std::int64_t csv_int(const CsvReader& r, const std::vector<std::string>& fields, int index, const char* name,
                      std::int64_t min_value, std::int64_t max_value) {
   const std::string& s = field_or_fail(r, fields, index, name);
+  // A whole number written as a decimal (16.0, 1.0: pandas writes an int column holding a NaN so) or
+  // in an exponent form (1e3) is that number, as in the YAML and JSON lists (text::whole_number; it
+  // was "'1.0' is not a whole number" here only: a fresh user's find, 2026-12-04).
+  if (s.find_first_of(".eE") != std::string::npos) {
+    if (const std::optional<std::int64_t> w = text::whole_number(s); w && (s[0] != '+')) {
+      if (*w < min_value || *w > max_value)
+        r.fail(std::string("column '") + name + "': " + s + " is outside " + std::to_string(min_value) + ".." +
+               std::to_string(max_value));
+      return *w;
+    }
+  }
   std::size_t i = 0;
   bool negative = false;
   if (s[0] == '-' || s[0] == '+') {

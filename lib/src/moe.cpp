@@ -128,10 +128,11 @@ using text::trim;
 
 std::int64_t parse_count(std::string_view text, const char* what, std::int64_t min_value, std::int64_t max_value) {
   const std::string t = trim(text);
-  std::int64_t v = 0;
-  const auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
-  if (t.empty() || ec != std::errc() || ptr != t.data() + t.size())
-    throw InputError(std::string(what) + " '" + printable(text) + "' is not a whole number");
+  // 2.0 or 1e3 is a whole number too, as in the shape lists (text::whole_number; "tp": 2.0 in a JSON
+  // model list was refused: a fresh user's find, 2026-12-04).
+  const std::optional<std::int64_t> parsed = text::whole_number(t);
+  if (!parsed) throw InputError(std::string(what) + " '" + printable(text) + "' is not a whole number");
+  const std::int64_t v = *parsed;
   if (v < min_value || v > max_value)
     throw InputError(std::string(what) + " = " + std::to_string(v) + " is outside " + std::to_string(min_value) + ".." +
                      std::to_string(max_value));

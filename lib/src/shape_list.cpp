@@ -242,7 +242,7 @@ class YamlShapeReader : public ShapeReader {
       for (const auto& kv : item) {
         const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : "";
         if (key == "<<") throw InputError(located(source, kv.first.Mark().line + 1 + first_line, kMergeKeyMessage));
-        if (!known_key(key) && unknown.size() < kMaxUnknownKeyWarnings && unknown.insert(key).second)
+        if (!known_key(text::lower(key)) && unknown.size() < kMaxUnknownKeyWarnings && unknown.insert(key).second)
           warnings_.push_back(located(source, kv.first.Mark().line + 1 + first_line,
                                       "unknown key '" + printable(key) +
                                           "' ignored (expected m, n, k, batch, dtype, layout, name)"));
@@ -264,9 +264,11 @@ class YamlShapeReader : public ShapeReader {
       } else {
         std::set<std::string> seen;
         for (const auto& kv : item) {
-          const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : "";
+          const std::string key = kv.first.IsScalar() ? text::lower(kv.first.Scalar()) : "";
           if (!known_key(key)) continue;  // warned once (the constructor)
-          if (!seen.insert(key).second) throw InputError("duplicate key '" + key + "'");
+          if (!seen.insert(key).second)
+            throw InputError("duplicate key '" + printable(kv.first.Scalar()) + "'" +
+                             (key != kv.first.Scalar() ? " (keys are matched whatever their case)" : ""));
         }
         // A fused-MoE model list given to a dense target ("missing 'm'" did not say what was wrong:
         // a fresh user's find, 2026-12-04).
@@ -282,46 +284,59 @@ class YamlShapeReader : public ShapeReader {
         require_utf8(e.name, "'name'");  // it goes into JSON output as it is
       }
     } catch (const InputError& err) {
-      e.error = located(source_, e.line, err.what());
+      // Entries sharing a line (json.dump writes a whole list on one): the entry's place in the list
+      // too (a line alone did not find the bad one of 1000: a fresh user's find, 2026-12-04).
+      const int row = item.Mark().line;
+      const bool shared = (index_ >= 2 && root_[index_ - 2].Mark().line == row) ||
+                          (index_ < root_.size() && root_[index_].Mark().line == row);
+      e.error = located(source_, e.line, (shared ? "entry " + std::to_string(index_) + " of the list: " : std::string()) +
+                                             err.what());
     }
     return true;
   }
 
  private:
+  // The value of `key` in a mapping, its key matched whatever its case ("M" is m), as a CSV header's
+  // names are (JSON keys were matched exactly: "unknown key 'M'", then "missing 'm'": a fresh user's
+  // find, 2026-12-04); an undefined node when absent.
+  static YAML::Node lookup(const YAML::Node& item, const char* key) {
+    if (const YAML::Node exact = item[key]) return exact;
+    for (const auto& kv : item)
+      if (kv.first.IsScalar() && text::lower(kv.first.Scalar()) == key) return kv.second;
+    return item[key];
+  }
   // A mapping that is a fused-MoE model (experts, no m): a list of them given to a dense target.
-  static bool is_moe_model(const YAML::Node& item) { return !item["m"] && item["experts"]; }
+  static bool is_moe_model(const YAML::Node& item) { return !lookup(item, "m") && lookup(item, "experts"); }
   static std::string scalar(const YAML::Node& item, const char* key) {
-    const YAML::Node v = item[key];
-    if (!v) return "";
+    const YAML::Node v = lookup(item, key);
+    // null (json.dump of a Python None) is the default, as an empty CSV cell is (it was "must be a
+    // string": a fresh user's find, 2026-12-04).
+    if (!v || v.IsNull()) return "";
     if (!v.IsScalar()) throw InputError(std::string("'") + key + "' must be a string");
     if (v.Scalar().find_first_of("\r\n") != std::string::npos)
       throw InputError(std::string("'") + key + "' must be one line, got '" + printable(v.Scalar()) + "'");
     return v.Scalar();
   }
   static std::int64_t integer(const YAML::Node& item, const char* key, bool required, std::int64_t max) {
-    const YAML::Node v = item[key];
-    if (!v) {
-      if (required) throw InputError(std::string("missing '") + key + "'");
+    const YAML::Node v = lookup(item, key);
+    if (!v || v.IsNull()) {  // null: the default (batch 1), as an empty CSV cell; a required key's missing
+      if (required) throw InputError(std::string("missing '") + key + "'" + (v ? " (it is null)" : ""));
       return 1;
     }
     if (!v.IsScalar())
       throw InputError(std::string("'") + key + "' must be a positive whole number, got a YAML " +
                        (v.IsSequence() ? "list" : v.IsMap() ? "mapping" : "null"));
-    std::string s = v.Scalar();
-    // A whole number written as a decimal (4096.0: pandas' and json.dumps' floats) is that number (it
-    // was refused while the string "4096" was taken: a fresh user's find, 2026-12-04).
-    if (const std::size_t dot = s.find('.');
-        dot != std::string::npos && dot > 0 && dot + 1 < s.size() && s.find_first_not_of('0', dot + 1) == std::string::npos)
-      s.erase(dot);
-    bool digits = !s.empty();
-    for (char ch : s) digits = digits && ch >= '0' && ch <= '9';
-    if (!digits)
+    const std::string& s = v.Scalar();
+    // A whole number written as a decimal (4096.0: pandas' and json.dumps' floats) or in an exponent
+    // form (1e3) is that number (text::whole_number: each was refused while the string "4096" was
+    // taken: fresh users' finds, 2026-12-04).
+    const std::optional<std::int64_t> out = text::whole_number(s);
+    const bool digits = !s.empty() && s.find_first_not_of("0123456789") == std::string::npos;  // past int64 too
+    if ((!out && !digits) || s[0] == '-')
       throw InputError(std::string("'") + key + "' must be a positive whole number, got '" + printable(s) + "'");
-    std::int64_t out = 0;
-    const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
-    if (ec != std::errc() || ptr != s.data() + s.size() || out < 1 || out > max)
+    if (!out || *out < 1 || *out > max)
       throw InputError(std::string("'") + key + "' = " + printable(s) + " is outside 1.." + std::to_string(max));
-    return out;
+    return *out;
   }
 
   static bool known_key(const std::string& key) {

@@ -1,6 +1,10 @@
 #pragma once
 // Small text helpers the readers share (a private header of the library).
 #include <cctype>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -58,6 +62,25 @@ inline long json_error_line(std::string_view json_text, std::string_view what) {
   long line = 1;
   for (std::size_t i = 0; i < found; ++i) line += json_text[i] == '\n';
   return line;
+}
+
+/// The whole number `s` writes, in any of the spellings the list formats' writers use for one: digits
+/// (an optional '-'), a decimal with only zeros after its point (4096.0: pandas' floats, json.dumps
+/// of a float), an exponent form of a whole number (1e3, 4.096e3: JSON numbers). nullopt for
+/// anything else (64.5, 1e-3, inf, nan, 0x10, text, surrounding spaces) and for a magnitude past
+/// 2^53 written as a decimal (a double holds whole numbers exactly only that far).
+inline std::optional<std::int64_t> whole_number(std::string_view s) {
+  std::int64_t v = 0;
+  if (const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+      !s.empty() && ec == std::errc() && ptr == s.data() + s.size())
+    return v;
+  double d = 0;
+  const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), d, std::chars_format::general);
+  constexpr double kExactLimit = 9007199254740992.0;  // 2^53
+  if (s.empty() || ec != std::errc() || ptr != s.data() + s.size() || !std::isfinite(d) || std::trunc(d) != d ||
+      std::abs(d) > kExactLimit)
+    return std::nullopt;
+  return static_cast<std::int64_t>(d);
 }
 
 }  // namespace gemm_advisor::text
