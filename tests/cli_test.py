@@ -48,6 +48,14 @@ for c in doc["configs"]:
     missing = [k for k in required if k not in c]
     check("config keys", not missing, f"missing {missing}")
 check("ranks 1..5", [c["rank"] for c in doc["configs"]] == [1, 2, 3, 4, 5])
+# --candidates - reads stdin, as a shape list and --from-hf do; stdin feeds one input (fresh-user
+# finds, 2026-12-04).
+rc, out, err = run("rank", "4096x4096x4096", "--hw", "h200", "--candidates", "-", "--format", "json", stdin="128x128x64:8:3\n")
+check("--candidates - reads stdin", rc == 0 and [(c["block_m"], c["num_stages"]) for c in json.loads(out)["configs"]] ==
+      [(128, 3)], err)
+rc, out, err = run("batch", "-", "--hw", "h200", "--candidates", "-", stdin="128x128x64:8:3\n")
+check("batch - with --candidates -: a usage error naming both", rc == 2 and out == "" and
+      "the shape list and --candidates are both '-'" in err, err)
 # Surrounding whitespace is not part of a shape (a line read in Python ends in a newline): the same
 # ranking (it was "K '8192 ' is not a positive whole number": a fresh user's find, 2026-12-04).
 rc, padded, err = run("rank", " 8192x8192x8192\n", "--hw", "b200", "--format", "json")

@@ -139,7 +139,7 @@ piped = cli_harness.run(BIN, "batch", "--from-hf", "-", "--tp", "2", "--target",
 check("--from-hf - reads stdin: the same output as the file", piped[0] == 0 and piped[1] == out, piped[2])
 piped = cli_harness.run(BIN, "rank", "16", "--target", "vllm-fused-moe", "--from-hf", "-", "--hw", "h200", stdin="")
 check("--from-hf - with nothing on stdin: one error naming stdin", piped[0] == 1 and
-      piped[2].strip() == "gemm-advisor: error: stdin: is empty (expected a config.json)", piped[2])
+      piped[2].strip() == "gemm-advisor: error: <stdin>: is empty (expected a config.json)", piped[2])
 rc, out, err = run("rank", "16", "--target", "vllm-fused-moe", "--from-hf", hf, "--hw", "h200", "--routing", "zipf:1.2")
 check("rank --from-hf with skewed routing", rc == 0 and "/E8/top2/layer" in out, err)
 

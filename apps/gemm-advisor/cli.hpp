@@ -150,6 +150,11 @@ gemm_advisor::Profile load_profile_logged(const std::string& name_or_path, const
 
 /// The given configs of --candidates FILE (warnings logged), or an empty list when none was given.
 /// `line_of`, when given, receives each config's line in the file.
+/// Claims stdin for the input `what` names ("the shape list", "--candidates", "--from-hf") given as
+/// "-": throws UsageError when another input of the command claimed it already (one stream feeds
+/// one reader; the second read nothing, and said the input was empty).
+void claim_stdin(const std::string& what);
+
 std::vector<gemm_advisor::TileConfig> read_given_candidates(
     const std::string& path, std::map<gemm_advisor::TileConfig, long>* line_of = nullptr);
 

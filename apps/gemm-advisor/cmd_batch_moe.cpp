@@ -57,6 +57,7 @@ int run_moe_batch(const MoeBatchOptions& o) {
     if (common.dtype_option && common.dtype_option->count() > 0)
       throw UsageError("--dtype goes with --from-hf: a model list gives each model's dtype");
     std::vector<std::string> warnings;
+    if (o.input == "-") claim_stdin("the model list");
     models = read_moe_models(o.input, &warnings, true);  // bad entries in place: --keep-going goes past them
     for (const std::string& w : warnings) spdlog::warn("{}", w);
   }

@@ -516,9 +516,17 @@ bool ranking_options_given(const CommonOptions& o) {
   return (o.top_option && o.top_option->count() > 0) || (o.distinct_option && o.distinct_option->count() > 0);
 }
 
+void claim_stdin(const std::string& what) {
+  static std::string claimed;
+  if (!claimed.empty() && claimed != what)
+    throw UsageError(what + " and " + claimed + " are both '-': stdin feeds one of them (give the other as a file)");
+  claimed = what;
+}
+
 std::vector<gemm_advisor::TileConfig> read_given_candidates(const std::string& path,
                                                             std::map<gemm_advisor::TileConfig, long>* line_of) {
   if (path.empty()) return {};
+  if (path == "-") claim_stdin("--candidates");
   std::vector<std::string> warnings;
   std::vector<long> lines;
   std::vector<gemm_advisor::TileConfig> given = gemm_advisor::read_candidates_file(path, &warnings, &lines);

@@ -68,6 +68,7 @@ gemm_advisor::MoeModel moe_model(const CommonOptions& o) {
     if (o.moe.experts || o.moe.top_k || o.moe.hidden || o.moe.intermediate)
       throw UsageError("--from-hf gives experts, top_k, hidden and intermediate: drop --experts, --top-k, --hidden, "
                        "--intermediate");
+    if (o.moe.from_hf == "-") claim_stdin("--from-hf");
     m = moe_model_from_hf_config(o.moe.from_hf, o.moe.tp, dtype_given ? o.dtype : "");
   } else {
     std::string missing;

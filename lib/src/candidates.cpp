@@ -1,6 +1,7 @@
 #include "gemm_advisor/candidates.hpp"
 
 #include <fstream>
+#include <iostream>
 #include <iterator>
 #include <map>
 #include <sstream>
@@ -14,6 +15,8 @@ namespace gemm_advisor {
 
 std::vector<TileConfig> read_candidates_file(const std::string& path, std::vector<std::string>* warnings,
                                              std::vector<long>* lines) {
+  // "-" reads stdin, as shape lists and --from-hf do (it was "-: cannot open": a fresh user's find).
+  if (path == "-") return read_candidates(std::cin, "<stdin>", warnings, lines);
   check_readable_file(path);  // uniform messages for missing files, directories, permissions
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path + ": cannot open");

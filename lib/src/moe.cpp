@@ -446,7 +446,7 @@ std::vector<MoeModel> read_moe_models(const std::string& path_given, std::vector
 MoeModel moe_model_from_hf_config(const std::string& file, std::int64_t tp, const std::string& dtype_override) {
   // "-" reads stdin (`curl .../config.json | gemm-advisor rank 1 --from-hf -`), as shape lists do.
   const bool from_stdin = file == "-";
-  const std::string path = from_stdin ? "stdin" : file;
+  const std::string path = from_stdin ? "<stdin>" : file;  // as shape lists name it
   // Read whole (bounded) first: an empty file or /dev/zero was "not valid JSON: unexpected end of input".
   // read_text_file's bound for both (16 MiB).
   const std::string in = from_stdin ? read_whole_input(std::cin, path, "not a config.json", std::size_t{16} << 20)

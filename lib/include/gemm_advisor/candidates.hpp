@@ -9,7 +9,7 @@
 
 namespace gemm_advisor {
 
-/// Reads the file. Throws InputError "path:line: ..." for an unreadable file, a missing column,
+/// Reads the file ("-": stdin, named "<stdin>" in messages). Throws InputError "path:line: ..." for an unreadable file, a missing column,
 /// a non-numeric or non-positive value, or a file with no configs. A config listed again is kept
 /// once. `warnings`, when given, receives what the file has that the reader ignores, each
 /// "path:line: message" (a column it does not know, such as a misspelled `splitk`, or a config
