@@ -763,4 +763,32 @@ check("Profile: copy and deepcopy", _copy.copy(prof).name == "mi300x" and _copy.
 check("triton.shortlist(top=<integer scalar>) is accepted",
       callable(gat.shortlist(top=Index(8), hw="h200")["early_config_prune"]))
 
+# A fresh user's pass (2026-12-04): torch's dtype names (and torch/numpy dtype objects, whose text
+# or type name is one), the target's own parameter names as names= keys, load_profile's TypeError
+# naming its own argument.
+
+
+def type_error(fn, *args, **kwargs):
+    try:
+        fn(*args, **kwargs)
+    except TypeError as e:
+        return e
+    return None
+
+
+want = g.rank("16x4096x4096", hw="h200", dtype="fp16", top=3)
+check("dtype='torch.float16' is fp16", g.rank("16x4096x4096", hw="h200", dtype="torch.float16", top=3) == want)
+check("dtype='float8_e4m3fn' (torch's fp8) is fp8",
+      g.rank("16x4096x4096", hw="h200", dtype="float8_e4m3fn", top=3) == g.rank("16x4096x4096", hw="h200", dtype="fp8",
+                                                                                 top=3))
+Float16 = type("float16", (), {"__module__": "numpy"})  # a numpy scalar type, as np.float16 is to the module
+check("dtype=<a numpy scalar type named float16> is fp16", g.rank("16x4096x4096", hw="h200", dtype=Float16, top=3) == want)
+e = type_error(g.rank, "16x4096x4096", hw="h200", dtype=3)
+check("dtype=3: TypeError saying what dtype may be", isinstance(e, TypeError) and "torch or numpy dtype" in str(e), repr(e))
+check("names={'BLOCK_M': 'BM'}: the target's own name as a key, as --names takes it",
+      gat.parameter_names("triton", {"BLOCK_M": "BM"})["block_m"] == "BM" and
+      gat.parameter_names("triton-tutorial", {"BLOCK_SIZE_N": "BN"})["block_n"] == "BN")
+e = type_error(g.load_profile, 123)
+check("load_profile(123): TypeError naming load_profile's argument", isinstance(e, TypeError) and
+      str(e).startswith("load_profile: name_or_path must be"), repr(e))
 cli_harness.finish()

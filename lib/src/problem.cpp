@@ -115,7 +115,11 @@ std::string_view dtype_name(Dtype d) {
 using text::lower;
 
 Dtype parse_dtype(std::string_view text) {
-  const std::string t = lower(text);
+  // torch's names too, as str(tensor.dtype) prints them ("torch.float16", "torch.float8_e4m3fn"):
+  // a torch user's spelling was "unknown dtype" (a fresh user's find, 2026-12-04).
+  std::string t = lower(text);
+  if (t.rfind("torch.", 0) == 0) t.erase(0, 6);
+  if (t == "float8_e4m3fn" || t == "float8_e4m3fnuz" || t == "float8_e5m2" || t == "float8_e5m2fnuz") return Dtype::fp8;
   if (t == "fp32" || t == "f32" || t == "float32" || t == "float" || t == "tf32") return Dtype::fp32;
   if (t == "fp16" || t == "f16" || t == "float16" || t == "half") return Dtype::fp16;
   if (t == "bf16" || t == "bfloat16") return Dtype::bf16;

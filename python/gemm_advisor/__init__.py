@@ -158,6 +158,19 @@ def _hw_arg(hw):
     raise TypeError(f"hw must be a profile name, a GPU name, a path or a gemm_advisor.Profile, not {type(hw).__name__}")
 
 
+def _dtype_arg(value):
+    # torch and numpy dtypes as themselves: str(torch.float16) is "torch.float16" (the C++ parser takes
+    # it), np.float16 is a type named "float16", np.dtype("float16") prints "float16" (each was a
+    # TypeError or an unknown dtype: a fresh user's find, 2026-12-04).
+    if value is None or isinstance(value, str):
+        return _text_arg("dtype", value)
+    if isinstance(value, type) and value.__module__ == "numpy":
+        return _text_arg("dtype", value.__name__)
+    if type(value).__module__ in ("torch", "numpy") or type(value).__module__.startswith("numpy."):
+        return _text_arg("dtype", str(value))
+    raise TypeError(f"dtype must be text, a torch or numpy dtype, or None, not {type(value).__name__}")
+
+
 def _text_arg(name, value):
     if value is None:
         return ""
@@ -310,7 +323,7 @@ def ranking(shape, hw=None, dtype=None, layout=None, target="triton", top=10, ca
     target = _target_arg(target)
     texts = _candidate_texts(candidates, target)
     distinct = _distinct_arg(distinct)
-    text, warnings = _core.ranking_json(_shape_text(shape), _hw_arg(hw), _text_arg("dtype", dtype),
+    text, warnings = _core.ranking_json(_shape_text(shape), _hw_arg(hw), _dtype_arg(dtype),
                                         _text_arg("layout", layout), target, _top_arg(top),
                                         distinct, texts, _cu_count_arg(cu_count),
                                         _max_split_k_arg(max_split_k, target))
@@ -364,7 +377,7 @@ def _moe_args(tokens, experts, top_k, hidden, intermediate, tp, dtype, block_sha
     if isinstance(block_shape, (list, tuple)):
         # Each size as an int (numpy and torch integer scalars too), as the other integer arguments.
         block_shape = "x".join(str(_int(b, "block_shape")) for b in block_shape)
-    return (tokens, experts, top_k, hidden, intermediate, tp, _text_arg("dtype", dtype) or "bf16",
+    return (tokens, experts, top_k, hidden, intermediate, tp, _dtype_arg(dtype) or "bf16",
             _text_arg("block_shape", block_shape) or "", _text_arg("routing", routing) or "uniform",
             _text_arg("gemm", gemm) or "layer")
 
@@ -437,7 +450,7 @@ def explain(shape, config=None, hw=None, dtype=None, layout=None, target="triton
     if config is not None and not text.strip():
         # As the CLI's --config "" (it explained the top config unsaid: a fresh user's find).
         raise Error("explain: config must not be empty (None explains the advisor's top config)")
-    result, warnings = _core.explain_json(_shape_text(shape), _hw_arg(hw), _text_arg("dtype", dtype),
+    result, warnings = _core.explain_json(_shape_text(shape), _hw_arg(hw), _dtype_arg(dtype),
                                           _text_arg("layout", layout), target, text, _cu_count_arg(cu_count),
                                           _max_split_k_arg(max_split_k, target))
     _warn(warnings)
@@ -475,6 +488,10 @@ def load_profile(name_or_path):
     a shipped profile's name or a file's text (the same profile where it is unpickled, whatever
     becomes of the file: multiprocessing, another host).
     """
+    if name_or_path is not None and not isinstance(name_or_path, (str, _os.PathLike, Profile)):
+        # Named as this function's argument, not as hw= (a fresh user's find, 2026-12-04).
+        raise TypeError(f"load_profile: name_or_path must be a profile name, a GPU name, a path or a "
+                        f"gemm_advisor.Profile, not {type(name_or_path).__name__}")
     hw = _hw_arg(name_or_path)
     if hw is None:
         raise TypeError("load_profile needs a name or a path (for the default: load_profile(default_hardware()))")

@@ -45,7 +45,8 @@ def parameter_names(target="triton", names=None):
     """{advisor field: kernel parameter name} for a target, with ``names`` applied.
 
     The target's own names (``gemm_advisor.targets()``) for every field it has; ``names`` maps
-    field names (block_m, block_n, block_k, group_m, split_k) to your kernel's names, or to None
+    field names (block_m, block_n, block_k, group_m, split_k, or the target's own parameter names,
+    BLOCK_M or BLOCK_SIZE_M, as ``--names`` takes them) to your kernel's names, or to None
     to leave the field out. Raises gemm_advisor.Error for an unknown target or field, or a name
     used twice; TypeError when ``names`` is not a dict of text (or None) values.
     """
@@ -55,6 +56,10 @@ def parameter_names(target="triton", names=None):
         if not isinstance(names, dict):
             raise TypeError(f"names must be a dict {{field: kernel name}}, not {type(names).__name__}")
         for field, name in names.items():
+            # The target's own parameter names as keys too (BLOCK_M: block_m), as --names takes them (a
+            # fresh user's find, 2026-12-04).
+            if isinstance(field, str) and field not in _ga.FIELDS and own.get(field) not in (None, *_OWN):
+                field = own[field]
             if field in _OWN:
                 raise _ga.Error(f"names: {field} is triton.Config's own argument and cannot be renamed")
             if field not in _ga.FIELDS:
