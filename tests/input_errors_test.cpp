@@ -129,6 +129,16 @@ TEST_CASE("a YAML shape list is one document with one top-level list", "[readers
   CHECK(warnings[0] == "x.json:2: unknown key 'extra' ignored (only 'shapes' is read)");
 }
 
+TEST_CASE("whitespace inside a quoted CSV field is data, around an unquoted one it is not", "[readers]") {
+  // RFC 4180; '" lead"' lost its space (a fresh user's find, 2026-12-04).
+  const auto entries = read_all("name,m,n,k\n\" lead\",8,8,8\n  x  ,8,8,8\n\"a \"\"q\"\" , b \", 8 ,8,8\n", "q.csv");
+  REQUIRE(entries.size() == 3);
+  CHECK(entries[0].name == " lead");
+  CHECK(entries[1].name == "x");
+  CHECK(entries[2].name == "a \"q\" , b ");
+  CHECK(entries[2].problem.n == 8);
+}
+
 TEST_CASE("a first line 'shapes:' is a YAML list whatever the source's name (stdin, no extension)", "[readers]") {
   // It was read as a CSV header lacking m (a fresh user's find, 2026-12-04); the line is given back
   // to the reader, so lines are counted from it.

@@ -50,9 +50,41 @@ using text::trim;
 struct CsvReader::Impl {
   csv_parser parser{};
   std::vector<std::string> fields;
+  std::vector<bool> quoted;  // per field of the row being read: whether it was quoted
   std::deque<std::vector<std::string>> done;
+  std::deque<std::vector<bool>> done_quoted;
   bool first_line = true;
   long quote_line = 0;  // the line where the quoted field still open began (0: none open)
+
+  // Which fields were quoted, told by scanning each line as libcsv does (its callbacks do not say:
+  // csv_parse keeps the flag in a local): per row, one flag a field, in done_quoted.
+  bool scan_in_quotes = false, scan_field_started = false, scan_field_quoted = false;
+  void scan(const std::string& line) {  // the line with its '\n'
+    for (std::size_t i = 0; i < line.size(); ++i) {
+      const char c = line[i];
+      if (scan_in_quotes) {
+        if (c == '"') {
+          if (i + 1 < line.size() && line[i + 1] == '"') ++i;  // a doubled quote inside
+          else scan_in_quotes = false;
+        }
+        continue;
+      }
+      if (!scan_field_started && (c == ' ' || c == '\t')) continue;
+      if (!scan_field_started && c == '"') {
+        scan_field_started = scan_field_quoted = scan_in_quotes = true;
+        continue;
+      }
+      scan_field_started = true;
+      if (c == ',' || c == '\n') {
+        quoted.push_back(scan_field_quoted);
+        scan_field_started = scan_field_quoted = false;
+        if (c == '\n') {
+          done_quoted.push_back(std::move(quoted));
+          quoted.clear();
+        }
+      }
+    }
+  }
 
   static void on_field(void* data, std::size_t len, void* self) {
     static_cast<Impl*>(self)->fields.emplace_back(static_cast<const char*>(data), len);
@@ -113,6 +145,7 @@ bool CsvReader::next(std::vector<std::string>& fields) {
       if (i == text.size() || text[i] == '#') continue;
     }
     text.push_back('\n');
+    impl_->scan(text);
     if (csv_parse(&impl_->parser, text.data(), text.size(), Impl::on_field, Impl::on_row, impl_.get()) !=
         text.size()) {
       // libcsv's strict mode refuses a quote inside an unquoted field, or text after a closing quote:
@@ -130,7 +163,15 @@ bool CsvReader::next(std::vector<std::string>& fields) {
   }
   fields = std::move(impl_->done.front());
   impl_->done.pop_front();
-  for (auto& f : fields) f = trim(f);
+  std::vector<bool> quoted;  // none when the scan and libcsv disagree on the rows (never for a valid file)
+  if (!impl_->done_quoted.empty()) {
+    quoted = std::move(impl_->done_quoted.front());
+    impl_->done_quoted.pop_front();
+  }
+  // Whitespace inside quotes is data (RFC 4180: '" lead"' is a name with a space: it was trimmed, a
+  // fresh user's find, 2026-12-04); around an unquoted field it is not.
+  for (std::size_t i = 0; i < fields.size(); ++i)
+    if (i >= quoted.size() || !quoted[i]) fields[i] = trim(fields[i]);
   return true;
 }
 
