@@ -561,5 +561,10 @@ rc, out, err = run("batch", "-", "--hw", "h200", "--emit", "vllm", "--out", dang
 check("--out a dangling link: one error saying so", rc == 1 and "a link to nowhere" in err and
       len(error_lines(err)) == 1, err)
 
+rc, out, err = run("batch", "-", "--hw", "h200", "--emit", "vllm", "--out", os.path.join(TMP, "nl\ndir"),
+                   stdin="1x4096x4096\n")
+check("--out with a newline: a usage error (the paths go to stdout one a line)", rc == 2 and out == "" and
+      "a control character in the directory's name" in err and not os.path.exists(os.path.join(TMP, "nl\ndir")), err)
+
 shutil.rmtree(TMP, ignore_errors=True)
 cli_harness.finish()

@@ -607,7 +607,16 @@ Registered register_batch(CLI::App& app) {
                   "fused MoE's)")
       ->check(CLI::IsMember({"triton", "vllm"}))
       ->excludes(format);
-  cmd->add_option("--out", o->out_dir, "--emit vllm: directory for the config files (created if missing)");
+  cmd->add_option("--out", o->out_dir, "--emit vllm: directory for the config files (created if missing)")
+      ->check(CLI::Validator(
+          [](std::string& v) -> std::string {
+            // The written paths go to stdout one a line: a newline in DIR broke that (a fresh user's find).
+            for (const char ch : v)
+              if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f)
+                return "'" + gemm_advisor::printable(v) + "': a control character in the directory's name";
+            return v.empty() ? "must not be empty" : "";
+          },
+          "DIR"));
   cmd->add_option("--m-values", o->m_values,
                   "M values (tokens) per (N, K) with --emit vllm, and per layer of a vllm-fused-moe model list: a list "
                   "(1,16,128), or 'input' for each shape line's own M (--emit vllm); default: vLLM's 1,2,4,...,4096")
