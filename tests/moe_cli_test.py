@@ -118,6 +118,27 @@ rc, out, err = run("batch", "examples/moe-models.csv", "--target", "vllm-fused-m
 check("an NVIDIA device name under an AMD profile: a warning naming both", rc == 0 and
       "NVIDIA_H200 is an NVIDIA GPU, but mi300x" in err, err)
 
+# --from-hf, a fresh user's pass (2026-12-04): Python's NaN/Infinity in a field not read is no error
+# (json.dump writes them); a key only at the top level of a config with text_config is said to be
+# unread there; fp8 from quantization_config on a GPU without fp8 says where the fp8 came from.
+nan = write("nan.json", '{"model_type": "mixtral", "num_local_experts": 8, "num_experts_per_tok": 2, '
+                        '"hidden_size": 4096, "intermediate_size": 14336, "router_aux_loss_coef": NaN, '
+                        '"rope_scaling": {"factor": Infinity}, "note": "NaN here is text"}')
+rc, out, err = run("rank", "16", "--target", "vllm-fused-moe", "--from-hf", nan, "--hw", "h200", "--top", "1")
+check("--from-hf with NaN and Infinity in fields it does not read: ranked", rc == 0 and err == "", err)
+tc = write("tc.json", '{"num_local_experts": 8, "num_experts_per_tok": 2, "hidden_size": 4096, '
+                      '"intermediate_size": 14336, "text_config": {"hidden_size": 1024}}')
+rc, out, err = run("rank", "16", "--target", "vllm-fused-moe", "--from-hf", tc, "--hw", "h200")
+check("--from-hf: a key only at the top level beside text_config: the error says it is not read there",
+      rc == 1 and "under text_config, the language model's config vLLM reads; the top level's num_local_experts "
+                  "is not read" in err, err)
+q8 = write("dsv3-like.json", '{"n_routed_experts": 256, "num_experts_per_tok": 8, "hidden_size": 7168, '
+                             '"moe_intermediate_size": 2048, "quantization_config": {"quant_method": "fp8", '
+                             '"weight_block_size": [128, 128]}}')
+rc, out, err = run("rank", "16", "--target", "vllm-fused-moe", "--from-hf", q8, "--hw", "a100", "--tp", "8")
+check("--from-hf fp8 on the a100: the error names the config's quantization_config and --dtype bf16",
+      rc == 1 and "fp8 is " + q8 + "'s quantization_config: --dtype bf16 ranks the model unquantized" in err, err)
+
 # --from-hf: a config.json (Mixtral-8x7B's figures: 8 experts, top-2, hidden 4096, intermediate 14336).
 hf = write("config.json", json.dumps({"model_type": "mixtral", "num_local_experts": 8, "num_experts_per_tok": 2,
                                       "hidden_size": 4096, "intermediate_size": 14336, "torch_dtype": "bfloat16"}))

@@ -150,6 +150,10 @@ gemm_advisor::Profile load_profile_logged(const std::string& name_or_path, const
 
 /// The given configs of --candidates FILE (warnings logged), or an empty list when none was given.
 /// `line_of`, when given, receives each config's line in the file.
+/// Records that the --from-hf config `config` made the model fp8 through its quantization_config
+/// (no --dtype given): require_dtype's error then says so.
+void note_fp8_from(const std::string& config);
+
 /// Claims stdin for the input `what` names ("the shape list", "--candidates", "--from-hf") given as
 /// "-": throws UsageError when another input of the command claimed it already (one stream feeds
 /// one reader; the second read nothing, and said the input was empty).

@@ -536,7 +536,23 @@ std::vector<gemm_advisor::TileConfig> read_given_candidates(const std::string& p
   return given;
 }
 
-void require_dtype(const gemm_advisor::Hardware& hw, gemm_advisor::Dtype d) { gemm_advisor::require_matrix_dtype(hw, d); }
+namespace {
+std::string g_fp8_from;  // a --from-hf config whose quantization_config made the model fp8 (note_fp8_from)
+}  // namespace
+
+void note_fp8_from(const std::string& config) { g_fp8_from = config; }
+
+void require_dtype(const gemm_advisor::Hardware& hw, gemm_advisor::Dtype d) {
+  try {
+    gemm_advisor::require_matrix_dtype(hw, d);
+  } catch (const gemm_advisor::InputError& e) {
+    // The user gave no dtype: say where fp8 came from (it read as if --dtype fp8 were given: a fresh
+    // user's find, 2026-12-04).
+    if (d != gemm_advisor::Dtype::fp8 || g_fp8_from.empty()) throw;
+    throw gemm_advisor::InputError(std::string(e.what()) + "; fp8 is " + g_fp8_from +
+                                   "'s quantization_config: --dtype bf16 ranks the model unquantized");
+  }
+}
 
 namespace {
 

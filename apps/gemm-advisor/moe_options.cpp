@@ -70,6 +70,7 @@ gemm_advisor::MoeModel moe_model(const CommonOptions& o) {
                        "--intermediate");
     if (o.moe.from_hf == "-") claim_stdin("--from-hf");
     m = moe_model_from_hf_config(o.moe.from_hf, o.moe.tp, dtype_given ? o.dtype : "");
+    if (!dtype_given && m.dtype == Dtype::fp8) note_fp8_from(o.moe.from_hf == "-" ? "<stdin>" : o.moe.from_hf);
   } else {
     std::string missing;
     for (auto [given, name] : {std::pair<bool, const char*>{o.moe.experts > 0, "--experts"},

@@ -443,14 +443,46 @@ std::vector<MoeModel> read_moe_models(const std::string& path_given, std::vector
   return models;
 }
 
+namespace {
+// Python's json writes float('nan') and float('inf') as NaN, Infinity and -Infinity, which are no
+// JSON: a config.json with one in a field unread here (router_aux_loss_coef) was "not valid JSON"
+// (a fresh user's find, 2026-12-04). Outside strings, each becomes null (the line count unchanged).
+std::string python_constants_as_null(std::string text) {
+  std::string out;
+  out.reserve(text.size());
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      out += c;
+      if (c == '\\' && i + 1 < text.size()) out += text[++i];
+      else if (c == '"') in_string = false;
+      continue;
+    }
+    if (c == '"') in_string = true;
+    bool replaced = false;
+    for (const std::string_view token : {"-Infinity", "Infinity", "NaN"}) {
+      if (text.compare(i, token.size(), token) == 0) {
+        out += "null";
+        i += token.size() - 1;
+        replaced = true;
+        break;
+      }
+    }
+    if (!replaced) out += c;
+  }
+  return out;
+}
+}  // namespace
+
 MoeModel moe_model_from_hf_config(const std::string& file, std::int64_t tp, const std::string& dtype_override) {
   // "-" reads stdin (`curl .../config.json | gemm-advisor rank 1 --from-hf -`), as shape lists do.
   const bool from_stdin = file == "-";
   const std::string path = from_stdin ? "<stdin>" : file;  // as shape lists name it
   // Read whole (bounded) first: an empty file or /dev/zero was "not valid JSON: unexpected end of input".
   // read_text_file's bound for both (16 MiB).
-  const std::string in = from_stdin ? read_whole_input(std::cin, path, "not a config.json", std::size_t{16} << 20)
-                                    : read_text_file(path);
+  const std::string in = python_constants_as_null(
+      from_stdin ? read_whole_input(std::cin, path, "not a config.json", std::size_t{16} << 20) : read_text_file(path));
   if (in.find_first_not_of(" \t\r\n") == std::string::npos) throw InputError(path + ": is empty (expected a config.json)");
   if (in.find('\0') != std::string::npos) throw InputError(path + ": contains NUL bytes: not a text file");
   nlohmann::json root;
@@ -519,7 +551,16 @@ MoeModel moe_model_from_hf_config(const std::string& file, std::int64_t tp, cons
     if (found) return value;
     std::string names;
     for (const char* k : keys) names += std::string(names.empty() ? "" : ", ") + k;
-    throw InputError(path + ": no " + what + " (looked for " + names + ")");
+    // Under text_config the top level is not read (vLLM reads a multimodal config's language part):
+    // said where the top level holds the key (it read as if the file lacked it: a fresh user's find).
+    std::string top_level;
+    if (&c != &root)
+      for (const char* k : keys)
+        if (top_level.empty() && root.contains(k)) top_level = k;
+    throw InputError(path + ": no " + what + " (looked for " + names + ")" +
+                     (top_level.empty() ? std::string()
+                                        : " under text_config, the language model's config vLLM reads; the top "
+                                          "level's " + top_level + " is not read"));
   };
   MoeModel m;
   m.experts = integer({"num_local_experts", "n_routed_experts", "num_experts"}, "expert count");
