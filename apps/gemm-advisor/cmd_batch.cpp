@@ -17,6 +17,7 @@
 #include <cerrno>
 #include <charconv>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdint>
 #include <cstring>
@@ -111,6 +112,20 @@ struct Scratch {
   std::vector<gemm_advisor::RankedConfig> ranked;
 };
 
+// While a progress line is on the terminal, SIGPIPE (stdout's reader gone: `| head -1`) first erases
+// it, then ends the process as SIGPIPE does (exit 141): the line was left behind, with what the
+// reader printed glued to it (a fresh user's find, 2026-12-04). Only async-signal-safe calls.
+volatile std::sig_atomic_t g_progress_on_screen = 0;
+extern "C" void erase_progress_then_die(int signal_number) {
+  if (g_progress_on_screen) {
+    static const char kErase[] = "\r\033[K";
+    const ssize_t written = ::write(STDERR_FILENO, kErase, sizeof kErase - 1);
+    (void)written;
+  }
+  std::signal(signal_number, SIG_DFL);
+  std::raise(signal_number);
+}
+
 // Draws a progress line on stderr at most kRedrawsPerSecond times a second: a bar with percent and
 // ETA when the input is a file read as it goes (its byte position tells how far), else the count.
 // Always with the rate. The reading stage publishes the byte position; the writing stage draws.
@@ -143,11 +158,15 @@ class Progress {
       bar = fmt::format("[{}{}] {:3.0f}% ETA {:.0f}s ", std::string(filled, '#'), std::string(kBarWidth - filled, ' '),
                         frac * 100, eta_s);
     }
+    if (!drawn_ && std::signal(SIGPIPE, erase_progress_then_die) == SIG_IGN)
+      std::signal(SIGPIPE, SIG_IGN);  // ignored by the parent: left so (finish_stdout then says 141)
     std::cerr << fmt::format("\r{}{} shapes, {:.0f} shapes/s ", bar, done, rate) << std::flush;
     drawn_ = true;
+    g_progress_on_screen = 1;
   }
   /// Erases the line (before an error message, and at the end).
   void clear() {
+    g_progress_on_screen = 0;
     if (drawn_) std::cerr << "\r\033[K" << std::flush;
     drawn_ = false;
   }
