@@ -211,6 +211,33 @@ check("progress line erased, summary at the end", tty_err.rstrip().splitlines()[
     "gemm-advisor: batch: 300 shapes ranked"), repr(tty_err[-300:]))
 rc, tty_err = run_with_tty_stderr("batch", varied_txt, "--hw", "h100", "--quiet")
 check("--quiet: nothing on the terminal", rc == 0 and tty_err == "", repr(tty_err[:200]))
+# stdout's reader gone (`| head -1`) while the progress line is up: the line erased, then SIGPIPE's end
+# (it was left on the terminal with the reader's output glued to it: a fresh user's find, 2026-12-04).
+many = write("many.txt", "".join(f"{random.Random(i).randint(1, 8192)}x{random.Random(i + 1).randint(1, 8192)}x4096\n"
+                                 for i in range(40000)))
+master, slave = pty.openpty()
+p = subprocess.Popen([BIN, "batch", many, "--hw", "h200", "--format", "csv", "-j", "1"], stdout=subprocess.PIPE,
+                     stderr=slave, stdin=subprocess.DEVNULL)
+os.close(slave)
+p.stdout.readline()
+shown = b""
+while b"shapes/s" not in shown:  # the progress line is up
+    shown += os.read(master, 65536)
+p.stdout.close()
+chunks = [shown]
+while True:
+    try:
+        data = os.read(master, 65536)
+    except OSError:
+        break
+    if not data:
+        break
+    chunks.append(data)
+os.close(master)
+rc = p.wait(timeout=300)
+tail = b"".join(chunks).decode(errors="replace")
+check("stdout's reader gone: killed by SIGPIPE, the progress line erased last", rc == -13 and tail.endswith("\r\x1b[K"),
+      f"rc={rc} {tail[-120:]!r}")
 
 # --- --emit triton: Triton's names, within the hardware limits ------------------------------------
 
