@@ -1,11 +1,13 @@
 #pragma once
 // Shared pieces of the command-line front end. No model logic lives here.
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 
 #include <functional>
 #include <stdexcept>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gemm_advisor/measurements.hpp"
@@ -150,6 +152,12 @@ gemm_advisor::Profile load_profile_logged(const std::string& name_or_path, const
 
 /// The given configs of --candidates FILE (warnings logged), or an empty list when none was given.
 /// `line_of`, when given, receives each config's line in the file.
+/// Both --emit vllm commands' writing of their config files (name, text) into `dir` for the run
+/// `run` (write_config_directory): each path on stdout as it is written, then the sidecar's, the
+/// warnings logged. Returns the number of config files written; throws as write_config_directory.
+std::size_t write_vllm_directory(const std::string& dir, const std::vector<std::pair<std::string, std::string>>& files,
+                                 const nlohmann::json& run, bool overwrite);
+
 /// Records that the --from-hf config `config` made the model fp8 through its quantization_config
 /// (no --dtype given): require_dtype's error then says so.
 void note_fp8_from(const std::string& config);

@@ -559,16 +559,7 @@ int run_batch(const BatchOptions& o) {
     std::size_t index = 0;
     for (const auto& [nk, best_by_m] : vllm_tables) texts.emplace_back(written_names[index++], vllm_config_file_text(best_by_m));
     // Which advisor wrote them: a sidecar, since vLLM reads every key of its files as an M.
-    std::vector<std::string> warnings;
-    const std::string sidecar = write_config_directory(
-        o.out_dir, texts, run, o.overwrite,
-        [&](const std::string& path) {
-          std::cout << path << "\n";
-          ++files;
-        },
-        &warnings);
-    if (!sidecar.empty()) std::cout << sidecar << "\n";
-    for (const std::string& w : warnings) spdlog::warn("{}", w);
+    files += write_vllm_directory(o.out_dir, texts, run, o.overwrite);
     std::cout.flush();
   }
 

@@ -162,16 +162,7 @@ int run_moe_batch(const MoeBatchOptions& o) {
       if (entry.second.size() != m_values.size()) continue;
       texts.emplace_back(names[index++], vllm_moe_config_file_text(entry.second, hw, std::get<2>(key)));
     }
-    std::vector<std::string> warnings;
-    const std::string sidecar = write_config_directory(
-        o.out_dir, texts, run, o.overwrite,
-        [&](const std::string& path) {
-          std::cout << path << "\n";
-          ++written;
-        },
-        &warnings);
-    if (!sidecar.empty()) std::cout << sidecar << "\n";
-    for (const std::string& w : warnings) spdlog::warn("{}", w);
+    written += write_vllm_directory(o.out_dir, texts, run, o.overwrite);
   }
   std::cout.flush();
   // The summary, unless nothing ran: then the error line says it all (bad input: one line).

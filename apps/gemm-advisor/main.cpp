@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "cli.hpp"
+#include "gemm_advisor/emit.hpp"
 #include "gemm_advisor/error.hpp"
 #include "gemm_advisor/version.hpp"
 #include "gemm_advisor/candidates.hpp"
@@ -541,6 +542,22 @@ std::string g_fp8_from;  // a --from-hf config whose quantization_config made th
 }  // namespace
 
 void note_fp8_from(const std::string& config) { g_fp8_from = config; }
+
+std::size_t write_vllm_directory(const std::string& dir, const std::vector<std::pair<std::string, std::string>>& files,
+                                 const nlohmann::json& run, bool overwrite) {
+  std::size_t written = 0;
+  std::vector<std::string> warnings;
+  const std::string sidecar = gemm_advisor::write_config_directory(
+      dir, files, run, overwrite,
+      [&](const std::string& path) {
+        std::cout << path << "\n";
+        ++written;
+      },
+      &warnings);
+  if (!sidecar.empty()) std::cout << sidecar << "\n";
+  for (const std::string& w : warnings) spdlog::warn("{}", w);
+  return written;
+}
 
 void require_dtype(const gemm_advisor::Hardware& hw, gemm_advisor::Dtype d) {
   try {

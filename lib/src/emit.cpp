@@ -630,11 +630,9 @@ void check_directory_creatable(const std::string& dir) {
 
 void ensure_directory(const std::string& dir) {
   namespace fs = std::filesystem;
+  check_directory_creatable(dir);
   std::error_code ec;
   if (fs::is_directory(dir, ec)) return;
-  if (fs::exists(dir, ec)) throw InputError(dir + ": exists and is not a directory");
-  if (fs::is_symlink(fs::symlink_status(dir, ec)))
-    throw InputError(dir + ": a link to nowhere (" + fs::read_symlink(dir, ec).string() + "): cannot create the directory");
   fs::create_directories(dir, ec);
   if (ec) throw InputError(dir + ": cannot create directory: " + ec.message());
 }
