@@ -784,11 +784,40 @@ check("dtype='float8_e4m3fn' (torch's fp8) is fp8",
 Float16 = type("float16", (), {"__module__": "numpy"})  # a numpy scalar type, as np.float16 is to the module
 check("dtype=<a numpy scalar type named float16> is fp16", g.rank("16x4096x4096", hw="h200", dtype=Float16, top=3) == want)
 e = type_error(g.rank, "16x4096x4096", hw="h200", dtype=3)
-check("dtype=3: TypeError saying what dtype may be", isinstance(e, TypeError) and "torch or numpy dtype" in str(e), repr(e))
+check("dtype=3: TypeError saying what dtype may be", isinstance(e, TypeError) and "a torch, numpy or Triton dtype" in str(e), repr(e))
 check("names={'BLOCK_M': 'BM'}: the target's own name as a key, as --names takes it",
       gat.parameter_names("triton", {"BLOCK_M": "BM"})["block_m"] == "BM" and
       gat.parameter_names("triton-tutorial", {"BLOCK_SIZE_N": "BN"})["block_n"] == "BN")
 e = type_error(g.load_profile, 123)
 check("load_profile(123): TypeError naming load_profile's argument", isinstance(e, TypeError) and
       str(e).startswith("load_profile: name_or_path must be"), repr(e))
+# A fresh user's Triton pass (2026-12-04): names leaving SPLIT_K out rank as --names SPLIT_K= (over the
+# unsplit configs, not the split ones dropped after); GROUP_SIZE_M left out writes each config once;
+# what --names refuses, names= refuses; a triton.Config (duck-typed) is a candidate.
+cli = subprocess.run([sys.argv[1], "batch", "-", "--hw", "a100", "--emit", "triton", "--top", "3", "--names", "SPLIT_K=",
+                      "-q"], input="144x16x2800000\n", capture_output=True, text=True)
+py = gat.configs(144, 16, 2800000, hw="a100", top=3, names={"split_k": None}, distinct=False)
+as_dicts = [dict(c) if isinstance(c, dict) else {**c.kwargs, "num_warps": c.num_warps, "num_stages": c.num_stages}
+            for c in py]
+check("names={'split_k': None}: the configs --names SPLIT_K= writes, in its order",
+      cli.returncode == 0 and json.loads(cli.stdout)[0]["configs"] == as_dicts, cli.stdout[:300])
+fp8 = gat.configs(64, 7168, 2048, hw="h200", target="vllm-fp8-block", names={"group_m": None}, distinct=False)
+keys = [json.dumps(dict(c) if isinstance(c, dict) else {**c.kwargs, "w": c.num_warps, "s": c.num_stages},
+                   sort_keys=True) for c in fp8]
+check("names={'group_m': None}: 8 configs, each once", len(keys) == 8 and len(set(keys)) == 8, keys)
+e = py_error(gat.parameter_names, "triton-tutorial", {"split_k": "SK"})
+check("names renaming a field the target lacks: Error, as --names", e is not None and "not a parameter of" in str(e),
+      repr(e))
+e = py_error(gat.parameter_names, "triton", {"BLOCK_M": "BM", "block_m": "X"})
+check("names naming one field twice: Error, as --names", e is not None and "both name block_m" in str(e), repr(e))
+
+
+class FakeConfig:  # what triton.Config holds
+    def __init__(self, kwargs, num_warps, num_stages):
+        self.kwargs, self.num_warps, self.num_stages = kwargs, num_warps, num_stages
+
+
+got = g.rank("4096x4096x4096", hw="h200", candidates=[FakeConfig({"BLOCK_M": 64, "BLOCK_N": 128, "BLOCK_K": 64}, 4, 3)])
+check("a triton.Config is a candidate", [(c["block_m"], c["num_warps"], c["num_stages"]) for c in got] == [(64, 4, 3)], got)
+
 cli_harness.finish()

@@ -169,4 +169,19 @@ check("python3 -m gemm_advisor.plot -o x.jpeg: exit 1, nothing written", rc == 1
 rc, out, err = plot_cli("bars", "64x64x64", "-o", os.path.join(TMP, "x.png"))
 check("python3 -m gemm_advisor.plot with an unknown kind: a usage error (exit 2)", rc == 2, err)
 
+# A fresh user's pass (2026-12-04): plots from threads (matplotlib's text layout is shared state: 4
+# threads failed with its errors), non-finite evaluation numbers named, not matplotlib's errors.
+from concurrent.futures import ThreadPoolExecutor  # noqa: E402
+with ThreadPoolExecutor(4) as pool:
+    paths = list(pool.map(lambda i: gp.roofline(f"{64 * (i + 1)}x4096x4096", hw="h200",
+                                                path=os.path.join(TMP, f"thread{i}.png")) and
+                          os.path.join(TMP, f"thread{i}.png"), range(8)))
+check("roofline from 4 threads, 8 calls: every file written", all(os.path.getsize(p) > 0 for p in paths), paths)
+try:
+    gp.predicted_vs_measured({"shapes": [{"advisor_top1_ms": 1, "predicted_top1_ms": 2, "pct_of_oracle": float("nan")}]})
+    err = ""
+except g.Error as e:
+    err = str(e)
+check("predicted_vs_measured with a NaN: gemm_advisor.Error naming shapes[0]", "shapes[0]" in err and "finite" in err, err)
+
 cli_harness.finish()

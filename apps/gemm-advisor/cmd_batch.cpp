@@ -300,6 +300,8 @@ int run_batch(const BatchOptions& o) {
     throw UsageError(e.what());
   }
 
+  const bool fields_left_out =
+      std::any_of(names.begin(), names.end(), [](const auto& renamed) { return renamed.second.empty(); });
   Profile profile = load_profile_logged(common.hw, common.overrides, target.name());
   // A kernel without SPLIT_K (--names SPLIT_K=) takes the unsplit configs only, as Python's
   // names={"split_k": None} gives.
@@ -454,8 +456,10 @@ int run_batch(const BatchOptions& o) {
                   return item;
                 }
                 try {
-                  advise(target, e.problem, profile, fixed.empty() ? nullptr : &fixed, common.distinct ? 0 : top,
-                         s.candidates, s.ranked);
+                  // With a field left out (--names GROUP_SIZE_M=), configs that differed only there are
+                  // written once: the whole ranking, so that `top` distinct ones remain.
+                  advise(target, e.problem, profile, fixed.empty() ? nullptr : &fixed,
+                         common.distinct || fields_left_out ? 0 : top, s.candidates, s.ranked);
                   if (common.distinct) distinct_tiles_first(s.ranked, top);
                 } catch (const InputError& err) {
                   e.error = located(source, e.line, err.what());

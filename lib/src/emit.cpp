@@ -110,7 +110,10 @@ nlohmann::ordered_json configs_json(const Target& target, const std::vector<Rank
   for (const RankedConfig& r : ranked) {
     // Feasible entries come first in a ranking (ranker.hpp): the first infeasible one ends them.
     if (!r.estimate.feasible || (top != 0 && configs.size() >= top)) break;
-    configs.push_back(config_json(target, r.config, names));
+    nlohmann::ordered_json c = config_json(target, r.config, names);
+    // A field left out (--names GROUP_SIZE_M=) makes configs that differed only there alike: each is
+    // written once, at its best place (8 configs held 6 distinct ones: a fresh user's find, 2026-12-04).
+    if (std::find(configs.begin(), configs.end(), c) == configs.end()) configs.push_back(std::move(c));
   }
   return configs;
 }

@@ -159,16 +159,19 @@ def _hw_arg(hw):
 
 
 def _dtype_arg(value):
-    # torch and numpy dtypes as themselves: str(torch.float16) is "torch.float16" (the C++ parser takes
-    # it), np.float16 is a type named "float16", np.dtype("float16") prints "float16" (each was a
-    # TypeError or an unknown dtype: a fresh user's find, 2026-12-04).
+    # torch, numpy and Triton dtypes as themselves: str(torch.float16) is "torch.float16" (the C++
+    # parser takes it), np.float16 is a type named "float16", np.dtype("float16") and tl.float16
+    # print "float16" and "fp16" (each was a TypeError or an unknown dtype: fresh users' finds,
+    # 2026-12-04). A tensor or array is no dtype (its text went to the parser).
     if value is None or isinstance(value, str):
         return _text_arg("dtype", value)
     if isinstance(value, type) and value.__module__ == "numpy":
         return _text_arg("dtype", value.__name__)
-    if type(value).__module__ in ("torch", "numpy") or type(value).__module__.startswith("numpy."):
+    kind = type(value)
+    if (kind.__module__, kind.__name__) in (("torch", "dtype"), ("numpy", "dtype")) or \
+            kind.__module__.startswith("numpy.dtypes") or kind.__module__.startswith("triton.language"):
         return _text_arg("dtype", str(value))
-    raise TypeError(f"dtype must be text, a torch or numpy dtype, or None, not {type(value).__name__}")
+    raise TypeError(f"dtype must be text, a torch, numpy or Triton dtype, or None, not {kind.__name__}")
 
 
 def _text_arg(name, value):
@@ -196,7 +199,10 @@ def _targets_cached():
 
 
 def _target_info(target):
-    """The entry of ``targets()`` for a target name; Error for an unknown target."""
+    """The entry of ``targets()`` for a target name; Error for an unknown target, TypeError for one
+    that is no text (target=None was "unknown target 'None'" here, a TypeError in rank)."""
+    if not isinstance(target, str):
+        raise TypeError(f"target must be a target name (see gemm_advisor.targets()), not {type(target).__name__}")
     for t in _targets_cached():
         if t["name"] == target:
             return t
@@ -230,8 +236,14 @@ def config_text(config, target="triton", where="config"):
     """
     if isinstance(config, str):
         return _utf8(config, where)
+    if not isinstance(config, dict) and hasattr(config, "kwargs") and hasattr(config, "num_warps"):
+        # A triton.Config (what gemm_advisor.triton.configs returns when triton is there): its kwargs
+        # and its own num_warps / num_stages (refused: a fresh user's find, 2026-12-04).
+        config = {**dict(config.kwargs or {}), "num_warps": config.num_warps,
+                  "num_stages": getattr(config, "num_stages", None)}
     if not isinstance(config, dict):
-        raise TypeError(f"{where} must be a dict of config fields or config text, not {type(config).__name__}")
+        raise TypeError(f"{where} must be a dict of config fields, config text or a triton.Config, "
+                        f"not {type(config).__name__}")
     by_name = _parameter_names(target)
     values = {}
     unknown = []

@@ -15,10 +15,12 @@ Each returns a ``matplotlib.figure.Figure`` drawn on the Agg canvas (no display 
 """
 
 import argparse
+import functools
 import json
 import math
 import os
 import sys
+import threading
 
 import gemm_advisor as _ga
 
@@ -26,6 +28,20 @@ __all__ = ["roofline", "heatmap", "predicted_vs_measured", "save", "main"]
 
 _FORMATS = (".png", ".svg", ".pdf")
 _BOUND_COLORS = {"compute": "tab:blue", "memory": "tab:orange", "issue": "tab:green"}
+
+
+# matplotlib is not thread-safe (its text layout shares state): each plot function draws and saves
+# under this lock, so that calls from threads run one after another (4 threads failed with
+# matplotlib's own errors: a fresh user's find, 2026-12-04).
+_DRAW_LOCK = threading.RLock()
+
+
+def _locked(fn):
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        with _DRAW_LOCK:
+            return fn(*args, **kwargs)
+    return wrapper
 
 
 def _figure(width=7.0, height=5.0):
@@ -39,10 +55,17 @@ def _figure(width=7.0, height=5.0):
     return fig
 
 
+@_locked
 def save(fig, path):
     """Save a figure to ``path``; the format is the suffix's (.png, .svg, .pdf). Raises gemm_advisor.Error
     for another suffix or a file that cannot be written. Returns the path."""
+    if not hasattr(fig, "savefig"):
+        raise TypeError(f"save: fig must be a matplotlib Figure (what the plot functions return), not {type(fig).__name__}")
+    if not isinstance(path, (str, os.PathLike)) or isinstance(path, bytes):
+        raise TypeError(f"path must be text or an os.PathLike, not {type(path).__name__}")
     path = os.fspath(path)
+    if isinstance(path, bytes):
+        raise TypeError("path must be text or an os.PathLike of text, not bytes")
     suffix = os.path.splitext(path)[1].lower()
     if suffix not in _FORMATS:
         raise _ga.Error(f"{path}: unknown image format '{suffix}' (use {', '.join(_FORMATS)})")
@@ -64,6 +87,7 @@ def _title(result):
     return f"{p['m']}x{p['n']}x{p['k']}{batch} {p['dtype']} {p['layout']} on {hw['display_name']} ({result['target']})"
 
 
+@_locked
 def roofline(shape, hw=None, dtype=None, layout=None, target="triton", top=0, path=None, *, cu_count=None):
     """Roofline of a shape's candidate configs.
 
@@ -119,13 +143,16 @@ def roofline(shape, hw=None, dtype=None, layout=None, target="triton", top=0, pa
     return fig
 
 
+@_locked
 def heatmap(shape, hw=None, dtype=None, layout=None, target="triton", path=None, *, cu_count=None):
     """Best predicted time over (BLOCK_M, BLOCK_N) for one shape.
 
     Each cell is the fastest predicted time (microseconds) of the target's candidates with that
     BLOCK_M (rows) and BLOCK_N (columns), over every other parameter; blank cells have no
     candidate (larger than the problem, or nothing fits). The colour scale is logarithmic; the
-    overall best cell is outlined. Arguments as for :func:`roofline`. Returns the Figure (saved
+    cell of the advisor's rank-1 config is outlined (in a near-tie the ranking's tie-breakers may
+    put it on a cell a little slower than the fastest prediction, and the title then says so).
+    Arguments as for :func:`roofline`. Returns the Figure (saved
     to ``path`` when given).
     """
     fig = _figure()
@@ -161,8 +188,11 @@ def heatmap(shape, hw=None, dtype=None, layout=None, target="triton", path=None,
     i, j = rows.index(top["block_m"]), cols.index(top["block_n"])
     from matplotlib.patches import Rectangle
     ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, edgecolor="red", linewidth=2))
-    ax.set_title(_title(result) + f"\nbest {_number(top['latency_s'] * 1e6)} µs at {top['block_m']}x{top['block_n']}",
-                 fontsize=9)
+    fastest = min(best, key=best.get)
+    note = "" if fastest == (top["block_m"], top["block_n"]) else (
+        f" (fastest {_number(best[fastest] * 1e6)} µs at {fastest[0]}x{fastest[1]}, a near-tie)")
+    ax.set_title(_title(result) + f"\nrank 1: {_number(top['latency_s'] * 1e6)} µs at {top['block_m']}x{top['block_n']}"
+                 + note, fontsize=9)
     if path is not None:
         save(fig, path)
     return fig
@@ -171,6 +201,8 @@ def heatmap(shape, hw=None, dtype=None, layout=None, target="triton", path=None,
 def _evaluation(source):
     if isinstance(source, dict):
         return source, "evaluation"
+    if not isinstance(source, (str, os.PathLike)):
+        raise TypeError(f"evaluation must be a path or the loaded evaluate JSON (a dict), not {type(source).__name__}")
     path = os.fspath(source)
     try:
         with open(path, encoding="utf-8") as f:
@@ -184,6 +216,7 @@ def _evaluation(source):
     return data, path
 
 
+@_locked
 def predicted_vs_measured(evaluation, path=None):
     """Predicted against measured time of the advisor's top config, one point per shape.
 
@@ -200,9 +233,14 @@ def predicted_vs_measured(evaluation, path=None):
     pts = []
     for i, s in enumerate(shapes):
         try:
-            pts.append((float(s["advisor_top1_ms"]), float(s["predicted_top1_ms"]), float(s["pct_of_oracle"])))
+            point = (float(s["advisor_top1_ms"]), float(s["predicted_top1_ms"]), float(s["pct_of_oracle"]))
         except (KeyError, TypeError, ValueError):
             raise _ga.Error(f"{source}: shapes[{i}] lacks advisor_top1_ms, predicted_top1_ms or pct_of_oracle") from None
+        # NaN or infinity reached matplotlib, which raised its own errors (a fresh user's find, 2026-12-04).
+        if not all(math.isfinite(v) for v in point):
+            raise _ga.Error(f"{source}: shapes[{i}]: advisor_top1_ms, predicted_top1_ms and pct_of_oracle must be "
+                            f"finite numbers, got {point}")
+        pts.append(point)
     pts = [p for p in pts if p[0] > 0 and p[1] > 0]
     if not pts:
         raise _ga.Error(f"{source}: no shape with positive measured and predicted times")

@@ -55,11 +55,21 @@ def parameter_names(target="triton", names=None):
     if names is not None:
         if not isinstance(names, dict):
             raise TypeError(f"names must be a dict {{field: kernel name}}, not {type(names).__name__}")
+        given = {}  # field -> the key that named it
         for field, name in names.items():
+            key = field
             # The target's own parameter names as keys too (BLOCK_M: block_m), as --names takes them (a
             # fresh user's find, 2026-12-04).
             if isinstance(field, str) and field not in _ga.FIELDS and own.get(field) not in (None, *_OWN):
                 field = own[field]
+            # One field named twice (BLOCK_M and block_m), as --names refuses it (the last was kept).
+            if field in given:
+                raise _ga.Error(f"names: {given[field]!r} and {key!r} both name {field}")
+            given[field] = key
+            # A field the target's kernel lacks may be left out (no change), not renamed, as --names.
+            if field in _ga.FIELDS and field not in _OWN and field not in own.values() and name is not None:
+                raise _ga.Error(f"names: {field} is not a parameter of {target} (its parameters: "
+                                f"{', '.join(n for n, f in own.items() if f not in _OWN)})")
             if field in _OWN:
                 raise _ga.Error(f"names: {field} is triton.Config's own argument and cannot be renamed")
             if field not in _ga.FIELDS:
@@ -120,17 +130,33 @@ def configs(M, N, K, hw=None, top=8, names=None, dtype=None, target="triton", la
     shape = (_dim(M, "M"), _dim(N, "N"), _dim(K, "K"), _dim(batch, "batch"))
     if shape[3] == 1:
         shape = shape[:3]
-    top = _ga._top_arg(top)  # checked on both paths (without SPLIT_K, -1 sliced off the last config)
-    if "split_k" in mapping or target != "triton":
-        ranked = _ga.rank(shape, hw=hw, dtype=dtype, layout=layout, target=target, top=top, distinct=distinct,
-                          cu_count=cu_count, max_split_k=max_split_k)
-    else:  # a kernel without SPLIT_K: its configs are the unsplit ones, in the same order
-        ranked = [e for e in _ga.rank(shape, hw=hw, dtype=dtype, layout=layout, target=target, top=0,
-                                      distinct=distinct, cu_count=cu_count, max_split_k=max_split_k)
-                  if e["split_k"] == 1]
-        ranked = ranked[:top] if top else ranked
+    top = _ga._top_arg(top)
+    own_fields = set(_ga._parameter_names(target).values())
+    if "split_k" in own_fields and "split_k" not in mapping:
+        # A kernel without SPLIT_K is ranked over the unsplit configs, as --names SPLIT_K= ranks it
+        # (ranking the split ones too and dropping them broke ties against configs it cannot run: its
+        # order differed from the CLI's, a fresh user's find, 2026-12-04).
+        if max_split_k is not None and _ga._is_int(max_split_k) and max_split_k > 1:
+            raise _ga.Error(f"max_split_k={max_split_k} with names leaving SPLIT_K out: the kernel cannot split K")
+        max_split_k = 1
+    # A field left out (GROUP_SIZE_M) makes configs that differed only there alike: each is written
+    # once, at its best place, from the whole ranking, so that `top` distinct ones remain (8 configs
+    # held 6 distinct ones: a fresh user's find, 2026-12-04), as --emit triton writes them.
+    left_out = any(f not in mapping for f in own_fields if f not in _OWN)
+    ranked = _ga.rank(shape, hw=hw, dtype=dtype, layout=layout, target=target, top=0 if left_out else top,
+                      distinct=distinct, cu_count=cu_count, max_split_k=max_split_k)
     triton = _triton()
-    return [_to_kernel(entry, mapping, triton) for entry in ranked]
+    out, seen = [], set()
+    for entry in ranked:
+        kwargs = {name: entry[field] for field, name in mapping.items()}
+        key = (tuple(sorted(kwargs.items())), entry["num_warps"], entry["num_stages"])
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append(_to_kernel(entry, mapping, triton))
+        if top and len(out) >= top:
+            break
+    return out
 
 
 def _fields_of(config, inverse):
@@ -200,8 +226,13 @@ def shortlist(top=8, hw=None, key_names=("M", "N", "K"), names=None, dtype=None,
         try:
             shape = tuple(_dim(args[k], k) for k in key_names)
         except KeyError as e:
+            # Triton's own launch keywords are not the kernel's arguments (they were listed as such).
+            kernel_args = [a for a in args if a not in ("grid", "warmup")]
+            near = [a for a in kernel_args if isinstance(a, str) and a.lower() == str(e.args[0]).lower()]
             raise _ga.Error(f"shortlist: the kernel has no argument {e.args[0]!r} (key_names={key_names!r}; "
-                            f"its arguments: {', '.join(map(str, args)) or 'none'})") from None
+                            f"its arguments: {', '.join(map(str, kernel_args)) or 'none'}"
+                            + (f"; key_names={tuple(a for k in key_names for a in kernel_args if isinstance(a, str) and a.lower() == k.lower())!r}?"
+                               if near else "") + ")") from None
         except TypeError as e:
             # A shape it cannot read (M = 4096.0, '4096') is one it rejects: all configs kept, as the
             # docstring says (it raised TypeError out of the autotuner: a fresh user's find, 2026-12-04).
@@ -218,8 +249,11 @@ def shortlist(top=8, hw=None, key_names=("M", "N", "K"), names=None, dtype=None,
                 kwargs_of = config if isinstance(config, dict) else dict(getattr(config, "kwargs", {}) or {})
                 wanted = ", ".join(f"{field}={name}" for field, name in mapping.items())
                 found = ", ".join(k for k in kwargs_of if k not in _OWN) or "none"
-                _warnings.warn(f"shortlist: {e} (looked for the kernel parameters {wanted}; the config has {found}: "
-                               f"give names= to map yours); benchmarking all {len(configs)} configs",
+                # The names were there and a value is wrong (64.0, None): names= would not help.
+                names_found = all(name in kwargs_of for field, name in mapping.items() if field in ("block_m", "block_n", "block_k"))
+                hint = ("a value is not what the kernel takes" if names_found else
+                        f"looked for the kernel parameters {wanted}; the config has {found}: give names= to map yours")
+                _warnings.warn(f"shortlist: {e} ({hint}); benchmarking all {len(configs)} configs",
                                _ga.AdvisorWarning, stacklevel=2)
                 return configs
             groups.setdefault(text, []).append(config)

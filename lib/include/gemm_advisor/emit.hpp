@@ -40,7 +40,9 @@ ParameterNames parse_parameter_names(std::string_view text, const Target& target
 nlohmann::ordered_json config_json(const Target& target, const TileConfig& c, const ParameterNames& names = {});
 
 /// The first `top` feasible entries of a ranking (0: all feasible ones), as a JSON list of
-/// config_json objects, best first. Infeasible entries are never emitted.
+/// config_json objects, best first, each once (a field `names` leaves out can make two entries
+/// alike: the later one is skipped, so pass a ranking longer than `top` then). Infeasible entries
+/// are never emitted.
 nlohmann::ordered_json configs_json(const Target& target, const std::vector<RankedConfig>& ranked, std::size_t top,
                                     const ParameterNames& names = {});
 
