@@ -297,3 +297,34 @@ TEST_CASE("a bad name or an empty matrix section gives one true message", "[hard
   CHECK_THAT(diag2.errors[0], Catch::Contains("'matrix' must be a mapping"));
   for (const auto& error : diag2.errors) CHECK_THAT(error, !Catch::Contains("bad.yaml:0:"));
 }
+
+TEST_CASE("a profile's memory hierarchy is in order, and its sources cite something", "[hardware][errors]") {
+  // A fresh user's profile pass (2026-12-04): an L2 larger than the DRAM and a per-CU shared memory of
+  // 100 (KB written as bytes) were taken; a cache slower than the DRAM, and citations that say nothing
+  // (empty, null, a number) or are given twice, passed without a word.
+  const std::string good = toy_text();
+  CHECK_THROWS_WITH(parse_profile(replaced(good, "dram_bytes: 80000000000", "dram_bytes: 40000000"), "bad.yaml"),
+                    Catch::Contains("bad.yaml:21: 'memory.l2_bytes' (50000000) exceeds 'memory.dram_bytes' (40000000)"));
+  CHECK_THROWS_WITH(parse_profile(replaced(good, "smem_per_cu_bytes: 233472", "smem_per_cu_bytes: 100"), "bad.yaml"),
+                    Catch::Contains("bad.yaml:18:") && Catch::Contains("compute.smem_per_cu_bytes"));
+  ProfileDiagnostics slow;
+  (void)parse_profile(replaced(good, "l2_bandwidth_bytes_per_s: 1.0e13", "l2_bandwidth_bytes_per_s: 1.0e11"), "slow.yaml",
+                      &slow);
+  REQUIRE(slow.warnings.size() == 1);
+  CHECK_THAT(slow.warnings[0], Catch::StartsWith("slow.yaml:22: 'memory.l2_bandwidth_bytes_per_s' (1e+11 B/s) is below "
+                                                 "'memory.dram_bandwidth_bytes_per_s'"));
+  for (const char* citation : {"\"\"", "", "42"}) {
+    INFO(citation);
+    ProfileDiagnostics d;
+    (void)parse_profile(replaced(good, "memory.l2_bytes: \"chosen\"", std::string("memory.l2_bytes: ") + citation), "c.yaml",
+                        &d);
+    REQUIRE(d.warnings.size() == 2);  // the entry cites nothing, and so the key has no source
+    CHECK_THAT(d.warnings[0], Catch::Contains("c.yaml:52: 'sources' entry 'memory.l2_bytes' cites nothing"));
+    CHECK_THAT(d.warnings[1], Catch::Contains("'memory.l2_bytes' has no entry in 'sources'"));
+  }
+  ProfileDiagnostics twice;
+  (void)parse_profile(replaced(good, "memory.l2_bytes: \"chosen\"", "memory.l2_bytes: \"chosen\"\n  memory.l2_bytes: \"again\""),
+                      "t.yaml", &twice);
+  REQUIRE(twice.warnings.size() == 1);
+  CHECK_THAT(twice.warnings[0], Catch::Contains("t.yaml:53: 'sources' entry 'memory.l2_bytes' is given twice"));
+}

@@ -6,6 +6,8 @@
 #include <cctype>
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <set>
@@ -390,10 +392,27 @@ void parse_compute(ProfileReader& r, const YAML::Node& c, Hardware& hw) {
   r.plausible(c, "registers_per_cu", "compute.registers_per_cu", 1024, 1 << 24);
   r.plausible(c, "max_registers_per_thread", "compute.max_registers_per_thread", 32, 4096);
   r.plausible(c, "smem_per_block_bytes", "compute.smem_per_block_bytes", 1024, 1 << 24);
-  if (hw.smem_per_block_bytes > hw.smem_per_cu_bytes && hw.smem_per_cu_bytes > 0)
+  // The per-CU figure in the same range as the per-block one: 100 (KB written as bytes) was taken, and
+  // the error then blamed the per-block key's correct line (a fresh user's find, 2026-12-04).
+  r.plausible(c, "smem_per_cu_bytes", "compute.smem_per_cu_bytes", 1024, 1 << 24);
+  if (hw.smem_per_block_bytes > hw.smem_per_cu_bytes && hw.smem_per_cu_bytes >= 1024)
     r.error(c["smem_per_block_bytes"], "'compute.smem_per_block_bytes' (" +
             std::to_string(hw.smem_per_block_bytes) + ") exceeds 'compute.smem_per_cu_bytes' (" +
             std::to_string(hw.smem_per_cu_bytes) + ")");
+}
+
+// A bandwidth for a message: 3 significant digits (1.64e+12).
+std::string text_of(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g", v);
+  return buf;
+}
+
+// A byte count for a message, whole (50000000).
+std::string bytes_text(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.0f", v);
+  return buf;
 }
 
 void parse_memory(ProfileReader& r, const YAML::Node& m, Hardware& hw) {
@@ -431,6 +450,26 @@ void parse_memory(ProfileReader& r, const YAML::Node& m, Hardware& hw) {
   }
   if (hw.llc_bytes > 0 && hw.llc_bandwidth_bytes_per_s <= 0)
     r.error(m, "'memory.llc_bytes' is set but 'memory.llc_bandwidth_bytes_per_s' is missing or zero");
+  // The hierarchy's order (fresh users' finds, 2026-12-04: an L2 larger than the DRAM, or a cache
+  // slower than the DRAM behind it, were taken, and such a cache made every prediction slower). A
+  // capacity out of order is a slip (an error); a slow cache a warning: the model takes it as given.
+  if (hw.dram_bytes > 0 && hw.l2_bytes > hw.dram_bytes)
+    r.error(m["l2_bytes"], "'memory.l2_bytes' (" + bytes_text(hw.l2_bytes) + ") exceeds 'memory.dram_bytes' (" +
+                               bytes_text(hw.dram_bytes) + "): a unit slip in one of them?");
+  if (hw.llc_bytes > 0 && hw.dram_bytes > 0 && hw.llc_bytes > hw.dram_bytes)
+    r.error(m["llc_bytes"], "'memory.llc_bytes' (" + bytes_text(hw.llc_bytes) + ") exceeds 'memory.dram_bytes' (" +
+                                bytes_text(hw.dram_bytes) + "): a unit slip in one of them?");
+  if (hw.llc_bytes > 0 && hw.llc_bytes < hw.l2_bytes)
+    r.warn(m["llc_bytes"], "'memory.llc_bytes' (" + bytes_text(hw.llc_bytes) + ") is smaller than 'memory.l2_bytes' (" +
+                               bytes_text(hw.l2_bytes) + "): the last-level cache sits behind the L2 and holds more");
+  const auto slower_than_dram = [&](const char* key, double bandwidth) {
+    if (bandwidth > 0 && hw.dram_bandwidth_bytes_per_s > 0 && bandwidth < hw.dram_bandwidth_bytes_per_s)
+      r.warn(m[key], "'memory." + std::string(key) + "' (" + text_of(bandwidth) +
+                         " B/s) is below 'memory.dram_bandwidth_bytes_per_s' (" + text_of(hw.dram_bandwidth_bytes_per_s) +
+                         " B/s): a cache slower than the DRAM behind it makes every prediction through it slower");
+  };
+  slower_than_dram("l2_bandwidth_bytes_per_s", hw.l2_bandwidth_bytes_per_s);
+  slower_than_dram("llc_bandwidth_bytes_per_s", hw.llc_bandwidth_bytes_per_s);
 }
 
 void parse_efficiency(ProfileReader& r, const YAML::Node& e, Hardware& hw) {
@@ -648,7 +687,21 @@ void check_sources(ProfileReader& r, const YAML::Node& root) {
   }
   std::set<std::string> cited;
   for (const auto& kv : sources) {
-    cited.insert(kv.first.Scalar());
+    // A citation is text that says something: an empty, null or numeric entry cites nothing, and
+    // counted as one (a fresh user's find, 2026-12-04).
+    const auto is_number = [](const std::string& t) {
+      char* end = nullptr;
+      (void)std::strtod(t.c_str(), &end);
+      return !t.empty() && end == t.c_str() + t.size();
+    };
+    if (kv.first.IsScalar() && (!kv.second.IsScalar() || is_number(kv.second.Scalar()) ||
+                                kv.second.Scalar().find_first_not_of(" \t") == std::string::npos)) {
+      r.warn(kv.first, "'sources' entry '" + printable(kv.first.Scalar()) +
+                           "' cites nothing (give the source as text: a datasheet, a paper, a measurement)");
+      continue;
+    }
+    if (kv.first.IsScalar() && !cited.insert(kv.first.Scalar()).second)
+      r.warn(kv.first, "'sources' entry '" + printable(kv.first.Scalar()) + "' is given twice (the second is read)");
     // A key is cited by its dotted path from the top (compute.clock_mhz, matrix.bf16.flops_per_cycle_per_cu,
     // targets.triton.model_parameters.k_step_overhead_cycles): one that leads nowhere is a typo or a
     // key since renamed, and its number goes uncited.
