@@ -328,3 +328,30 @@ TEST_CASE("a profile's memory hierarchy is in order, and its sources cite someth
   REQUIRE(twice.warnings.size() == 1);
   CHECK_THAT(twice.warnings[0], Catch::Contains("t.yaml:53: 'sources' entry 'memory.l2_bytes' is given twice"));
 }
+
+TEST_CASE("a profile's slips are said where they are: a misspelt key, CR line ends, a dtype its arch lacks",
+          "[hardware][errors]") {
+  // A fresh user's profile pass (2026-12-04).
+  const std::string good = toy_text();
+  // clock_mzh on line 10: the error there (it named the section's first line) and called a misspelling
+  // (it was "units are part of the key name" for any look-alike).
+  CHECK_THROWS_WITH(parse_profile(replaced(good, "clock_mhz: 1000", "clock_mzh: 1000"), "typo.yaml"),
+                    Catch::Contains("typo.yaml:10: missing key 'compute.clock_mhz' (found 'compute.clock_mzh': a "
+                                    "misspelling of 'clock_mhz'?)"));
+  CHECK_THROWS_WITH(parse_profile(replaced(good, "clock_mhz: 1000", "clock_ghz: 1.0"), "unit.yaml"),
+                    Catch::Contains("unit.yaml:10:") && Catch::Contains("units are part of the key name"));
+  std::string cr = good;
+  std::replace(cr.begin(), cr.end(), '\n', '\r');
+  CHECK_THROWS_WITH(parse_profile(cr, "cr.yaml"), Catch::Contains("its lines end in CR alone"));
+  ProfileDiagnostics ampere;
+  const std::string bf16 = "  bf16: {instruction_m: 16, instruction_n: 8, instruction_k: 16, flops_per_cycle_per_cu: 1024}\n";
+  REQUIRE(good.find(bf16) != std::string::npos);
+  const std::string with_fp8 =
+      replaced(good, bf16, bf16 + "  fp8: {instruction_m: 16, instruction_n: 8, instruction_k: 32, flops_per_cycle_per_cu: 2048}\n");
+  (void)parse_profile(replaced(replaced(with_fp8, "arch: hopper", "arch: ampere"), "isa: sm_90", "isa: sm_80"), "a.yaml",
+                      &ampere);
+  const bool fp8_said = std::any_of(ampere.warnings.begin(), ampere.warnings.end(), [](const std::string& w) {
+    return w.find("'matrix.fp8': ampere (the profile's 'arch') has no fp8 matrix path") != std::string::npos;
+  });
+  CHECK(fp8_said);
+}

@@ -112,9 +112,17 @@ class ProfileReader {
     const auto it = unknown_keys_.find(parent);
     if (it == unknown_keys_.end()) return "";
     for (const auto& k : it->second) {
-      if (k.compare(0, stem.size(), stem) == 0)
-        return " (found '" + printable((parent.empty() ? "" : parent + ".") + k) +
-               "': units are part of the key name, see profiles/SCHEMA.md)";
+      if (k.compare(0, stem.size(), stem) == 0) {
+        // Another unit's suffix (clock_ghz for clock_mhz), or a misspelt one (clock_mzh): said as such
+        // (a typo was told "units are part of the key name": a fresh user's find, 2026-12-04).
+        const bool other_unit = std::any_of(std::begin(kUnits), std::end(kUnits), [&](const char* unit) {
+          const std::string u(unit);
+          return k.size() > u.size() && k.compare(k.size() - u.size(), u.size(), u) == 0;
+        }) || k.find("_g") != std::string::npos || k.find("_k") != std::string::npos;
+        return " (found '" + printable((parent.empty() ? "" : parent + ".") + k) + "'" +
+               (other_unit ? ": units are part of the key name, see profiles/SCHEMA.md)"
+                           : ": a misspelling of '" + printable(key) + "'?)");
+      }
     }
     return "";
   }
@@ -165,8 +173,20 @@ class ProfileReader {
     if (!map || !map.IsMap()) return 0;
     YAML::Node n = map[key];
     if (!n) {
-      if (required && !maps_with_bad_keys_.count({map.Mark().line, map.Mark().column}))
-        error(map, "missing key '" + path + "'" + unit_hint(path));
+      if (required && !maps_with_bad_keys_.count({map.Mark().line, map.Mark().column})) {
+        // At the look-alike key's line where there is one (the section's first line told nothing).
+        // (Found by a lambda: assigning to a YAML::Node would write into the node it refers to.)
+        const std::string hint = unit_hint(path);
+        const YAML::Node at = [&]() -> YAML::Node {
+          if (!hint.empty())
+            for (const auto& kv : map)
+              if (kv.first.IsScalar() && (hint.find("'" + printable(kv.first.Scalar()) + "'") != std::string::npos ||
+                                          hint.find("." + printable(kv.first.Scalar()) + "'") != std::string::npos))
+                return kv.first;
+          return map;
+        }();
+        error(at, "missing key '" + path + "'" + hint);
+      }
       return 0;
     }
     numeric_keys_.insert(path);
@@ -497,6 +517,15 @@ void parse_matrix(ProfileReader& r, const YAML::Node& mx, Hardware& hw) {
       continue;  // unknown dtype key: warned above
     }
     if (key != dtype_name(d)) continue;
+    // A dtype the profile's own architecture has no matrix path for (an A100 copy given fp8 ranked
+    // fp4 at 1247 TFLOP/s: a fresh user's find, 2026-12-04): Ampere has no fp8, fp6 or fp4 tensor
+    // cores (the A100 whitepaper), Hopper and CDNA3 no fp6 or fp4 (the H100 whitepaper; AMD's CDNA3
+    // ISA: fp8 only), Blackwell and CDNA4 all of them.
+    const bool narrow = d == Dtype::fp8 || d == Dtype::fp6 || d == Dtype::fp4;
+    const bool sub_byte = d == Dtype::fp6 || d == Dtype::fp4;
+    if ((hw.arch == "ampere" && narrow) || ((hw.arch == "hopper" || hw.arch == "cdna3") && sub_byte))
+      r.warn(kv.first, "'matrix." + key + "': " + hw.arch + " (the profile's 'arch') has no " + key +
+                           " matrix path; ranking " + key + " on it describes no real GPU");
     const std::string base = "matrix." + key;
     const YAML::Node v = kv.second;
     if (!v.IsMap()) {
@@ -740,7 +769,12 @@ Profile parse_profile(std::string_view yaml_text, const std::string& source, Pro
     throw InputError(msg);
   }
   if (!root || !root.IsMap()) {
-    const std::string msg = located(source, 0, "not a hardware profile: expected a YAML mapping at the top level");
+    // Lines ended by CR alone (an old Mac editor): YAML reads the whole file as one line, a comment
+    // when it starts with one (said as "expected a mapping" alone: a fresh user's find, 2026-12-04).
+    const bool cr_only = yaml_text.find('\r') != std::string_view::npos && yaml_text.find('\n') == std::string_view::npos;
+    const std::string msg = located(source, 0, cr_only ? "not a hardware profile: its lines end in CR alone (an old Mac "
+                                                         "line end), which YAML reads as one line: convert them to LF"
+                                                       : "not a hardware profile: expected a YAML mapping at the top level");
     diag.errors.push_back(msg);
     throw InputError(msg);
   }
