@@ -48,6 +48,13 @@ for c in doc["configs"]:
     missing = [k for k in required if k not in c]
     check("config keys", not missing, f"missing {missing}")
 check("ranks 1..5", [c["rank"] for c in doc["configs"]] == [1, 2, 3, 4, 5])
+# Operands past the GPU's memory are said (predicted all the same): 131072^3 bf16 is 103 GB on an 80 GB
+# A100 (a fresh user's find, 2026-12-04); 4096^3 says nothing.
+rc, out, err = run("rank", "131072x131072x131072", "--hw", "a100", "--top", "1")
+check("rank of a GEMM past the GPU's memory: ranked, one warning naming both sizes",
+      rc == 0 and "take 103 GB, more than a100's 80 GB of memory" in err and len(err.splitlines()) == 1, err)
+rc, out, err = run("rank", "4096x4096x4096", "--hw", "a100", "--top", "1")
+check("... and none for a GEMM that fits", rc == 0 and err == "", err)
 # --candidates - reads stdin, as a shape list and --from-hf do; stdin feeds one input (fresh-user
 # finds, 2026-12-04).
 rc, out, err = run("rank", "4096x4096x4096", "--hw", "h200", "--candidates", "-", "--format", "json", stdin="128x128x64:8:3\n")

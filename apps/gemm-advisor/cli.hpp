@@ -158,6 +158,10 @@ gemm_advisor::Profile load_profile_logged(const std::string& name_or_path, const
 std::size_t write_vllm_directory(const std::string& dir, const std::vector<std::pair<std::string, std::string>>& files,
                                  const nlohmann::json& run, bool overwrite);
 
+/// Warns (one line) when `p`'s operands and output (its compulsory bytes) exceed the GPU's memory
+/// (`hw.dram_bytes`): the prediction is still made.
+void warn_beyond_memory(const gemm_advisor::GemmProblem& p, const gemm_advisor::Hardware& hw);
+
 /// Records that the --from-hf config `config` made the model fp8 through its quantization_config
 /// (no --dtype given): require_dtype's error then says so.
 void note_fp8_from(const std::string& config);

@@ -46,6 +46,7 @@ Registered register_explain(CLI::App& app) {
             const Hardware& hw = profile.hw;
             const Target& target = find_target(o->common.target);
             require_dtype(hw, p.dtype);
+            warn_beyond_memory(p, hw);
             TileConfig given;
             std::string chosen = "the advisor's top config";
             if (!o->config.empty()) {
@@ -88,7 +89,8 @@ Registered register_explain(CLI::App& app) {
                                           x.waves, hw.cu_count, 100 * x.last_wave_blocks / slots,
                                           100 * x.last_wave_efficiency));
                 line("padding waste", fmt::format("{:.2f}% of the matrix work", 100 * x.padding_waste));
-                line("arithmetic intensity", fmt::format("{:.1f} FLOP/byte per tile-step", x.arithmetic_intensity));
+                line("arithmetic intensity", fmt::format("{:.1f} FLOP/byte of a tile-step (Origami's: the K-step's A and B tiles "
+                                                         "and the output tile)", x.arithmetic_intensity));
                 out << "per tile (first wave)" << title << "\n";
                 line("prefetch", us(x.prefetch_s));
                 line("K-steps", fmt::format("{:.0f}", x.k_steps));
