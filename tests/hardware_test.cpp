@@ -340,6 +340,12 @@ TEST_CASE("a profile's slips are said where they are: a misspelt key, CR line en
                                     "misspelling of 'clock_mhz'?)"));
   CHECK_THROWS_WITH(parse_profile(replaced(good, "clock_mhz: 1000", "clock_ghz: 1.0"), "unit.yaml"),
                     Catch::Contains("unit.yaml:10:") && Catch::Contains("units are part of the key name"));
+  // A key under the wrong section: said where it belongs (it read as unrelated: unknown + missing).
+  const std::string latency = "  dram_latency_ns: 500\n";
+  REQUIRE(good.find(latency) != std::string::npos);
+  CHECK_THROWS_WITH(parse_profile(replaced(replaced(good, latency, ""), "compute:\n", "compute:\n" + latency), "s.yaml"),
+                    Catch::Contains("missing key 'memory.dram_latency_ns' (found 'compute.dram_latency_ns': it belongs "
+                                    "under 'memory:')"));
   std::string cr = good;
   std::replace(cr.begin(), cr.end(), '\n', '\r');
   CHECK_THROWS_WITH(parse_profile(cr, "cr.yaml"), Catch::Contains("its lines end in CR alone"));

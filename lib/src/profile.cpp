@@ -109,6 +109,12 @@ class ProfileReader {
         break;
       }
     }
+    // The key itself under another section (dram_latency_ns under compute:): said so (it read as a
+    // typo and a missing key, unrelated: a fresh user's find, 2026-12-04).
+    for (const auto& [other, keys] : unknown_keys_)
+      if (other != parent && std::find(keys.begin(), keys.end(), key) != keys.end())
+        return " (found '" + printable((other.empty() ? "" : other + ".") + key) + "': it belongs under '" +
+               (parent.empty() ? std::string("the top level") : printable(parent)) + ":'" + ")";
     const auto it = unknown_keys_.find(parent);
     if (it == unknown_keys_.end()) return "";
     for (const auto& k : it->second) {

@@ -249,13 +249,16 @@ void rank_configs(const Target& target, const EstimateContext& context, const st
         // (padding counted): set j of the tutorial -0.5 points (a tile padded into more blocks is
         // not less work a block).
         if (!p.is_moe() && !(context.a_aligned && context.b_aligned)) {
+          // In double: the product passes int64 at the limits (2^31 - 1 cubed, batch 2^24).
           const auto blocks = [&](const TileConfig& c) {
-            return ((p.m + c.block_m - 1) / c.block_m) * ((p.n + c.block_n - 1) / c.block_n) * p.batch * c.split_k;
+            return static_cast<double>((p.m + c.block_m - 1) / c.block_m) *
+                   static_cast<double>((p.n + c.block_n - 1) / c.block_n) * static_cast<double>(p.batch) *
+                   static_cast<double>(c.split_k);
           };
           const auto block_work = [&](const TileConfig& c) {
             return static_cast<double>(c.block_m) * c.block_n * static_cast<double>((p.k + c.split_k - 1) / c.split_k);
           };
-          const std::int64_t cus = profile.hw.cu_count;
+          const double cus = profile.hw.cu_count;
           if (blocks(config_of(a)) <= cus && blocks(config_of(b)) <= cus) {
             const double wa = block_work(config_of(a)), wb = block_work(config_of(b));
             if (wa != wb) return wa < wb;
