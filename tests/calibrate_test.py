@@ -442,4 +442,31 @@ grew = rep and rep["held_out_after"]["median_abs_err_pct"] > 1.5 * rep["held_out
 check("calibrate warns when the fit's held-out times get much worse",
       rc == 0 and grew and "the fit's predicted times are less accurate held out" in err, err)
 
+# A fresh user's calibrate pass (2026-12-04): spaces after --params' commas; --kernel naming a vendor
+# library; a time column under another name; advice for too few families that can be taken.
+rc, out, err = run("calibrate", "--hw", "h200", "--target", "triton", "--kernel", "triton-tutorial", "--folds", "2",
+                   "--passes", "1", "--params", "launch_overhead_s, loaded_latency_multiplier", "--measurements", DATA,
+                   "-o", os.path.join(TMP, "spaced.yaml"))
+check("--params 'a, b': the names trimmed", rc == 0, err)
+rc, out, err = run("calibrate", "--hw", "h200", "--target", "triton", "--kernel", "cublas", "--measurements", DATA,
+                   "-o", os.path.join(TMP, "cublas.yaml"))
+check("--kernel cublas: one error saying a vendor library's rows have no tile config",
+      rc == 1 and "kernel 'cublas': a vendor library's row (block sizes 0)" in err and len(err.splitlines()) == 1, err)
+with open(DATA) as f:
+    renamed = f.read().replace(",ms,", ",time_ms,", 1)
+rc, out, err = run("evaluate", "--hw", "h200", "--measurements", write("time-ms.csv", renamed))
+check("a time column named time_ms: the error names it", rc == 1 and "column 'time_ms' is there: rename it 'ms'?" in err,
+      err)
+with open(DATA) as f:
+    rows = list(csv.DictReader(f))
+one_family = os.path.join(TMP, "one-family.csv")
+with open(one_family, "w", newline="") as f:
+    w = csv.DictWriter(f, fieldnames=list(rows[0]))
+    w.writeheader()
+    w.writerows({**r, "family": "llama3-8b"} for r in rows)
+rc, out, err = run("calibrate", "--hw", "h200", "--target", "triton", "--kernel", "triton-tutorial", "--folds", "2",
+                   "--measurements", one_family, "-o", os.path.join(TMP, "one.yaml"))
+check("one family at --folds 2: the advice is not 'fewer folds'", rc == 1 and "1 shape family is fewer than the 2 folds"
+      in err and "give fewer --folds" not in err, err)
+
 cli_harness.finish()

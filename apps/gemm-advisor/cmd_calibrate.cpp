@@ -166,7 +166,10 @@ Registered register_calibrate(CLI::App& app) {
               std::size_t start = 0;
               while (start <= o->params.size()) {
                 const std::size_t comma = std::min(o->params.find_first_of(",\n", start), o->params.size());
-                const std::string name = o->params.substr(start, comma - start);
+                // Spaces around a name are no part of it ('a, b' was "unknown parameter ' b'").
+                std::string name = o->params.substr(start, comma - start);
+                name.erase(0, std::min(name.size(), name.find_first_not_of(" \t")));
+                name.erase(name.find_last_not_of(" \t") + 1);
                 if (name.empty())
                   throw cli::UsageError("--params: an empty name in '" + printable(o->params) +
                                         "' (comma-separated names, e.g. k_step_overhead_cycles,loaded_latency_multiplier)");
@@ -196,10 +199,13 @@ Registered register_calibrate(CLI::App& app) {
                 if (same_file(o->families[i], o->families[j]))
                   throw cli::UsageError("--families: '" + printable(o->families[i]) + "' is given twice");
             std::vector<MeasuredShape> shapes = read_measured_shapes(o->measurements, kernel, profile, target, false);
+            std::vector<std::string> families_used;  // the provenance names only files that gave families
             for (const std::string& path : o->families) {
               if (apply_families(path, shapes) == 0)
                 spdlog::warn("{}: no measured shape without a family matches its rows (m, n, k, batch, dtype, "
                              "layout): nothing taken from it", path);
+              else
+                families_used.push_back(path);
             }
             if (const auto bare = std::count_if(shapes.begin(), shapes.end(),
                                                 [](const MeasuredShape& s) { return s.family.empty(); });
@@ -258,7 +264,7 @@ Registered register_calibrate(CLI::App& app) {
               return out;
             };
             const std::vector<std::string> data_files = absolute_paths(o->measurements);
-            const std::vector<std::string> family_files = absolute_paths(o->families);
+            const std::vector<std::string> family_files = absolute_paths(families_used);
             std::vector<std::string> provenance = {
                 fmt::format("fitted by {} calibrate on {} for target {}{} on profile {} ({})", version_line(), date,
                             target.name(), c.variant.empty() ? "" : " (parameter set " + c.variant + ")",

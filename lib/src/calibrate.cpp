@@ -302,10 +302,16 @@ Calibration calibrate(const std::vector<MeasuredShape>& shapes, const Profile& p
                      (left_out.empty() ? std::string()
                                        : "; " + std::to_string(left_out.size()) +
                                              " more left out: the model calls every config timed for them infeasible"));
+  // Advice that can be taken: fewer folds only down to 2, and a family column already there is
+  // refined or dropped, not added (a fresh user's find, 2026-12-04).
+  const std::string way_out =
+      o.folds > 2 ? "give fewer --folds (2 at least), or measure more families"
+                  : "measure shapes of more families, or split the family column's values (a column left out makes "
+                    "each shape a family of its own)";
   if (families.size() < o.folds)
-    throw InputError("calibrate: " + std::to_string(families.size()) + " shape families are fewer than the " +
-                     std::to_string(o.folds) + " folds (give fewer --folds, or tag the shapes' families in a "
-                     "'family' column)");
+    throw InputError("calibrate: " + std::to_string(families.size()) + " shape famil" +
+                     (families.size() == 1 ? "y is" : "ies are") + " fewer than the " + std::to_string(o.folds) +
+                     " folds: " + way_out);
 
   // Each fold holds at least two shapes: families of very unequal sizes can leave one shape in a
   // fold, and the others' fit on very few (7, 1 and 1 shapes in 3 folds fitted one fold on 2: a fresh
@@ -321,7 +327,7 @@ Calibration calibrate(const std::vector<MeasuredShape>& shapes, const Profile& p
                      std::to_string(fold_members[f].size()) + " measured shape" +
                      (fold_members[f].size() == 1 ? "" : "s") + (listed.empty() ? "" : " (" + listed + ")") +
                      ": each fold needs at least two (the families' sizes are too unequal for " +
-                     std::to_string(o.folds) + " folds: give fewer --folds)");
+                     std::to_string(o.folds) + " folds: " + way_out + ")");
   }
 
   Calibration c;

@@ -223,7 +223,18 @@ CsvHeader CsvHeader::read(CsvReader& reader, const std::vector<std::string>& req
   for (const auto& r : required) {
     if (!h.columns_.count(r)) {
       const bool other = !other_form.first.empty() && h.columns_.count(other_form.first);
-      reader.fail("header lacks column '" + r + "' (required: " + joined(required, ",") +
+      // A column that looks meant for it, named first: a long header's list was cut before it
+      // (time_ms, us: a fresh user's find, 2026-12-04).
+      std::string near;
+      for (const auto& [name, index] : h.columns_) {
+        (void)index;
+        const bool unit_of_time = r == "ms" && (name == "us" || name == "s" || name == "ns" || name == "time_us" ||
+                                                name == "time_s" || name == "seconds");
+        if (near.empty() && (unit_of_time || (name != r && name.find(r) != std::string::npos)))
+          near = "; column '" + printable(name) + "' is there" +
+                 (unit_of_time ? ": the times go in 'ms', in milliseconds" : ": rename it '" + r + "'?");
+      }
+      reader.fail("header lacks column '" + r + "' (required: " + joined(required, ",") + near +
                   "; got: " + printable(joined(fields, ",")) + ")" + (other ? ": " + other_form.second : ""));
     }
   }

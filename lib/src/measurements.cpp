@@ -376,6 +376,11 @@ std::vector<MeasuredShape> read_measurements(std::istream& in, const std::string
     if (ikern < 0 && ibm >= 0 && static_cast<std::size_t>(ibm) < f.size() && f[ibm] == "0")
       r.fail("column 'block_m': 0 is outside 1..65536; the file has no 'kernel' column, so every row is taken as " +
              target + "'s: a vendor library's row? (name each row's kernel in a kernel column)");
+    // The kernel scored is a vendor library's (--kernel cublas): its rows have no tile config (a range
+    // error said nothing of that: a fresh user's find, 2026-12-04).
+    if (ikern >= 0 && ibm >= 0 && static_cast<std::size_t>(ibm) < f.size() && f[ibm] == "0")
+      r.fail("kernel '" + printable(kernel) + "': a vendor library's row (block sizes 0), no tile config to fit or "
+             "score; give --kernel the name of a kernel whose rows carry its configs");
     mc.config.block_m = static_cast<int>(csv_int(r, f, ibm, "block_m", 1, 65536));
     mc.config.block_n = static_cast<int>(csv_int(r, f, ibn, "block_n", 1, 65536));
     mc.config.block_k = static_cast<int>(csv_int(r, f, ibk, "block_k", 1, 65536));
