@@ -423,11 +423,17 @@ void check_generator_sidecar(const std::string& dir) {
   if (std::filesystem::is_regular_file(target, ec)) (void)read_text_file(target);
 }
 
+namespace {
+// Throws InputError when any of `names` (config files inside `dir`) exists in `dir` and `listed`
+// (listed_files: the sidecar's "files"; `why` says why a sidecar there lists nothing) does not list it
+// as written by gemm-advisor: vLLM's own tuned files, or hand-edited ones. Writing over them lost
+// them unsaid (a fresh user's find, 2026-12-04): refused unless told to (`option`, --overwrite).
+// Also when the sidecar lists one of them as written for another hardware or CU count than `run`'s
+// (a --cu-count partition's configs under the whole GPU's file name, or the reverse: vLLM's file
+// names cannot tell them apart).
 void refuse_foreign_config_files(const std::string& dir, const std::vector<std::string>& names,
-                                 const nlohmann::json& run, const std::string& option) {
-  // A sidecar gemm-advisor cannot read lists nothing (write_generator_sidecar warns of it).
-  std::string why;
-  const nlohmann::json listed = listed_files(dir, &why);  // read once for both checks
+                                 const nlohmann::json& run, const nlohmann::json& listed, const std::string& why,
+                                 const std::string& option) {
   const std::vector<std::string> foreign = foreign_among(dir, names, listed);
   if (foreign.empty()) {
     // Ours, but for another CU count: --cu-count 8 replaced the whole GPU's files under the same
@@ -462,7 +468,6 @@ void refuse_foreign_config_files(const std::string& dir, const std::vector<std::
                    "; nothing written: give " + option + " to replace such files");
 }
 
-namespace {
 // The device name part of a vLLM config file name ("...,device_name=NVIDIA_H200,dtype=..." ->
 // "NVIDIA_H200"); "" when it has none.
 std::string device_name_part(const std::string& file_name) {
@@ -473,12 +478,14 @@ std::string device_name_part(const std::string& file_name) {
   if (end == std::string::npos) end = file_name.size() >= 5 ? file_name.size() - 5 : file_name.size();  // ".json"
   return file_name.substr(start, end - start);
 }
-}  // namespace
 
-std::string mixed_runs_warning(const std::string& dir, const std::vector<std::string>& names, const nlohmann::json& run) {
+// A warning when `listed` (the sidecar's "files") names config files, other than `names` (this
+// run's), that are still in `dir` under one of this run's device names and were ranked for another
+// hardware or CU count than `run`: partition and whole-GPU configs mixed under one device name,
+// which vLLM cannot tell apart (a fresh user's find, 2026-12-04); "" otherwise.
+std::string mixed_runs_warning(const std::string& dir, const std::vector<std::string>& names, const nlohmann::json& run,
+                               const nlohmann::json& listed) {
   std::error_code ec;
-  std::string why;
-  const nlohmann::json listed = listed_files(dir, &why);
   // Only files vLLM reads beside this run's: those of the same device name (vLLM's own configs
   // directory holds many GPUs' files, each read on its GPU only: the warning came for every run
   // there, a fresh user's find, 2026-12-04).
@@ -499,27 +506,6 @@ std::string mixed_runs_warning(const std::string& dir, const std::vector<std::st
          " ranked for another GPU or CU count, e.g. " + example + ", beside this run's (" + entry_text(run, "hardware") +
          ", " + entry_text(run, "cu_count") + " CUs) under the same device name: vLLM reads every file of a device "
          "name on the one GPU it runs on";
-}
-
-std::string check_config_directory(const std::string& dir, const std::vector<std::string>& names,
-                                   const nlohmann::json& run, bool overwrite) {
-  if (!overwrite) refuse_foreign_config_files(dir, names, run, "--overwrite");
-  return mixed_runs_warning(dir, names, run);
-}
-
-namespace {
-// The "files" an earlier sidecar of `dir` holds (empty when none), and in *why (when given) why an
-// unreadable one lists nothing.
-nlohmann::json earlier_sidecar_files(const std::string& dir, std::string* why) {
-  std::error_code ec;
-  const std::string path = sidecar_path(dir);
-  if (!std::filesystem::is_regular_file(path, ec)) return nlohmann::json::object();
-  std::string reason;
-  // A sidecar it cannot read (permissions) is an error, the file left alone: replaced, what it said
-  // would be lost for a reason that is not its content (a fresh user's find: "not JSON").
-  nlohmann::json files = sidecar_files(path, &reason);
-  if (why) *why = reason;
-  return files;
 }
 
 // Writes the sidecar of `dir`: `run`'s fields, and `by_file` under "files", less the files gone
@@ -548,15 +534,6 @@ std::string unreadable_sidecar_warning(const std::string& dir, const std::string
 }
 }  // namespace
 
-std::string write_generator_sidecar(const std::string& dir, const nlohmann::json& run,
-                                    const std::vector<std::string>& files, std::string* warning) {
-  std::string why;
-  nlohmann::json by_file = earlier_sidecar_files(dir, &why);
-  if (warning) *warning = unreadable_sidecar_warning(dir, why);
-  for (const std::string& f : files) by_file[f] = run;
-  return write_sidecar(dir, run, std::move(by_file), {});
-}
-
 std::string write_config_directory(const std::string& dir, const std::vector<std::pair<std::string, std::string>>& files,
                                    const nlohmann::json& run, bool overwrite,
                                    const std::function<void(const std::string&)>& written,
@@ -579,15 +556,19 @@ std::string write_config_directory(const std::string& dir, const std::vector<std
   std::vector<std::string> names;
   names.reserve(files.size());
   for (const auto& f : files) names.push_back(f.first);
-  if (std::string mixed = check_config_directory(dir, names, run, overwrite); !mixed.empty() && warnings)
+  // The sidecar, read once for the checks and as the base of the one written (a sidecar it cannot
+  // read, permissions, is an error that leaves it alone; one that is no sidecar lists nothing, is
+  // replaced, and said).
+  std::string why;
+  const nlohmann::json earlier = listed_files(dir, &why);
+  if (!overwrite) refuse_foreign_config_files(dir, names, run, earlier, why, "--overwrite");
+  if (std::string mixed = mixed_runs_warning(dir, names, run, earlier); !mixed.empty() && warnings)
     warnings->push_back(std::move(mixed));
+  if (std::string w = unreadable_sidecar_warning(dir, why); !w.empty() && warnings) warnings->push_back(std::move(w));
   // The sidecar lists this run's files before any is written, and after, those written: a run
   // that fails midway (a full disk, a directory in a file's place, a kill) leaves no file of its own
   // unlisted, which every later run into the directory refused as foreign (a fresh user's find,
   // 2026-12-04). A file that was not written keeps what the earlier sidecar said of it.
-  std::string why;
-  const nlohmann::json earlier = earlier_sidecar_files(dir, &why);
-  if (std::string w = unreadable_sidecar_warning(dir, why); !w.empty() && warnings) warnings->push_back(std::move(w));
   nlohmann::json planned = earlier;
   for (const std::string& name : names) planned[name] = run;
   (void)write_sidecar(dir, run, planned, names);

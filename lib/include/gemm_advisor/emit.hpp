@@ -142,47 +142,20 @@ std::string profile_source_text(const Hardware& hw);
 /// (a sidecar that failed after the config files were written left them behind unsaid).
 void check_generator_sidecar(const std::string& dir);
 
-/// Throws InputError when any of `names` (config files inside `dir`) exists in `dir` and its sidecar
-/// (below) does not list it as written by gemm-advisor: vLLM's own tuned files, or hand-edited ones,
-/// in a directory a run writes into (every existing one when there is no sidecar, or one that cannot
-/// be read as such). Writing over them lost them unsaid (a fresh user's find, 2026-12-04): the batch
-/// commands refuse to unless told to (--overwrite). The message: "DIR/NAME: exists and was not
-/// written by gemm-advisor ... (and K more)", naming a sidecar it cannot read as the reason. Also
-/// when the sidecar lists one of them as written for another hardware or CU count than `run`'s (a
-/// --cu-count partition's configs under the whole GPU's file name, or the reverse: vLLM's file
-/// names cannot tell them apart). `run`: this run's sidecar_run_json; `option` names the flag that
-/// allows it.
-void refuse_foreign_config_files(const std::string& dir, const std::vector<std::string>& names,
-                                 const nlohmann::json& run, const std::string& option);
-
-/// A warning when the sidecar of `dir` lists config files, other than `names` (this run's), that are
-/// still there and were ranked for another hardware or CU count than `run` (sidecar_run_json):
-/// partition and whole-GPU configs mixed under one device name, which vLLM cannot tell apart (a
-/// fresh user's find, 2026-12-04); "" otherwise.
-std::string mixed_runs_warning(const std::string& dir, const std::vector<std::string>& names, const nlohmann::json& run);
-
-/// What both --emit vllm commands check before writing `names` into `dir` for the run `run`:
-/// refuse_foreign_config_files unless `overwrite` ("--overwrite" named in its message), then
-/// mixed_runs_warning's warning ("" when none), for the caller to show.
-std::string check_config_directory(const std::string& dir, const std::vector<std::string>& names,
-                                   const nlohmann::json& run, bool overwrite);
-
-/// Writes (atomically) the provenance sidecar `dir`/gemm-advisor-generator.json of a run that wrote
-/// `files` (names inside `dir`) into `dir`: the run's fields (`run`: generator, hardware, profile,
-/// target, ...) at the top, as one run's sidecar has them, and under "files" each config file of
-/// the directory with the fields of the run that wrote it, kept from an earlier sidecar there for
-/// files this run did not rewrite (two runs into one directory, for two GPUs or targets, left only
-/// the second's fields: a fresh user's find, 2026-12-04). An earlier sidecar that is not such JSON
-/// is replaced, and `warning` (when given) says so. Returns the sidecar's path. Throws InputError as
-/// write_file_atomically.
-std::string write_generator_sidecar(const std::string& dir, const nlohmann::json& run,
-                                    const std::vector<std::string>& files, std::string* warning = nullptr);
-
 /// Writes one --emit vllm run's config `files` (name inside `dir`, text) into `dir` (created when
 /// missing), under an exclusive lock on the directory (flock: concurrent runs into one directory
-/// wait for each other): check_config_directory (refusing unless `overwrite`; its mixed-runs
-/// warning goes to `warnings`), the sidecar listing the files planned, each file atomically
-/// (`written` called with each path once it is in place), then the sidecar listing those written.
+/// wait for each other), with its provenance sidecar `dir`/gemm-advisor-generator.json: the run's
+/// fields (`run`, sidecar_run_json: generator, hardware, profile, target, ...) at the top, and
+/// under "files" each config file of the directory with the fields of the run that wrote it (kept
+/// from an earlier sidecar for files this run does not rewrite; files gone from `dir` dropped).
+/// First the checks: unless `overwrite`, InputError "DIR/NAME: exists and was not written by
+/// gemm-advisor ... (and K more)" when one of this run's names exists and the sidecar does not list
+/// it (vLLM's own tuned files, hand-edited ones; a sidecar it cannot read as one lists nothing, and
+/// the message says so), or lists it as written for another hardware or CU count (vLLM's file names
+/// cannot tell them apart); to `warnings`, files still there under this run's device names ranked
+/// for another hardware or CU count, and a sidecar that is no sidecar (replaced). Then the sidecar
+/// listing the files planned, each file atomically (`written` called with each path once it is in
+/// place), then the sidecar listing those written.
 /// A file that fails throws InputError as write_file_atomically, the sidecar left listing the files
 /// that were written (or, where it cannot be rewritten, those planned), so that the same command
 /// run again is not refused over this run's own files. Returns the sidecar's path ("" when `files`
