@@ -107,13 +107,17 @@ nlohmann::ordered_json config_json(const Target& target, const TileConfig& c, co
 nlohmann::ordered_json configs_json(const Target& target, const std::vector<RankedConfig>& ranked, std::size_t top,
                                     const ParameterNames& names) {
   nlohmann::ordered_json configs = nlohmann::ordered_json::array();
+  // A field left out (--names GROUP_SIZE_M=) makes configs that differed only there alike: each is
+  // written once, at its best place (8 configs held 6 distinct ones: a fresh user's find, 2026-12-04).
+  // Without one they are distinct by construction, and not compared (a --top 0 list is quadratic).
+  const bool left_out = std::any_of(names.begin(), names.end(), [](const auto& n) { return n.second.empty(); });
+  std::set<std::string> written;
   for (const RankedConfig& r : ranked) {
     // Feasible entries come first in a ranking (ranker.hpp): the first infeasible one ends them.
     if (!r.estimate.feasible || (top != 0 && configs.size() >= top)) break;
     nlohmann::ordered_json c = config_json(target, r.config, names);
-    // A field left out (--names GROUP_SIZE_M=) makes configs that differed only there alike: each is
-    // written once, at its best place (8 configs held 6 distinct ones: a fresh user's find, 2026-12-04).
-    if (std::find(configs.begin(), configs.end(), c) == configs.end()) configs.push_back(std::move(c));
+    if (left_out && !written.insert(c.dump()).second) continue;
+    configs.push_back(std::move(c));
   }
   return configs;
 }
