@@ -625,9 +625,8 @@ Registered register_batch(CLI::App& app) {
       ->check(CLI::Validator(
           [](std::string& v) -> std::string {
             // The written paths go to stdout one a line: a newline in DIR broke that (a fresh user's find).
-            for (const char ch : v)
-              if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f)
-                return "'" + gemm_advisor::printable(v) + "': a control character in the directory's name";
+            if (gemm_advisor::escape_control(v) != v)  // it escapes exactly the control bytes
+              return "'" + gemm_advisor::printable(v) + "': a control character in the directory's name";
             return v.empty() ? "must not be empty" : "";
           },
           "DIR"));

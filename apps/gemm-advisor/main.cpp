@@ -130,11 +130,8 @@ CLI::Validator vllm_device_name_validator() {
         }
         v = std::move(out);
         if (v.find_first_not_of('_') == std::string::npos) return "'" + gemm_advisor::printable(typed) + "': no name";
-        for (const char ch : v) {
-          const auto u = static_cast<unsigned char>(ch);
-          if (u < 0x20 || u == 0x7f)
-            return "'" + gemm_advisor::printable(typed) + "': a control character in a device name (e.g. NVIDIA_H200)";
-        }
+        if (gemm_advisor::escape_control(v) != v)  // it escapes exactly the control bytes
+          return "'" + gemm_advisor::printable(typed) + "': a control character in a device name (e.g. NVIDIA_H200)";
         return "";
       },
       "NAME");

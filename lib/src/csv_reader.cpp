@@ -279,33 +279,32 @@ std::int64_t csv_int(const CsvReader& r, const std::vector<std::string>& fields,
   const std::string& s = field_or_fail(r, fields, index, name);
   // A whole number written as a decimal (16.0, 1.0: pandas writes an int column holding a NaN so) or
   // in an exponent form (1e3) is that number, as in the YAML and JSON lists (text::whole_number; it
-  // was "'1.0' is not a whole number" here only: a fresh user's find, 2026-12-04).
-  if (s.find_first_of(".eE") != std::string::npos) {
-    if (const std::optional<std::int64_t> w = text::whole_number(s); w && (s[0] != '+')) {
-      if (*w < min_value || *w > max_value)
-        r.fail(std::string("column '") + name + "': " + s + " is outside " + std::to_string(min_value) + ".." +
-               std::to_string(max_value));
-      return *w;
-    }
-  }
-  std::size_t i = 0;
-  bool negative = false;
-  if (s[0] == '-' || s[0] == '+') {
-    negative = s[0] == '-';
-    i = 1;
-  }
-  if (i == s.size()) r.fail(std::string("column '") + name + "': '" + printable(s) + "' is not a whole number");
+  // was "'1.0' is not a whole number" here only: a fresh user's find, 2026-12-04). Digits alone go
+  // through the loop below, whose messages say more.
   std::int64_t v = 0;
-  for (; i < s.size(); ++i) {
-    if (s[i] < '0' || s[i] > '9')
-      r.fail(std::string("column '") + name + "': '" + printable(s) + "' is not a whole number" +
-             (s.find('#') != std::string::npos ? " (a CSV comment takes a whole line, starting with #)" : ""));
-    if (v > (INT64_MAX - 9) / 10)
-      r.fail(std::string("column '") + name + "': " + printable(s) + " is outside " + std::to_string(min_value) +
-             ".." + std::to_string(max_value));
-    v = v * 10 + (s[i] - '0');
+  const std::optional<std::int64_t> whole =
+      s.find_first_of(".eE") != std::string::npos && s[0] != '+' ? text::whole_number(s) : std::nullopt;
+  if (whole) {
+    v = *whole;
+  } else {
+    std::size_t i = 0;
+    bool negative = false;
+    if (s[0] == '-' || s[0] == '+') {
+      negative = s[0] == '-';
+      i = 1;
+    }
+    if (i == s.size()) r.fail(std::string("column '") + name + "': '" + printable(s) + "' is not a whole number");
+    for (; i < s.size(); ++i) {
+      if (s[i] < '0' || s[i] > '9')
+        r.fail(std::string("column '") + name + "': '" + printable(s) + "' is not a whole number" +
+               (s.find('#') != std::string::npos ? " (a CSV comment takes a whole line, starting with #)" : ""));
+      if (v > (INT64_MAX - 9) / 10)
+        r.fail(std::string("column '") + name + "': " + printable(s) + " is outside " + std::to_string(min_value) +
+               ".." + std::to_string(max_value));
+      v = v * 10 + (s[i] - '0');
+    }
+    if (negative) v = -v;
   }
-  if (negative) v = -v;
   if (v < min_value || v > max_value)
     r.fail(std::string("column '") + name + "': " + s + " is outside " + std::to_string(min_value) + ".." +
            std::to_string(max_value));

@@ -236,9 +236,8 @@ GemmProblem parse_shape(std::string_view text, const GemmProblem& base) {
   // Surrounding whitespace is not part of the shape: a line read in Python ("16x4096x4096\n") or a
   // quoted argument (' 16x4096x4096 ') was refused where a text list's line is trimmed (a fresh
   // user's find, 2026-12-04).
-  const auto blank = [](char c) { return c == ' ' || (c >= '\t' && c <= '\r'); };
-  while (!text.empty() && blank(text.front())) text.remove_prefix(1);
-  while (!text.empty() && blank(text.back())) text.remove_suffix(1);
+  const std::string trimmed = text::trim(text);
+  text = trimmed;
   // A pasted multiplication sign (U+00D7 ×, or * ⋅) for the 'x': said, since printable() shows × as
   // \xc3\x97, which hid it (a fresh user's find, 2026-12-04).
   const bool times_sign = text::has_times_sign(text);

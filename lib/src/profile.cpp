@@ -95,7 +95,8 @@ class ProfileReader {
 
   // " (found 'compute.clock_ghz': ...)" when the map has an unknown key with the same stem as a
   // missing one (units are part of key names), else "".
-  std::string unit_hint(const std::string& path) const {
+  // `look_alike`, when given, gets the look-alike key's name when it is in the same mapping.
+  std::string unit_hint(const std::string& path, std::string* look_alike = nullptr) const {
     static const char* const kUnits[] = {"_bytes_per_s", "_bytes_per_cycle", "_per_cu", "_bytes", "_cycles",
                                          "_mhz", "_ns", "_s"};
     const std::size_t dot = path.rfind('.');
@@ -125,6 +126,7 @@ class ProfileReader {
           const std::string u(unit);
           return k.size() > u.size() && k.compare(k.size() - u.size(), u.size(), u) == 0;
         }) || k.find("_g") != std::string::npos || k.find("_k") != std::string::npos;
+        if (look_alike) *look_alike = k;
         return " (found '" + printable((parent.empty() ? "" : parent + ".") + k) + "'" +
                (other_unit ? ": units are part of the key name, see profiles/SCHEMA.md)"
                            : ": a misspelling of '" + printable(key) + "'?)");
@@ -182,13 +184,12 @@ class ProfileReader {
       if (required && !maps_with_bad_keys_.count({map.Mark().line, map.Mark().column})) {
         // At the look-alike key's line where there is one (the section's first line told nothing).
         // (Found by a lambda: assigning to a YAML::Node would write into the node it refers to.)
-        const std::string hint = unit_hint(path);
+        std::string look_alike;
+        const std::string hint = unit_hint(path, &look_alike);
         const YAML::Node at = [&]() -> YAML::Node {
-          if (!hint.empty())
+          if (!look_alike.empty())
             for (const auto& kv : map)
-              if (kv.first.IsScalar() && (hint.find("'" + printable(kv.first.Scalar()) + "'") != std::string::npos ||
-                                          hint.find("." + printable(kv.first.Scalar()) + "'") != std::string::npos))
-                return kv.first;
+              if (kv.first.IsScalar() && kv.first.Scalar() == look_alike) return kv.first;
           return map;
         }();
         error(at, "missing key '" + path + "'" + hint);

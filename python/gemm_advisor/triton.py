@@ -96,8 +96,9 @@ def parameter_names(target="triton", names=None):
     return result
 
 
-def _to_kernel(entry, mapping, triton):
-    kwargs = {name: entry[field] for field, name in mapping.items()}
+def _to_kernel(kwargs, entry, triton):
+    """A config's kernel arguments (`kwargs`) with the entry's num_warps and num_stages, as triton.Config
+    (or a dict without triton)."""
     if triton is None:
         return {**kwargs, "num_warps": entry["num_warps"], "num_stages": entry["num_stages"]}
     return triton.Config(kwargs, num_warps=entry["num_warps"], num_stages=entry["num_stages"])
@@ -153,7 +154,7 @@ def configs(M, N, K, hw=None, top=8, names=None, dtype=None, target="triton", la
         if key in seen:
             continue
         seen.add(key)
-        out.append(_to_kernel(entry, mapping, triton))
+        out.append(_to_kernel(kwargs, entry, triton))
         if top and len(out) >= top:
             break
     return out
