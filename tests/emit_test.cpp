@@ -26,18 +26,7 @@ std::string read_all(const fs::path& path) {
   return ss.str();
 }
 
-// A fresh directory under the system's temporary directory, removed at the end of the test.
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "gemm-advisor-emit-XXXXXX").string();
-    path = ::mkdtemp(pattern.data());
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-};
+using test_util::TempDir;
 
 }  // namespace
 

@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <fstream>
 #include <sstream>
 
 #include "gemm_advisor/error.hpp"
@@ -85,6 +86,59 @@ TEST_CASE("measurement files with errors", "[evaluate][errors]") {
   const std::string dir = test_util::source_path("tests/data/");
   CHECK_THROWS_WITH(read_measurements(dir + "candidates.csv"), Catch::Contains("lacks column 'm'"));
   CHECK_THROWS_WITH(read_measurements(dir + "missing.csv"), Catch::Contains("missing.csv: cannot open"));
+}
+
+TEST_CASE("read_measured_shapes checks a measured set for the library as evaluate and calibrate do", "[evaluate][errors]") {
+  // A C++ caller's evaluate() scored a 1e-7 ms row as the oracle, where the CLI leaves it out (a fresh
+  // library user's find, 2026-12-04): the checks are the library's now.
+  const Profile hw = load_profile("h200");
+  test_util::TempDir dir;
+  const std::string path = (dir.path / "mine.csv").string();
+  std::ofstream(path) << "m,n,k,layout,kernel,block_m,block_n,block_k,num_warps,num_stages,ms\n"
+                         "4096,4096,4096,NT,triton,128,128,64,8,3,0.2\n"
+                         "4096,4096,4096,NT,triton,128,256,64,8,3,0.25\n"
+                         "4096,4096,4096,NT,triton,64,64,32,4,3,1e-7\n";
+  std::vector<std::string> warnings;
+  const MeasurementLog log = [&](LogLevel level, const std::string& message) {
+    if (level == LogLevel::warning) warnings.push_back(message);
+  };
+  const auto shapes = read_measured_shapes({path}, "triton", hw, triton_target(), true, log);
+  REQUIRE(shapes.size() == 1);
+  REQUIRE(shapes[0].configs.size() == 3);
+  // 2 x 4096^3 FLOP at the H200's 989 TFLOP/s take 0.139 ms: the 1e-7 ms row (line 4) is a timing
+  // error, left out and said; the other two stand.
+  CHECK(shapes[0].configs[0].status == "ok");
+  CHECK(shapes[0].configs[2].status == "faster-than-peak");
+  REQUIRE(warnings.size() == 1);
+  CHECK_THAT(warnings[0], Catch::Contains("mine.csv:4:") && Catch::Contains("faster than"));
+  const Evaluation e = evaluate(shapes, hw, triton_target(), 5);
+  REQUIRE(e.shapes.size() == 1);
+  CHECK(e.shapes[0].measured_best_ms == 0.2);
+  CHECK(e.shapes[0].measured == 2);
+  // The same file twice, and a kernel no file has rows of: refused, as on the command line.
+  CHECK_THROWS_WITH(read_measured_shapes({path, path}, "triton", hw, triton_target()), Catch::Contains("given twice"));
+  CHECK_THROWS_WITH(read_measured_shapes({path}, "my-kernel", hw, triton_target()),
+                    Catch::Contains("no row of the my-kernel kernel") && Catch::Contains("triton"));
+  // Another GPU's rows (the gpu column) name the place.
+  const std::string other = (dir.path / "other.csv").string();
+  std::ofstream(other) << "m,n,k,layout,kernel,block_m,block_n,block_k,num_warps,num_stages,ms,gpu\n"
+                          "4096,4096,4096,NT,triton,128,128,64,8,3,0.4,NVIDIA A100-SXM4-80GB\n";
+  CHECK_THROWS_WITH(read_measured_shapes({other}, "triton", hw, triton_target()),
+                    Catch::Contains("other.csv:2:") && Catch::Contains("not on"));
+}
+
+TEST_CASE("evaluate with no shape to score, and with a shortlist of none", "[evaluate][errors]") {
+  const Profile hw = test_util::toy();
+  const Evaluation e = evaluate({}, hw, triton_target(), 5);
+  CHECK(e.shapes.empty());
+  CHECK(std::isnan(e.spearman));  // as documented: NaN where no shape defines it (it was 0)
+  const nlohmann::json j = evaluation_json(e, hw, triton_target());
+  // No figure rather than 0% of oracle (the default's and vendor's figures were null already).
+  CHECK(j["aggregate"]["geomean_pct_of_oracle"].is_null());
+  CHECK(j["aggregate"]["top_k_distinct_geomean_pct_of_oracle"].is_null());
+  CHECK(j["aggregate"]["default_geomean_pct_of_oracle"].is_null());
+  CHECK(j["aggregate"]["shapes"] == 0);
+  CHECK_THROWS_WITH(evaluate({}, hw, triton_target(), 0), Catch::Contains("top_k must be at least 1"));
 }
 
 TEST_CASE("a measurement file of several kernels: the target's rows, other targets' skipped, vendor rows kept", "[evaluate][targets]") {

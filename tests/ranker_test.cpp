@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "gemm_advisor/advise.hpp"
+#include "gemm_advisor/error.hpp"
 #include "gemm_advisor/ranker.hpp"
 #include "gemm_advisor/targets/triton.hpp"
 #include "gemm_advisor/targets/triton_tutorial.hpp"
@@ -206,3 +208,26 @@ TEST_CASE("distinct tiles first: the best config of each tile, then the rest, in
   CHECK_FALSE(ranked[3].estimate.feasible);
 }
 
+
+TEST_CASE("advise refuses a problem built by hand that is not valid", "[ranker][errors]") {
+  // A default GemmProblem is 0x0x0: ranked, it gave feasible configs with made-up times, and batch 0
+  // or a MoE layer of 0 experts NaN times marked feasible (a fresh C++ user's find, 2026-12-04).
+  const Profile hw = test_util::toy();
+  std::vector<TileConfig> space;
+  std::vector<RankedConfig> out;
+  GemmProblem p;
+  CHECK_THROWS_WITH(advise(triton_target(), p, hw, nullptr, 1, space, out),
+                    Catch::Contains("0x0x0") && Catch::Contains("M must be at least 1"));
+  p = parse_shape("64x64x64");
+  p.batch = 0;
+  CHECK_THROWS_WITH(advise(triton_target(), p, hw, nullptr, 1, space, out), Catch::Contains("batch must be at least 1"));
+  p.batch = 1;
+  p.k = std::int64_t{1} << 40;
+  CHECK_THROWS_WITH(advise(triton_target(), p, hw, nullptr, 1, space, out),
+                    Catch::Contains("exceeds the largest supported dimension"));
+  p.k = 64;
+  advise(triton_target(), p, hw, nullptr, 1, space, out);  // the valid problem ranks
+  REQUIRE_FALSE(out.empty());  // at least the first place (rank_configs keeps what can reach it)
+  CHECK(out.front().estimate.feasible);
+  CHECK(out.front().estimate.latency_s > 0);
+}

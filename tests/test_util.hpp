@@ -1,5 +1,8 @@
 #pragma once
 // Helpers shared by the unit tests.
+#include <stdlib.h>  // mkdtemp
+
+#include <filesystem>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -11,6 +14,21 @@
 #include "gemm_advisor/targets/triton.hpp"
 
 namespace test_util {
+
+/// A fresh directory under the system's temporary directory, removed at the end of the test.
+struct TempDir {
+  std::filesystem::path path;
+  TempDir() {
+    std::string pattern = (std::filesystem::temp_directory_path() / "gemm-advisor-test-XXXXXX").string();
+    path = ::mkdtemp(pattern.data());
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+};
 
 /// The source tree's root (tests read profiles/ and tests/data/ from it).
 inline std::string source_path(const std::string& rel) { return std::string(GEMM_ADVISOR_SOURCE_DIR) + "/" + rel; }

@@ -10,6 +10,8 @@
 #include <utility>
 #include <vector>
 
+#include "gemm_advisor/error.hpp"
+#include "gemm_advisor/evaluate.hpp"
 #include "gemm_advisor/measurements.hpp"
 #include "gemm_advisor/moe.hpp"
 #include "gemm_advisor/problem.hpp"
@@ -174,21 +176,9 @@ void claim_stdin(const std::string& what);
 std::vector<gemm_advisor::TileConfig> read_given_candidates(
     const std::string& path, std::map<gemm_advisor::TileConfig, long>* line_of = nullptr);
 
-/// evaluate's and calibrate's check of a measured problem (its first row at path:line): measured on
-/// the profile's GPU (the `gpu` column; a MIG slice only with --cu-count) and a problem the target
-/// takes. Throws InputError naming the place otherwise. Another card of the same chip (gpu_variant:
-/// NVL, PCIe, SXM) is warned about once, when *variant_warned is false (then set).
-void require_measured_for(const std::string& path, long line, const gemm_advisor::MeasuredShape& shape,
-                          const gemm_advisor::Profile& profile, const gemm_advisor::Target& target,
-                          bool* variant_warned);
-
-/// The measured problems of the --measurements files of `kernel`, each checked by
-/// require_measured_for (and its dtype against the profile): a problem in several files is one, its
-/// configs merged (a config timed again counts at its faster time; a warning per file says how many
-/// re-timed configs disagree by more than kRetimeDisagreement). `keep_vendor_only`: keep problems
-/// with vendor rows only (evaluate's vendor column). Throws InputError for the same file given
-/// twice and for what require_measured_for refuses.
-std::vector<gemm_advisor::MeasuredShape> read_measured_shapes(const std::vector<std::string>& paths,
+/// gemm_advisor::read_measured_shapes over the --measurements files, its warnings and notes logged
+/// (spdlog) as they arise.
+std::vector<gemm_advisor::MeasuredShape> read_measured_shapes_logged(const std::vector<std::string>& paths,
                                                               const std::string& kernel,
                                                               const gemm_advisor::Profile& profile,
                                                               const gemm_advisor::Target& target, bool keep_vendor_only);
@@ -200,8 +190,7 @@ std::vector<gemm_advisor::MeasuredShape> measured_moe_layers_logged(const std::v
 /// Whether --top or --distinct was given (they choose what is printed; --emit vllm writes one config).
 bool ranking_options_given(const CommonOptions& o);
 
-/// Whether two paths name one file (the same file given twice on a command line).
-bool same_file(const std::string& a, const std::string& b);
+using gemm_advisor::same_file;
 
 /// Throws InputError when the hardware has no matrix path for the problem's dtype.
 void require_dtype(const gemm_advisor::Hardware& hw, gemm_advisor::Dtype d);

@@ -198,7 +198,7 @@ Registered register_calibrate(CLI::App& app) {
               for (std::size_t j = 0; j < i; ++j)
                 if (same_file(o->families[i], o->families[j]))
                   throw cli::UsageError("--families: '" + printable(o->families[i]) + "' is given twice");
-            std::vector<MeasuredShape> shapes = read_measured_shapes(o->measurements, kernel, profile, target, false);
+            std::vector<MeasuredShape> shapes = read_measured_shapes_logged(o->measurements, kernel, profile, target, false);
             std::vector<std::string> families_used;  // the provenance names only files that gave families
             for (const std::string& path : o->families) {
               if (apply_families(path, shapes) == 0)

@@ -115,7 +115,7 @@ Registered register_evaluate(CLI::App& app) {
             if (o->per_gemm && &target != &vllm_fused_moe_target())
               throw cli::UsageError("--per-gemm scores the GEMMs of fused-MoE layers: it needs --target vllm-fused-moe");
             const std::string kernel = o->kernel.empty() ? std::string(target.name()) : o->kernel;
-            std::vector<MeasuredShape> shapes = read_measured_shapes(o->measurements, kernel, profile, target, true);
+            std::vector<MeasuredShape> shapes = read_measured_shapes_logged(o->measurements, kernel, profile, target, true);
             if (&target == &vllm_fused_moe_target() && !o->per_gemm)
               shapes = measured_moe_layers_logged(shapes, o->measurements);
             const Evaluation e = evaluate(shapes, profile, target, o->top_k);

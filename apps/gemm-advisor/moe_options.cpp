@@ -7,12 +7,6 @@
 
 namespace cli {
 
-bool same_file(const std::string& a, const std::string& b) {
-  std::error_code ea, eb;
-  const auto ca = std::filesystem::weakly_canonical(a, ea), cb = std::filesystem::weakly_canonical(b, eb);
-  return ea || eb ? a == b : ca == cb;
-}
-
 void add_moe_options(CLI::App* cmd, MoeOptions& o, bool layer) {
   if (layer) {
     o.options.push_back(cmd->add_option("--experts", o.experts, "vllm-fused-moe: experts E of the layer")

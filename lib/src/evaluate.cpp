@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "gemm_advisor/advise.hpp"
+#include "gemm_advisor/error.hpp"
 #include "gemm_advisor/version.hpp"
 
 namespace gemm_advisor {
@@ -70,8 +71,10 @@ std::string unscored_text(const GemmProblem& p) {
 
 Evaluation evaluate(const std::vector<MeasuredShape>& shapes, const Profile& profile, const Target& target,
                     std::size_t top_k) {
+  if (top_k < 1) throw InputError("evaluate: top_k must be at least 1, got 0");
   Evaluation out;
   out.top_k = top_k;
+  out.spearman = std::numeric_limits<double>::quiet_NaN();  // as with no shape where it is defined
   std::vector<double> pcts, errs, default_pcts, vendor_pcts, rhos, topk_pcts, topk_distinct_pcts;
   std::size_t hit1 = 0, hit5 = 0, hit10 = 0, hitk = 0;
   std::vector<TileConfig> configs;
@@ -184,8 +187,7 @@ Evaluation evaluate(const std::vector<MeasuredShape>& shapes, const Profile& pro
   out.top_k_hit_rate = static_cast<double>(hitk) / n;
   out.top_k_geomean_pct_of_oracle = geomean(topk_pcts);
   out.top_k_distinct_geomean_pct_of_oracle = geomean(topk_distinct_pcts);
-  out.spearman = rhos.empty() ? std::numeric_limits<double>::quiet_NaN()
-                              : std::accumulate(rhos.begin(), rhos.end(), 0.0) / static_cast<double>(rhos.size());
+  if (!rhos.empty()) out.spearman = std::accumulate(rhos.begin(), rhos.end(), 0.0) / static_cast<double>(rhos.size());
   out.median_abs_err_pct = percentile(errs, 0.5);
   out.p90_abs_err_pct = percentile(errs, 0.9);
   out.default_measured_shapes = default_pcts.size();
@@ -201,6 +203,8 @@ Evaluation evaluate(const std::vector<MeasuredShape>& shapes, const Profile& pro
 nlohmann::json evaluation_json(const Evaluation& e, const Profile& profile, const Target& target) {
   const Hardware& hw = profile.hw;
   auto cfg = [](const TileConfig& c) { return c.text(); };
+  // No shape scored: no figure (null, as the default's and vendor's figures without rows), not 0%.
+  auto scored = [&](double v) { return e.shapes.empty() ? nlohmann::json(nullptr) : nlohmann::json(v); };
   nlohmann::json unscored = nlohmann::json::array();
   for (const GemmProblem& p : e.unscored) unscored.push_back(unscored_text(p));
   nlohmann::json shapes = nlohmann::json::array();
@@ -234,18 +238,18 @@ nlohmann::json evaluation_json(const Evaluation& e, const Profile& profile, cons
       {"aggregate",
        {{"shapes", e.shapes.size()},
         {"unscored_shapes", unscored},
-        {"geomean_pct_of_oracle", e.geomean_pct_of_oracle},
-        {"worst_pct_of_oracle", e.worst_pct_of_oracle},
-        {"top1_hit_rate", e.top1_hit_rate},
-        {"top5_hit_rate", e.top5_hit_rate},
-        {"top10_hit_rate", e.top10_hit_rate},
+        {"geomean_pct_of_oracle", scored(e.geomean_pct_of_oracle)},
+        {"worst_pct_of_oracle", scored(e.worst_pct_of_oracle)},
+        {"top1_hit_rate", scored(e.top1_hit_rate)},
+        {"top5_hit_rate", scored(e.top5_hit_rate)},
+        {"top10_hit_rate", scored(e.top10_hit_rate)},
         {"top_k", e.top_k},
-        {"top_k_hit_rate", e.top_k_hit_rate},
-        {"top_k_geomean_pct_of_oracle", e.top_k_geomean_pct_of_oracle},
-        {"top_k_distinct_geomean_pct_of_oracle", e.top_k_distinct_geomean_pct_of_oracle},
+        {"top_k_hit_rate", scored(e.top_k_hit_rate)},
+        {"top_k_geomean_pct_of_oracle", scored(e.top_k_geomean_pct_of_oracle)},
+        {"top_k_distinct_geomean_pct_of_oracle", scored(e.top_k_distinct_geomean_pct_of_oracle)},
         {"spearman", e.spearman},
-        {"median_abs_err_pct", e.median_abs_err_pct},
-        {"p90_abs_err_pct", e.p90_abs_err_pct},
+        {"median_abs_err_pct", scored(e.median_abs_err_pct)},
+        {"p90_abs_err_pct", scored(e.p90_abs_err_pct)},
         {"default_config", target.name() == "vllm-fused-moe" ? std::string("vLLM get_default_config (per M)")
                                                              : target.default_config(GemmProblem{}).text()},
         {"default_geomean_pct_of_oracle",

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "gemm_advisor/error.hpp"
 #include "gemm_advisor/moe.hpp"
 #include "text.hpp"
@@ -223,7 +225,7 @@ void validate_problem(const GemmProblem& p) {
     throw InputError("M * top_k = " + std::to_string(p.m) + " * " + std::to_string(e.top_k) +
                      " routed rows exceed the largest supported dimension 2147483647");
   if (e.routing == MoeRouting::zipf && !(e.zipf_exponent > 0 && e.zipf_exponent <= 16))
-    throw InputError("routing zipf: the exponent must be in (0, 16], got " + std::to_string(e.zipf_exponent));
+    throw InputError(fmt::format("routing zipf: the exponent must be in (0, 16], got {:g}", e.zipf_exponent));
   if (e.quant_block != 0) {
     if (p.dtype != Dtype::fp8)
       throw InputError("a block shape goes with fp8_w8a8 (dtype fp8), got " + std::string(dtype_name(p.dtype)));

@@ -18,6 +18,10 @@ class InputError : public std::runtime_error {
 /// Formats "source:line: message" (or "source: message" when line is 0).
 std::string located(const std::string& source, long line, const std::string& message);
 
+/// Whether two paths name one file (weakly canonical paths compared; where either cannot be
+/// resolved, the texts): the same file given twice on a command line.
+bool same_file(const std::string& a, const std::string& b);
+
 /// Makes input text safe to quote inside a one-line message: bytes outside printable ASCII
 /// (newlines, escapes, NULs, non-ASCII) become "\xNN", and text longer than `max_chars` is cut
 /// with "..." appended, so a binary or hostile input can never split or flood an error line.

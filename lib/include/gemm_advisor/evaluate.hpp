@@ -2,6 +2,7 @@
 /// `evaluate`: how well the advisor's ranking picks among configs that were measured on hardware.
 #include <nlohmann/json.hpp>
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -65,10 +66,37 @@ struct Evaluation {
   std::vector<GemmProblem> unscored;
 };
 
+/// How much a diagnostic of read_measured_shapes matters: debug (progress), info (said, nothing
+/// wrong), warning (a likely mistake in the input, which was still read).
+enum class LogLevel { debug, info, warning };
+/// Receives read_measured_shapes's diagnostics, one line each, as they arise (the CLI logs them).
+using MeasurementLog = std::function<void(LogLevel level, const std::string& message)>;
+
+/// The measured problems of `kernel` in the measurement files `paths` (read_measurements), read and
+/// checked as one set for evaluate() and calibrate(), as `gemm-advisor evaluate` and `calibrate` do:
+/// a problem in several files is one, its configs merged (a config timed again counts at its faster
+/// time; a warning per file says how many re-timed configs disagree by more than
+/// kRetimeDisagreement); a row faster than the profile's peak and DRAM bandwidth allow is left out
+/// (status "faster-than-peak", a warning). `keep_vendor_only`: keep problems with vendor rows only
+/// (evaluate's vendor column). Throws InputError for: a file given twice (or its bytes under another
+/// name); a problem measured on another GPU (the `gpu` column), on a MIG slice without a partition
+/// (Hardware::cu_count below the product's), of a dtype the profile lacks or one the target cannot
+/// run; a file most of whose configs or shapes beat the peak (a unit slip, or a faster GPU's file);
+/// a file whose shapes run over 200x slower than the model puts any of their configs (times in
+/// microseconds); no row of `kernel` in any file while some hold another kernel's. `log` (may be
+/// empty) receives the warnings and notes.
+std::vector<MeasuredShape> read_measured_shapes(const std::vector<std::string>& paths, const std::string& kernel,
+                                                const Profile& profile, const Target& target,
+                                                bool keep_vendor_only = true, const MeasurementLog& log = {});
+
 /// Ranks exactly the measured configs of each shape with the target's model on the profile
 /// (advise()) and compares. Shapes with no valid measured config are skipped; shapes whose valid
 /// configs the model calls all infeasible go to Evaluation::unscored. `top_k` is the
-/// shortlist length for the best-of-top-k scores and an extra hit-rate cut-off (1, 5, 10 always). The fixed default is the target's default_config.
+/// shortlist length for the best-of-top-k scores and an extra hit-rate cut-off (1, 5, 10 always); at
+/// least 1 (InputError otherwise). The fixed default is the target's default_config. With no shape
+/// scored the aggregates are 0 and spearman NaN (evaluation_json writes null for them). The shapes
+/// are taken as given: read_measured_shapes checks them (rows faster than the peak, another GPU's
+/// rows, unit slips) as the CLI does.
 Evaluation evaluate(const std::vector<MeasuredShape>& shapes, const Profile& profile, const Target& target,
                     std::size_t top_k = 5);
 

@@ -1,0 +1,302 @@
+// The measurement files of evaluate and calibrate, read and checked as one set (read_measured_shapes).
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "gemm_advisor/error.hpp"
+#include "gemm_advisor/evaluate.hpp"
+#include "gemm_advisor/measurements.hpp"
+
+namespace gemm_advisor {
+
+bool same_file(const std::string& a, const std::string& b) {
+  std::error_code ea, eb;
+  const auto ca = std::filesystem::weakly_canonical(a, ea), cb = std::filesystem::weakly_canonical(b, eb);
+  return ea || eb ? a == b : ca == cb;
+}
+
+namespace {
+// Refuses a problem's rows that another GPU, a MIG slice without --cu-count, or a problem the target
+// cannot run gave; warns once (*variant_warned) of another card of the chip or a partition of rows
+// timed on the whole GPU.
+void require_measured_for(const std::string& path, long line, const gemm_advisor::MeasuredShape& shape,
+                          const gemm_advisor::Profile& profile, const gemm_advisor::Target& target,
+                          bool* variant_warned, const MeasurementLog& log) {
+  using gemm_advisor::InputError;
+  if (!shape.gpu.empty() &&
+      !gemm_advisor::gpu_matches_profile(shape.gpu, profile.hw.name, profile.hw.display_name, profile.hw.aliases))
+    throw InputError(gemm_advisor::located(path, line, "measured on '" + gemm_advisor::printable(shape.gpu) + "', not on " +
+                                                           profile.hw.display_name +
+                                                           " (give that GPU's profile with --hw, or add the name to "
+                                                           "the profile's aliases:)"));
+  // The same chip, but not the same GPU: a MIG slice has a fraction of the SMs (a fit to it would be
+  // read as the whole GPU's), another card its own clocks and power limit (said, not refused).
+  if (!shape.gpu.empty()) {
+    const std::string variant = gemm_advisor::gpu_variant(shape.gpu, profile.hw.product_display_name.empty()
+                                                                          ? profile.hw.display_name
+                                                                          : profile.hw.product_display_name);
+    if (variant == "MIG" && profile.hw.cu_count >= profile.hw.product_cu_count)
+      throw InputError(gemm_advisor::located(path, line, "measured on '" + gemm_advisor::printable(shape.gpu) +
+                                                             "', a MIG slice: give its SM count with --cu-count (the " +
+                                                             profile.hw.name + " profile is the whole GPU, " +
+                                                             std::to_string(profile.hw.cu_count) + " SMs)"));
+    // The reverse: a partition asked for (--cu-count) of rows the gpu column says ran on the whole
+    // GPU (no MIG slice): the partition's peak and waves would score the whole GPU's times (taken
+    // unsaid: a fresh user's find, 2026-12-04). A CU mask leaves the name as it is: said, not refused.
+    if (variant != "MIG" && profile.hw.cu_count < profile.hw.product_cu_count && variant_warned && !*variant_warned) {
+      *variant_warned = true;
+      log(LogLevel::warning, gemm_advisor::located(path, line, "measured on '" + gemm_advisor::printable(shape.gpu) +
+                                                               "', which names no MIG slice, while --cu-count " +
+                                                               std::to_string(profile.hw.cu_count) + " of " +
+                                                               std::to_string(profile.hw.product_cu_count) +
+                                                               " ranks for a partition: timed under a CU mask? (else "
+                                                               "drop --cu-count)"));
+    }
+    if (!variant.empty() && variant != "MIG" && variant_warned && !*variant_warned) {
+      *variant_warned = true;
+      log(LogLevel::warning, gemm_advisor::located(path, line, "measured on '" + gemm_advisor::printable(shape.gpu) +
+                                                               "', the " + variant + " card, not the " +
+                                                               profile.hw.display_name +
+                                                               " the profile describes: clocks and power may differ"));
+    }
+  }
+  if (const std::string why = target.problem_error(shape.problem, profile); !why.empty())
+    throw InputError(gemm_advisor::located(path, line, shape.problem.shape_text() + ": " + why +
+                                                           " (measurements of another kernel, dtype or GPU?)"));
+}
+
+// A timing below what the GPU's datasheet peak allows for the shape's work is a measurement error
+// (a kernel that did not run, a clock read wrong): said once per shape, at its first such row, and
+// every such row is left out (status "faster-than-peak"). Scored, one such row made itself the
+// oracle and every other config of the shape ~0% of it (a fresh user's 1e-300 ms: geomean 0.0%).
+// Whether two regular files hold the same bytes, read in chunks.
+bool same_bytes(const std::string& a, const std::string& b) {
+  std::ifstream fa(a, std::ios::binary), fb(b, std::ios::binary);
+  if (!fa || !fb) return false;
+  char ba[1 << 16], bb[1 << 16];
+  while (true) {
+    fa.read(ba, sizeof ba);
+    fb.read(bb, sizeof bb);
+    if (fa.gcount() != fb.gcount() || std::memcmp(ba, bb, static_cast<std::size_t>(fa.gcount())) != 0) return false;
+    if (!fa || !fb) return !fa && !fb;
+  }
+}
+
+// How much slower than the model's fastest prediction among a shape's timed configs its measured best
+// may be before the file's unit is in doubt: the model's worst misses on committed data are a few
+// times off (catastrophic spills, measured up to 24x the best config, are the rows, not the best);
+// a file in microseconds is 1000x off.
+constexpr double kFarSlowerThanPredicted = 200.0;
+
+// Whether a shape's fastest timed config took over kFarSlowerThanPredicted times the model's fastest
+// prediction among its feasible timed configs (none feasible: false).
+bool far_slower_than_predicted(const gemm_advisor::MeasuredShape& shape, const gemm_advisor::Profile& profile,
+                               const gemm_advisor::Target& target) {
+  double best_ms = 0, predicted_s = 0;
+  const gemm_advisor::EstimateContext ctx = target.context(shape.problem, profile);
+  for (const gemm_advisor::MeasuredConfig& c : shape.configs) {
+    if (c.status != "ok") continue;
+    best_ms = best_ms == 0 ? c.ms : std::min(best_ms, c.ms);
+    const gemm_advisor::LatencyEstimate e = target.estimate_latency(ctx, c.config);
+    if (e.feasible && (predicted_s == 0 || e.latency_s < predicted_s)) predicted_s = e.latency_s;
+  }
+  return predicted_s > 0 && best_ms * 1e-3 > kFarSlowerThanPredicted * predicted_s;
+}
+
+// Returns the number of rows left out; the warnings go to *warnings (printed once the file is known
+// not to be a unit slip). A vendor-library row below the floor is dropped too (it was scored as the
+// vendor's time: 2732% of oracle for a file in seconds, a fresh user's find).
+std::size_t drop_faster_than_peak(const std::string& path, gemm_advisor::MeasuredShape& shape,
+                                  const gemm_advisor::Hardware& hw, std::vector<std::string>* warnings) {
+  const double peak = hw.peak_flops_per_s(shape.problem.dtype);
+  if (!(peak > 0)) return 0;
+  // The floor: the matrix peak's time, or the DRAM's for the compulsory bytes beyond what the L2
+  // could already hold (a timing loop may leave the operands L2-resident, so only the excess is
+  // bound to DRAM). The peak alone passed an H200's fused-MoE file on --hw a100, whose layers stream
+  // gigabytes of expert weights (a fresh user's find, 2026-12-04).
+  const double dram_bytes = std::max(0.0, shape.problem.compulsory_bytes() - hw.l2_bytes);
+  const double dram_floor_s = hw.dram_bandwidth_bytes_per_s > 0 ? dram_bytes / hw.dram_bandwidth_bytes_per_s : 0.0;
+  const double floor_ms = 1e3 * std::max(shape.problem.flops() / peak, dram_floor_s);
+  if (shape.vendor_ms > 0 && shape.vendor_ms < floor_ms) {
+    warnings->push_back(fmt::format("{}: {} {}: the {} row's {:g} ms is faster than {}'s peak and DRAM bandwidth allow ({:.4g} ms): "
+                                    "left out", path, shape.problem.shape_text(),
+                                    gemm_advisor::dtype_name(shape.problem.dtype), shape.vendor_kernel,
+                                    shape.vendor_ms, hw.name, floor_ms));
+    shape.vendor_ms = 0;
+    shape.vendor_kernel.clear();
+  }
+  std::size_t dropped = 0;
+  const gemm_advisor::MeasuredConfig* first = nullptr;
+  for (gemm_advisor::MeasuredConfig& c : shape.configs) {
+    if (c.status == "ok" && c.ms < floor_ms) {
+      if (!first) first = &c;
+      c.status = "faster-than-peak";
+      ++dropped;
+    }
+  }
+  if (first)
+    warnings->push_back(gemm_advisor::located(
+                           path, first->line,
+                           fmt::format("{} {} measured in {:g} ms, faster than {}'s {} allows "
+                                       "({:.4g} ms): {}? {} such row{} of the shape left out",
+                                       shape.problem.shape_text(), gemm_advisor::dtype_name(shape.problem.dtype),
+                                       first->ms, hw.name,
+                                       dram_floor_s * peak > shape.problem.flops()
+                                           ? fmt::format("{:.2f} TB/s DRAM bandwidth", hw.dram_bandwidth_bytes_per_s / 1e12)
+                                           : fmt::format("{:.0f} TFLOP/s peak", peak / 1e12),
+                                       floor_ms,
+                                       hw.product_cu_count > hw.cu_count
+                                           ? fmt::format("timed on more than --cu-count's {} CUs, or a timing error",
+                                                         hw.cu_count)
+                                           : std::string("a timing error"),
+                                       dropped, dropped == 1 ? "" : "s")));
+  return dropped;
+}
+}  // namespace
+
+std::vector<MeasuredShape> read_measured_shapes(const std::vector<std::string>& paths, const std::string& kernel,
+                                                const Profile& profile, const Target& target, bool keep_vendor_only,
+                                                const MeasurementLog& log_to) {
+  const MeasurementLog log = log_to ? log_to : [](LogLevel, const std::string&) {};
+  using namespace gemm_advisor;
+  std::vector<MeasuredShape> shapes;
+  // shape key -> (the file that measured it first, its index in shapes)
+  std::map<std::string, std::pair<std::string, std::size_t>> measured_in;
+  std::vector<std::pair<std::string, std::uintmax_t>> sizes;  // (path, its size) of the regular files read so far
+  // Files with none of the kernel's rows but another kernel's: (file, its kernels). Warned of when
+  // other files hold the kernel's rows (such a file added nothing unsaid), one error when none does
+  // (it asked for kernel=triton rows without naming the file's: fresh user's finds, 2026-12-04).
+  std::vector<std::pair<std::string, std::set<std::string>>> without_kernel;
+  for (const std::string& path : paths) {
+    std::vector<std::string> warnings;
+    std::set<std::string> other_kernels;
+    auto file_shapes = read_measurements(path, kernel, &warnings, &other_kernels);
+    if (!other_kernels.empty() &&
+        std::none_of(file_shapes.begin(), file_shapes.end(), [](const MeasuredShape& m) { return !m.configs.empty(); }))
+      without_kernel.emplace_back(path, std::move(other_kernels));
+    // A byte-identical copy under another name is the same measurements given twice: merged, every
+    // config would count as re-timed and agree with itself (a fresh user's find: merged unsaid).
+    // Compared by streaming (a measurement file may be larger than read_text_file takes whole); a
+    // pipe reads empty a second time, so only regular files are.
+    std::error_code ec;
+    if (paths.size() > 1 && std::filesystem::is_regular_file(path, ec)) {
+      const std::uintmax_t size = std::filesystem::file_size(path, ec);
+      for (const auto& [earlier, earlier_size] : sizes)
+        if (!ec && earlier_size == size && !same_file(earlier, path) && same_bytes(earlier, path))
+          throw InputError(path + ": the same bytes as " + earlier + ": the same measurements given twice");
+      if (!ec) sizes.emplace_back(path, size);
+    }
+    for (const std::string& w : warnings) log(LogLevel::warning, w);
+    std::size_t retimed = 0, disagree = 0;
+    std::size_t timed = 0, too_fast = 0;  // the file's ok configs, and those faster than the peak allows
+    std::size_t timed_shapes = 0, shapes_too_fast = 0;  // ... its shapes, and those that lost rows (their best) so
+    std::size_t shapes_too_slow = 0;  // ... and those whose best is far slower than the model puts any of them
+    std::string first_too_slow;       // the first of those, "file:line: SHAPE DTYPE"
+    std::vector<std::string> peak_warnings;
+    bool variant_warned = false;  // once per file
+    for (auto& shape : file_shapes) {
+      if (shape.configs.empty() && !keep_vendor_only) continue;  // another kernel's problem (vendor rows only)
+      const std::string key = shape.problem.shape_text() + " " + std::string(dtype_name(shape.problem.dtype)) + " " +
+                              shape.problem.layout.name() + (shape.name.empty() ? "" : " " + shape.family + "/" + shape.name);
+      const long line = shape.configs.empty() ? 0 : shape.configs.front().line;
+      if (!shape.configs.empty()) {
+        if (!profile.hw.rate(shape.problem.dtype))
+          throw InputError(located(path, line, "dtype " + std::string(dtype_name(shape.problem.dtype)) +
+                                                   " is not supported by " + profile.hw.name));
+        require_measured_for(path, line, shape, profile, target, &variant_warned, log);
+        for (const MeasuredConfig& c : shape.configs) timed += c.status == "ok";
+        const std::size_t dropped = drop_faster_than_peak(path, shape, profile.hw, &peak_warnings);
+        too_fast += dropped;
+        timed_shapes += std::any_of(shape.configs.begin(), shape.configs.end(),
+                                    [](const MeasuredConfig& c) { return c.status == "ok" || c.status == "faster-than-peak"; });
+        shapes_too_fast += dropped > 0;
+        if (far_slower_than_predicted(shape, profile, target)) {
+          // Named once (the first), counted after: in a file otherwise right it is that shape's slip,
+          // scored as measured (it was scored unsaid: a fresh user's find, 2026-12-04).
+          if (shapes_too_slow++ == 0) first_too_slow = located(path, line, shape.problem.shape_text() + " " +
+                                                                                std::string(dtype_name(shape.problem.dtype)));
+        }
+      }
+      const auto [it, fresh] = measured_in.try_emplace(key, path, shapes.size());
+      if (fresh) {
+        shapes.push_back(std::move(shape));
+      } else if (same_file(it->second.first, path)) {
+        throw InputError(located(path, line, "shape " + key + " is measured in " + it->second.first +
+                                                 " too: the same file is given twice"));
+      } else {
+        // One device per shape across files too, as within one (read_measurements): timings of two
+        // devices (a whole GPU and a MIG slice, an H200 and an H200 NVL) must not merge.
+        const std::string& earlier_gpu = shapes[it->second.second].gpu;
+        if (!shape.gpu.empty() && !earlier_gpu.empty() && shape.gpu != earlier_gpu)
+          throw InputError(located(path, line, "column 'gpu': '" + printable(shape.gpu) + "' differs from '" +
+                                                   printable(earlier_gpu) + "' of shape " + key + " in " +
+                                                   it->second.first + " (one device per shape)"));
+        merge_measured_shape(shapes[it->second.second], std::move(shape), &retimed, &disagree);  // a re-measurement
+      }
+    }
+    // Most of a file faster than the peak allows is not a few bad timings but a unit slip (seconds in
+    // the 'ms' column): scoring the rows left would pass that off as a result.
+    // With --cu-count below the product's, the likelier cause is a file timed on the whole GPU.
+    const bool partition = profile.hw.product_cu_count > profile.hw.cu_count;
+    if (timed >= 10 && 2 * too_fast > timed)
+      throw InputError(path + ": " + std::to_string(too_fast) + " of its " + std::to_string(timed) +
+                       " timed configs are faster than " + profile.hw.name + "'s peak and DRAM bandwidth allow" +
+                       (partition ? " on " + std::to_string(profile.hw.cu_count) +
+                                        " CUs: were they timed on more (--cu-count)? or is the 'ms' column not "
+                                        "in milliseconds?"
+                                  : ": is the 'ms' column in milliseconds?"));
+    // Most shapes losing their fastest rows so is another GPU's file (a faster one: an H200's scored
+    // on --hw a100 lost 35-55 rows of 7 of 9 shapes, and the rest was fitted as if complete).
+    if (shapes_too_fast >= 2 && 2 * shapes_too_fast > timed_shapes)
+      throw InputError(path + ": " + std::to_string(shapes_too_fast) + " of its " + std::to_string(timed_shapes) +
+                       " shapes have configs timed faster than " + profile.hw.name + "'s peak and DRAM bandwidth allow" +
+                       (partition ? " on " + std::to_string(profile.hw.cu_count) +
+                                        " CUs: were they timed on more (--cu-count)?"
+                                  : ": measured on a faster GPU? (give that GPU's profile with --hw)"));
+    // The other unit slip, times in microseconds: every shape 1000x slower than the model has any of
+    // its configs (it passed the peak check and was scored as if right: a fresh user's find).
+    if (shapes_too_slow >= 1 && 2 * shapes_too_slow > timed_shapes)
+      throw InputError(path + ": " + std::to_string(shapes_too_slow) + " of its " + std::to_string(timed_shapes) +
+                       " shapes measured over " + fmt::format("{:g}", kFarSlowerThanPredicted) +
+                       "x slower than the model predicts any of their configs on " + profile.hw.name +
+                       ": is the 'ms' column in milliseconds (not microseconds)?");
+    if (shapes_too_slow > 0)
+      log(LogLevel::warning, fmt::format("{}: measured over {:g}x slower than the model predicts any of its configs on {}: a time in "
+                   "microseconds, or another GPU's?{}", first_too_slow, kFarSlowerThanPredicted, profile.hw.name,
+                   shapes_too_slow > 1 ? fmt::format(" ({} such shapes in the file)", shapes_too_slow) : std::string()));
+    for (const std::string& w : peak_warnings) log(LogLevel::warning, w);
+    log(LogLevel::debug, fmt::format("{}: {} shapes read for kernel {} ({} in all so far)", path, file_shapes.size(), kernel,
+                                     shapes.size()));
+    if (retimed > 0)
+      log(disagree > 0 ? LogLevel::warning : LogLevel::info,
+          fmt::format("{}: {} configs timed in an earlier file too (each counts at its faster time); {} of them differ "
+                  "by more than {:g}x", path, retimed, disagree, kRetimeDisagreement));
+  }
+  auto kernels_text = [](const std::set<std::string>& kernels) {
+    std::string names;
+    for (const std::string& k : kernels) names += (names.empty() ? "" : ", ") + printable(k);
+    return names;
+  };
+  const bool none_of_kernel =
+      std::none_of(shapes.begin(), shapes.end(), [](const MeasuredShape& m) { return !m.configs.empty(); });
+  if (none_of_kernel && !without_kernel.empty())
+    throw InputError(fmt::format("{}", fmt::join(paths, ", ")) + ": no row of the " + kernel + " kernel; " +
+                     (paths.size() == 1 ? "its" : without_kernel.front().first + "'s") + " kernels: " +
+                     kernels_text(without_kernel.front().second) + " (give --kernel " +
+                     printable(*without_kernel.front().second.begin()) + ", or the --target that is that kernel)");
+  if (!none_of_kernel)
+    for (const auto& [path, kernels] : without_kernel)
+      log(LogLevel::warning, fmt::format("{}: no row of the {} kernel, so it adds nothing; its kernels: {} (a file of another set?)", path,
+                   kernel, kernels_text(kernels)));
+  return shapes;
+}
+
+}  // namespace gemm_advisor
