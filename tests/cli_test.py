@@ -762,7 +762,7 @@ with open(slip, "w") as f:
 rc, out, err = run("evaluate", "--hw", "h200", "--measurements", slip)
 errors = [l for l in err.splitlines() if ": error: " in l]
 check("evaluate: a file in seconds is one error naming the unit", rc == 1 and out == "" and len(errors) == 1 and
-      "12 of its 12 timed configs are faster than h200's peak and DRAM bandwidth allow: is the 'ms' column in milliseconds?" in errors[0]
+      "12 of its 12 timed configs are faster than h200's peak, DRAM bandwidth and launch allow: is the 'ms' column in milliseconds?" in errors[0]
       and "warning" not in err, err)
 # Most shapes of a file losing their fastest rows so: another, faster GPU's file (the H200's tutorial set
 # d scored on --hw a100 lost 35-55 rows of 7 of its 9 shapes, and calibrate fitted the rest: a fresh
@@ -772,7 +772,7 @@ for cmd in (["evaluate"], ["calibrate", "--folds", "2", "-o", os.path.join(TMP, 
                        "data/measurements/h200-tutorial-d.csv")
     check(f"{cmd[0]}: an H200 file on --hw a100 is one error asking about the GPU",
           rc == 1 and out == "" and err.count("\n") == 1 and "8 of its 9 shapes have configs timed faster than "
-          "a100's peak and DRAM bandwidth allow: measured on a faster GPU?" in err, err)
+          "a100's peak, DRAM bandwidth and launch allow: measured on a faster GPU?" in err, err)
 # ... and the other slip, a file in microseconds: every shape 1000x slower than the model puts any of its
 # configs (the best over the fastest prediction is 0.73-1.41 over the 329 triton shapes). One error.
 with open("data/measurements/h200-tutorial-d.csv") as f:
@@ -787,7 +787,8 @@ check("evaluate: a file in microseconds is one error naming the unit", rc == 1 a
       err.count("\n") == 1 and "9 of its 9 shapes measured over 200x slower than the model predicts" in err and
       "(not microseconds)?" in err, err)
 # One shape alone in microseconds is that error too (it took two shapes); one such shape in a file
-# otherwise right is scored, with a warning naming it (it was scored unsaid: fresh user's finds).
+# otherwise right is left out, with a warning naming it (it was scored unsaid, then scored and fitted
+# with a warning: fresh user's finds).
 one_us = os.path.join(TMP, "one-in-microseconds.csv")
 with open(one_us, "w") as f:
     f.write("m,n,k,block_m,block_n,block_k,num_warps,num_stages,ms\n4096,4096,4096,128,128,64,8,3,250\n"
@@ -798,9 +799,22 @@ with open(one_us, "a") as f:
     f.write("2048,2048,2048,128,128,64,8,3,0.03\n2048,2048,2048,128,64,64,8,3,0.035\n"
             "1024,1024,1024,128,128,64,8,3,0.01\n1024,1024,1024,128,64,64,8,3,0.012\n")
 rc, out, err = run("evaluate", "--hw", "h200", "--measurements", one_us)
-check("evaluate: one shape of three in microseconds is scored, with a warning at its line",
+check("evaluate: one shape of three in microseconds is left out, with a warning at its line",
       rc == 0 and f"{one_us}:2: 4096x4096x4096 bf16: measured over 200x slower than the model predicts" in err and
-      "4096x4096x4096" in out, err)
+      "Left out" in err and "4096x4096x4096" not in out and "2048x2048x2048" in out, err + out)
+# A small shape's row far below any launch (a 100x slip: 44 ns for 176x64x48), which the peak and
+# DRAM floors let through, is left out and said (it was the oracle, its shape 1% of it).
+tiny = os.path.join(TMP, "tiny-slip.csv")
+with open(tiny, "w") as f:
+    f.write("m,n,k,block_m,block_n,block_k,num_warps,num_stages,ms\n176,64,48,32,32,64,4,3,0.0044\n"
+            "176,64,48,16,32,64,4,3,0.000044\n176,64,48,64,64,64,4,3,0.0047\n"
+            "2048,2048,2048,128,128,64,8,3,0.03\n2048,2048,2048,128,64,64,8,3,0.035\n")
+rc, out, err = run("evaluate", "--hw", "h200", "--measurements", tiny, "--format", "json")
+res = json.loads(out) if rc == 0 else {}
+small = [s for s in res.get("shapes", []) if s["m"] == 176]
+check("evaluate: a row shorter than any launch is left out, said at its line",
+      rc == 0 and f"{tiny}:3: 176x64x48 bf16 measured in 4.4e-05 ms" in err and "shortest kernel launch (0.77 us" in err
+      and len(small) == 1 and small[0]["measured_best_ms"] == 0.0044 and small[0]["measured_configs"] == 2, err + out)
 with open(fast, "a") as f:
     f.write("4096,4096,4096,64,64,64,4,3,0.3\n")
 vendor_fast = os.path.join(TMP, "vendor-fast.csv")
