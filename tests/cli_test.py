@@ -815,6 +815,19 @@ small = [s for s in res.get("shapes", []) if s["m"] == 176]
 check("evaluate: a row shorter than any launch is left out, said at its line",
       rc == 0 and f"{tiny}:3: 176x64x48 bf16 measured in 4.4e-05 ms" in err and "shortest kernel launch (0.77 us" in err
       and len(small) == 1 and small[0]["measured_best_ms"] == 0.0044 and small[0]["measured_configs"] == 2, err + out)
+# The advisor's own first pick failed to run (a compile error in the user's kernel): said, and in the
+# JSON; scored at its first pick that ran (that passed unsaid: a fresh own-kernel user's find).
+failed_pick = os.path.join(TMP, "failed-pick.csv")
+with open(failed_pick, "w") as f:
+    f.write("m,n,k,layout,block_m,block_n,block_k,num_warps,num_stages,ms,status\n"
+            "4096,4096,4096,NT,128,256,64,8,4,,compile_error\n4096,4096,4096,NT,128,128,64,8,3,0.2,ok\n"
+            "4096,4096,4096,NT,64,64,64,4,3,0.3,ok\n")
+rc, out, err = run("evaluate", "--hw", "h200", "--measurements", failed_pick, "--format", "json")
+res = json.loads(out) if rc == 0 else {}
+check("evaluate: the advisor's first pick that failed to run is said and reported",
+      rc == 0 and "first pick failed to run for 1 of the 1 shapes" in err and "128x256x64:8:4 at line 2: compile_error" in err
+      and res["shapes"][0]["failed_pick"] == {"config": "128x256x64:8:4", "status": "compile_error", "line": 2}
+      and res["shapes"][0]["advisor_top1"] == "128x128x64:8:3" and res["aggregate"]["failed_picks"] == 1, err + out)
 with open(fast, "a") as f:
     f.write("4096,4096,4096,64,64,64,4,3,0.3\n")
 vendor_fast = os.path.join(TMP, "vendor-fast.csv")

@@ -139,6 +139,16 @@ Registered register_evaluate(CLI::App& app) {
               spdlog::warn("{}: {} of the {} shapes {} one timed config, which scores 100% of oracle whatever the "
                            "model picks (first: {}); their top-1 time error still counts",
                            files, single.size(), e.shapes.size(), single.size() == 1 ? "has" : "have", single.front());
+            // The advisor's first pick failed to run (its score is its first pick that ran).
+            const ShapeEvaluation* failed = nullptr;
+            for (const ShapeEvaluation& s : e.shapes)
+              if (s.failed_pick && !failed) failed = &s;
+            if (failed)
+              spdlog::warn("{}: the advisor's first pick failed to run for {} of the {} shapes (first: {}, {} at line "
+                           "{}: {}); each is scored at its first pick that ran",
+                           files, e.failed_picks, e.shapes.size(), unscored_text(failed->problem),
+                           failed->failed_pick->config.text(), failed->failed_pick->line,
+                           printable(failed->failed_pick->status));
             std::ostringstream out;
             if (o->format == "json") out << json_text(evaluation_json(e, profile, target), 2) << "\n";
             else write_table(out, e, hw, target);

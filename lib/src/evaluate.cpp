@@ -86,11 +86,18 @@ Evaluation evaluate(const std::vector<MeasuredShape>& shapes, const Profile& pro
     const EstimateContext context = target.context(shape.problem, profile);
     // Valid measurements, one time per config (the fastest if a config was timed twice).
     std::vector<MeasuredConfig> valid;
+    // The failed config the model predicts fastest among those it calls feasible (failed_pick's
+    // candidate), and that prediction.
+    const MeasuredConfig* failed_fastest = nullptr;
+    double failed_fastest_s = 0;
     for (const MeasuredConfig& mc : shape.configs) {
       if (mc.status != "ok") {
         ++se.failed_rows;
-        if (!target.estimate(context, mc.config).feasible || !target.infeasibility(mc.config, shape.problem, profile).empty())
+        const Estimate e = target.estimate(context, mc.config);
+        if (!e.feasible || !target.infeasibility(mc.config, shape.problem, profile).empty())
           ++se.failed_rows_model_infeasible;
+        else if (!is_timing_check_status(mc.status) && (!failed_fastest || e.latency_s < failed_fastest_s))
+          failed_fastest = &mc, failed_fastest_s = e.latency_s;
         continue;
       }
       auto dup = std::find_if(valid.begin(), valid.end(), [&](const MeasuredConfig& v) { return v.config == mc.config; });
@@ -132,6 +139,12 @@ Evaluation evaluate(const std::vector<MeasuredShape>& shapes, const Profile& pro
       continue;
     }
     se.advisor_top1 = ranked.front().config;  // the infeasible configs rank last
+    // The advisor's real first pick failed to run: said (scored, its next pick that ran passed
+    // unsaid, and the failure went unseen: a fresh own-kernel user's find, 2026-12-04).
+    if (failed_fastest && failed_fastest_s < ranked.front().estimate.latency_s) {
+      se.failed_pick = *failed_fastest;
+      ++out.failed_picks;
+    }
     se.advisor_top1_ms = measured.front();
     se.predicted_top1_ms = predicted.front() * 1e3;
     se.pct_of_oracle = 100.0 * se.measured_best_ms / se.advisor_top1_ms;
@@ -227,6 +240,10 @@ nlohmann::json evaluation_json(const Evaluation& e, const Profile& profile, cons
         {"failed_rows", s.failed_rows}, {"failed_rows_model_infeasible", s.failed_rows_model_infeasible},
         {"top_k_pct_of_oracle", s.top_k_pct_of_oracle},
         {"top_k_distinct_pct_of_oracle", s.top_k_distinct_pct_of_oracle},
+        {"failed_pick", s.failed_pick ? nlohmann::json{{"config", s.failed_pick->config.text()},
+                                                       {"status", s.failed_pick->status},
+                                                       {"line", s.failed_pick->line}}
+                                      : nlohmann::json(nullptr)},
     });
   }
   return {
@@ -261,7 +278,8 @@ nlohmann::json evaluation_json(const Evaluation& e, const Profile& profile, cons
         {"vendor_geomean_pct_of_oracle",
          e.vendor_measured_shapes ? nlohmann::json(e.vendor_geomean_pct_of_oracle) : nlohmann::json(nullptr)},
         {"vendor_measured_shapes", e.vendor_measured_shapes},
-        {"infeasible_but_ran", e.infeasible_but_ran}}},
+        {"infeasible_but_ran", e.infeasible_but_ran},
+        {"failed_picks", e.failed_picks}}},
       {"shapes", shapes},
   };
 }

@@ -154,7 +154,7 @@ std::size_t drop_faster_than_peak(const std::string& path, gemm_advisor::Measure
   for (gemm_advisor::MeasuredConfig& c : shape.configs) {
     if (c.status == "ok" && c.ms < floor_ms) {
       if (!first) first = &c;
-      c.status = "faster-than-peak";
+      c.status = std::string(kStatusFasterThanPeak);
       ++dropped;
     }
   }
@@ -231,7 +231,7 @@ std::vector<MeasuredShape> read_measured_shapes(const std::vector<std::string>& 
                                   &peak_warnings);
         too_fast += dropped;
         timed_shapes += std::any_of(shape.configs.begin(), shape.configs.end(),
-                                    [](const MeasuredConfig& c) { return c.status == "ok" || c.status == "faster-than-peak"; });
+                                    [](const MeasuredConfig& c) { return c.status == "ok" || c.status == kStatusFasterThanPeak; });
         shapes_too_fast += dropped > 0;
         if (far_slower_than_predicted(shape, profile, target)) {
           // Named once (the first), counted after: in a file otherwise right it is that shape's slip,
@@ -240,7 +240,7 @@ std::vector<MeasuredShape> read_measured_shapes(const std::vector<std::string>& 
           if (shapes_too_slow++ == 0) first_too_slow = located(path, line, shape.problem.shape_text() + " " +
                                                                                 std::string(dtype_name(shape.problem.dtype)));
           for (MeasuredConfig& c : shape.configs)
-            if (c.status == "ok") c.status = "far-slower-than-model";
+            if (c.status == "ok") c.status = std::string(kStatusFarSlowerThanModel);
         }
       }
       const auto [it, fresh] = measured_in.try_emplace(key, path, shapes.size());

@@ -44,6 +44,10 @@ struct ShapeEvaluation {
   std::vector<MeasuredConfig> infeasible_but_ran;  ///< valid rows the model calls infeasible
   std::size_t failed_rows = 0;       ///< rows without a valid time (compile errors, wrong results)
   std::size_t failed_rows_model_infeasible = 0;  ///< ... of which the model also calls infeasible
+  /// A config whose run failed (a compile error, a wrong result, a timeout: any status but "ok" and
+  /// the timing checks' own) that the model calls feasible and predicts faster than advisor_top1: the
+  /// advisor's real first pick, which did not run. advisor_top1 is then its first pick that ran.
+  std::optional<MeasuredConfig> failed_pick;
 };
 
 struct Evaluation {
@@ -61,6 +65,7 @@ struct Evaluation {
   double vendor_geomean_pct_of_oracle = 0;
   std::size_t vendor_measured_shapes = 0;
   std::size_t infeasible_but_ran = 0;
+  std::size_t failed_picks = 0;  ///< shapes with a ShapeEvaluation::failed_pick
   /// Shapes left out of `shapes` and every aggregate: the model calls each config measured for
   /// them infeasible, so it has no pick to score (their configs count in infeasible_but_ran).
   std::vector<GemmProblem> unscored;

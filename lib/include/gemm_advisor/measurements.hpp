@@ -12,6 +12,7 @@
 #include <istream>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gemm_advisor/problem.hpp"
@@ -25,6 +26,16 @@ struct MeasuredConfig {
   std::string status;  ///< "ok", or why the run has no valid time (compile_error, wrong, ...)
   long line = 0;       ///< line in the CSV
 };
+
+/// Statuses read_measured_shapes (evaluate.hpp) gives rows its timing checks leave out: a time faster
+/// than the GPU allows, and a shape's rows far slower than the model puts any of its configs. The run
+/// did not fail; its time is not believed.
+inline constexpr std::string_view kStatusFasterThanPeak = "faster-than-peak";
+inline constexpr std::string_view kStatusFarSlowerThanModel = "far-slower-than-model";
+/// Whether `status` is one of those (not a failed run: a compile error, a wrong result, a timeout).
+inline bool is_timing_check_status(std::string_view status) {
+  return status == kStatusFasterThanPeak || status == kStatusFarSlowerThanModel;
+}
 
 /// All rows of one problem, in file order.
 struct MeasuredShape {
