@@ -815,6 +815,22 @@ small = [s for s in res.get("shapes", []) if s["m"] == 176]
 check("evaluate: a row shorter than any launch is left out, said at its line",
       rc == 0 and f"{tiny}:3: 176x64x48 bf16 measured in 4.4e-05 ms" in err and "shortest kernel launch (0.77 us" in err
       and len(small) == 1 and small[0]["measured_best_ms"] == 0.0044 and small[0]["measured_configs"] == 2, err + out)
+# Configs the target runs but never proposes (16 warps, group_m 4 on the tutorial kernel) are said;
+# one it cannot run (split-K) is listed with the model's reason (both passed unsaid, the split-K one
+# counted as a model error: a fresh own-kernel user's find).
+outside = os.path.join(TMP, "outside-space.csv")
+with open(outside, "w") as f:
+    f.write("m,n,k,layout,kernel,block_m,block_n,block_k,num_warps,num_stages,split_k,group_m,ms\n"
+            "4096,4096,4096,NT,triton-tutorial,128,128,64,8,3,1,8,0.2\n"
+            "4096,4096,4096,NT,triton-tutorial,64,64,64,4,3,1,8,0.3\n"
+            "4096,4096,4096,NT,triton-tutorial,256,128,64,8,4,4,8,0.15\n"
+            "4096,4096,4096,NT,triton-tutorial,128,128,64,16,3,1,8,0.25\n"
+            "4096,4096,4096,NT,triton-tutorial,128,128,64,8,3,1,4,0.21\n")
+rc, out, err = run("evaluate", "--hw", "h200", "--target", "triton-tutorial", "--measurements", outside)
+check("evaluate: configs outside the target's space are said, an infeasible one with its reason",
+      rc == 0 and "2 timed configs are outside triton-tutorial's candidate space" in err
+      and "first: line 5: 128x128x64:16:3 for 4096x4096x4096" in err
+      and "256x128x64:8:4:4 (0.1500 ms, line 4): split_k = 4: the tutorial kernel has no split-K" in out, err + out)
 # The advisor's own first pick failed to run (a compile error in the user's kernel): said, and in the
 # JSON; scored at its first pick that ran (that passed unsaid: a fresh own-kernel user's find).
 failed_pick = os.path.join(TMP, "failed-pick.csv")

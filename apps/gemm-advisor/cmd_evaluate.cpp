@@ -25,8 +25,9 @@ std::string opt_pct(const std::optional<double>& v) { return v ? fmt::format("{:
 // A rank correlation, or "-" where it is undefined (one config, or all times equal).
 std::string rho_text(double rho) { return std::isnan(rho) ? "-" : fmt::format("{:.3f}", rho); }
 
-void write_table(std::ostream& out, const gemm_advisor::Evaluation& e, const gemm_advisor::Hardware& hw,
+void write_table(std::ostream& out, const gemm_advisor::Evaluation& e, const gemm_advisor::Profile& profile,
                  const gemm_advisor::Target& target) {
+  const gemm_advisor::Hardware& hw = profile.hw;
   const std::string default_text = &target == &gemm_advisor::vllm_fused_moe_target()
                                        ? std::string("vLLM's get_default_config")
                                        : target.default_config(gemm_advisor::GemmProblem{}).text();
@@ -48,9 +49,15 @@ void write_table(std::ostream& out, const gemm_advisor::Evaluation& e, const gem
                        s.measured_best_ms, s.advisor_top1.text(), s.advisor_top1_ms, s.pct_of_oracle,
                        s.best_rank ? std::to_string(*s.best_rank) : "-", rho_text(s.spearman), s.top1_abs_err_pct,
                        opt_pct(s.default_pct_of_oracle), opt_pct(s.vendor_pct_of_oracle));
+    // With the model's reason: a config outside what the target describes (split-K on a kernel
+    // without it) reads apart from a limit the model has wrong (a fresh user's find, 2026-12-04).
     for (const auto& mc : s.infeasible_but_ran)
-      out << fmt::format("    ran but the model calls it infeasible: {} ({:.4f} ms, line {})\n", mc.config.text(),
-                         mc.ms, mc.line);
+      if (const std::string why = target.infeasibility(mc.config, s.problem, profile); !why.empty())
+        out << fmt::format("    ran but the model calls it infeasible: {} ({:.4f} ms, line {}): {}\n", mc.config.text(),
+                           mc.ms, mc.line, why);
+      else
+        out << fmt::format("    ran but the model calls it infeasible: {} ({:.4f} ms, line {})\n", mc.config.text(),
+                           mc.ms, mc.line);
   }
   const bool extra_k = e.top_k != 1 && e.top_k != 5 && e.top_k != 10;
   out << fmt::format("\nadvisor:  geomean {:.1f}% of oracle, worst {:.1f}%; measured best in top-1 {:.0f}%, top-5 {:.0f}%, "
@@ -110,7 +117,6 @@ Registered register_evaluate(CLI::App& app) {
   return {cmd, [o]() {
             using namespace gemm_advisor;
             const Profile profile = load_profile_logged(o->hw, o->overrides, o->target);
-            const Hardware& hw = profile.hw;
             const Target& target = find_target(o->target);
             if (o->per_gemm && &target != &vllm_fused_moe_target())
               throw cli::UsageError("--per-gemm scores the GEMMs of fused-MoE layers: it needs --target vllm-fused-moe");
@@ -151,7 +157,7 @@ Registered register_evaluate(CLI::App& app) {
                            printable(failed->failed_pick->status));
             std::ostringstream out;
             if (o->format == "json") out << json_text(evaluation_json(e, profile, target), 2) << "\n";
-            else write_table(out, e, hw, target);
+            else write_table(out, e, profile, target);
             std::cout << out.str();
             return kExitOk;
           }};

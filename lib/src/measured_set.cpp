@@ -172,6 +172,61 @@ std::size_t drop_faster_than_peak(const std::string& path, gemm_advisor::Measure
                                        dropped, dropped == 1 ? "" : "s")));
   return dropped;
 }
+// The values of the config fields a target's candidate space takes whatever the shape (num_warps,
+// num_stages, group_m), for problems of one kind (dtype, layout, MoE GEMM and block shape): those of
+// the space of the problem grown to at least 8192 in M, N and K, and of its own. The block sizes
+// and split-K are left out: the space prunes them by shape (BLOCK_M up to M's next power of two,
+// split-K up to what fills the CUs), so a value outside one shape's space is no sign of another kernel.
+struct FieldValues {
+  std::set<int> num_warps, num_stages, group_m;
+  bool holds(const TileConfig& c) const {
+    return num_warps.count(c.num_warps) && num_stages.count(c.num_stages) && group_m.count(c.group_m);
+  }
+};
+
+FieldValues field_values(const GemmProblem& p, const Profile& profile, const Target& target) {
+  constexpr std::int64_t kLarge = 8192;
+  GemmProblem large = p;
+  large.m = std::max(large.m, kLarge);
+  large.n = std::max(large.n, kLarge);
+  large.k = std::max(large.k, kLarge);
+  std::vector<TileConfig> space, own;
+  target.candidates(large, profile, space);
+  target.candidates(p, profile, own);
+  space.insert(space.end(), own.begin(), own.end());
+  FieldValues v;
+  for (const TileConfig& c : space) {
+    v.num_warps.insert(c.num_warps);
+    v.num_stages.insert(c.num_stages);
+    v.group_m.insert(c.group_m);
+  }
+  return v;
+}
+
+// Counts the shape's timed configs that the target can run but with warps, stages or group_m its
+// candidate space never takes (16 warps, group_m 4 on the tutorial kernel): the model ranks them as given, the
+// advisor never proposes them, and as the fastest they made an oracle no pick could reach, unsaid (a
+// fresh own-kernel user's find, 2026-12-04). Those it cannot run are reported by evaluate with the
+// reason. `values` caches field_values per kind of problem.
+void count_outside_space(const MeasuredShape& shape, const Profile& profile, const Target& target,
+                         std::map<std::string, FieldValues>& values, std::size_t* outside, std::string* first) {
+  const FieldValues* v = nullptr;
+  for (const MeasuredConfig& c : shape.configs) {
+    if (c.status != "ok" || !target.infeasibility(c.config, shape.problem, profile).empty()) continue;
+    if (!v) {
+      const GemmProblem& p = shape.problem;
+      const std::string kind = std::string(dtype_name(p.dtype)) + " " + p.layout.name() + " " +
+                               std::to_string(static_cast<int>(p.moe.gemm)) + " " + std::to_string(p.moe.quant_block);
+      auto it = values.find(kind);
+      if (it == values.end()) it = values.emplace(kind, field_values(p, profile, target)).first;
+      v = &it->second;
+    }
+    if (v->holds(c.config)) continue;
+    if ((*outside)++ == 0)
+      *first = fmt::format("line {}: {} for {}", c.line, c.config.text(), shape.problem.shape_text());
+  }
+}
+
 }  // namespace
 
 std::vector<MeasuredShape> read_measured_shapes(const std::vector<std::string>& paths, const std::string& kernel,
@@ -187,6 +242,7 @@ std::vector<MeasuredShape> read_measured_shapes(const std::vector<std::string>& 
   // other files hold the kernel's rows (such a file added nothing unsaid), one error when none does
   // (it asked for kernel=triton rows without naming the file's: fresh user's finds, 2026-12-04).
   std::vector<std::pair<std::string, std::set<std::string>>> without_kernel;
+  std::map<std::string, FieldValues> space_values;  // count_outside_space's, per kind of problem
   for (const std::string& path : paths) {
     std::vector<std::string> warnings;
     std::set<std::string> other_kernels;
@@ -214,6 +270,8 @@ std::vector<MeasuredShape> read_measured_shapes(const std::vector<std::string>& 
     std::string first_too_slow;       // the first of those, "file:line: SHAPE DTYPE"
     std::vector<std::string> peak_warnings;
     bool variant_warned = false;  // once per file
+    std::size_t outside_space = 0;  // timed configs the target would run but never proposes
+    std::string first_outside;      // the first of them, "line L: CONFIG for SHAPE"
     for (auto& shape : file_shapes) {
       if (shape.configs.empty() && !keep_vendor_only) continue;  // another kernel's problem (vendor rows only)
       const std::string key = shape.problem.shape_text() + " " + std::string(dtype_name(shape.problem.dtype)) + " " +
@@ -224,6 +282,7 @@ std::vector<MeasuredShape> read_measured_shapes(const std::vector<std::string>& 
           throw InputError(located(path, line, "dtype " + std::string(dtype_name(shape.problem.dtype)) +
                                                    " is not supported by " + profile.hw.name));
         require_measured_for(path, line, shape, profile, target, &variant_warned, log);
+        count_outside_space(shape, profile, target, space_values, &outside_space, &first_outside);
         for (const MeasuredConfig& c : shape.configs) timed += c.status == "ok";
         const std::size_t dropped =
             drop_faster_than_peak(path, shape, profile.hw,
@@ -291,6 +350,11 @@ std::vector<MeasuredShape> read_measured_shapes(const std::vector<std::string>& 
                    "microseconds, or another GPU's? Left out{}", first_too_slow, kFarSlowerThanPredicted, profile.hw.name,
                    shapes_too_slow > 1 ? fmt::format(" ({} such shapes in the file)", shapes_too_slow) : std::string()));
     for (const std::string& w : peak_warnings) log(LogLevel::warning, w);
+    if (outside_space > 0)
+      log(LogLevel::warning,
+          fmt::format("{}: {} timed config{} outside {}'s candidate space (warps, stages or group_m it never takes; first: {}): "
+                      "ranked as given, but the advisor never proposes such a config (not by design? is --target the kernel you timed?)",
+                      path, outside_space, outside_space == 1 ? " is" : "s are", target.name(), first_outside));
     log(LogLevel::debug, fmt::format("{}: {} shapes read for kernel {} ({} in all so far)", path, file_shapes.size(), kernel,
                                      shapes.size()));
     if (retimed > 0)
