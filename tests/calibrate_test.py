@@ -95,6 +95,14 @@ check("calibrate's JSON: the written profile's absolute path, the start profile,
       rep.get("cu_count") == 132, json.dumps({k: rep.get(k) for k in ("profile", "start_profile", "cu_count")}))
 rc, out, err = run("rank", "300x4096x4096", "--hw", out_yaml, "--target", "triton", "--top", "1", "--format", "json")
 check("rank with the calibrated profile", rc == 0 and len(json.loads(out)["configs"]) == 1, err)
+# An overlay fitted on the whole GPU used for a partition is said (its parameters fit 132 SMs; it was
+# taken unsaid, as was a partition's fit used on the whole GPU: a fresh user's find, 2026-12-04).
+rc, out, err = run("rank", "300x4096x4096", "--hw", out_yaml, "--target", "triton", "--cu-count", "66", "--top", "1")
+check("rank: an overlay fitted on 132 CUs used on 66 is said",
+      rc == 0 and "its model parameters were fitted on 132 CUs, ranking for 66: calibrate with --cu-count 66" in err
+      and err.count("\n") == 1, err)
+rc, out, err = run("rank", "300x4096x4096", "--hw", out_yaml, "--target", "triton", "--top", "1")
+check("rank: the overlay on the CUs it was fitted on says nothing", rc == 0 and err == "", err)
 
 # The lift on a kernel the target describes badly: vLLM's block-scaled fp8 kernel's data
 # (data/measurements/h200-fp8-block.csv) scored with --target triton-tutorial (the kernel's nearest

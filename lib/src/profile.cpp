@@ -811,6 +811,7 @@ Profile parse_profile(std::string_view yaml_text, const std::string& source, Pro
     if (!diag.errors.empty()) throw InputError(diag.errors.front());
     use_cu_count(hw, active);
   }
+  if (root["calibration"]) profile.calibrated_cu_count = hw.cu_count;
   return profile;
 }
 

@@ -66,6 +66,10 @@ struct Profile {
   TritonSettings triton;      ///< `triton:`
   ModelParamValues model;     ///< `model_parameters:` (every target)
   std::map<std::string, ModelParamValues, std::less<>> target_model;  ///< `targets.NAME.model_parameters:`
+  /// A calibrated overlay's (`calibration:`, written by `gemm-advisor calibrate`): the CUs its model
+  /// parameters were fitted on (the loaded cu_count: compute.active_cu_count where given); 0 for a
+  /// profile without `calibration:`. A caller ranking for another CU count should say so.
+  int calibrated_cu_count = 0;
 
   /// The parameters a target runs with on this profile: its `defaults`, then this profile's values
   /// for every target, then its values for `target`.
