@@ -831,6 +831,13 @@ check("evaluate: configs outside the target's space are said, an infeasible one 
       rc == 0 and "2 timed configs are outside triton-tutorial's candidate space" in err
       and "first: line 5: 128x128x64:16:3 for 4096x4096x4096" in err
       and "256x128x64:8:4:4 (0.1500 ms, line 4): split_k = 4: the tutorial kernel has no split-K" in out, err + out)
+# A newline in a quoted name is refused at its row (it made a stray row a shape of its own, scored at
+# 100%: a fresh own-kernel user's find).
+newline_name = os.path.join(TMP, "newline-name.csv")
+with open(newline_name, "w") as f:
+    f.write('m,n,k,block_m,block_n,block_k,num_warps,num_stages,ms,name\n64,64,64,16,16,16,4,3,0.01,"a\nb"\n')
+expect_error("evaluate: a name with a newline", ["evaluate", "--hw", "h200", "--measurements", newline_name], 1,
+             "column 'name' holds a control character, 'a\\x0ab'")
 # The advisor's own first pick failed to run (a compile error in the user's kernel): said, and in the
 # JSON; scored at its first pick that ran (that passed unsaid: a fresh own-kernel user's find).
 failed_pick = os.path.join(TMP, "failed-pick.csv")

@@ -122,7 +122,8 @@ std::size_t apply_families(const std::string& path, std::vector<MeasuredShape>& 
     if (!fresh && std::get<0>(it->second) != family)
       r.fail("shape " + p.shape_text() + " is in family '" + std::get<0>(it->second) + "' already (line " +
              std::to_string(std::get<2>(it->second)) + ")" +
-             (by_batch && by_dtype && by_layout ? "" : ": add the batch, dtype and layout columns to tell them apart"));
+             ": a shape is in one family" +
+             (by_batch && by_dtype && by_layout ? "" : " (two problems? add the batch, dtype and layout columns to tell them apart)"));
   }
   std::size_t set = 0;
   for (MeasuredShape& s : shapes) {
@@ -338,6 +339,15 @@ std::vector<MeasuredShape> read_measurements(std::istream& in, const std::string
                                          p.shape_text());
     auto it = index.find(key);
     if (it == index.end()) {
+      // The texts a shape carries into every output are one line each (a newline in a quoted name
+      // made a stray row a shape of its own, scored at 100%: a fresh user's find, 2026-12-04).
+      for (const auto& [column, at] : {std::pair{"family", ifam}, {"name", iname}, {"gpu", igpu}, {"kernel", ikern}}) {
+        try {
+          require_utf8(csv_text(f, at, ""), std::string("column '") + column + "'");
+        } catch (const InputError& e) {
+          r.fail(e.what());
+        }
+      }
       it = index.emplace(key, shapes.size()).first;
       shapes.push_back(
           MeasuredShape{p, csv_text(f, ifam, ""), csv_text(f, iname, ""), csv_text(f, igpu, ""), {}, 0, ""});
