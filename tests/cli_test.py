@@ -572,6 +572,24 @@ rc_w, out_w, err_w = run("batch", "-", "--hw", "h100", "--vllm-device-name", "NV
                          two, "--m-values", "1,16", stdin="16x576x7168\n")
 check("--emit vllm over a file another GPU's run wrote under this device name: refused",
       rc_w == 1 and "written for h200 132 CUs (gemm-advisor-generator.json), this run ranks for h100 132" in err_w, err_w)
+# A profile of no known GPU: the error names its file and an example of its vendor (an AMD profile was
+# told NVIDIA_H200: a fresh user's find, 2026-12-04).
+cpx = os.path.join(TMP, "cpx.yaml")
+with open("profiles/mi300x.yaml") as f:
+    cpx_text = f.read()
+cpx_text = re.sub(r"(?m)^name: .*$", "name: my-cpx", cpx_text)
+cpx_text = re.sub(r"(?m)^aliases: .*$", "aliases: []", cpx_text)
+with open(cpx, "w") as f:
+    f.write(cpx_text)
+expect_error("--emit vllm, a profile of no known GPU", ["batch", "-", "--hw", cpx, "--emit", "vllm", "--out",
+             os.path.join(TMP, "cpx-out")], 1, f"{cpx}: profile 'my-cpx' has no known vLLM device name")
+rc_c, _, err_c = run("batch", "-", "--hw", cpx, "--emit", "vllm", "--out", os.path.join(TMP, "cpx-out"),
+                     stdin="16x576x7168\n")
+check("--emit vllm, a profile of no known GPU: an example of its own vendor", "e.g. AMD_Instinct_MI300X" in err_c, err_c)
+# ... and the name itself is said to be another shipped GPU's (an H100's name on H200 configs was written
+# unsaid: a fresh user's find, 2026-12-04).
+check("--emit vllm under another known GPU's device name: said",
+      "--vllm-device-name NVIDIA_H200 is the h200's, but the configs are ranked for h100" in err_w, err_w)
 per_file = side.get("files", {})
 n576 = [f for f in per_file if f.startswith("N=576,K=7168,")]
 others = [f for f in per_file if f not in n576]

@@ -73,7 +73,7 @@ int run_moe_batch(const MoeBatchOptions& o) {
     std::string mapped;  // a --hw FILE named like a shipped profile: its name taken for the device's
     device_name = o.vllm_device_name.empty() ? vllm_device_name(hw, &mapped) : o.vllm_device_name;  // checked at parse time
     if (!mapped.empty()) spdlog::warn("{}", mapped);
-    if (const std::string other = vllm_device_vendor_warning(hw, device_name); !other.empty()) spdlog::warn("{}", other);
+    if (const std::string other = vllm_device_vendor_warning(hw, device_name, /*rocm_keys=*/true); !other.empty()) spdlog::warn("{}", other);
     check_directory_creatable(o.out_dir);  // created when the files are written: a failed run leaves none
     check_generator_sidecar(o.out_dir);  // before any file: a sidecar that cannot be replaced stops the run
   }

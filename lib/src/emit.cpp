@@ -205,20 +205,37 @@ std::string vllm_device_name(const Hardware& hw, std::string* warning) {
                  "\" under its aliases: to say so, or give --vllm-device-name";
     return by_name;
   }
-  throw InputError("profile '" + hw.name +
+  // Named with its file, and an example of its own vendor (an AMD profile was told NVIDIA_H200: a
+  // fresh user's find, 2026-12-04).
+  throw InputError(escape_control(hw.source) + ": profile '" + hw.name +
                    "' has no known vLLM device name: give --vllm-device-name (the name in vLLM's "
-                   "'Config file not found at ...' warning, e.g. NVIDIA_H200)");
+                   "'Config file not found at ...' warning, e.g. " +
+                   (hw.vendor == "amd" ? "AMD_Instinct_MI300X" : "NVIDIA_H200") + ")");
 }
 
-std::string vllm_device_vendor_warning(const Hardware& hw, const std::string& device_name) {
+std::string vllm_device_vendor_warning(const Hardware& hw, const std::string& device_name, bool rocm_keys) {
   const auto starts = [&](const char* prefix) { return device_name.rfind(prefix, 0) == 0; };
   const std::string named = starts("NVIDIA_") ? "nvidia" : starts("AMD_") ? "amd" : "";
-  if (named.empty() || named == hw.vendor) return "";
-  return "--vllm-device-name " + device_name + " is an " + (named == "amd" ? "AMD" : "NVIDIA") + " GPU, but " +
-         hw.name + " (" + hw.display_name + ") is " + (hw.vendor == "amd" ? "AMD's" : "NVIDIA's") +
-         ": vLLM on that GPU would read configs ranked for another" +
-         (hw.vendor == "amd" ? " (with ROCm launch keys, which CUDA's launcher refuses)" : "") +
-         " (give the --hw of the GPU the files are for)";
+  if (!named.empty() && named != hw.vendor)
+    return "--vllm-device-name " + device_name + " is an " + (named == "amd" ? "AMD" : "NVIDIA") + " GPU, but " +
+           hw.name + " (" + hw.display_name + ") is " + (hw.vendor == "amd" ? "AMD's" : "NVIDIA's") +
+           ": vLLM on that GPU would read configs ranked for another" +
+           (hw.vendor == "amd" && rocm_keys ? " (with ROCm launch keys, which CUDA's launcher refuses)" : "") +
+           " (give the --hw of the GPU the files are for)";
+  // Another GPU of the same vendor that a shipped profile describes (H200 configs under the H100's
+  // name were written unsaid: a fresh user's find, 2026-12-04).
+  std::string own;
+  try {
+    own = vllm_device_name(hw, nullptr);
+  } catch (const InputError&) {
+    return "";  // a profile of no known GPU: the name given is the only one
+  }
+  for (const VllmDeviceName& d : kVllmDeviceNames)
+    if (device_name == d.device_name && device_name != own)
+      return "--vllm-device-name " + device_name + " is the " + d.profile + "'s, but the configs are ranked for " +
+             hw.name + " (" + hw.display_name + "): vLLM on a " + d.profile +
+             " would read them (give --hw " + d.profile + " for its own)";
+  return "";
 }
 
 std::string vllm_config_file_name(std::int64_t n, std::int64_t k, const std::string& device_name) {

@@ -72,12 +72,13 @@ const std::vector<std::int64_t>& vllm_default_m_values();
 ///    aliases list several of the names.
 std::string vllm_device_name(const Hardware& hw, std::string* warning = nullptr);
 
-/// A line saying that `device_name` (file-name form, given with --vllm-device-name) is another
-/// vendor's GPU than the profile ranked for (an "NVIDIA_..." name under an AMD profile, an "AMD_..."
-/// one under an NVIDIA profile): vLLM on that GPU would read configs ranked for another (fused-MoE
-/// files of an AMD profile carry ROCm launch keys that CUDA's launcher refuses). "" when the name
-/// does not say its vendor or it is the profile's.
-std::string vllm_device_vendor_warning(const Hardware& hw, const std::string& device_name);
+/// A line saying that `device_name` (file-name form, given with --vllm-device-name) is another GPU
+/// than the profile ranked for: another vendor's (an "NVIDIA_..." name under an AMD profile, an
+/// "AMD_..." one under an NVIDIA profile; `rocm_keys`: the files carry ROCm launch keys, as fused-MoE
+/// files of an AMD profile do, which CUDA's launcher refuses), or the vLLM name of another shipped
+/// profile's GPU where the profile's own is known (NVIDIA_H100_80GB_HBM3 under h200): vLLM on that
+/// GPU would read configs ranked for another. "" otherwise.
+std::string vllm_device_vendor_warning(const Hardware& hw, const std::string& device_name, bool rocm_keys = false);
 
 /// "N={n},K={k},device_name={device},dtype=fp8_w8a8,block_shape=[128,128].json", exactly as
 /// vLLM's get_w8a8_block_fp8_configs() builds the name it looks for.
