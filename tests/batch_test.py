@@ -566,11 +566,14 @@ check("... and the 12 shapes run again there are not refused", rc == 0, err)
 fl = os.path.join(TMP, "fails-midway")
 three = write("three.txt", "1x1024x1024\n1x4096x4096\n1x8192x4096\n")
 second = os.path.join(fl, "N=4096,K=4096,device_name=NVIDIA_H200,dtype=fp8_w8a8,block_shape=[128,128].json")
-os.makedirs(second)  # a directory where the second file goes: the run fails after writing the first
+# A link from where the second file goes into a directory that is not there: the run fails after
+# writing the first (a directory in its place is refused before any file is written, cli_test.py).
+os.makedirs(fl)
+os.symlink(os.path.join(TMP, "no-such-dir", "x.json"), second)
 rc, out, err = run("batch", three, "--hw", "h200", "--emit", "vllm", "--out", fl, "--overwrite")
 check("a run that fails at its second file: exit 1, the file it wrote printed",
-      rc == 1 and "is not a regular file" in err and out.count("N=1024,K=1024") == 1, out + err)
-os.rmdir(second)
+      rc == 1 and "cannot" in err and out.count("N=1024,K=1024") == 1, out + err)
+os.remove(second)
 rc, out, err = run("batch", three, "--hw", "h200", "--emit", "vllm", "--out", fl)
 check("... the same command again: not refused over the failed run's own file", rc == 0, err)
 gone = os.path.join(TMP, "never-made", "sub")

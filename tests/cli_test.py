@@ -572,6 +572,16 @@ rc_w, out_w, err_w = run("batch", "-", "--hw", "h100", "--vllm-device-name", "NV
                          two, "--m-values", "1,16", stdin="16x576x7168\n")
 check("--emit vllm over a file another GPU's run wrote under this device name: refused",
       rc_w == 1 and "written for h200 132 CUs (gemm-advisor-generator.json), this run ranks for h100 132" in err_w, err_w)
+# A directory where a config file goes stops the run before any file, --overwrite or not (with it half
+# the files were written, then the run failed there: a fresh user's find, 2026-12-04).
+dir_in_place = os.path.join(TMP, "dir-in-place")
+os.makedirs(os.path.join(dir_in_place, "N=7168,K=2048,device_name=NVIDIA_H200,dtype=fp8_w8a8,block_shape=[128,128].json"))
+rc_d, out_d, err_d = run("batch", "-", "--hw", "h200", "--emit", "vllm", "--out", dir_in_place, "--overwrite",
+                         stdin="1x4096x7168\n1x7168x2048\n")
+check("--emit vllm: a directory in a file's place stops the run before any file is written",
+      rc_d == 1 and "(nothing written): cannot write: it exists and is not a regular file" in err_d and
+      sorted(os.listdir(dir_in_place)) == ["N=7168,K=2048,device_name=NVIDIA_H200,dtype=fp8_w8a8,block_shape=[128,128].json"],
+      err_d + str(os.listdir(dir_in_place)))
 # A profile of no known GPU: the error names its file and an example of its vendor (an AMD profile was
 # told NVIDIA_H200: a fresh user's find, 2026-12-04).
 cpx = os.path.join(TMP, "cpx.yaml")

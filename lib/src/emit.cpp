@@ -577,6 +577,12 @@ std::string write_config_directory(const std::string& dir, const std::vector<std
   std::vector<std::string> names;
   names.reserve(files.size());
   for (const auto& f : files) names.push_back(f.first);
+  // Before any file: a directory (or device, pipe) in a file's place cannot be replaced, --overwrite or
+  // not (with it the run wrote half its files, then failed there: a fresh user's find, 2026-12-04).
+  for (const std::string& name : names) {
+    const std::string path = (std::filesystem::path(dir) / name).string();
+    refuse_non_regular(path, path + " (nothing written)");
+  }
   // The sidecar, read once for the checks and as the base of the one written (a sidecar it cannot
   // read, permissions, is an error that leaves it alone; one that is no sidecar lists nothing, is
   // replaced, and said).
