@@ -361,3 +361,19 @@ TEST_CASE("a profile's slips are said where they are: a misspelt key, CR line en
   });
   CHECK(fp8_said);
 }
+
+TEST_CASE("an fp8 encoding the GPU does not compute is said", "[hardware]") {
+  // ROCm's HIP "FP8 Numbers" table: gfx940-942 compute the FNUZ encodings only; NVIDIA's and gfx950's
+  // fp8 is OCP's (torch.float8_e4m3fn, float8_e5m2). A fresh AMD user's find (2026-12-04): every
+  // encoding was ranked as fp8 unsaid.
+  const Profile mi300x = load_profile("mi300x"), mi355x = load_profile("mi355x"), h200 = load_profile("h200"),
+                a100 = load_profile("a100");
+  CHECK_THAT(fp8_format_warning("torch.float8_e4m3fn", mi300x.hw), Catch::Contains("computes FNUZ fp8 only"));
+  CHECK_THAT(fp8_format_warning("float8_e5m2", mi300x.hw), Catch::Contains("computes FNUZ fp8 only"));
+  CHECK(fp8_format_warning("torch.float8_e4m3fnuz", mi300x.hw).empty());
+  CHECK_THAT(fp8_format_warning("torch.float8_e4m3fnuz", mi355x.hw), Catch::Contains("computes OCP fp8"));
+  CHECK_THAT(fp8_format_warning("Float8_E5M2FNUZ", h200.hw), Catch::Contains("computes OCP fp8"));
+  CHECK(fp8_format_warning("torch.float8_e4m3fn", h200.hw).empty());
+  CHECK(fp8_format_warning("fp8", mi300x.hw).empty());  // no encoding named
+  CHECK(fp8_format_warning("float8_e4m3fnuz", a100.hw).empty());  // no fp8 at all: require_dtype's error says it
+}

@@ -314,6 +314,7 @@ int run_batch(const BatchOptions& o) {
   // not once per line of the list.
   const bool dtype_given = common.dtype_option && common.dtype_option->count() > 0;
   const bool layout_given = common.layout_option && common.layout_option->count() > 0;
+  if (const std::string w = fp8_format_warning(common.dtype, hw); dtype_given && !w.empty()) spdlog::warn("{}", w);
   if (dtype_given && !hw.rate(defaults.dtype))
     throw UsageError("--dtype " + common.dtype + ": " + hw.name + " has no matrix path for it");
   if (dtype_given || layout_given) {

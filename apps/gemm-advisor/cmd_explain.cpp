@@ -1,5 +1,6 @@
 // `gemm-advisor explain SHAPE`: every term of one estimate, with units.
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
 #include <iostream>
 #include <memory>
@@ -46,6 +47,7 @@ Registered register_explain(CLI::App& app) {
             const Hardware& hw = profile.hw;
             const Target& target = find_target(o->common.target);
             require_dtype(hw, p.dtype);
+            if (const std::string w = fp8_format_warning(o->common.dtype, hw); !w.empty()) spdlog::warn("{}", w);
             warn_beyond_memory(p, hw);
             TileConfig given;
             std::string chosen = "the advisor's top config";

@@ -37,6 +37,7 @@ Registered register_rank(CLI::App& app) {
             const Hardware& hw = profile.hw;
             const Target& target = find_target(o->common.target);
             require_dtype(hw, p.dtype);
+            if (const std::string w = fp8_format_warning(o->common.dtype, hw); !w.empty()) spdlog::warn("{}", w);
             warn_beyond_memory(p, hw);
             std::map<TileConfig, long> line_of;  // --candidates: where each config is, for the messages
             const std::vector<TileConfig> given = read_given_candidates(o->common.candidates, &line_of);

@@ -1,6 +1,7 @@
 #include "gemm_advisor/hardware.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -33,6 +34,21 @@ void use_cu_count(Hardware& hw, int cu_count) {
   hw.display_name = hw.product_display_name;
   if (cu_count != product)
     hw.display_name += " (" + std::to_string(cu_count) + " of " + std::to_string(product) + " CUs)";
+}
+
+std::string fp8_format_warning(std::string_view dtype_text, const Hardware& hw) {
+  std::string t(dtype_text);
+  std::transform(t.begin(), t.end(), t.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (t.rfind("torch.", 0) == 0) t.erase(0, 6);
+  const bool fnuz = t == "float8_e4m3fnuz" || t == "float8_e5m2fnuz";
+  const bool ocp = t == "float8_e4m3fn" || t == "float8_e5m2";
+  if ((!fnuz && !ocp) || !hw.rate(Dtype::fp8)) return "";
+  const bool gfx942 = hw.isa.rfind("gfx94", 0) == 0;
+  if (fnuz == gfx942) return "";
+  return "--dtype " + std::string(dtype_text) + " is " + (fnuz ? "the FNUZ fp8 encoding of CDNA 3 (gfx942)" : "an OCP fp8 encoding") +
+         ", but " + hw.name + " (" + (hw.isa.empty() ? hw.arch : hw.isa) + ") computes " +
+         (gfx942 ? "FNUZ fp8 only (float8_e4m3fnuz, float8_e5m2fnuz)" : "OCP fp8 (float8_e4m3fn, float8_e5m2)") +
+         ": ranked as its fp8, but a kernel built for the other encoding converts it or is refused";
 }
 
 std::string hardware_label(const Hardware& hw) {

@@ -112,4 +112,12 @@ std::string read_text_file(const std::string& path, std::size_t max_bytes = std:
 /// Throws InputError naming the path and the reason.
 void check_readable_file(const std::string& path);
 
+/// A warning where `dtype_text` (as given: "torch.float8_e4m3fnuz", "float8_e4m3fn") names an fp8
+/// encoding the GPU does not compute: the FNUZ encodings (float8_e4m3fnuz, float8_e5m2fnuz) are CDNA
+/// 3's (gfx942: FNUZ only, ROCm's HIP "FP8 Numbers" table), the OCP ones (float8_e4m3fn, float8_e5m2)
+/// every other fp8 GPU's (NVIDIA's; gfx950, LLVM's AMDGPU OCP support). The model ranks fp8 alike;
+/// a kernel built for the other encoding converts or is refused. "" where the text names no encoding
+/// ("fp8", "e4m3") or the GPU's own, or the GPU has no fp8.
+std::string fp8_format_warning(std::string_view dtype_text, const Hardware& hw);
+
 }  // namespace gemm_advisor
