@@ -419,7 +419,7 @@ check("vllm-fp8-block refuses a given num_stages above triton.max_num_stages", r
 rc_q, out_q, err_q = run("rank", "4096x4096x4096", "--hw", "h200", "--top", "3")
 rc_v, out_v, err_v = run("rank", "4096x4096x4096", "--hw", "h200", "--top", "3", "-v")
 check("rank -v: the same stdout, the profile and the candidate count on stderr", rc_q == rc_v == 0 and
-      out_q == out_v and "debug: profile h200 (NVIDIA H200 SXM 141GB) from h200: 132 CUs" in err_v and
+      out_q == out_v and "debug: profile h200 (NVIDIA H200 SXM 141GB) from embedded:h200: 132 CUs" in err_v and
       "candidates (the target's space), target triton" in err_v and "debug" not in err_q, err_v)
 # A candidates file of 8 copies of one config: 5 warnings at their lines, then one count.
 rep = os.path.join(TMP, "repeated-cands.csv")

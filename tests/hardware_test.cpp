@@ -377,3 +377,18 @@ TEST_CASE("an fp8 encoding the GPU does not compute is said", "[hardware]") {
   CHECK(fp8_format_warning("fp8", mi300x.hw).empty());  // no encoding named
   CHECK(fp8_format_warning("float8_e4m3fnuz", a100.hw).empty());  // no fp8 at all: require_dtype's error says it
 }
+
+TEST_CASE("an XCD count that does not divide the CUs is warned of", "[hardware][profile]") {
+  // MI300X: 8 XCDs of 38 CUs (304); 7 divides nothing evenly (a fresh user's typo validated unsaid).
+  const std::string mi300x = read_text_file(test_util::source_path("profiles/mi300x.yaml"));
+  REQUIRE(mi300x.find("xcd_count: 8") != std::string::npos);
+  ProfileDiagnostics ok, uneven;
+  (void)parse_profile(mi300x, "mi300x.yaml", &ok);
+  (void)parse_profile(replaced(mi300x, "xcd_count: 8", "xcd_count: 7"), "x7.yaml", &uneven);
+  auto mentions = [](const ProfileDiagnostics& d) {
+    return std::count_if(d.warnings.begin(), d.warnings.end(),
+                         [](const std::string& w) { return w.find("does not divide compute.cu_count = 304") != std::string::npos; });
+  };
+  CHECK(mentions(ok) == 0);
+  CHECK(mentions(uneven) == 1);
+}

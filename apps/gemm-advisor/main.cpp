@@ -228,8 +228,9 @@ gemm_advisor::Profile load_profile_logged(const std::string& name_or_path, const
   // A calibrated overlay holds one target's parameters: used with another, it changes nothing.
   if (const std::string why = gemm_advisor::other_target_params_warning(profile, target, source); !why.empty())
     spdlog::warn("{}", why);
+  // The profile's own source (embedded:NAME for a shipped one, whatever file of that name is here).
   spdlog::debug("profile {} ({}) from {}: {} CUs at {:g} MHz, operand buffers {}",
-                profile.hw.name, profile.hw.display_name, source,
+                profile.hw.name, profile.hw.display_name, profile.hw.source,
                 profile.hw.cu_count, profile.hw.clock_hz / 1e6,
                 profile.triton.smem_stage_offset == 0 ? "num_stages" : "num_stages - 1");
   return profile;

@@ -471,6 +471,11 @@ void parse_memory(ProfileReader& r, const YAML::Node& m, Hardware& hw) {
     r.warn(m["xcd_count"], "'memory.xcd_count' = " + std::to_string(hw.xcd_count) +
                                " on an NVIDIA GPU: it counts AMD's chiplets with a private L2 (1 on NVIDIA); the model "
                                "splits the L2 that many ways");
+  // Each XCD holds the same number of CUs (MI300X: 8 x 38; MI355X: 8 x 32); an uneven split is a typo
+  // (a fresh user's 7 on the MI300X validated unsaid, 2026-12-04).
+  if (hw.xcd_count > 1 && hw.cu_count > 0 && hw.cu_count % hw.xcd_count != 0)
+    r.warn(m["xcd_count"], "'memory.xcd_count' = " + std::to_string(hw.xcd_count) + " does not divide compute.cu_count = " +
+                               std::to_string(hw.cu_count) + ": every XCD holds the same number of CUs");
   if (hw.clock_hz > 0) {
     hw.l2_latency_s = l2_latency_cycles / hw.clock_hz;
     hw.per_cu_load_bytes_per_s = per_cu_bytes_per_cycle * hw.clock_hz;
