@@ -443,6 +443,27 @@ int main(int argc, char** argv) {
       command += " " + parsed.front()->get_name();
     // A first word that is no subcommand: name it, rather than CLI11's "A subcommand is required".
     std::string what = clearer_parse_error(e.what());
+    // Arguments no option took: in the order given (CLI11 lists them last first: "768 --intermediate
+    // 2048 --hidden"), and for a fused-MoE layer's options on batch, where batch takes them (a fresh
+    // user's find, 2026-12-04).
+    if (dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr) {
+      const CLI::App* deepest = &app;
+      while (!deepest->get_subcommands().empty()) deepest = deepest->get_subcommands().front();
+      std::vector<std::string> extras = deepest->remaining();
+      if (extras.empty()) extras = app.remaining();
+      if (!extras.empty()) {
+        std::string listed;
+        bool layer_option = false;
+        for (const std::string& a : extras) {
+          listed += (listed.empty() ? "" : " ") + gemm_advisor::printable(a);
+          layer_option = layer_option || a == "--experts" || a == "--top-k" || a == "--hidden" || a == "--intermediate";
+        }
+        what = "unexpected argument" + std::string(extras.size() == 1 ? "" : "s") + ": " + listed;
+        if (layer_option && deepest->get_name() == "batch")
+          what += "; batch takes fused-MoE layers from a list (examples/moe-models.csv) or --from-hf: --experts, "
+                  "--top-k, --hidden and --intermediate are rank's and explain's";
+      }
+    }
     if (app.get_subcommands().empty() && argc > 1 && argv[1][0] != '\0') {
       std::string names;
       for (const CLI::App* sub : app.get_subcommands({})) names += (names.empty() ? "" : ", ") + sub->get_name();
