@@ -226,6 +226,8 @@ TEST_CASE("advise refuses a problem built by hand that is not valid", "[ranker][
   CHECK_THROWS_WITH(advise(triton_target(), p, hw, nullptr, 1, space, out),
                     Catch::Contains("exceeds the largest supported dimension"));
   p.k = 64;
+  CHECK_THROWS_WITH(advise(triton_target(), p, Profile{}, nullptr, 1, space, out),
+                    Catch::Contains("the profile describes no GPU"));
   advise(triton_target(), p, hw, nullptr, 1, space, out);  // the valid problem ranks
   REQUIRE_FALSE(out.empty());  // at least the first place (rank_configs keeps what can reach it)
   CHECK(out.front().estimate.feasible);

@@ -14,6 +14,9 @@ void advise(const Target& target, const GemmProblem& p, const Profile& profile, 
   } catch (const InputError& e) {
     throw InputError(p.shape_text() + ": " + e.what());
   }
+  // A default Profile{} holds no GPU ("dtype bf16 has no matrix path on " said so unclearly).
+  if (profile.hw.cu_count <= 0 || profile.hw.clock_hz <= 0)
+    throw InputError("the profile describes no GPU (a default Profile: load one with load_profile or parse_profile)");
   if (std::string why = target.problem_error(p, profile); !why.empty())
     throw InputError(p.shape_text() + ": " + std::string(target.name()) + ": " + why);
   if (!given) target.candidates(p, profile, space);

@@ -287,6 +287,15 @@ std::int64_t csv_int(const CsvReader& r, const std::vector<std::string>& fields,
   if (whole) {
     v = *whole;
   } else {
+    // A whole number too large to hold (1e308) is out of range, as 3e9 is, not "not a whole number"
+    // (a fresh user's find, 2026-12-04).
+    if (s.find_first_of(".eE") != std::string::npos) {
+      double d = 0;
+      const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), d, std::chars_format::general);
+      if (ptr == s.data() + s.size() && (ec == std::errc::result_out_of_range || (std::isfinite(d) && std::trunc(d) == d)))
+        r.fail(std::string("column '") + name + "': " + printable(s) + " is outside " + std::to_string(min_value) +
+               ".." + std::to_string(max_value));
+    }
     std::size_t i = 0;
     bool negative = false;
     if (s[0] == '-' || s[0] == '+') {
