@@ -27,24 +27,23 @@ namespace {
 // Refuses a problem's rows that another GPU, a MIG slice without --cu-count, or a problem the target
 // cannot run gave; warns once (*variant_warned) of another card of the chip or a partition of rows
 // timed on the whole GPU.
-void require_measured_for(const std::string& path, long line, const gemm_advisor::MeasuredShape& shape,
-                          const gemm_advisor::Profile& profile, const gemm_advisor::Target& target,
+void require_measured_for(const std::string& path, long line, const MeasuredShape& shape,
+                          const Profile& profile, const Target& target,
                           bool* variant_warned, const MeasurementLog& log) {
-  using gemm_advisor::InputError;
   if (!shape.gpu.empty() &&
-      !gemm_advisor::gpu_matches_profile(shape.gpu, profile.hw.name, profile.hw.display_name, profile.hw.aliases))
-    throw InputError(gemm_advisor::located(path, line, "measured on '" + gemm_advisor::printable(shape.gpu) + "', not on " +
+      !gpu_matches_profile(shape.gpu, profile.hw.name, profile.hw.display_name, profile.hw.aliases))
+    throw InputError(located(path, line, "measured on '" + printable(shape.gpu) + "', not on " +
                                                            profile.hw.display_name +
                                                            " (give that GPU's profile with --hw, or add the name to "
                                                            "the profile's aliases:)"));
   // The same chip, but not the same GPU: a MIG slice has a fraction of the SMs (a fit to it would be
   // read as the whole GPU's), another card its own clocks and power limit (said, not refused).
   if (!shape.gpu.empty()) {
-    const std::string variant = gemm_advisor::gpu_variant(shape.gpu, profile.hw.product_display_name.empty()
+    const std::string variant = gpu_variant(shape.gpu, profile.hw.product_display_name.empty()
                                                                           ? profile.hw.display_name
                                                                           : profile.hw.product_display_name);
     if (variant == "MIG" && profile.hw.cu_count >= profile.hw.product_cu_count)
-      throw InputError(gemm_advisor::located(path, line, "measured on '" + gemm_advisor::printable(shape.gpu) +
+      throw InputError(located(path, line, "measured on '" + printable(shape.gpu) +
                                                              "', a MIG slice: give its SM count with --cu-count (the " +
                                                              profile.hw.name + " profile is the whole GPU, " +
                                                              std::to_string(profile.hw.cu_count) + " SMs)"));
@@ -53,7 +52,7 @@ void require_measured_for(const std::string& path, long line, const gemm_advisor
     // unsaid: a fresh user's find, 2026-12-04). A CU mask leaves the name as it is: said, not refused.
     if (variant != "MIG" && profile.hw.cu_count < profile.hw.product_cu_count && variant_warned && !*variant_warned) {
       *variant_warned = true;
-      log(LogLevel::warning, gemm_advisor::located(path, line, "measured on '" + gemm_advisor::printable(shape.gpu) +
+      log(LogLevel::warning, located(path, line, "measured on '" + printable(shape.gpu) +
                                                                "', which names no MIG slice, while --cu-count " +
                                                                std::to_string(profile.hw.cu_count) + " of " +
                                                                std::to_string(profile.hw.product_cu_count) +
@@ -62,21 +61,17 @@ void require_measured_for(const std::string& path, long line, const gemm_advisor
     }
     if (!variant.empty() && variant != "MIG" && variant_warned && !*variant_warned) {
       *variant_warned = true;
-      log(LogLevel::warning, gemm_advisor::located(path, line, "measured on '" + gemm_advisor::printable(shape.gpu) +
+      log(LogLevel::warning, located(path, line, "measured on '" + printable(shape.gpu) +
                                                                "', the " + variant + " card, not the " +
                                                                profile.hw.display_name +
                                                                " the profile describes: clocks and power may differ"));
     }
   }
   if (const std::string why = target.problem_error(shape.problem, profile); !why.empty())
-    throw InputError(gemm_advisor::located(path, line, shape.problem.shape_text() + ": " + why +
+    throw InputError(located(path, line, shape.problem.shape_text() + ": " + why +
                                                            " (measurements of another kernel, dtype or GPU?)"));
 }
 
-// A timing below what the GPU's datasheet peak allows for the shape's work is a measurement error
-// (a kernel that did not run, a clock read wrong): said once per shape, at its first such row, and
-// every such row is left out (status "faster-than-peak"). Scored, one such row made itself the
-// oracle and every other config of the shape ~0% of it (a fresh user's 1e-300 ms: geomean 0.0%).
 // Whether two regular files hold the same bytes, read in chunks.
 bool same_bytes(const std::string& a, const std::string& b) {
   std::ifstream fa(a, std::ios::binary), fb(b, std::ios::binary);
@@ -98,22 +93,19 @@ constexpr double kFarSlowerThanPredicted = 200.0;
 
 // Whether a shape's fastest timed config took over kFarSlowerThanPredicted times the model's fastest
 // prediction among its feasible timed configs (none feasible: false).
-bool far_slower_than_predicted(const gemm_advisor::MeasuredShape& shape, const gemm_advisor::Profile& profile,
-                               const gemm_advisor::Target& target) {
+bool far_slower_than_predicted(const MeasuredShape& shape, const Profile& profile,
+                               const Target& target) {
   double best_ms = 0, predicted_s = 0;
-  const gemm_advisor::EstimateContext ctx = target.context(shape.problem, profile);
-  for (const gemm_advisor::MeasuredConfig& c : shape.configs) {
+  const EstimateContext ctx = target.context(shape.problem, profile);
+  for (const MeasuredConfig& c : shape.configs) {
     if (c.status != "ok") continue;
     best_ms = best_ms == 0 ? c.ms : std::min(best_ms, c.ms);
-    const gemm_advisor::LatencyEstimate e = target.estimate_latency(ctx, c.config);
+    const LatencyEstimate e = target.estimate_latency(ctx, c.config);
     if (e.feasible && (predicted_s == 0 || e.latency_s < predicted_s)) predicted_s = e.latency_s;
   }
   return predicted_s > 0 && best_ms * 1e-3 > kFarSlowerThanPredicted * predicted_s;
 }
 
-// Returns the number of rows left out; the warnings go to *warnings (printed once the file is known
-// not to be a unit slip). A vendor-library row below the floor is dropped too (it was scored as the
-// vendor's time: 2732% of oracle for a file in seconds, a fresh user's find).
 // The shortest time any timing method may report for a GEMM launch, as a fraction of the target's
 // launch_overhead_s (an empty kernel timed the harness's way: 3.07 us on our H200, 2.91 us its 10th
 // percentile, data/measurements/h200-launch.csv): a quarter leaves room for methods that leave the
@@ -122,8 +114,17 @@ bool far_slower_than_predicted(const gemm_advisor::MeasuredShape& shape, const g
 // at 1% (a fresh user's find, 2026-12-04). Not physics: a check's margin.
 constexpr double kShortestLaunchFraction = 0.25;
 
-std::size_t drop_faster_than_peak(const std::string& path, gemm_advisor::MeasuredShape& shape,
-                                  const gemm_advisor::Hardware& hw, double launch_floor_s,
+// A timing below what the GPU's datasheet peak allows for the shape's work (or below the shortest
+// launch) is a measurement error (a kernel that did not run, a clock read wrong): said once per shape,
+// at its first such row, and every such row is left out (status kStatusFasterThanPeak). Scored, one
+// such row made itself the oracle and every other config of the shape ~0% of it (a fresh user's
+// 1e-300 ms: geomean 0.0%). Returns the number of rows left out; the warnings go to *warnings
+// (printed once the file is known not to be a unit slip). A vendor-library row below the floor is
+// dropped too (it was scored as the vendor's time: 2732% of oracle for a file in seconds, a fresh
+// user's find).
+
+std::size_t drop_faster_than_peak(const std::string& path, MeasuredShape& shape,
+                                  const Hardware& hw, double launch_floor_s,
                                   std::vector<std::string>* warnings) {
   const double peak = hw.peak_flops_per_s(shape.problem.dtype);
   if (!(peak > 0)) return 0;
@@ -144,14 +145,14 @@ std::size_t drop_faster_than_peak(const std::string& path, gemm_advisor::Measure
   if (shape.vendor_ms > 0 && shape.vendor_ms < floor_ms) {
     warnings->push_back(fmt::format("{}: {} {}: the {} row's {:g} ms is faster than {}'s {} allows ({:.4g} ms): "
                                     "left out", path, shape.problem.shape_text(),
-                                    gemm_advisor::dtype_name(shape.problem.dtype), shape.vendor_kernel,
+                                    dtype_name(shape.problem.dtype), shape.vendor_kernel,
                                     shape.vendor_ms, hw.name, bound, floor_ms));
     shape.vendor_ms = 0;
     shape.vendor_kernel.clear();
   }
   std::size_t dropped = 0;
-  const gemm_advisor::MeasuredConfig* first = nullptr;
-  for (gemm_advisor::MeasuredConfig& c : shape.configs) {
+  const MeasuredConfig* first = nullptr;
+  for (MeasuredConfig& c : shape.configs) {
     if (c.status == "ok" && c.ms < floor_ms) {
       if (!first) first = &c;
       c.status = std::string(kStatusFasterThanPeak);
@@ -159,11 +160,11 @@ std::size_t drop_faster_than_peak(const std::string& path, gemm_advisor::Measure
     }
   }
   if (first)
-    warnings->push_back(gemm_advisor::located(
+    warnings->push_back(located(
                            path, first->line,
                            fmt::format("{} {} measured in {:g} ms, faster than {}'s {} allows "
                                        "({:.4g} ms): {}? {} such row{} of the shape left out",
-                                       shape.problem.shape_text(), gemm_advisor::dtype_name(shape.problem.dtype),
+                                       shape.problem.shape_text(), dtype_name(shape.problem.dtype),
                                        first->ms, hw.name, bound, floor_ms,
                                        hw.product_cu_count > hw.cu_count
                                            ? fmt::format("timed on more than --cu-count's {} CUs, or a timing error",
@@ -233,7 +234,6 @@ std::vector<MeasuredShape> read_measured_shapes(const std::vector<std::string>& 
                                                 const Profile& profile, const Target& target, bool keep_vendor_only,
                                                 const MeasurementLog& log_to) {
   const MeasurementLog log = log_to ? log_to : [](LogLevel, const std::string&) {};
-  using namespace gemm_advisor;
   std::vector<MeasuredShape> shapes;
   // shape key -> (the file that measured it first, its index in shapes)
   std::map<std::string, std::pair<std::string, std::size_t>> measured_in;
