@@ -254,6 +254,20 @@ check("an overlay for another target: an AdvisorWarning from rank and from expla
                                "target triton runs with its own" in str(w.message) for w in caught),
       [str(w.message) for w in caught])
 
+# An overlay calibrated on the whole GPU (its `calibration:` section) ranked for a partition: an
+# AdvisorWarning, as the CLI says (taken unsaid: a fresh user's find, 2026-12-04); none on its own CUs.
+calibrated = os.path.join(TMP, "calibrated.yaml")
+with open("profiles/h200.yaml") as f, open(calibrated, "w") as o:
+    o.write(f.read() + "calibration:\n  target: triton\n")
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    g.rank("64x64x64", hw=calibrated, top=1, cu_count=66)
+    g.rank("64x64x64", hw=calibrated, top=1)
+check("an overlay calibrated on 132 CUs ranked for 66: one AdvisorWarning",
+      len(caught) == 1 and caught[0].category is g.AdvisorWarning and
+      "its model parameters were fitted on 132 CUs, ranking for 66" in str(caught[0].message),
+      [str(w.message) for w in caught])
+
 # A config given twice is ranked once, with an AdvisorWarning, as `--candidates` does (it took ranks 1 and 2).
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")

@@ -214,10 +214,9 @@ gemm_advisor::Profile load_profile_logged(const std::string& name_or_path, const
     }
   }
   // An overlay's parameters fit the CUs it was calibrated on: ranking for another count is allowed
-  // but said (a fit to 66 of 132 SMs was used on all of them unsaid: a fresh user's find, 2026-12-04).
-  if (profile.calibrated_cu_count > 0 && profile.hw.cu_count != profile.calibrated_cu_count)
-    spdlog::warn("{}: its model parameters were fitted on {} CUs, ranking for {}: calibrate with --cu-count {} for "
-                 "a fit to these", source, profile.calibrated_cu_count, profile.hw.cu_count, profile.hw.cu_count);
+  // but said.
+  if (const std::string why = gemm_advisor::calibrated_cu_count_warning(profile, source); !why.empty())
+    spdlog::warn("{}", why);
   if (overrides.max_split_k > 0) {
     profile.triton.max_split_k = overrides.max_split_k;
     // Said, not silent: a target whose kernel has no split-K ranks the same with it.

@@ -921,6 +921,14 @@ Profile load_profile(const std::string& name_or_path, ProfileDiagnostics* diagno
                    ", or a GPU name they list under `gemm-advisor profiles`; or give a path to a .yaml file)");
 }
 
+std::string calibrated_cu_count_warning(const Profile& profile, const std::string& source) {
+  // A fit to 66 of 132 SMs was used on all of them unsaid (a fresh user's find, 2026-12-04).
+  if (profile.calibrated_cu_count <= 0 || profile.hw.cu_count == profile.calibrated_cu_count) return "";
+  return source + ": its model parameters were fitted on " + std::to_string(profile.calibrated_cu_count) +
+         " CUs, ranking for " + std::to_string(profile.hw.cu_count) + ": calibrate with --cu-count " +
+         std::to_string(profile.hw.cu_count) + " for a fit to these";
+}
+
 std::string other_target_params_warning(const Profile& profile, std::string_view target, const std::string& source) {
   if (target.empty() || !profile.model.empty() || profile.target_model.empty()) return "";
   std::vector<std::string> others;

@@ -110,9 +110,12 @@ ga::GemmProblem problem(const ga::Target& target, const std::string& shape, cons
   return ga::parse_shape(shape, ga::problem_defaults_for(target.info(), dtype, layout));
 }
 
-// The CLI's warning for a calibrated overlay of another target (ga::other_target_params_warning).
+// The CLI's warnings for a calibrated overlay of another target (ga::other_target_params_warning) or
+// another CU count (ga::calibrated_cu_count_warning).
 void add_target_params_warning(const ProfileHandle& h, const ga::Target& target, std::vector<std::string>& warnings) {
   if (std::string why = ga::other_target_params_warning(h.profile, target.name(), h.source); !why.empty())
+    warnings.push_back(std::move(why));
+  if (std::string why = ga::calibrated_cu_count_warning(h.profile, h.source); !why.empty())
     warnings.push_back(std::move(why));
 }
 

@@ -97,6 +97,12 @@ Profile parse_profile(std::string_view yaml_text, const std::string& source,
 /// `source` and the targets it has values for. "" otherwise (also for an empty `target`).
 std::string other_target_params_warning(const Profile& profile, std::string_view target, const std::string& source);
 
+/// The warning for a calibrated overlay used for another CU count than it was fitted on
+/// (Profile::calibrated_cu_count against hw.cu_count after a partition, use_cu_count): its model
+/// parameters fit the CUs it was calibrated on. `source` names the profile. "" where they agree or
+/// the profile is no overlay.
+std::string calibrated_cu_count_warning(const Profile& profile, const std::string& source);
+
 /// Whether load_profile takes `text` as a path rather than a name: it has a '/' or ends in .yaml/.yml.
 bool is_profile_path(std::string_view text);
 
