@@ -859,6 +859,13 @@ check("evaluate: configs outside the target's space are said, an infeasible one 
       rc == 0 and "2 timed configs are outside triton-tutorial's candidate space" in err
       and "first: line 5: 128x128x64:16:3 for 4096x4096x4096" in err
       and "256x128x64:8:4:4 (0.1500 ms, line 4): split_k = 4: the tutorial kernel has no split-K" in out, err + out)
+# A file name with a newline is escaped in a file:line error (it split the error over two lines: a
+# fresh CI user's find, 2026-12-04).
+nl_file = os.path.join(TMP, "nl\nname.txt")
+with open(nl_file, "w") as f:
+    f.write("16xx16\n")
+expect_error("batch: a file name with a newline, escaped in its file:line error", ["batch", nl_file, "--hw", "h200", "-q"],
+             1, "nl\\x0aname.txt:1: shape '16xx16'")
 # A newline in a quoted name is refused at its row (it made a stray row a shape of its own, scored at
 # 100%: a fresh own-kernel user's find).
 newline_name = os.path.join(TMP, "newline-name.csv")

@@ -477,6 +477,12 @@ int main(int argc, char** argv) {
     std::cerr << "gemm-advisor: error: " << cli::one_line(what) << " (see " << command << " --help)\n";
     return cli::kExitUsage;
   }
+  // batch has its own --quiet (its help says what it hides): the top-level exclusion does not see it
+  // (`batch --quiet --verbose` ran verbose: a fresh CI user's find, 2026-12-04).
+  if (cli::g_quiet && verbose) {
+    std::cerr << "gemm-advisor: error: --quiet excludes --verbose (see gemm-advisor --help)\n";
+    return cli::kExitUsage;
+  }
   if (cli::g_quiet) spdlog::set_level(spdlog::level::err);
   if (verbose) spdlog::set_level(spdlog::level::debug);
 

@@ -16,8 +16,11 @@
 namespace gemm_advisor {
 
 std::string located(const std::string& source, long line, const std::string& message) {
-  if (line > 0) return source + ":" + std::to_string(line) + ": " + message;
-  return source + ": " + message;
+  // A file name is the user's: a newline in it split the error over two lines (a fresh CI user's
+  // find, 2026-12-04).
+  const std::string where = escape_control(source);
+  if (line > 0) return where + ":" + std::to_string(line) + ": " + message;
+  return where + ": " + message;
 }
 
 namespace {
