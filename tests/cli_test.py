@@ -62,7 +62,7 @@ check("--candidates - reads stdin", rc == 0 and [(c["block_m"], c["num_stages"])
       [(128, 3)], err)
 rc, out, err = run("batch", "-", "--hw", "h200", "--candidates", "-", stdin="128x128x64:8:3\n")
 check("batch - with --candidates -: a usage error naming both", rc == 2 and out == "" and
-      "the shape list and --candidates are both '-'" in err, err)
+      "--candidates and the shape list are both '-'" in err, err)
 # Surrounding whitespace is not part of a shape (a line read in Python ends in a newline): the same
 # ranking (it was "K '8192 ' is not a positive whole number": a fresh user's find, 2026-12-04).
 rc, padded, err = run("rank", " 8192x8192x8192\n", "--hw", "b200", "--format", "json")
@@ -866,6 +866,11 @@ with open(nl_file, "w") as f:
     f.write("16xx16\n")
 expect_error("batch: a file name with a newline, escaped in its file:line error", ["batch", nl_file, "--hw", "h200", "-q"],
              1, "nl\\x0aname.txt:1: shape '16xx16'")
+# ... also when stdin holds shapes (the candidates read them and failed as a malformed candidates file,
+# exit 1: a fresh CI user's find, 2026-12-04).
+expect_error("batch - --candidates -: a usage error, not the shapes read as candidates",
+             ["batch", "-", "--hw", "h200", "--candidates", "-", "-q"], 2,
+             "--candidates and the shape list are both '-'", stdin="16x16x16\n")
 # A newline in a quoted name is refused at its row (it made a stray row a shape of its own, scored at
 # 100%: a fresh own-kernel user's find).
 newline_name = os.path.join(TMP, "newline-name.csv")

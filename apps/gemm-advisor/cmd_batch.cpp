@@ -344,13 +344,15 @@ int run_batch(const BatchOptions& o) {
     if (!mapped.empty()) spdlog::warn("{}", mapped);
     if (const std::string other = vllm_device_vendor_warning(hw, device_name); !other.empty()) spdlog::warn("{}", other);
   }
+  // The shape list claims stdin before --candidates reads: with both '-', the candidates read the
+  // shapes and failed as a malformed candidates file (a fresh CI user's find, 2026-12-04).
+  const bool file = o.input != "-";
+  if (!file) claim_stdin("the shape list");
   const std::vector<TileConfig> fixed = read_given_candidates(common.candidates);
 
   // The summary's time includes reading the list: a YAML or JSON list is parsed whole when opened
   // (200k shapes: 3.4 s of a 4.2 s run were left out of "in 0.8 s": a fresh user's find).
   const auto start = std::chrono::steady_clock::now();
-  const bool file = o.input != "-";
-  if (!file) claim_stdin("the shape list");
   const std::string source = file ? o.input : "<stdin>";
   double total_bytes = 0;  // a regular file's size, for the progress bar; 0: unknown
   std::unique_ptr<InputBuffer> buffer;
