@@ -563,4 +563,12 @@ rc, out, err = run("evaluate", "--hw", "h200", "--target", "vllm-fused-moe", "--
 check("evaluate: a fused-MoE file in seconds is one error naming the unit",
       rc == 1 and out == "" and err.count("\n") == 1 and "is the 'ms' column in milliseconds?" in err, err)
 
+# A run whose first model is bad prints nothing on stdout, as the GEMM batch does (its CSV header went
+# out alone: a fresh CI user's find, 2026-12-04).
+bad_first = os.path.join(TMP, "bad-first.csv")
+with open(bad_first, "w") as f:
+    f.write("name,experts,top_k,hidden,intermediate,tp\na,8,2,4096,14336,3\n")
+rc, out, err = run("batch", bad_first, "--target", "vllm-fused-moe", "--hw", "h200", "-q", "--format", "csv")
+check("batch, MoE --format csv, a bad first model: nothing on stdout", rc == 1 and out == "" and "tp = 3" in err, out + err)
+
 cli_harness.finish()

@@ -86,7 +86,9 @@ int run_moe_batch(const MoeBatchOptions& o) {
   std::vector<RankedConfig> ranked;
   std::size_t ranked_layers = 0, bad = 0;
   const std::size_t top = common.top;
-  if (o.format == "csv" && !emit_vllm) write_ranking_csv_header(std::cout, true);
+  // The CSV header goes out with the first ranked layer: a run whose first model is bad printed a
+  // header alone (the GEMM batch prints nothing then: a fresh CI user's find, 2026-12-04).
+  bool csv_header_due = o.format == "csv" && !emit_vllm;
   bool stopped = false;  // a bad model without --keep-going: the files of the models before it are written
   for (const MoeModel& model : models) {
     if (stopped) break;
@@ -137,6 +139,7 @@ int run_moe_batch(const MoeBatchOptions& o) {
       if (emit_vllm) {
         files[key].second[m] = ranked.front().config;
       } else if (o.format == "csv") {
+        if (csv_header_due) write_ranking_csv_header(std::cout, true), csv_header_due = false;
         write_ranking_csv_rows(std::cout, p, hw, ranked, top, name);
       } else if (o.format == "table") {
         write_ranking_table(std::cout, p, hw, ranked, top, name);
