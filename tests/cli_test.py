@@ -871,6 +871,18 @@ expect_error("batch: a file name with a newline, escaped in its file:line error"
 expect_error("batch - --candidates -: a usage error, not the shapes read as candidates",
              ["batch", "-", "--hw", "h200", "--candidates", "-", "-q"], 2,
              "--candidates and the shape list are both '-'", stdin="16x16x16\n")
+# --strict: a warning fails the run (a misspelt column gave defaults with exit 0, even in CI: a fresh CI
+# user's find, 2026-12-04); shown with --quiet too; the output is written first.
+typo = os.path.join(TMP, "typo.csv")
+with open(typo, "w") as f:
+    f.write("name,m,n,k,dtpye\na,4096,4096,4096,fp16\n")
+rc_s, out_s, err_s = run("batch", typo, "--hw", "h200", "-q", "--emit", "triton", "--strict")
+rc_n, out_n, err_n = run("batch", typo, "--hw", "h200", "-q", "--emit", "triton")
+check("--strict: a warning is exit 1 after the output, shown with --quiet; without it exit 0 and silent",
+      rc_s == 1 and "unknown column 'dtpye' ignored" in err_s and "--strict: 1 warning above" in err_s and
+      out_s == out_n and json.loads(out_s) and rc_n == 0 and err_n == "", err_s + err_n)
+rc_s, out_s, err_s = run("--strict", "rank", "64x64x64", "--hw", "h200", "--top", "1")
+check("--strict without a warning: exit 0", rc_s == 0 and err_s == "", err_s)
 # A newline in a quoted name is refused at its row (it made a stray row a shape of its own, scored at
 # 100%: a fresh own-kernel user's find).
 newline_name = os.path.join(TMP, "newline-name.csv")

@@ -1,4 +1,5 @@
 // gemm-advisor: ranks GEMM tile configurations for a GPU with an analytical latency model.
+#include <spdlog/sinks/base_sink.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -10,6 +11,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <cerrno>
 #include <cstdio>
@@ -19,6 +21,8 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -396,10 +400,28 @@ std::string clearer_parse_error(std::string what) {
   return what;
 }
 
+// Counts the warnings logged: --strict makes a run that gave any a failed one (a CI job that fails on
+// errors passed a misspelt column's defaults with exit 0: a fresh CI user's find, 2026-12-04).
+class WarningCounter final : public spdlog::sinks::base_sink<std::mutex> {
+ public:
+  std::size_t count() const { return count_.load(); }
+
+ protected:
+  void sink_it_(const spdlog::details::log_msg& msg) override {
+    if (msg.level == spdlog::level::warn) ++count_;
+  }
+  void flush_() override {}
+
+ private:
+  std::atomic<std::size_t> count_{0};
+};
+
 }  // namespace
 
 int main(int argc, char** argv) {
   auto logger = spdlog::stderr_color_mt("gemm-advisor");
+  const auto warnings = std::make_shared<WarningCounter>();
+  logger->sinks().push_back(warnings);
   spdlog::set_default_logger(logger);
   spdlog::set_pattern("gemm-advisor: %l: %v");
   spdlog::set_level(spdlog::level::warn);
@@ -411,8 +433,12 @@ int main(int argc, char** argv) {
   bool verbose = false;
   CLI::Option* quiet_flag = app.add_flag("-q,--quiet", cli::g_quiet, "Only errors on stderr");
   app.add_flag("-v,--verbose", verbose, "More detail on stderr")->excludes(quiet_flag);
+  bool strict = false;
+  app.add_flag("--strict", strict,
+               "A warning fails the run: exit 1 once the output is written (warnings are shown even with --quiet)");
   app.footer(
-      "Exit codes: 0 success, 1 bad input (shape, profile, file), 2 usage error.\n"
+      "Exit codes: 0 success, 1 bad input (shape, profile, file; with --strict, any warning), 2 usage error,\n"
+      "3 internal error, 141 stdout closed by its reader (SIGPIPE).\n"
       "Examples:\n"
       "  gemm-advisor rank 4096x4096x4096 --hw mi350x\n"
       "  gemm-advisor rank 16x6144x4096 --hw b200 --top 3 --format json\n"
@@ -483,7 +509,7 @@ int main(int argc, char** argv) {
     std::cerr << "gemm-advisor: error: --quiet excludes --verbose (see gemm-advisor --help)\n";
     return cli::kExitUsage;
   }
-  if (cli::g_quiet) spdlog::set_level(spdlog::level::err);
+  if (cli::g_quiet && !strict) spdlog::set_level(spdlog::level::err);
   if (verbose) spdlog::set_level(spdlog::level::debug);
 
   std::string subcommand;  // the one that ran, for a usage error's pointer to its --help
@@ -491,7 +517,13 @@ int main(int argc, char** argv) {
     for (auto& [cmd, run] : runners) {
       if (!cmd->parsed()) continue;
       subcommand = cmd->get_name();
-      return cli::finish_stdout(run());
+      const int code = cli::finish_stdout(run());
+      if (strict && code == cli::kExitOk && warnings->count() > 0) {
+        std::cerr << "gemm-advisor: error: --strict: " << warnings->count() << " warning"
+                  << (warnings->count() == 1 ? "" : "s") << " above (the output is written)\n";
+        return cli::kExitBadInput;
+      }
+      return code;
     }
   } catch (const gemm_advisor::InputError& e) {
     std::cout.flush();
