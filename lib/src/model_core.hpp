@@ -162,7 +162,9 @@ inline double occupancy(const EstimateContext& ctx, const KernelShape& k, const 
                         const Residency& r) {
   const Hardware& hw = *ctx.hw;
   return std::min({static_cast<double>(hw.max_blocks_per_cu),
-                   floor_pos(static_cast<double>(hw.smem_per_cu_bytes) / std::max(1.0, static_cast<double>(k.smem_bytes))),
+                   // Each resident block also holds the driver's reserve (1 KB on NVIDIA since sm_80).
+                   floor_pos(static_cast<double>(hw.smem_per_cu_bytes) /
+                             std::max(1.0, static_cast<double>(k.smem_bytes + hw.smem_reserved_per_block_bytes))),
                    warps.warp_occupancy,
                    floor_pos(static_cast<double>(hw.registers_per_cu) / (r.registers_per_thread * r.threads)),
                    k.tensor_memory_blocks});  // Blackwell: the accumulators sharing the tensor memory

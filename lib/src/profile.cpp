@@ -370,7 +370,7 @@ void parse_compute(ProfileReader& r, const YAML::Node& c, Hardware& hw) {
   r.check_keys(c, "compute", {"cu_count", "active_cu_count", "clock_mhz", "warp_size", "vector_fp32_lanes_per_cu", "matrix_units_per_cu",
                               "warps_to_feed_matrix_units", "matrix_instruction_warps", "max_warps_per_cu", "max_blocks_per_cu",
                               "registers_per_cu", "max_registers_per_thread", "smem_per_cu_bytes",
-                              "smem_per_block_bytes", "tensor_memory_bytes_per_cu"});
+                              "smem_per_block_bytes", "smem_reserved_per_block_bytes", "tensor_memory_bytes_per_cu"});
   hw.cu_count = hw.product_cu_count = r.integer(c, "cu_count", "compute.cu_count");
   // Validated (and its source checked) here, applied once the whole profile is read.
   if (c["active_cu_count"]) (void)r.integer(c, "active_cu_count", "compute.active_cu_count");
@@ -389,6 +389,9 @@ void parse_compute(ProfileReader& r, const YAML::Node& c, Hardware& hw) {
       r.integer(c, "max_registers_per_thread", "compute.max_registers_per_thread", false, 65536);
   hw.smem_per_cu_bytes = r.integer(c, "smem_per_cu_bytes", "compute.smem_per_cu_bytes");
   hw.smem_per_block_bytes = r.integer(c, "smem_per_block_bytes", "compute.smem_per_block_bytes");
+  if (c["smem_reserved_per_block_bytes"])
+    hw.smem_reserved_per_block_bytes =
+        r.integer(c, "smem_reserved_per_block_bytes", "compute.smem_reserved_per_block_bytes", true, 1 << 20);
   if (c["tensor_memory_bytes_per_cu"])
     hw.tensor_memory_bytes_per_cu =
         r.integer(c, "tensor_memory_bytes_per_cu", "compute.tensor_memory_bytes_per_cu", true);

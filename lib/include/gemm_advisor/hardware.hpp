@@ -60,6 +60,10 @@ struct Hardware {
   int max_registers_per_thread = 0;
   std::int64_t smem_per_cu_bytes = 0;
   std::int64_t smem_per_block_bytes = 0;
+  /// Shared memory the driver keeps per resident block beside the block's own (NVIDIA sm_80 and
+  /// later: 1 KB, CUDA's cudaDevAttrReservedSharedMemoryPerBlock; 0 on AMD): a CU holds
+  /// floor(smem_per_cu_bytes / (block's bytes + this)) blocks.
+  std::int64_t smem_reserved_per_block_bytes = 0;
 
   double l2_bytes = 0;
   double l2_bandwidth_bytes_per_s = 0;
