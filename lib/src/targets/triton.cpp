@@ -134,7 +134,7 @@ class TritonTarget final : public RulesTarget<TritonRules> {
          {"block_n", "BLOCK_N", "16..256, powers of two"},
          {"block_k", "BLOCK_K", "16..256, powers of two, >= 32 bytes"},
          {"group_m", "GROUP_M", "8"},
-         {"split_k", "SPLIT_K", "1, 2, 4, ..., triton.max_split_k (few-tile, long-K shapes, up to 2 waves)"},
+         {"split_k", "SPLIT_K", "1, 2, 4, ..., triton.max_split_k (few-tile, long-K shapes, up to 16 waves)"},
          {"num_warps", "num_warps", "2, 4, 8"},
          {"num_stages", "num_stages", "1..triton.max_num_stages"}}};
     return kInfo;
@@ -166,9 +166,16 @@ void TritonTarget::candidates(const GemmProblem& p, const Profile& profile, std:
   // Only when no config of kWarps fits (tiny shapes on 64-wide AMD wavefronts: a 16x16 tile gives
   // fewer than 4 accumulators per lane with 2 waves), a single warp keeps the shape answerable.
   static constexpr int kFallbackWarps[] = {1};
-  // split_k: powers of two up to triton.max_split_k.
-  // split_k > 1 only while the split tiles fill at most this many waves of one block per CU.
-  constexpr double kSplitMaxWaves = 2.0;
+  // split_k: powers of two up to triton.max_split_k, for a few-tile shape only: its unsplit tiles fill
+  // at most kSplitTileWaves waves of one block per CU ...
+  constexpr double kSplitTileWaves = 2.0;
+  // ... and while the split tiles fill at most kSplitMaxWaves. The space stopped at 2 waves of split
+  // tiles until 2026-12-04, where the model predicts more splits over more waves 1.4-1.65x faster on
+  // few-tile, huge-K shapes (wave quantization: 80 tiles on 132 SMs run one 61% wave); measured on our
+  // H200 (data/measurements/h200-split-waves.csv, 8 such problems, the plan committed before it ran):
+  // the advisor's top-1 at 2 waves 90.2% of the best measured (worst 71.9%), at 16 waves 94.2% (82.9%),
+  // no problem worse; the measured best of 1936x1072x160560 is 128x256 split 8, 4.8 waves.
+  constexpr double kSplitMaxWaves = 16.0;
   // ... and each split keeps at least this much of K (and at least one BLOCK_K).
   constexpr std::int64_t kSplitMinK = 256;
   const std::int64_t max_m = std::max<std::int64_t>(16, next_pow2(p.m));
@@ -208,7 +215,7 @@ void TritonTarget::candidates(const GemmProblem& p, const Profile& profile, std:
                   TritonResourceCheck::ok)
                 continue;
               for (int sk = 1; sk <= profile.triton.max_split_k; sk *= 2) {
-                if (sk > 1 && !(tiles * sk <= kSplitMaxWaves * hw.cu_count &&
+                if (sk > 1 && !(tiles <= kSplitTileWaves * hw.cu_count && tiles * sk <= kSplitMaxWaves * hw.cu_count &&
                                 p.k >= static_cast<std::int64_t>(sk) * std::max<std::int64_t>(bk, kSplitMinK)))
                   break;  // both bounds only tighten as split_k grows
                 c.split_k = sk;
