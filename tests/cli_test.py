@@ -883,6 +883,24 @@ check("--strict: a warning is exit 1 after the output, shown with --quiet; witho
       out_s == out_n and json.loads(out_s) and rc_n == 0 and err_n == "", err_s + err_n)
 rc_s, out_s, err_s = run("--strict", "rank", "64x64x64", "--hw", "h200", "--top", "1")
 check("--strict without a warning: exit 0", rc_s == 0 and err_s == "", err_s)
+# profile_digest follows a profile file's content, not its path (the same file in two places gave two
+# provenances, an edited one the same: a fresh CI user's find, 2026-12-04).
+d1, d2 = os.path.join(TMP, "digest1"), os.path.join(TMP, "digest2")
+os.makedirs(d1, exist_ok=True); os.makedirs(d2, exist_ok=True)
+shutil.copy("profiles/h200.yaml", os.path.join(d1, "my.yaml")); shutil.copy("profiles/h200.yaml", os.path.join(d2, "my.yaml"))
+def digest_of(path):
+    rc, out, err = run("rank", "64x64x64", "--hw", path, "--top", "1", "--format", "json")
+    return json.loads(out)["hardware"]["profile_digest"] if rc == 0 else err
+same1, same2 = digest_of(os.path.join(d1, "my.yaml")), digest_of(os.path.join(d2, "my.yaml"))
+with open(os.path.join(d2, "my.yaml"), "a") as f:
+    f.write("# edited\n")
+edited = digest_of(os.path.join(d2, "my.yaml"))
+check("profile_digest: equal for the same content in two places, another once edited",
+      len(same1) == 16 and same1 == same2 and edited != same1, [same1, same2, edited])
+rc, out, err = run("batch", "-", "--hw", "h200", "--cu-count", "66", "--emit", "triton", "-q", stdin="64x64x64\n")
+emitted = json.loads(out) if rc == 0 else [{}]
+check("--emit triton gives cu_count as a number and the profile's digest",
+      emitted[0].get("cu_count") == 66 and len(emitted[0].get("profile_digest", "")) == 16, out[:300] + err)
 # A newline in a quoted name is refused at its row (it made a stray row a shape of its own, scored at
 # 100%: a fresh own-kernel user's find).
 newline_name = os.path.join(TMP, "newline-name.csv")

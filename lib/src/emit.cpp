@@ -134,7 +134,9 @@ nlohmann::ordered_json emit_json(const Target& target, const GemmProblem& p, con
   j["layout"] = p.layout.name();
   j["configs"] = configs_json(target, ranked, top, names);
   j["hardware"] = hardware_label(hw);
+  j["cu_count"] = hw.cu_count;  // as a number too: the label's "(66 of 132 CUs)" is text
   j["profile"] = profile_source_text(hw);  // embedded:NAME or the file's absolute path (a calibrated overlay)
+  j["profile_digest"] = hw.source_digest;  // its content: the path differs between checkouts
   j["target"] = std::string(target.name());
   j["generator"] = {{"name", "gemm-advisor"}, {"version", version()}, {"commit", git_commit()},
                     {"model_digest", model_digest()}};
@@ -375,6 +377,7 @@ nlohmann::json sidecar_run_json(const Hardware& hw, const Target& target) {
   g["cu_count"] = hw.cu_count;
   // An absolute path: the sidecar is read from elsewhere (a fresh user's find: "mine.yaml").
   g["profile"] = profile_source_text(hw);
+  g["profile_digest"] = hw.source_digest;
   g["target"] = std::string(target.name());
   return g;
 }

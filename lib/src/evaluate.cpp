@@ -250,6 +250,7 @@ nlohmann::json evaluation_json(const Evaluation& e, const Profile& profile, cons
       {"hardware", hw.name},
       {"cu_count", hw.cu_count},  // a --cu-count partition's scores are told from the whole GPU's
       {"profile", profile_source_text(hw)},
+      {"profile_digest", hw.source_digest},
       {"target", target.name()},
       {"generator", generator_json()},
       {"aggregate",

@@ -18,6 +18,7 @@
 
 #include "gemm_advisor/error.hpp"
 #include "gemm_advisor/target.hpp"
+#include "gemm_advisor/version.hpp"
 #include "yaml_document.hpp"
 
 namespace gemm_advisor {
@@ -798,6 +799,7 @@ Profile parse_profile(std::string_view yaml_text, const std::string& source, Pro
   Profile profile;
   Hardware& hw = profile.hw;
   hw.source = source;
+  hw.source_digest = text_digest(yaml_text);
   r.check_keys(root, "", {"name", "display_name", "aliases", "vendor", "arch", "isa", "compute", "memory", "efficiency",
                           "matrix", "triton", "sources", "model_parameters", "targets", "calibration", "notes"});
   parse_identity(r, root, hw);

@@ -97,7 +97,8 @@ nlohmann::json ranking_json(const GemmProblem& p, const Hardware& hw, const std:
         // The CUs ranked for (a --cu-count partition's, else the GPU's), as a field: it was only in
         // the display name's words (a fresh user's find, 2026-12-04).
         {"cu_count", hw.cu_count},
-        {"profile", profile_source_text(hw)}}},
+        {"profile", profile_source_text(hw)},
+        {"profile_digest", hw.source_digest}}},
       {"target", target},
       {"configs", configs},
       {"generator", generator_json()},

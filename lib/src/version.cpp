@@ -14,15 +14,39 @@ const char* version() { return "0.2.0"; }
 
 const char* git_commit() { return GEMM_ADVISOR_GIT_COMMIT; }
 
+namespace {
+
+// FNV-1a, 64 bits, over the texts added, as 16 hex digits.
+class Fnv1a64 {
+ public:
+  void add(std::string_view text) {
+    for (unsigned char ch : text) {
+      h_ ^= ch;
+      h_ *= 1099511628211ull;
+    }
+  }
+  std::string hex() const {
+    char out[17];
+    std::snprintf(out, sizeof out, "%016llx", static_cast<unsigned long long>(h_));
+    return out;
+  }
+
+ private:
+  std::uint64_t h_ = 14695981039346656037ull;  // the offset basis
+};
+
+}  // namespace
+
+std::string text_digest(std::string_view text) {
+  Fnv1a64 d;
+  d.add(text);
+  return d.hex();
+}
+
 const std::string& model_digest() {
   static const std::string kDigest = [] {
-    std::uint64_t h = 14695981039346656037ull;  // FNV-1a 64, offset basis
-    auto add = [&h](std::string_view text) {
-      for (unsigned char ch : text) {
-        h ^= ch;
-        h *= 1099511628211ull;
-      }
-    };
+    Fnv1a64 digest;
+    auto add = [&digest](std::string_view text) { digest.add(text); };
     for (const EmbeddedProfile& e : embedded_profiles()) {
       add(e.name);
       add(e.yaml);
@@ -36,9 +60,7 @@ const std::string& model_digest() {
         add(number);
       }
     }
-    char hex[17];
-    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
-    return std::string(hex);
+    return digest.hex();
   }();
   return kDigest;
 }

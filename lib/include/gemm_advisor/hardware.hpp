@@ -36,6 +36,9 @@ struct Hardware {
   std::string arch;          ///< e.g. "hopper", "cdna4"
   std::string isa;           ///< e.g. "sm_90", "gfx950"
   std::string source;        ///< where it was loaded from ("embedded:b200" or a path)
+  /// text_digest of the YAML the profile was parsed from: results name their profile by path, which
+  /// differs between checkouts and stays when the file's figures change; this follows the content.
+  std::string source_digest;
   /// Other names of the GPU, as drivers and tools print them (`aliases:`; torch, nvidia-smi,
   /// rocm-smi, vLLM's file names): `--hw` takes any of them (resolve_profile_name).
   std::vector<std::string> aliases;

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <string>
+#include <string_view>
 
 namespace gemm_advisor {
 
@@ -16,6 +17,8 @@ const char* git_commit();
 /// 16 hex digits: FNV-1a 64 over the embedded profiles' YAML text and every target's name and
 /// default model parameters (printed with 17 significant digits). Computed once.
 const std::string& model_digest();
+/// 16 hex digits: FNV-1a 64 over `text` (a profile's YAML: Hardware::source_digest).
+std::string text_digest(std::string_view text);
 /// {"name": "gemm-advisor", "version", "commit", "model_digest"}: recorded in every JSON result.
 nlohmann::json generator_json();
 /// "gemm-advisor VERSION (commit C, model digest D)", as `--version` prints it.
