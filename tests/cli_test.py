@@ -603,8 +603,9 @@ check("--emit vllm under another known GPU's device name: said",
 per_file = side.get("files", {})
 n576 = [f for f in per_file if f.startswith("N=576,K=7168,")]
 others = [f for f in per_file if f not in n576]
+# The top level holds what every file's run shares: the CU counts differ, so none there.
 check("--emit vllm twice into one directory: each file keeps the run that wrote it",
-      side.get("cu_count") == 132 and len(n576) == 1 and per_file[n576[0]].get("cu_count") == 132 and others and
+      "cu_count" not in side and side.get("hardware") == "h200" and len(n576) == 1 and per_file[n576[0]].get("cu_count") == 132 and others and
       all(per_file[f].get("cu_count") == 66 for f in others) and
       sorted(per_file) == sorted(f for f in os.listdir(two) if f.endswith(".json") and f != "gemm-advisor-generator.json"),
       json.dumps(side)[:600])

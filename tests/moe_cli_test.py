@@ -575,4 +575,19 @@ with open(bad_first, "w") as f:
 rc, out, err = run("batch", bad_first, "--target", "vllm-fused-moe", "--hw", "h200", "-q", "--format", "csv")
 check("batch, MoE --format csv, a bad first model: nothing on stdout", rc == 1 and out == "" and "tp = 3" in err, out + err)
 
+# Two targets' runs into one directory: the sidecar is the same whichever ran last (the top level was
+# the last run's: a fresh CI user's find, 2026-12-04).
+sidecars = []
+for order in (("gemm", "moe"), ("moe", "gemm")):
+    both = os.path.join(TMP, "both-" + order[0])
+    for what in order:
+        args = (["batch", "examples/deepseek-v3.csv", "--hw", "h200"] if what == "gemm" else
+                ["batch", "examples/moe-models.csv", "--target", "vllm-fused-moe", "--hw", "h200"])
+        run(*args, "--emit", "vllm", "--out", both, "-q")
+    with open(os.path.join(both, "gemm-advisor-generator.json")) as f:
+        sidecars.append(json.load(f))
+check("a directory of two targets' runs: the same sidecar in either order, no target at its top level",
+      sidecars[0] == sidecars[1] and "target" not in sidecars[0] and len(sidecars[0].get("files", {})) > 10,
+      json.dumps({k: v for k, v in sidecars[0].items() if k != "files"}))
+
 cli_harness.finish()

@@ -543,7 +543,18 @@ std::string write_sidecar(const std::string& dir, const nlohmann::json& run, nlo
     if (!kept && !std::filesystem::exists(std::filesystem::path(dir) / it.key(), ec)) it = by_file.erase(it);
     else ++it;
   }
-  nlohmann::json out = run;
+  // The top level holds what every listed file's run shares: runs of two targets into one directory
+  // (a block-fp8 and a fused-MoE list) made it the last run's, so that their order, a race for
+  // parallel CI jobs, changed the sidecar (a fresh CI user's find, 2026-12-04). One run: all of it.
+  nlohmann::json out = by_file.empty() ? run : nlohmann::json::object();
+  if (!by_file.empty()) {
+    for (const auto& [key, value] : run.items()) {
+      const bool shared = std::all_of(by_file.begin(), by_file.end(), [&](const nlohmann::json& entry) {
+        return entry.is_object() && entry.contains(key) && entry.at(key) == value;
+      });
+      if (shared) out[key] = value;
+    }
+  }
   out["files"] = std::move(by_file);
   const std::string path = sidecar_path(dir);
   write_file_atomically(path, json_text(out, 2) + "\n");
