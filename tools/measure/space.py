@@ -24,9 +24,9 @@ data/measurements/h200-triton-extra.csv):
     triton_store_scratch_min_warps; measured, data/measurements/h200-triton-m.csv);
   * one wgmma's accumulator plus 32 registers within the thread's cap min(255, 65536 / threads)
     (warpgroups laid over M first: N = min(256, block_n / warpgroups along N));
-  * split_k in {1, 2, 4, ..., 256}; split_k > 1 only when tiles <= 2*num_sms, tiles*split_k <= 16*num_sms
-    and K >= split_k*max(block_k, 256), tiles = ceil(M/block_m)*ceil(N/block_n)*batch (16 since
-    2026-12-04: 2 before).
+  * split_k in {1, 2, 4, ..., 256}; split_k > 1 only when tiles <= 2*num_sms, K >= split_k*max(block_k, 256)
+    and tiles*split_k <= 2*num_sms, or tiles*split_k <= 16*num_sms where K >= split_k*4096 (since
+    2026-12-04); tiles = ceil(M/block_m)*ceil(N/block_n)*batch.
 Enumeration order: block_m, block_n, block_k, num_warps, num_stages, split_k (each ascending).
 
 The spaces of the other targets of harness.py are below candidate_space: tutorial_space
@@ -128,8 +128,9 @@ def candidate_space(m, n, k, batch=1, dtype="bf16", num_sms=H200_NUM_SMS,
                         if not h200_compiles(bm, bn, bk, w, s, eb, smem_per_block, pipelined, store_scratch):
                             continue
                         for sk in SPLIT_KS:
-                            if sk > 1 and not (tiles <= 2 * num_sms and tiles * sk <= 16 * num_sms and
-                                               k >= sk * max(bk, 256)):
+                            if sk > 1 and not (tiles <= 2 * num_sms and k >= sk * max(bk, 256) and
+                                               (tiles * sk <= 2 * num_sms or
+                                                (tiles * sk <= 16 * num_sms and k >= sk * 4096))):
                                 continue
                             out.append(dict(block_m=bm, block_n=bn, block_k=bk, group_m=GROUP_M,
                                             num_warps=w, num_stages=s, split_k=sk))

@@ -169,13 +169,17 @@ void TritonTarget::candidates(const GemmProblem& p, const Profile& profile, std:
   // split_k: powers of two up to triton.max_split_k, for a few-tile shape only: its unsplit tiles fill
   // at most kSplitTileWaves waves of one block per CU ...
   constexpr double kSplitTileWaves = 2.0;
-  // ... and while the split tiles fill at most kSplitMaxWaves. The space stopped at 2 waves of split
-  // tiles until 2026-12-04, where the model predicts more splits over more waves 1.4-1.65x faster on
+  // ... and while the split tiles fill at most kSplitTileWaves waves, or, where each split keeps at
+  // least kSplitLongK of K (the partial sums' write and reduction then weigh little beside it), at
+  // most kSplitMaxWaves: the longer splits past two waves matter for huge K only, and at every split
+  // of a decode shape's short K they made the space 1.6x larger (BM_RankShape). The space stopped at
+  // 2 waves of split tiles until 2026-12-04, where the model predicts more splits over more waves 1.4-1.65x faster on
   // few-tile, huge-K shapes (wave quantization: 80 tiles on 132 SMs run one 61% wave); measured on our
   // H200 (data/measurements/h200-split-waves.csv, 8 such problems, the plan committed before it ran):
   // the advisor's top-1 at 2 waves 90.2% of the best measured (worst 71.9%), at 16 waves 94.2% (82.9%),
   // no problem worse; the measured best of 1936x1072x160560 is 128x256 split 8, 4.8 waves.
   constexpr double kSplitMaxWaves = 16.0;
+  constexpr std::int64_t kSplitLongK = 4096;
   // ... and each split keeps at least this much of K (and at least one BLOCK_K).
   constexpr std::int64_t kSplitMinK = 256;
   const std::int64_t max_m = std::max<std::int64_t>(16, next_pow2(p.m));
@@ -215,8 +219,10 @@ void TritonTarget::candidates(const GemmProblem& p, const Profile& profile, std:
                   TritonResourceCheck::ok)
                 continue;
               for (int sk = 1; sk <= profile.triton.max_split_k; sk *= 2) {
-                if (sk > 1 && !(tiles <= kSplitTileWaves * hw.cu_count && tiles * sk <= kSplitMaxWaves * hw.cu_count &&
-                                p.k >= static_cast<std::int64_t>(sk) * std::max<std::int64_t>(bk, kSplitMinK)))
+                if (sk > 1 && !(tiles <= kSplitTileWaves * hw.cu_count &&
+                                p.k >= static_cast<std::int64_t>(sk) * std::max<std::int64_t>(bk, kSplitMinK) &&
+                                (tiles * sk <= kSplitTileWaves * hw.cu_count ||
+                                 (tiles * sk <= kSplitMaxWaves * hw.cu_count && p.k >= sk * kSplitLongK))))
                   break;  // both bounds only tighten as split_k grows
                 c.split_k = sk;
                 out.push_back(c);
