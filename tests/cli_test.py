@@ -833,13 +833,19 @@ check("evaluate: one shape of three in microseconds is left out, with a warning 
       "Left out" in err and "4096x4096x4096" not in out and "2048x2048x2048" in out, err + out)
 # A small shape's row far below any launch (a 100x slip: 44 ns for 176x64x48), which the peak and
 # DRAM floors let through, is left out and said (it was the oracle, its shape 1% of it).
-tiny = os.path.join(TMP, "tiny-slip.csv")
-with open(tiny, "w") as f:
-    f.write("m,n,k,block_m,block_n,block_k,num_warps,num_stages,ms\n176,64,48,32,32,64,4,3,0.0044\n"
-            "176,64,48,16,32,64,4,3,0.000044\n176,64,48,64,64,64,4,3,0.0047\n"
-            "2048,2048,2048,128,128,64,8,3,0.03\n2048,2048,2048,128,64,64,8,3,0.035\n")
-rc, out, err = run("evaluate", "--hw", "h200", "--measurements", tiny, "--format", "json")
-res = json.loads(out) if rc == 0 else {}
+def evaluate_json(name, text):
+    """Writes `text` to TMP/name and scores it on the h200: (rc, the JSON (or {}), stdout, stderr, path)."""
+    path = os.path.join(TMP, name)
+    with open(path, "w") as f:
+        f.write(text)
+    rc, out, err = run("evaluate", "--hw", "h200", "--measurements", path, "--format", "json")
+    return rc, json.loads(out) if rc == 0 else {}, out, err, path
+
+
+rc, res, out, err, tiny = evaluate_json(
+    "tiny-slip.csv", "m,n,k,block_m,block_n,block_k,num_warps,num_stages,ms\n176,64,48,32,32,64,4,3,0.0044\n"
+    "176,64,48,16,32,64,4,3,0.000044\n176,64,48,64,64,64,4,3,0.0047\n"
+    "2048,2048,2048,128,128,64,8,3,0.03\n2048,2048,2048,128,64,64,8,3,0.035\n")
 small = [s for s in res.get("shapes", []) if s["m"] == 176]
 check("evaluate: a row shorter than any launch is left out, said at its line",
       rc == 0 and f"{tiny}:3: 176x64x48 bf16 measured in 4.4e-05 ms" in err and "shortest kernel launch (0.77 us" in err
@@ -911,13 +917,10 @@ expect_error("evaluate: a name with a newline", ["evaluate", "--hw", "h200", "--
              "column 'name' holds a control character, 'a\\x0ab'")
 # The advisor's own first pick failed to run (a compile error in the user's kernel): said, and in the
 # JSON; scored at its first pick that ran (that passed unsaid: a fresh own-kernel user's find).
-failed_pick = os.path.join(TMP, "failed-pick.csv")
-with open(failed_pick, "w") as f:
-    f.write("m,n,k,layout,block_m,block_n,block_k,num_warps,num_stages,ms,status\n"
-            "4096,4096,4096,NT,128,256,64,8,4,,compile_error\n4096,4096,4096,NT,128,128,64,8,3,0.2,ok\n"
-            "4096,4096,4096,NT,64,64,64,4,3,0.3,ok\n")
-rc, out, err = run("evaluate", "--hw", "h200", "--measurements", failed_pick, "--format", "json")
-res = json.loads(out) if rc == 0 else {}
+rc, res, out, err, _ = evaluate_json(
+    "failed-pick.csv", "m,n,k,layout,block_m,block_n,block_k,num_warps,num_stages,ms,status\n"
+    "4096,4096,4096,NT,128,256,64,8,4,,compile_error\n4096,4096,4096,NT,128,128,64,8,3,0.2,ok\n"
+    "4096,4096,4096,NT,64,64,64,4,3,0.3,ok\n")
 check("evaluate: the advisor's first pick that failed to run is said and reported",
       rc == 0 and "first pick failed to run for 1 of the 1 shapes" in err and "128x256x64:8:4 at line 2: compile_error" in err
       and res["shapes"][0]["failed_pick"] == {"config": "128x256x64:8:4", "status": "compile_error", "line": 2}
