@@ -179,9 +179,10 @@ std::vector<gemm_advisor::TileConfig> read_given_candidates(
 /// gemm_advisor::read_measured_shapes over the --measurements files, its warnings and notes logged
 /// (spdlog) as they arise.
 std::vector<gemm_advisor::MeasuredShape> read_measured_shapes_logged(const std::vector<std::string>& paths,
-                                                              const std::string& kernel,
-                                                              const gemm_advisor::Profile& profile,
-                                                              const gemm_advisor::Target& target, bool keep_vendor_only);
+                                                                     const std::string& kernel,
+                                                                     const gemm_advisor::Profile& profile,
+                                                                     const gemm_advisor::Target& target,
+                                                                     bool keep_vendor_only);
 
 /// gemm_advisor::measured_moe_layers over the shapes of the --measurements files, its warnings logged.
 std::vector<gemm_advisor::MeasuredShape> measured_moe_layers_logged(const std::vector<gemm_advisor::MeasuredShape>& shapes,

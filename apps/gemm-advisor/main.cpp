@@ -19,7 +19,6 @@
 #include <cstring>
 #include <iostream>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -239,11 +238,11 @@ gemm_advisor::Profile load_profile_logged(const std::string& name_or_path, const
   return profile;
 }
 
-
 std::vector<gemm_advisor::MeasuredShape> read_measured_shapes_logged(const std::vector<std::string>& paths,
-                                                              const std::string& kernel,
-                                                              const gemm_advisor::Profile& profile,
-                                                              const gemm_advisor::Target& target, bool keep_vendor_only) {
+                                                                     const std::string& kernel,
+                                                                     const gemm_advisor::Profile& profile,
+                                                                     const gemm_advisor::Target& target,
+                                                                     bool keep_vendor_only) {
   return gemm_advisor::read_measured_shapes(paths, kernel, profile, target, keep_vendor_only,
                                             [](gemm_advisor::LogLevel level, const std::string& message) {
                                               spdlog::log(level == gemm_advisor::LogLevel::warning ? spdlog::level::warn
