@@ -88,8 +88,23 @@ check("the calibrated profile records its provenance", "calibration:" in text an
 # ... what reproduces it (the fitted parameters, folds and passes), and the report names the files by
 # absolute path: the written overlay and the start (it gave -o as typed and no start: a fresh user's find).
 check("the provenance names the fitted parameters, folds and passes",
-      "fitted parameters: " in text and "; 2 folds, 2 passes" in text and "on profile embedded:h200 (h200)" in text,
+      "fitted parameters: " in text and "; 2 folds, 2 passes" in text and "on profile embedded:h200 (h200, profile digest " in text,
       text[-900:])
+def fnv1a64(data):
+    h = 14695981039346656037
+    for b in data:
+        h = ((h ^ b) * 1099511628211) % (1 << 64)
+    return "%016x" % h
+
+
+# ... and the digests of both profiles' texts (FNV-1a 64, computed here by hand from the files).
+with open(out_yaml, "rb") as f:
+    written_digest = fnv1a64(f.read())
+with open("profiles/h200.yaml", "rb") as f:
+    start_digest = fnv1a64(f.read())
+check("calibrate's JSON: the digests of the written and the start profile's text",
+      rep.get("profile_digest") == written_digest and rep.get("start_profile_digest") == start_digest,
+      json.dumps({k: rep.get(k) for k in ("profile_digest", "start_profile_digest")}) + " " + written_digest)
 check("calibrate's JSON: the written profile's absolute path, the start profile, the CUs",
       rep.get("profile") == os.path.abspath(out_yaml) and rep.get("start_profile") == "embedded:h200" and
       rep.get("cu_count") == 132, json.dumps({k: rep.get(k) for k in ("profile", "start_profile", "cu_count")}))
@@ -103,6 +118,10 @@ check("rank: an overlay fitted on 132 CUs used on 66 is said",
       and err.count("\n") == 1, err)
 rc, out, err = run("rank", "300x4096x4096", "--hw", out_yaml, "--target", "triton", "--top", "1")
 check("rank: the overlay on the CUs it was fitted on says nothing", rc == 0 and err == "", err)
+# ... and for a target it has no parameters for, only that is said (its CUs do not matter to it).
+rc, out, err = run("rank", "300x4096x4096", "--hw", out_yaml, "--target", "triton-tutorial", "--cu-count", "66", "--top", "1")
+check("rank: the overlay used for another target on other CUs: the target warning alone",
+      rc == 0 and "runs with its own" in err and "fitted on 132 CUs" not in err and err.count("\n") == 1, err)
 
 # The lift on a kernel the target describes badly: vLLM's block-scaled fp8 kernel's data
 # (data/measurements/h200-fp8-block.csv) scored with --target triton-tutorial (the kernel's nearest

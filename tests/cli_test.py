@@ -596,7 +596,12 @@ expect_error("--emit vllm, a profile of no known GPU", ["batch", "-", "--hw", cp
 rc_c, _, err_c = run("batch", "-", "--hw", cpx, "--emit", "vllm", "--out", os.path.join(TMP, "cpx-out"),
                      stdin="16x576x7168\n")
 check("--emit vllm, a profile of no known GPU: an example of its own vendor", "e.g. AMD_Instinct_MI300X" in err_c, err_c)
-# ... and the name itself is said to be another shipped GPU's (an H100's name on H200 configs was written
+# A known GPU's short name or another case: vLLM looks files up by the exact device name.
+rc_h, _, err_h = run("batch", "-", "--hw", "h200", "--emit", "vllm", "--out", os.path.join(TMP, "short-name"),
+                     "--vllm-device-name", "H100", stdin="1x4096x4096\n")
+check("--vllm-device-name H100: said to be no name vLLM looks up",
+      rc_h == 0 and "names the h100, whose files vLLM looks up as NVIDIA_H100_80GB_HBM3 (exactly)" in err_h, err_h)
+# The name of another shipped GPU is said (an H100's name on H200 configs was written
 # unsaid: a fresh user's find, 2026-12-04).
 check("--emit vllm under another known GPU's device name: said",
       "--vllm-device-name NVIDIA_H200 is the h200's, but the configs are ranked for h100" in err_w, err_w)

@@ -228,6 +228,15 @@ TEST_CASE("advise refuses a problem built by hand that is not valid", "[ranker][
   p.k = 64;
   CHECK_THROWS_WITH(advise(triton_target(), p, Profile{}, nullptr, 1, space, out),
                     Catch::Contains("the profile describes no GPU"));
+  // A loaded profile edited in code to a figure no reader passes, and a dtype out of the enum: named
+  // (a zero DRAM bandwidth ranked every config at NaN, marked feasible).
+  Profile edited = hw;
+  edited.hw.dram_bandwidth_bytes_per_s = 0;
+  CHECK_THROWS_WITH(advise(triton_target(), p, edited, nullptr, 1, space, out),
+                    Catch::Contains("dram_bandwidth_bytes_per_s must be a positive number, got 0"));
+  GemmProblem odd = p;
+  odd.dtype = static_cast<Dtype>(42);
+  CHECK_THROWS_WITH(advise(triton_target(), odd, hw, nullptr, 1, space, out), Catch::Contains("dtype 42 is none of"));
   advise(triton_target(), p, hw, nullptr, 1, space, out);  // the valid problem ranks
   REQUIRE_FALSE(out.empty());  // at least the first place (rank_configs keeps what can reach it)
   CHECK(out.front().estimate.feasible);

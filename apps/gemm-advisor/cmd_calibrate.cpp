@@ -266,9 +266,10 @@ Registered register_calibrate(CLI::App& app) {
             const std::vector<std::string> data_files = absolute_paths(o->measurements);
             const std::vector<std::string> family_files = absolute_paths(families_used);
             std::vector<std::string> provenance = {
-                fmt::format("fitted by {} calibrate on {} for target {}{} on profile {} ({})", version_line(), date,
-                            target.name(), c.variant.empty() ? "" : " (parameter set " + c.variant + ")",
-                            profile_source_text(profile.hw), hardware_label(profile.hw)),
+                fmt::format("fitted by {} calibrate on {} for target {}{} on profile {} ({}, profile digest {})",
+                            version_line(), date, target.name(),
+                            c.variant.empty() ? "" : " (parameter set " + c.variant + ")",
+                            profile_source_text(profile.hw), hardware_label(profile.hw), profile.hw.source_digest),
                 fmt::format("data: {} (kernel {}){}", fmt::join(data_files, ", "), kernel,
                             family_files.empty() ? std::string()
                                                  : fmt::format("; families from {}", fmt::join(family_files, ", "))),
@@ -333,6 +334,8 @@ Registered register_calibrate(CLI::App& app) {
                                               {"hardware", profile.hw.name},
                                               {"cu_count", profile.hw.cu_count},
                                               {"start_profile", profile_source_text(profile.hw)},
+                                              {"start_profile_digest", profile.hw.source_digest},
+                                              {"profile_digest", text_digest(yaml)},
                                               {"measurements", data_files},
                                               {"families_files", family_files},
                                               {"kernel", kernel},

@@ -218,7 +218,7 @@ gemm_advisor::Profile load_profile_logged(const std::string& name_or_path, const
   }
   // An overlay's parameters fit the CUs it was calibrated on: ranking for another count is allowed
   // but said.
-  if (const std::string why = gemm_advisor::calibrated_cu_count_warning(profile, source); !why.empty())
+  if (const std::string why = gemm_advisor::calibrated_cu_count_warning(profile, source, target); !why.empty())
     spdlog::warn("{}", why);
   if (overrides.max_split_k > 0) {
     profile.triton.max_split_k = overrides.max_split_k;

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -230,13 +231,28 @@ std::string vllm_device_vendor_warning(const Hardware& hw, const std::string& de
   try {
     own = vllm_device_name(hw, nullptr);
   } catch (const InputError&) {
-    return "";  // a profile of no known GPU: the name given is the only one
+    own.clear();  // a profile of no known GPU: the name given is the only one
   }
-  for (const VllmDeviceName& d : kVllmDeviceNames)
-    if (device_name == d.device_name && device_name != own)
+  for (const VllmDeviceName& d : kVllmDeviceNames) {
+    if (device_name == d.device_name && !own.empty() && device_name != own)
       return "--vllm-device-name " + device_name + " is the " + d.profile + "'s, but the configs are ranked for " +
-             hw.name + " (" + hw.display_name + "): vLLM on a " + d.profile +
-             " would read them (give --hw " + d.profile + " for its own)";
+             hw.name + " (" + hw.display_name + "): vLLM on the " + d.profile + " would read them (rank them on its profile)";
+  }
+  // A known GPU's name spelt otherwise: a short name ("H100": torch names every GPU with its vendor
+  // first) or another case (a lowercase file name). vLLM looks its files up by the exact device name,
+  // so they would never be read (fresh users' finds, 2026-12-04). A variant's own name
+  // (NVIDIA_H100_PCIe) is left alone.
+  const auto lower = [](std::string t) {
+    for (char& ch : t) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    return t;
+  };
+  const std::string named_profile = named.empty() ? resolve_profile_name(device_name) : std::string();
+  for (const VllmDeviceName& d : kVllmDeviceNames) {
+    const bool other_case = device_name != d.device_name && lower(device_name) == lower(d.device_name);
+    if (other_case || named_profile == d.profile)
+      return "--vllm-device-name " + device_name + " names the " + d.profile + ", whose files vLLM looks up as " +
+             d.device_name + " (exactly): these would not be read";
+  }
   return "";
 }
 

@@ -234,6 +234,7 @@ std::vector<MeasuredShape> read_measured_shapes(const std::vector<std::string>& 
                                                 const Profile& profile, const Target& target, bool keep_vendor_only,
                                                 const MeasurementLog& log_to) {
   const MeasurementLog log = log_to ? log_to : [](LogLevel, const std::string&) {};
+  if (paths.empty()) throw InputError("no measurement file given");
   std::vector<MeasuredShape> shapes;
   // shape key -> (the file that measured it first, its index in shapes)
   std::map<std::string, std::pair<std::string, std::size_t>> measured_in;
@@ -353,7 +354,7 @@ std::vector<MeasuredShape> read_measured_shapes(const std::vector<std::string>& 
     if (outside_space > 0)
       log(LogLevel::warning,
           fmt::format("{}: {} timed config{} outside {}'s candidate space (warps, stages or group_m it never takes; first: {}): "
-                      "ranked as given, but the advisor never proposes such a config (not by design? is --target the kernel you timed?)",
+                      "ranked as given, but the advisor never proposes such a config (if another kernel was timed, give its --target)",
                       path, outside_space, outside_space == 1 ? " is" : "s are", target.name(), first_outside));
     log(LogLevel::debug, fmt::format("{}: {} shapes read for kernel {} ({} in all so far)", path, file_shapes.size(), kernel,
                                      shapes.size()));

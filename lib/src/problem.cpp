@@ -212,6 +212,9 @@ void validate_problem(const GemmProblem& p) {
                        " exceeds the largest supported dimension 2147483647 (2^31-1)");
   }
   if (p.batch < 1) throw InputError("batch must be at least 1, got " + std::to_string(p.batch));
+  if (static_cast<int>(p.dtype) < 0 || static_cast<int>(p.dtype) >= kDtypeCount)
+    throw InputError("dtype " + std::to_string(static_cast<int>(p.dtype)) + " is none of the " +
+                     std::to_string(kDtypeCount) + " Dtype values");
   if (p.batch > kMaxBatch)
     throw InputError("batch = " + std::to_string(p.batch) +
                      " exceeds the largest supported batch 16777216 (2^24)");

@@ -926,9 +926,11 @@ Profile load_profile(const std::string& name_or_path, ProfileDiagnostics* diagno
                    ", or a GPU name they list under `gemm-advisor profiles`; or give a path to a .yaml file)");
 }
 
-std::string calibrated_cu_count_warning(const Profile& profile, const std::string& source) {
+std::string calibrated_cu_count_warning(const Profile& profile, const std::string& source, std::string_view target) {
   // A fit to 66 of 132 SMs was used on all of them unsaid (a fresh user's find, 2026-12-04).
   if (profile.calibrated_cu_count <= 0 || profile.hw.cu_count == profile.calibrated_cu_count) return "";
+  // Parameters of another target only: this target runs with its own, whatever CUs they were fitted on.
+  if (!other_target_params_warning(profile, target, source).empty()) return "";
   return source + ": its model parameters were fitted on " + std::to_string(profile.calibrated_cu_count) +
          " CUs, ranking for " + std::to_string(profile.hw.cu_count) + ": calibrate with --cu-count " +
          std::to_string(profile.hw.cu_count) + " for a fit to these";

@@ -115,7 +115,7 @@ ga::GemmProblem problem(const ga::Target& target, const std::string& shape, cons
 void add_target_params_warning(const ProfileHandle& h, const ga::Target& target, std::vector<std::string>& warnings) {
   if (std::string why = ga::other_target_params_warning(h.profile, target.name(), h.source); !why.empty())
     warnings.push_back(std::move(why));
-  if (std::string why = ga::calibrated_cu_count_warning(h.profile, h.source); !why.empty())
+  if (std::string why = ga::calibrated_cu_count_warning(h.profile, h.source, target.name()); !why.empty())
     warnings.push_back(std::move(why));
 }
 

@@ -44,8 +44,8 @@ struct ShapeEvaluation {
   std::vector<MeasuredConfig> infeasible_but_ran;  ///< valid rows the model calls infeasible
   std::size_t failed_rows = 0;       ///< rows without a valid time (compile errors, wrong results)
   std::size_t failed_rows_model_infeasible = 0;  ///< ... of which the model also calls infeasible
-  /// A config whose run failed (a compile error, a wrong result, a timeout: any status but "ok" and
-  /// the timing checks' own) that the model calls feasible and predicts faster than advisor_top1: the
+  /// A config whose run failed (status compile_error, launch_error or wrong; not the timing checks'
+  /// own, is_timing_check_status) that the model calls feasible and predicts faster than advisor_top1: the
   /// advisor's real first pick, which did not run. advisor_top1 is then its first pick that ran.
   std::optional<MeasuredConfig> failed_pick;
 };
@@ -81,15 +81,18 @@ using MeasurementLog = std::function<void(LogLevel level, const std::string& mes
 /// checked as one set for evaluate() and calibrate(), as `gemm-advisor evaluate` and `calibrate` do:
 /// a problem in several files is one, its configs merged (a config timed again counts at its faster
 /// time; a warning per file says how many re-timed configs disagree by more than
-/// kRetimeDisagreement); a row faster than the profile's peak and DRAM bandwidth allow is left out
-/// (status "faster-than-peak", a warning). `keep_vendor_only`: keep problems with vendor rows only
+/// kRetimeDisagreement); a row faster than the profile's peak and DRAM bandwidth allow, or shorter
+/// than a quarter of the target's launch_overhead_s, is left out (kStatusFasterThanPeak, a warning);
+/// a shape alone whose best is over 200x slower than the model puts any of its configs is left out
+/// (kStatusFarSlowerThanModel, a warning); timed configs with warps, stages or group_m the target's
+/// space never takes are warned of per file. `keep_vendor_only`: keep problems with vendor rows only
 /// (evaluate's vendor column). Throws InputError for: a file given twice (or its bytes under another
 /// name); a problem measured on another GPU (the `gpu` column), on a MIG slice without a partition
 /// (Hardware::cu_count below the product's), of a dtype the profile lacks or one the target cannot
 /// run; a file most of whose configs or shapes beat the peak (a unit slip, or a faster GPU's file);
 /// a file whose shapes run over 200x slower than the model puts any of their configs (times in
-/// microseconds); no row of `kernel` in any file while some hold another kernel's. `log` (may be
-/// empty) receives the warnings and notes.
+/// microseconds); no row of `kernel` in any file while some hold another kernel's; no file at all.
+/// `log` (may be empty) receives the warnings and notes.
 std::vector<MeasuredShape> read_measured_shapes(const std::vector<std::string>& paths, const std::string& kernel,
                                                 const Profile& profile, const Target& target,
                                                 bool keep_vendor_only = true, const MeasurementLog& log = {});
@@ -109,7 +112,8 @@ Evaluation evaluate(const std::vector<MeasuredShape>& shapes, const Profile& pro
 /// name a shape they leave out.
 std::string unscored_text(const GemmProblem& p);
 
-/// JSON report: {"hardware", "target", "aggregate": {...}, "shapes": [...]} (README, "evaluate").
+/// JSON report: {"hardware", "cu_count", "profile", "profile_digest", "target", "generator", "aggregate":
+/// {...}, "shapes": [...]} (README, "evaluate").
 nlohmann::json evaluation_json(const Evaluation& e, const Profile& profile, const Target& target);
 
 }  // namespace gemm_advisor

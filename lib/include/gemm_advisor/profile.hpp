@@ -100,8 +100,10 @@ std::string other_target_params_warning(const Profile& profile, std::string_view
 /// The warning for a calibrated overlay used for another CU count than it was fitted on
 /// (Profile::calibrated_cu_count against hw.cu_count after a partition, use_cu_count): its model
 /// parameters fit the CUs it was calibrated on. `source` names the profile. "" where they agree or
-/// the profile is no overlay.
-std::string calibrated_cu_count_warning(const Profile& profile, const std::string& source);
+/// the profile is no overlay, or its parameters are another target's than `target` (the
+/// other_target_params_warning then says so; "" target: any).
+std::string calibrated_cu_count_warning(const Profile& profile, const std::string& source,
+                                        std::string_view target = {});
 
 /// Whether load_profile takes `text` as a path rather than a name: it has a '/' or ends in .yaml/.yml.
 bool is_profile_path(std::string_view text);
