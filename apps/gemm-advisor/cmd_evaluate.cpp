@@ -3,6 +3,7 @@
 #include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <cmath>
 #include <iostream>
 #include <map>
@@ -51,13 +52,11 @@ void write_table(std::ostream& out, const gemm_advisor::Evaluation& e, const gem
                        opt_pct(s.default_pct_of_oracle), opt_pct(s.vendor_pct_of_oracle));
     // With the model's reason: a config outside what the target describes (split-K on a kernel
     // without it) reads apart from a limit the model has wrong (a fresh user's find, 2026-12-04).
-    for (const auto& mc : s.infeasible_but_ran)
-      if (const std::string why = target.infeasibility(mc.config, s.problem, profile); !why.empty())
-        out << fmt::format("    ran but the model calls it infeasible: {} ({:.4f} ms, line {}): {}\n", mc.config.text(),
-                           mc.ms, mc.line, why);
-      else
-        out << fmt::format("    ran but the model calls it infeasible: {} ({:.4f} ms, line {})\n", mc.config.text(),
-                           mc.ms, mc.line);
+    for (const auto& mc : s.infeasible_but_ran) {
+      const std::string why = target.infeasibility(mc.config, s.problem, profile);
+      out << fmt::format("    ran but the model calls it infeasible: {} ({:.4f} ms, line {}){}\n", mc.config.text(),
+                         mc.ms, mc.line, why.empty() ? "" : ": " + why);
+    }
   }
   const bool extra_k = e.top_k != 1 && e.top_k != 5 && e.top_k != 10;
   out << fmt::format("\nadvisor:  geomean {:.1f}% of oracle, worst {:.1f}%; measured best in top-1 {:.0f}%, top-5 {:.0f}%, "
@@ -146,10 +145,9 @@ Registered register_evaluate(CLI::App& app) {
                            "model picks (first: {}); their top-1 time error still counts",
                            files, single.size(), e.shapes.size(), single.size() == 1 ? "has" : "have", single.front());
             // The advisor's first pick failed to run (its score is its first pick that ran).
-            const ShapeEvaluation* failed = nullptr;
-            for (const ShapeEvaluation& s : e.shapes)
-              if (s.failed_pick && !failed) failed = &s;
-            if (failed)
+            const auto failed = std::find_if(e.shapes.begin(), e.shapes.end(),
+                                             [](const ShapeEvaluation& s) { return s.failed_pick.has_value(); });
+            if (failed != e.shapes.end())
               spdlog::warn("{}: the advisor's first pick failed to run for {} of the {} shapes (first: {}, {} at line "
                            "{}: {}); each is scored at its first pick that ran",
                            files, e.failed_picks, e.shapes.size(), unscored_text(failed->problem),

@@ -282,14 +282,14 @@ std::int64_t csv_int(const CsvReader& r, const std::vector<std::string>& fields,
   // was "'1.0' is not a whole number" here only: a fresh user's find, 2026-12-04). Digits alone go
   // through the loop below, whose messages say more.
   std::int64_t v = 0;
-  const std::optional<std::int64_t> whole =
-      s.find_first_of(".eE") != std::string::npos && s[0] != '+' ? text::whole_number(s) : std::nullopt;
+  const bool decimal_form = s.find_first_of(".eE") != std::string::npos;
+  const std::optional<std::int64_t> whole = decimal_form && s[0] != '+' ? text::whole_number(s) : std::nullopt;
   if (whole) {
     v = *whole;
   } else {
     // A whole number too large to hold (1e308) is out of range, as 3e9 is, not "not a whole number"
     // (a fresh user's find, 2026-12-04).
-    if (s.find_first_of(".eE") != std::string::npos) {
+    if (decimal_form) {
       double d = 0;
       const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), d, std::chars_format::general);
       if (ptr == s.data() + s.size() && (ec == std::errc::result_out_of_range || (std::isfinite(d) && std::trunc(d) == d)))

@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -21,6 +20,7 @@
 #include "gemm_advisor/targets/vllm_fp8_block.hpp"
 #include "gemm_advisor/targets/vllm_fused_moe.hpp"
 #include "gemm_advisor/version.hpp"
+#include "text.hpp"
 
 namespace gemm_advisor {
 
@@ -242,10 +242,7 @@ std::string vllm_device_vendor_warning(const Hardware& hw, const std::string& de
   // first) or another case (a lowercase file name). vLLM looks its files up by the exact device name,
   // so they would never be read (fresh users' finds, 2026-12-04). A variant's own name
   // (NVIDIA_H100_PCIe) is left alone.
-  const auto lower = [](std::string t) {
-    for (char& ch : t) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-    return t;
-  };
+  using text::lower;
   const std::string named_profile = named.empty() ? resolve_profile_name(device_name) : std::string();
   for (const VllmDeviceName& d : kVllmDeviceNames) {
     const bool other_case = device_name != d.device_name && lower(device_name) == lower(d.device_name);
@@ -561,15 +558,14 @@ std::string write_sidecar(const std::string& dir, const nlohmann::json& run, nlo
   }
   // The top level holds what every listed file's run shares: runs of two targets into one directory
   // (a block-fp8 and a fused-MoE list) made it the last run's, so that their order, a race for
-  // parallel CI jobs, changed the sidecar (a fresh CI user's find, 2026-12-04). One run: all of it.
-  nlohmann::json out = by_file.empty() ? run : nlohmann::json::object();
-  if (!by_file.empty()) {
-    for (const auto& [key, value] : run.items()) {
-      const bool shared = std::all_of(by_file.begin(), by_file.end(), [&](const nlohmann::json& entry) {
-        return entry.is_object() && entry.contains(key) && entry.at(key) == value;
-      });
-      if (shared) out[key] = value;
-    }
+  // parallel CI jobs, changed the sidecar (a fresh CI user's find, 2026-12-04). No file listed: all
+  // of it (all_of over none holds).
+  nlohmann::json out = nlohmann::json::object();
+  for (const auto& [key, value] : run.items()) {
+    const bool shared = std::all_of(by_file.begin(), by_file.end(), [&](const nlohmann::json& entry) {
+      return entry.is_object() && entry.contains(key) && entry.at(key) == value;
+    });
+    if (shared) out[key] = value;
   }
   out["files"] = std::move(by_file);
   const std::string path = sidecar_path(dir);

@@ -1,7 +1,6 @@
 #include "gemm_advisor/hardware.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -12,6 +11,7 @@
 #include <unistd.h>
 
 #include "gemm_advisor/error.hpp"
+#include "text.hpp"
 
 namespace gemm_advisor {
 
@@ -37,8 +37,7 @@ void use_cu_count(Hardware& hw, int cu_count) {
 }
 
 std::string fp8_format_warning(std::string_view dtype_text, const Hardware& hw) {
-  std::string t(dtype_text);
-  std::transform(t.begin(), t.end(), t.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::string t = text::lower(dtype_text);
   if (t.rfind("torch.", 0) == 0) t.erase(0, 6);
   const bool fnuz = t == "float8_e4m3fnuz" || t == "float8_e5m2fnuz";
   const bool ocp = t == "float8_e4m3fn" || t == "float8_e5m2";

@@ -92,11 +92,9 @@ bool same_bytes(const std::string& a, const std::string& b) {
 constexpr double kFarSlowerThanPredicted = 200.0;
 
 // Whether a shape's fastest timed config took over kFarSlowerThanPredicted times the model's fastest
-// prediction among its feasible timed configs (none feasible: false).
-bool far_slower_than_predicted(const MeasuredShape& shape, const Profile& profile,
-                               const Target& target) {
+// prediction among its feasible timed configs (none feasible: false); `ctx` is the shape's context.
+bool far_slower_than_predicted(const MeasuredShape& shape, const EstimateContext& ctx, const Target& target) {
   double best_ms = 0, predicted_s = 0;
-  const EstimateContext ctx = target.context(shape.problem, profile);
   for (const MeasuredConfig& c : shape.configs) {
     if (c.status != "ok") continue;
     best_ms = best_ms == 0 ? c.ms : std::min(best_ms, c.ms);
@@ -173,6 +171,7 @@ std::size_t drop_faster_than_peak(const std::string& path, MeasuredShape& shape,
                                        dropped, dropped == 1 ? "" : "s")));
   return dropped;
 }
+
 // The values of the config fields a target's candidate space takes whatever the shape (num_warps,
 // num_stages, group_m), for problems of one kind (dtype, layout, MoE GEMM and block shape): those of
 // the space of the problem grown to at least 8192 in M, N and K, and of its own. The block sizes
@@ -285,15 +284,15 @@ std::vector<MeasuredShape> read_measured_shapes(const std::vector<std::string>& 
         require_measured_for(path, line, shape, profile, target, &variant_warned, log);
         count_outside_space(shape, profile, target, space_values, &outside_space, &first_outside);
         for (const MeasuredConfig& c : shape.configs) timed += c.status == "ok";
-        const std::size_t dropped =
-            drop_faster_than_peak(path, shape, profile.hw,
-                                  kShortestLaunchFraction * target.problem_params(shape.problem, profile).launch_overhead_s,
-                                  &peak_warnings);
+        // The shape's context once, for its launch overhead and its configs' predictions.
+        const EstimateContext ctx = target.context(shape.problem, profile);
+        const std::size_t dropped = drop_faster_than_peak(
+            path, shape, profile.hw, kShortestLaunchFraction * ctx.params.launch_overhead_s, &peak_warnings);
         too_fast += dropped;
         timed_shapes += std::any_of(shape.configs.begin(), shape.configs.end(),
                                     [](const MeasuredConfig& c) { return c.status == "ok" || c.status == kStatusFasterThanPeak; });
         shapes_too_fast += dropped > 0;
-        if (far_slower_than_predicted(shape, profile, target)) {
+        if (far_slower_than_predicted(shape, ctx, target)) {
           // Named once (the first), counted after: in a file otherwise right it is that shape's slip,
           // left out (scored, and fitted by calibrate, its times skewed the fit: a fresh user's finds,
           // 2026-12-04).

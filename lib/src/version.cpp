@@ -46,18 +46,17 @@ std::string text_digest(std::string_view text) {
 const std::string& model_digest() {
   static const std::string kDigest = [] {
     Fnv1a64 digest;
-    auto add = [&digest](std::string_view text) { digest.add(text); };
     for (const EmbeddedProfile& e : embedded_profiles()) {
-      add(e.name);
-      add(e.yaml);
+      digest.add(e.name);
+      digest.add(e.yaml);
     }
     char number[40];
     for (const Target* t : all_targets()) {
-      add(t->name());
+      digest.add(t->name());
       for (const ModelParamInfo& info : kModelParamRegistry) {
         std::snprintf(number, sizeof number, "%.17g", t->default_params().*(info.field));
-        add(info.name);
-        add(number);
+        digest.add(info.name);
+        digest.add(number);
       }
     }
     return digest.hex();

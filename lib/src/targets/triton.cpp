@@ -173,9 +173,9 @@ void TritonTarget::candidates(const GemmProblem& p, const Profile& profile, std:
   // least kSplitLongK of K (the partial sums' write and reduction then weigh little beside it), at
   // most kSplitMaxWaves: the longer splits past two waves matter for huge K only, and at every split
   // of a decode shape's short K they made the space 1.6x larger (BM_RankShape). The space stopped at
-  // 2 waves of split tiles until 2026-12-04, where the model predicts more splits over more waves 1.4-1.65x faster on
-  // few-tile, huge-K shapes (wave quantization: 80 tiles on 132 SMs run one 61% wave); measured on our
-  // H200 (data/measurements/h200-split-waves.csv, 8 such problems, the plan committed before it ran):
+  // 2 waves of split tiles until 2026-12-04, where the model predicts more splits over more waves
+  // 1.4-1.65x faster on few-tile, huge-K shapes (wave quantization: 80 tiles on 132 SMs run one 61%
+  // wave); measured on our H200 (data/measurements/h200-split-waves.csv, 8 such problems, the plan committed before it ran):
   // the advisor's top-1 at 2 waves 90.2% of the best measured (worst 71.9%), at 16 waves 94.2% (82.9%),
   // no problem worse; the measured best of 1936x1072x160560 is 128x256 split 8, 4.8 waves.
   constexpr double kSplitMaxWaves = 16.0;
