@@ -66,8 +66,12 @@ TEST_CASE("every target is listed once, triton first, and found by name", "[targ
 TEST_CASE("the tutorial kernel equals the masked one where no tile overhangs", "[targets][tutorial]") {
   // 4096^3 with 128x128 tiles: every tile covers 128 real rows and columns, so wrapped and masked
   // loads move the same bytes and every term is the same, but for the masked kernel's measured
-  // wait of a lone warpgroup (lone_warpgroup_step_cycles), set to the tutorial's 0 here.
-  const Profile hw = parse_profile(toy_text() + "\ntargets:\n  triton:\n    model_parameters: {lone_warpgroup_step_cycles: 0}\n", "toy-0.yaml");
+  // wait of a lone warpgroup (lone_warpgroup_step_cycles) and its fitted co-resident overhead
+  // overlap (coresident_overhead_overlap), set to the tutorial's 0 here.
+  const Profile hw = parse_profile(
+      toy_text() +
+          "\ntargets:\n  triton:\n    model_parameters: {lone_warpgroup_step_cycles: 0, coresident_overhead_overlap: 0}\n",
+      "toy-0.yaml");
   const GemmProblem p = parse_shape("4096x4096x4096");
   for (const TileConfig& c : {cfg(128, 128, 64, 8, 3), cfg(64, 256, 32, 4, 4), cfg(16, 16, 64, 2, 2)}) {
     const Estimate masked = estimate_with(triton_target(), p, hw, c);

@@ -109,9 +109,11 @@ struct ModelParams {
   /// its CU: a CU running b blocks pays k_step_overhead_cycles x (1 + (1 - this) x (b - 1)) per
   /// step. 0: the blocks' bookkeeping queues behind each other (each pays its own); 1: it is waiting
   /// (barriers, load and instruction latencies), which the other blocks' warps fill, so the CU pays
-  /// one block's. 0 for the dense targets (the first round's form; on the triton data 1 ranks the
-  /// same top-1, 95.9% of oracle either way). vllm-fused-moe's 16-bit decode tiles run 4-8 blocks
-  /// of 16 rows per CU: there 1 (h200-fused-moe*.csv; data/fit/h200-fused-moe.txt).
+  /// one block's. 0 here, the first round's form, which triton-tutorial and vllm-fp8-block keep (the
+  /// tutorial's data held out by family 96.3% with 0, 96.2% with 0.5; the block-fp8 kernel's chain
+  /// pays one block's overhead anyway). The triton target takes 0.5 (triton.cpp: fitted, 97.11% ->
+  /// 97.23% held out by family). vllm-fused-moe's 16-bit decode tiles run 4-8 blocks of 16 rows per
+  /// CU: there 1 (h200-fused-moe*.csv; data/fit/h200-fused-moe.txt).
   double coresident_overhead_overlap = 0.0;
   /// Wait of each staged element of an unaligned operand when the registers to hold a K-step's
   /// staged elements together are not there (Residency::serialized_loads: accumulators, staged
