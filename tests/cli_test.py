@@ -1023,4 +1023,12 @@ rc, out, err = run("batch", commented, "--hw", "h200")
 check("CSV shape list with a trailing comment: the error says where comments go", rc == 1 and not out and
       f"{commented}:2: column 'k': '64 # c' is not a whole number (a CSV comment takes a whole line" in err, err)
 
+# A line's dtype column wins over --dtype: where the target refuses that dtype, the error says so
+# (examples/deepseek-v3.csv's bf16 column with --target vllm-fp8-block --dtype fp8: a fresh user's find,
+# 2026-12-04, twenty-eighth session).
+rc, out, err = run("batch", "examples/deepseek-v3.csv", "--target", "vllm-fp8-block", "--hw", "h200", "--dtype", "fp8",
+                   "--format", "csv")
+check("a list's bf16 column under --dtype fp8 for vllm-fp8-block: the error names the column", rc == 1 and
+      "deepseek-v3.csv:2: " in err and "got bf16 (the line's dtype column, which --dtype does not override" in err, err)
+
 cli_harness.finish()

@@ -590,4 +590,35 @@ check("a directory of two targets' runs: the same sidecar in either order, no ta
       sidecars[0] == sidecars[1] and "target" not in sidecars[0] and len(sidecars[0].get("files", {})) > 10,
       json.dumps({k: v for k, v in sidecars[0].items() if k != "files"}))
 
+# A fresh vLLM-config author's pass (2026-12-04, twenty-eighth session). A model list's fp8 encoding
+# the GPU does not compute is warned of, as rank's --dtype is (ROCm's HIP "FP8 Numbers": gfx942
+# computes FNUZ only, NVIDIA OCP only); a JSON list on one line names the bad entry; a --dtype that
+# drops a config.json's fp8 quantisation is said; a lowercase other-vendor device name is said.
+fnuz = write("fnuz.json", '[{"experts": 8, "top_k": 2, "hidden": 4096, "intermediate": 14336, "tp": 2, '
+                          '"dtype": "float8_e4m3fnuz"}]')
+rc, out, err = run("batch", fnuz, "--target", "vllm-fused-moe", "--hw", "h200", "--format", "csv", "--m-values", "16")
+check("a model list's FNUZ fp8 dtype on the H200: warned at its line", rc == 0 and
+      "fnuz.json:1: dtype float8_e4m3fnuz is the FNUZ fp8 encoding" in err, err)
+rc, out, err = run("batch", fnuz, "--target", "vllm-fused-moe", "--hw", "mi300x", "--format", "csv", "--m-values", "16")
+check("... and not on the MI300X, which computes it", rc == 0 and "encoding" not in err, err)
+one = write("one.json", '[{"experts": 8, "top_k": 2, "hidden": 4096, "intermediate": 14336, "tp": 2}, '
+                        '{"experts": 8, "top_k": 2, "hidden": 4096}]')
+rc, out, err = run("batch", one, "--target", "vllm-fused-moe", "--hw", "h200", "--format", "csv", "--m-values", "16")
+check("a JSON model list on one line: the error names the entry", rc == 1 and
+      "one.json:1: entry 2 of the list: 'intermediate' is missing" in err, err)
+hf8 = write("hf8.json", '{"num_local_experts": 8, "num_experts_per_tok": 2, "hidden_size": 4096, '
+                        '"intermediate_size": 14336, "quantization_config": {"quant_method": "fp8", '
+                        '"weight_block_size": [128, 128]}}')
+rc, out, err = run("rank", "16", "--target", "vllm-fused-moe", "--from-hf", hf8, "--hw", "h200", "--dtype", "bf16",
+                   "--top", "1")
+check("--dtype bf16 over a config.json's fp8 quantisation: said", rc == 0 and
+      "quantization_config is fp8, but dtype bf16 ranks the layer unquantized" in err, err)
+rc, out, err = run("rank", "16", "--target", "vllm-fused-moe", "--from-hf", hf8, "--hw", "h200", "--top", "1")
+check("... and not without --dtype", rc == 0 and "quantization_config" not in err, err)
+outdir = os.path.join(TMP, "vendor-lower")
+rc, out, err = run("batch", "examples/moe-models.csv", "--target", "vllm-fused-moe", "--hw", "mi300x", "--emit", "vllm",
+                   "--out", outdir, "--m-values", "1", "--vllm-device-name", "nvidia_h100")
+check("a lowercase NVIDIA device name under an AMD profile: the same warning", rc == 0 and
+      "nvidia_h100 is an NVIDIA GPU, but mi300x" in err, err)
+
 cli_harness.finish()

@@ -228,6 +228,52 @@ check("an infeasible candidate is an AdvisorWarning with the reason",
       len(caught) == 1 and caught[0].category is g.AdvisorWarning and "256x256x256:4:6 is infeasible on h200"
       in str(caught[0].message) and caught[0].filename == __file__, [str(w.message) for w in caught])
 
+# Thousands of infeasible candidates: 5 named, then a count (one warning each before: a fresh Python
+# user's find, 2026-12-04, twenty-eighth session); rank --candidates says them alike.
+bad = [f"{bm}x512x512:8:{st}" for bm in (128, 256, 512) for st in range(8, 12)]  # 512x512 tiles: no shared memory fits
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    got = g.ranking("4096x4096x4096", hw="h200", top=0, candidates=bad + ["128x128x64:8:3"])
+said = [str(w.message) for w in caught if w.category is g.AdvisorWarning]
+check("12 infeasible candidates: 5 warnings naming one each and one counting the other 7",
+      len(said) == 6 and sum("is infeasible on h200" in m for m in said) == 5 and
+      "7 more configs infeasible on h200 after the 5 above" in said[-1] and len(got["infeasible"]) == 12, said)
+cand_txt = os.path.join(TMP, "bad-cands.txt")
+with open(cand_txt, "w") as f:
+    f.write("\n".join(bad + ["128x128x64:8:3"]) + "\n")
+p = subprocess.run([BIN, "rank", "4096x4096x4096", "--hw", "h200", "--candidates", cand_txt, "--top", "1"],
+                   capture_output=True, text=True, timeout=60)
+check("... and rank --candidates: 6 warning lines", p.returncode == 0 and
+      p.stderr.count("gemm-advisor: warning:") == 6 and "7 more configs infeasible on h200" in p.stderr, p.stderr)
+
+# An fp8 encoding the GPU does not compute is an AdvisorWarning, as the CLI's warning (it was silent
+# in Python: a fresh Python user's find, 2026-12-04): ROCm's HIP "FP8 Numbers" table, gfx942 computes
+# the FNUZ encodings only, NVIDIA's GPUs the OCP ones.
+for hw_name, dtype, warned in (("h200", "float8_e4m3fnuz", True), ("mi300x", "float8_e4m3fn", True),
+                               ("mi300x", "float8_e4m3fnuz", False), ("h200", "fp8", False)):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        g.rank((4096, 4096, 4096), hw=hw_name, dtype=dtype, top=1)
+        g.explain((4096, 4096, 4096), hw=hw_name, dtype=dtype)
+    said = [str(w.message) for w in caught if w.category is g.AdvisorWarning and "encoding" in str(w.message)]
+    check(f"rank and explain, dtype {dtype} on {hw_name}: {'a warning each' if warned else 'no warning'}",
+          len(said) == (2 if warned else 0) and all(m.startswith("dtype " + dtype) for m in said), said)
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    g.moe_rank(16, 8, 2, 4096, 14336, hw="h200", dtype="torch.float8_e4m3fnuz", top=1)
+check("moe_rank, torch.float8_e4m3fnuz on h200: the warning", any("FNUZ" in str(w.message) for w in caught),
+      [str(w.message) for w in caught])
+
+# A numpy dtype object (arr.dtype) is a dtype, as np.float16 is (a TypeError that listed numpy dtypes
+# as accepted before: a fresh Python user's find; numpy 1.24's is a class named "dtype[float16]").
+try:
+    import numpy as _np
+except ImportError:
+    _np = None
+if _np is not None:
+    check("dtype=np.dtype('float16') is fp16", g.rank((512, 512, 512), hw="h200", dtype=_np.dtype("float16"), top=1) ==
+          g.rank((512, 512, 512), hw="h200", dtype="fp16", top=1))
+
 # A misspelt key of a candidate dict is an AdvisorWarning (it was ignored without a word); a rank()
 # result passed back keeps its other keys without one.
 with warnings.catch_warnings(record=True) as caught:
@@ -460,6 +506,21 @@ check("triton.configs without triton: dicts with the target's names, in rank --d
       no_triton == [{"BLOCK_M": c["block_m"], "BLOCK_N": c["block_n"], "BLOCK_K": c["block_k"],
                      "GROUP_M": c["group_m"], "SPLIT_K": c["split_k"], "num_warps": c["num_warps"],
                      "num_stages": c["num_stages"]} for c in want], out + err)
+
+# A folder named triton on the path (a Triton checkout in the working directory) imports as an empty
+# namespace package: configs() gives plain dicts with an AdvisorWarning (an AttributeError traceback
+# from inside gemm_advisor before: a fresh Python user's find, 2026-12-04, twenty-eighth session).
+shadow = os.path.join(TMP, "shadow")
+os.makedirs(os.path.join(shadow, "triton"))
+rc, out, err = py_run("import json, warnings, gemm_advisor as g, gemm_advisor.triton as t\n"
+                      "with warnings.catch_warnings(record=True) as w:\n"
+                      "    warnings.simplefilter('always')\n"
+                      "    c = t.configs(4096, 4096, 4096, hw='h200', top=3)\n"
+                      "print(json.dumps([c, [str(x.message) for x in w if x.category is g.AdvisorWarning]]))",
+                      extra_path=(shadow,))
+shadowed = json.loads(out) if rc == 0 else [None, []]
+check("a folder named triton on the path: plain dicts and an AdvisorWarning saying so", shadowed[0] == no_triton and
+      any("has no Config" in m for m in shadowed[1]), out + err)
 
 # --- gemm_advisor.triton with the stand-in triton -----------------------------------------------------
 sys.path.insert(0, FAKE_TRITON)

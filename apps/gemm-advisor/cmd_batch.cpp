@@ -476,7 +476,14 @@ int run_batch(const BatchOptions& o) {
                          common.distinct || fields_left_out ? 0 : top, s.candidates, s.ranked);
                   if (common.distinct) distinct_tiles_first(s.ranked, top);
                 } catch (const InputError& err) {
-                  e.error = located(source, e.line, err.what());
+                  // A line's own dtype wins over --dtype: said where that is what the target refuses
+                  // (examples/deepseek-v3.csv's bf16 column with --dtype fp8: a fresh user's find).
+                  const bool own_dtype = dtype_given && e.problem.dtype != defaults.dtype;
+                  e.error = located(source, e.line,
+                                    std::string(err.what()) +
+                                        (own_dtype ? " (the line's dtype column, which --dtype does not override: "
+                                                     "edit or drop the column)"
+                                                   : ""));
                   return item;
                 }
                 if (s.ranked.empty() || !s.ranked.front().estimate.feasible) {

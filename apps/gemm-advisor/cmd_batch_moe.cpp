@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <tuple>
 
@@ -65,6 +66,14 @@ int run_moe_batch(const MoeBatchOptions& o) {
 
   const Profile profile = load_profile_logged(common.hw, common.overrides, vllm_fused_moe_target().name());
   const Hardware& hw = profile.hw;
+  // An fp8 encoding the GPU does not compute, as rank's --dtype is warned of: once per spelling, at
+  // the first model that writes it (--from-hf's --dtype is the command line's, warned of there).
+  std::set<std::string> encodings_said;
+  for (const MoeModel& m : models) {
+    if (!m.error.empty() || !encodings_said.insert(m.dtype_text).second) continue;
+    if (const std::string w = fp8_format_warning(m.dtype_text, hw); !w.empty())
+      spdlog::warn("{}", m.line > 0 ? located(o.input == "-" ? "<stdin>" : o.input, m.line, w) : w);
+  }
   const Target& target = vllm_fused_moe_target();
   // --candidates: the given configs instead of the kernel's space, read and checked as rank reads them.
   const std::vector<TileConfig> fixed = read_given_candidates(common.candidates);

@@ -8,6 +8,7 @@
 
 #include "cli.hpp"
 #include "gemm_advisor/advise.hpp"
+#include "gemm_advisor/csv_reader.hpp"
 #include "gemm_advisor/error.hpp"
 #include "gemm_advisor/frontend.hpp"
 #include "gemm_advisor/report.hpp"
@@ -51,13 +52,19 @@ Registered register_rank(CLI::App& app) {
                           o->common.candidates.empty() ? space.size() : given.size(),
                           o->common.candidates.empty() ? "the target's space" : o->common.candidates, target.name(),
                           ranked.size());
+            // Each infeasible given config said (5 named, then a count: a list of thousands gave as many lines).
+            RepeatedRows infeasible;
             for (const auto& r : ranked) {
-              if (r.estimate.feasible) continue;
+              if (r.estimate.feasible || !infeasible.name_next()) continue;
               const auto at = line_of.find(r.config);
               spdlog::warn("{}", located(o->common.candidates, at == line_of.end() ? 0 : at->second,
                                          "config " + r.config.text() + " is infeasible on " + hw.name + ": " +
                                              r.infeasible_reason));
             }
+            if (const std::string more = infeasible.summary(o->common.candidates.empty() ? "rank" : o->common.candidates,
+                                                            "infeasible on " + hw.name, "listed as infeasible");
+                !more.empty())
+              spdlog::warn("{}", more);
             try {
               require_feasible(ranked, p, hw);  // one error line with a reason (the warnings give all)
             } catch (const InputError& e) {

@@ -2,6 +2,8 @@
 #include <charconv>
 #include <filesystem>
 
+#include <spdlog/spdlog.h>
+
 #include "cli.hpp"
 #include "gemm_advisor/error.hpp"
 
@@ -63,7 +65,9 @@ gemm_advisor::MoeModel moe_model(const CommonOptions& o) {
       throw UsageError("--from-hf gives experts, top_k, hidden and intermediate: drop --experts, --top-k, --hidden, "
                        "--intermediate");
     if (o.moe.from_hf == "-") claim_stdin("--from-hf");
-    m = moe_model_from_hf_config(o.moe.from_hf, o.moe.tp, dtype_given ? o.dtype : "");
+    std::vector<std::string> warnings;
+    m = moe_model_from_hf_config(o.moe.from_hf, o.moe.tp, dtype_given ? o.dtype : "", &warnings);
+    for (const std::string& w : warnings) spdlog::warn("{}", w);
     if (!dtype_given && m.dtype == Dtype::fp8) note_fp8_from(o.moe.from_hf == "-" ? "<stdin>" : o.moe.from_hf);
   } else {
     std::string missing;
@@ -81,6 +85,7 @@ gemm_advisor::MoeModel moe_model(const CommonOptions& o) {
     m.intermediate = o.moe.intermediate;
     m.tp = o.moe.tp;
     m.dtype = parse_moe_dtype(dtype_given ? o.dtype : "bf16");
+    if (dtype_given) m.dtype_text = o.dtype;
   }
   if (!o.moe.block_shape.empty()) m.quant_block = parse_block_shape(o.moe.block_shape);
   try {

@@ -217,8 +217,10 @@ std::string vllm_device_name(const Hardware& hw, std::string* warning) {
 }
 
 std::string vllm_device_vendor_warning(const Hardware& hw, const std::string& device_name, bool rocm_keys) {
-  const auto starts = [&](const char* prefix) { return device_name.rfind(prefix, 0) == 0; };
-  const std::string named = starts("NVIDIA_") ? "nvidia" : starts("AMD_") ? "amd" : "";
+  // The vendor prefix in any case ("nvidia_h100" under an AMD profile was not said: a fresh user's find).
+  const std::string lowered = text::lower(device_name);
+  const auto starts = [&](const char* prefix) { return lowered.rfind(prefix, 0) == 0; };
+  const std::string named = starts("nvidia_") ? "nvidia" : starts("amd_") ? "amd" : "";
   if (!named.empty() && named != hw.vendor)
     return "--vllm-device-name " + device_name + " is an " + (named == "amd" ? "AMD" : "NVIDIA") + " GPU, but " +
            hw.name + " (" + hw.display_name + ") is " + (hw.vendor == "amd" ? "AMD's" : "NVIDIA's") +

@@ -44,7 +44,7 @@ std::string fp8_format_warning(std::string_view dtype_text, const Hardware& hw) 
   if ((!fnuz && !ocp) || !hw.rate(Dtype::fp8)) return "";
   const bool gfx942 = hw.isa.rfind("gfx94", 0) == 0;
   if (fnuz == gfx942) return "";
-  return "--dtype " + std::string(dtype_text) + " is " + (fnuz ? "the FNUZ fp8 encoding of CDNA 3 (gfx942)" : "an OCP fp8 encoding") +
+  return "dtype " + std::string(dtype_text) + " is " + (fnuz ? "the FNUZ fp8 encoding of CDNA 3 (gfx942)" : "an OCP fp8 encoding") +
          ", but " + hw.name + " (" + (hw.isa.empty() ? hw.arch : hw.isa) + ") computes " +
          (gfx942 ? "FNUZ fp8 only (float8_e4m3fnuz, float8_e5m2fnuz)" : "OCP fp8 (float8_e4m3fn, float8_e5m2)") +
          ": ranked as its fp8, but a kernel built for the other encoding converts it or is refused";
@@ -57,25 +57,25 @@ std::string hardware_label(const Hardware& hw) {
 
 void check_readable_file(const std::string& path) {
   struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) throw InputError(path + ": cannot open: " + std::strerror(errno));
-  if (S_ISDIR(st.st_mode)) throw InputError(path + ": is a directory, expected a file");
+  if (::stat(path.c_str(), &st) != 0) throw InputError(located(path, 0, std::string("cannot open: ") + std::strerror(errno)));
+  if (S_ISDIR(st.st_mode)) throw InputError(located(path, 0, "is a directory, expected a file"));
   // Permission only, without opening: opening a named pipe would wait for its writer, and a second
   // open by the reader that follows would then wait for another (batch on a FIFO hung that way).
-  if (::access(path.c_str(), R_OK) != 0) throw InputError(path + ": cannot open: " + std::strerror(errno));
+  if (::access(path.c_str(), R_OK) != 0) throw InputError(located(path, 0, std::string("cannot open: ") + std::strerror(errno)));
 }
 
 std::string read_text_file(const std::string& path, std::size_t max_bytes) {
   check_readable_file(path);
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot open: " + std::strerror(errno));
+  if (!in) throw InputError(located(path, 0, std::string("cannot open: ") + std::strerror(errno)));
   std::string text;
   char buffer[1 << 16];
   while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
     text.append(buffer, static_cast<std::size_t>(in.gcount()));
     if (text.size() > max_bytes)
-      throw InputError(path + ": larger than " + std::to_string(max_bytes >> 20) + " MiB: not a text file to read whole");
+      throw InputError(located(path, 0, "larger than " + std::to_string(max_bytes >> 20) + " MiB: not a text file to read whole"));
   }
-  if (in.bad()) throw InputError(path + ": read error");
+  if (in.bad()) throw InputError(located(path, 0, "read error"));
   return text;
 }
 

@@ -188,7 +188,7 @@ void parse_moe_routing(std::string_view text, MoeSpec& moe) {
     moe.routing = MoeRouting::zipf;
     moe.zipf_exponent = s;
   } else {
-    throw InputError("unknown routing '" + printable(text) + "' (expected uniform, tuner or zipf:S, e.g. zipf:1.2)");
+    throw InputError("unknown routing '" + printable(text) + "' (expected uniform, tuner (alias random: vLLM's tuner routes tokens at random) or zipf:S, e.g. zipf:1.2)");
   }
 }
 
@@ -293,6 +293,7 @@ MoeModel model_from_fields(const ModelFields& f, const std::string& where, long 
     m.intermediate = parse_count(need(f.intermediate, "intermediate"), "intermediate", 1, kMaxDim / 2);
     m.tp = trim(f.tp).empty() ? 1 : parse_count(f.tp, "tp", 1, 1 << 20);
     m.dtype = trim(f.dtype).empty() ? Dtype::bf16 : parse_moe_dtype(f.dtype);
+    m.dtype_text = trim(f.dtype);
     m.quant_block = parse_block_shape(f.block_shape);
     m.name = trim(f.name);
     require_utf8(m.name, "'name'");
@@ -359,9 +360,15 @@ std::vector<MoeModel> read_yaml_models(const std::string& text, const std::strin
     throw InputError(path + ":" + std::to_string(std::max(0, root.Mark().line) + 1) +
                      ": expected a list of models (or a mapping with a 'models:' list)");
   std::vector<MoeModel> out;
-  for (const YAML::Node& n : root) {
+  for (std::size_t i = 0; i < root.size(); ++i) {
+    const YAML::Node n = root[i];
     const long line = n.Mark().line + 1;
-    const std::string where = path + ":" + std::to_string(line) + ": ";
+    // Entries sharing a line (json.dump writes a whole list on one): the entry's place too, as shape
+    // lists say it (a fresh user's find, 2026-12-04).
+    const bool shared = (i > 0 && root[i - 1].Mark().line == n.Mark().line) ||
+                        (i + 1 < root.size() && root[i + 1].Mark().line == n.Mark().line);
+    const std::string where = path + ":" + std::to_string(line) + ": " +
+                              (shared ? "entry " + std::to_string(i + 1) + " of the list: " : std::string());
     add_entry(out, keep_bad, line, [&] {
       if (!n.IsMap()) throw InputError(where + "each model is a mapping of experts, top_k, hidden, intermediate, ...");
       if (n["m"] && !n["experts"])
@@ -475,7 +482,8 @@ std::string python_constants_as_null(std::string text) {
 }
 }  // namespace
 
-MoeModel moe_model_from_hf_config(const std::string& file, std::int64_t tp, const std::string& dtype_override) {
+MoeModel moe_model_from_hf_config(const std::string& file, std::int64_t tp, const std::string& dtype_override,
+                                  std::vector<std::string>* warnings) {
   // "-" reads stdin (`curl .../config.json | gemm-advisor rank 1 --from-hf -`), as shape lists do.
   const bool from_stdin = file == "-";
   const std::string path = from_stdin ? "<stdin>" : file;  // as shape lists name it
@@ -593,13 +601,17 @@ MoeModel moe_model_from_hf_config(const std::string& file, std::int64_t tp, cons
       throw InputError(path + ": quantization_config.weight_block_size " + printable(b.dump()) + ": " + e.what());
     }
   };
+  const std::string method = q && q->contains("quant_method") && (*q)["quant_method"].is_string()
+                                 ? lower((*q)["quant_method"].get<std::string>())
+                                 : "";
   if (!dtype_override.empty()) {
     m.dtype = parse_moe_dtype(dtype_override);
+    m.dtype_text = trim(dtype_override);
     if (m.dtype == Dtype::fp8 && q) m.quant_block = block_of(*q);
+    if (m.dtype != Dtype::fp8 && method == "fp8" && warnings)
+      warnings->push_back(path + ": quantization_config is fp8, but dtype " + printable(dtype_override) +
+                          " ranks the layer unquantized (drop --dtype for the checkpoint's fp8 layer)");
   } else if (q) {
-    const std::string method = q->contains("quant_method") && (*q)["quant_method"].is_string()
-                                   ? lower((*q)["quant_method"].get<std::string>())
-                                   : "";
     if (method != "fp8")
       throw InputError(path + ": quantization '" + printable(method) +
                        "' is not one vLLM's Triton fused MoE tunes here (bf16, fp16, fp8_w8a8): give --dtype");

@@ -18,7 +18,9 @@ $GEMM_ADVISOR_HW, else the local GPU as nvidia-smi or rocm-smi name it, else an 
 Times are seconds, rates TFLOP/s (``tflops``), percentages 0..100.
 
 Bad input (a malformed shape, an unknown profile or dtype, an impossible config) raises
-:class:`Error`, a ValueError whose message is the CLI's one-line error. Warnings the CLI prints
+:class:`Error`, a ValueError whose message is the CLI's one-line error; an argument of the wrong
+type (a float or None where a size goes, a number where text goes) raises TypeError, as Python
+functions do, so ``except (gemm_advisor.Error, TypeError)`` catches both. Warnings the CLI prints
 (an unknown key in a profile file, an infeasible given config) are :class:`AdvisorWarning`.
 
 Submodules: :mod:`gemm_advisor.triton` (configs for ``triton.autotune`` and a
@@ -168,7 +170,10 @@ def _dtype_arg(value):
     if isinstance(value, type) and value.__module__ == "numpy":
         return _text_arg("dtype", value.__name__)
     kind = type(value)
-    if (kind.__module__, kind.__name__) in (("torch", "dtype"), ("numpy", "dtype")) or \
+    # numpy's dtype objects are instances of subclasses of numpy.dtype (numpy 1.24: a class named
+    # "dtype[float16]" in module numpy; numpy 2: numpy.dtypes.Float16DType): found on the MRO.
+    numpy_dtype = any((c.__module__, c.__name__) == ("numpy", "dtype") for c in kind.__mro__)
+    if (kind.__module__, kind.__name__) == ("torch", "dtype") or numpy_dtype or \
             kind.__module__.startswith("numpy.dtypes") or kind.__module__.startswith("triton.language"):
         return _text_arg("dtype", str(value))
     raise TypeError(f"dtype must be text, a torch, numpy or Triton dtype, or None, not {kind.__name__}")
@@ -375,7 +380,7 @@ def rank(shape, hw=None, dtype=None, layout=None, target="triton", top=10, candi
 
     Raises :class:`Error` for bad input: a malformed shape, an unknown profile, dtype, layout or
     target, a dtype the GPU lacks, a bad candidate, or no candidate that can run (the message
-    gives the reason).
+    gives the reason); TypeError for an argument of the wrong type (a float size, None).
     """
     return ranking(shape, hw, dtype, layout, target, top, candidates, distinct=distinct, cu_count=cu_count,
                    max_split_k=max_split_k)["configs"]
@@ -404,7 +409,7 @@ def moe_ranking(tokens, experts, top_k, hidden, intermediate, tp=1, hw=None, dty
     expert's intermediate size before tensor parallelism); tp: tensor-parallel ranks (N =
     intermediate / tp). dtype: "bf16", "fp16" or "fp8_w8a8"; block_shape: None (per-tensor scales)
     or "128x128" / [128, 128] for block-quantised fp8. routing: "uniform", "tuner" (as vLLM's
-    benchmark_moe.py routes) or "zipf:S". gemm: "layer" (both launches, one config, as vLLM runs
+    benchmark_moe.py routes; "random" is the same) or "zipf:S". gemm: "layer" (both launches, one config, as vLLM runs
     them), "up" or "down". hw, top, cu_count, distinct and candidates (configs in vLLM's
     BLOCK_SIZE_M, ... names or the advisor's; ranked instead of the tuner's space) as for :func:`rank`.
 

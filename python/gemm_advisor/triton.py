@@ -38,6 +38,14 @@ def _triton():
         import triton  # noqa: PLC0415 (optional dependency)
     except ImportError:
         return None
+    if not hasattr(triton, "Config"):
+        # Not Triton: a folder named triton on the path (a checkout in the working directory) imports
+        # as an empty namespace package. Plain dicts then, said once per call.
+        where = getattr(triton, "__path__", None) or getattr(triton, "__file__", "?")
+        _warnings.warn(f"the module 'triton' imported from {list(where) if where != '?' else where} has no Config "
+                      "(a folder named triton on the path, not Triton?): configs are dicts", _ga.AdvisorWarning,
+                      stacklevel=3)
+        return None
     return triton
 
 

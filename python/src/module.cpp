@@ -110,6 +110,11 @@ ga::GemmProblem problem(const ga::Target& target, const std::string& shape, cons
   return ga::parse_shape(shape, ga::problem_defaults_for(target.info(), dtype, layout));
 }
 
+// The CLI's warning for an fp8 encoding the GPU does not compute (FNUZ off gfx942, OCP on it).
+void add_fp8_format_warning(const std::string& dtype, const ga::Hardware& hw, std::vector<std::string>& warnings) {
+  if (std::string why = ga::fp8_format_warning(dtype, hw); !why.empty()) warnings.push_back(std::move(why));
+}
+
 // The CLI's warnings for a calibrated overlay of another target (ga::other_target_params_warning) or
 // another CU count (ga::calibrated_cu_count_warning).
 void add_target_params_warning(const ProfileHandle& h, const ga::Target& target, std::vector<std::string>& warnings) {
@@ -161,10 +166,14 @@ std::vector<ga::RankedConfig> ranked_configs(const ga::Target& target, const ga:
     ga::advise(target, p, h.profile, given, distinct ? 0 : top, space, ranked);
     if (distinct) ga::distinct_tiles_first(ranked, top);
   }
+  ga::RepeatedRows infeasible;  // 5 named, then a count, as for configs listed twice
   for (const auto& r : ranked)
-    if (!r.estimate.feasible)
+    if (!r.estimate.feasible && infeasible.name_next())
       warnings.push_back("config " + r.config.text() + " is infeasible on " + h.profile.hw.name + ": " +
                          r.infeasible_reason);
+  if (std::string more = infeasible.summary("candidates", "infeasible on " + h.profile.hw.name, "listed as infeasible");
+      !more.empty())
+    warnings.push_back(std::move(more));
   ga::require_feasible(ranked, p, h.profile.hw);
   return ranked;
 }
@@ -184,6 +193,7 @@ std::pair<std::string, std::vector<std::string>> ranking_json(const std::string&
   add_target_params_warning(h, target, warnings);
   const ga::Hardware& hwr = h.profile.hw;
   ga::require_matrix_dtype(hwr, p.dtype);
+  add_fp8_format_warning(dtype, hwr, warnings);
   const std::vector<ga::TileConfig> given = candidates ? given_configs(*candidates, warnings) : std::vector<ga::TileConfig>{};
   const std::vector<ga::RankedConfig> ranked =
       ranked_configs(target, p, h, candidates ? &given : nullptr, top, distinct, warnings);
@@ -193,7 +203,8 @@ std::pair<std::string, std::vector<std::string>> ranking_json(const std::string&
 // The JSON text of `explain --format json` for problem p on the resolved profile h (a fused-MoE layer
 // with its launches), and the warnings; `config` "" = the advisor's top one.
 std::pair<std::string, std::vector<std::string>> explained(const ga::Target& target, const ga::GemmProblem& p,
-                                                           const ProfileHandle& h, const std::string& config) {
+                                                           const ProfileHandle& h, const std::string& config,
+                                                           const std::string& dtype) {
   ga::require_matrix_dtype(h.profile.hw, p.dtype);
   ga::TileConfig given;
   if (!config.empty()) given = ga::parse_tile_config(config);
@@ -204,6 +215,7 @@ std::pair<std::string, std::vector<std::string>> explained(const ga::Target& tar
   }
   std::vector<std::string> warnings = h.warnings;
   add_target_params_warning(h, target, warnings);
+  add_fp8_format_warning(dtype, h.profile.hw, warnings);
   return {ga::json_text(ga::explain_json(p, h.profile, target, r, !config.empty())), warnings};
 }
 
@@ -215,7 +227,7 @@ std::pair<std::string, std::vector<std::string>> explain_json(const std::string&
                                                               int max_split_k) {
   const ga::Target& target = ga::find_target(target_name);
   const ga::GemmProblem p = problem(target, shape, dtype, layout);
-  return explained(target, p, resolve_hw(hw, cu_count, max_split_k), config);
+  return explained(target, p, resolve_hw(hw, cu_count, max_split_k), config, dtype);
 }
 
 // moe_rank: (the JSON text of `rank M --target vllm-fused-moe ... --format json`, warnings) for one
@@ -262,6 +274,7 @@ std::pair<std::string, std::vector<std::string>> moe_ranking_json(std::int64_t t
   const ga::Target& target = ga::vllm_fused_moe_target();
   std::vector<std::string> warnings = h.warnings;
   add_target_params_warning(h, target, warnings);
+  add_fp8_format_warning(dtype, hwr, warnings);
   const std::vector<ga::TileConfig> given = candidates ? given_configs(*candidates, warnings) : std::vector<ga::TileConfig>{};
   const std::vector<ga::RankedConfig> ranked =
       ranked_configs(target, p, h, candidates ? &given : nullptr, top, distinct, warnings);
@@ -280,7 +293,7 @@ std::pair<std::string, std::vector<std::string>> moe_explain_json(std::int64_t t
                                                                   int cu_count) {
   const ga::GemmProblem p =
       moe_problem(tokens, experts, top_k, hidden, intermediate, tp, dtype, block_shape, routing, gemm);
-  return explained(ga::vllm_fused_moe_target(), p, resolve_hw(hw, cu_count), config);
+  return explained(ga::vllm_fused_moe_target(), p, resolve_hw(hw, cu_count), config, dtype);
 }
 
 }  // namespace

@@ -58,6 +58,8 @@ struct MoeModel {
   std::int64_t intermediate = 0; ///< I, the expert's intermediate size (before tensor parallelism)
   std::int64_t tp = 1;           ///< tensor-parallel ranks: each holds N = I / tp of every expert
   Dtype dtype = Dtype::bf16;     ///< bf16, fp16, or fp8 (vLLM's fp8_w8a8)
+  std::string dtype_text;        ///< the dtype as the list, config or --dtype wrote it ("" where defaulted), e.g.
+                                 ///< "float8_e4m3fnuz": which fp8 encoding (fp8_format_warning)
   std::int64_t quant_block = 0;  ///< fp8 with [b, b] block scales: b; 0: per-tensor scales
   long line = 0;                 ///< where the list gives it (0: not from a list)
   std::string error;             ///< a bad list entry (read_moe_models with keep_bad): why, after its place
@@ -96,9 +98,11 @@ std::vector<MoeModel> read_moe_models(const std::string& path, std::vector<std::
 /// intermediate from `moe_intermediate_size`, else `intermediate_size`; a nested `text_config`
 /// (Llama-4) is read instead when present. fp8 with `quantization_config.weight_block_size` [b, b]
 /// when `quant_method` is fp8, else bf16 (fp16 for `torch_dtype` float16); `dtype_override` (non-empty:
-/// the user's --dtype) wins. `path` "-" reads stdin (named "stdin" in errors). Throws InputError naming
+/// the user's --dtype) wins; where it drops the config's fp8 quantisation, `warnings` (when given)
+/// receives a line saying so. `path` "-" reads stdin (named "stdin" in errors). Throws InputError naming
 /// the file and the missing key.
-MoeModel moe_model_from_hf_config(const std::string& path, std::int64_t tp, const std::string& dtype_override = "");
+MoeModel moe_model_from_hf_config(const std::string& path, std::int64_t tp, const std::string& dtype_override = "",
+                                  std::vector<std::string>* warnings = nullptr);
 
 /// vLLM's dtype selector for a model: "fp8_w8a8" for fp8, "" for 16-bit (get_config_dtype_str).
 std::string vllm_moe_dtype(const MoeModel& m);
