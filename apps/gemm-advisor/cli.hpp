@@ -137,6 +137,11 @@ void add_hardware_overrides(CLI::App* cmd, HardwareOverrides& o, bool with_split
 /// Adds --target (the kernel whose configs are ranked; `gemm-advisor targets` lists them).
 void add_target_option(CLI::App* cmd, std::string& target);
 
+/// "1 file", "2 files": a count with its noun, singular for one (summary lines).
+inline std::string counted(std::size_t n, const std::string& singular, const std::string& plural) {
+  return std::to_string(n) + " " + (n == 1 ? singular : plural);
+}
+
 /// The profile to use when --hw is not given: $GEMM_ADVISOR_HW, else the local GPU as nvidia-smi
 /// (or rocm-smi) names it, resolved to a shipped profile. Throws gemm_advisor::InputError when
 /// neither gives one (no GPU, or one no shipped profile describes), listing the profiles: never a

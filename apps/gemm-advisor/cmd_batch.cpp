@@ -607,13 +607,16 @@ int run_batch(const BatchOptions& o) {
     else if (stopped) why = " (stopped at the first bad line; --keep-going goes on)";
     const double rate = elapsed_s > 0 ? static_cast<double>(done) / elapsed_s : 0.0;
     if (vllm) {
-      const std::string ranked = m_from_input ? fmt::format("{} (N, K, M) shapes ranked", done)
-                                              : fmt::format("{} (N, K) pairs ranked at {} M values each", done, m_grid.size());
-      std::cerr << fmt::format("gemm-advisor: batch: {}, {} repeated lines skipped, {} bad{}, {} files written to {} in {:.3f} s ({} threads)\n",
-                               ranked, duplicates, bad, why, files, o.out_dir, elapsed_s, jobs);
+      const std::string ranked =
+          m_from_input ? counted(done, "(N, K, M) shape", "(N, K, M) shapes") + " ranked"
+                       : counted(done, "(N, K) pair", "(N, K) pairs") + " ranked at " +
+                             counted(m_grid.size(), "M value", "M values") + (done == 1 ? "" : " each");
+      std::cerr << fmt::format("gemm-advisor: batch: {}, {} skipped, {} bad{}, {} written to {} in {:.3f} s ({} threads)\n",
+                               ranked, counted(duplicates, "repeated line", "repeated lines"), bad, why,
+                               counted(files, "file", "files"), o.out_dir, elapsed_s, jobs);
     } else {
-      std::cerr << fmt::format("gemm-advisor: batch: {} shapes ranked, {} bad{} in {:.3f} s ({:.0f} shapes/s, {} threads)\n",
-                               done, bad, why, elapsed_s, rate, jobs);
+      std::cerr << fmt::format("gemm-advisor: batch: {} ranked, {} bad{} in {:.3f} s ({:.0f} shapes/s, {} threads)\n",
+                               counted(done, "shape", "shapes"), bad, why, elapsed_s, rate, jobs);
     }
   }
   return bad ? kExitBadInput : kExitOk;

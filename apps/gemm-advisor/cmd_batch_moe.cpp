@@ -179,10 +179,11 @@ int run_moe_batch(const MoeBatchOptions& o) {
   std::cout.flush();
   // The summary, unless nothing ran: then the error line says it all (bad input: one line).
   if (!g_quiet && (bad == 0 || ranked_layers > 0)) {
-    std::cerr << fmt::format("gemm-advisor: batch: {} models x {} M values: {} layers ranked ({} routing), {} bad{}{}\n",
-                             models.size(), m_values.size(), ranked_layers, moe_routing_text(routing), bad,
+    std::cerr << fmt::format("gemm-advisor: batch: {} x {}: {} ranked ({} routing), {} bad{}{}\n",
+                             counted(models.size(), "model", "models"), counted(m_values.size(), "M value", "M values"),
+                             counted(ranked_layers, "layer", "layers"), moe_routing_text(routing), bad,
                              stopped ? " (stopped at the first bad model; --keep-going goes on)" : "",
-                             emit_vllm ? fmt::format(", {} files written to {}", written, o.out_dir) : std::string());
+                             emit_vllm ? ", " + counted(written, "file", "files") + " written to " + o.out_dir : std::string());
   }
   return bad ? kExitBadInput : kExitOk;
 }
