@@ -264,6 +264,10 @@ with warnings.catch_warnings(record=True) as caught:
 check("moe_rank, torch.float8_e4m3fnuz on h200: the warning", any("FNUZ" in str(w.message) for w in caught),
       [str(w.message) for w in caught])
 
+e = py_error(g.explain, (4096, 4096, 4096), "h200")
+check("explain(shape, 'h200'): the Error says the second argument is the config", e is not None and
+      "explain's second argument is the config: give the GPU as hw=" in str(e), repr(e))
+
 # A numpy dtype object (arr.dtype) is a dtype, as np.float16 is (a TypeError that listed numpy dtypes
 # as accepted before: a fresh Python user's find; numpy 1.24's is a class named "dtype[float16]").
 try:

@@ -463,6 +463,11 @@ def explain(shape, config=None, hw=None, dtype=None, layout=None, target="triton
     run (with the reason).
     """
     target = _target_arg(target)
+    if isinstance(config, str) and config.strip() and ":" not in config:
+        # explain(shape, "h200"), as rank(shape, "h200") is written, took the GPU for the config and
+        # said "no hw= given" (a fresh Python user's find, 2026-12-04).
+        raise Error(f"explain: config {config!r} is not BMxBNxBK:WARPS:STAGES[:SPLITK][:gG]" +
+                    (" (explain's second argument is the config: give the GPU as hw=)" if hw is None else ""))
     text = "" if config is None else config_text(config, target)
     if config is not None and not text.strip():
         # As the CLI's --config "" (it explained the top config unsaid: a fresh user's find).
