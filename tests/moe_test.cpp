@@ -195,6 +195,25 @@ TEST_CASE("the fused-MoE target: a layer's time is its two launches', padding co
   CHECK_THAT(triton_target().problem_error(layer, h200), Catch::Contains("vllm-fused-moe"));
 }
 
+TEST_CASE("a fused-MoE launch's fraction of a block past its full waves costs that fraction of a wave", "[moe]") {
+  // Tuner routing gives expected tiles, not whole ones: Qwen3-30B-A3B's up GEMM at tp 4 (E 128, top_k 8,
+  // H 2048, N 2 x 768 / 4 = 384) with 256x256 tiles on the MI350X's 256 CUs is 256.0000000001 expected
+  // tiles at M = 1024 and 256 at 1025 (a fresh expert's find, 2026-12-04). A whole second wave for the
+  // 1e-10 of a block predicted 1024 tokens 1.74x slower than 1025; charged as the chance that the
+  // block runs, the two are within 0.1%.
+  const Profile mi350x = load_profile("mi350x");
+  const Target& t = vllm_fused_moe_target();
+  const TileConfig c = cfg(256, 256, 64, 4, 2, 1, 1);
+  const Estimate at1024 = t.estimate(t.context(moe(1024, 384, 2048, 128, 8, MoeGemm::up, MoeRouting::tuner), mi350x), c);
+  const Estimate at1025 = t.estimate(t.context(moe(1025, 384, 2048, 128, 8, MoeGemm::up, MoeRouting::tuner), mi350x), c);
+  REQUIRE(at1024.feasible);
+  REQUIRE(at1025.feasible);
+  CHECK(at1024.work_tiles > 256.0);
+  CHECK(at1024.work_tiles < 256.001);
+  CHECK(at1024.latency_s <= at1025.latency_s * 1.001);
+  CHECK(at1024.latency_s >= at1025.latency_s * 0.99);
+}
+
 TEST_CASE("the fused-MoE target's space and rules follow vLLM's tuner and kernel", "[moe]") {
   const Profile h200 = load_profile("h200");
   const Target& t = vllm_fused_moe_target();
