@@ -922,13 +922,16 @@ expect_error("evaluate: a name with a newline", ["evaluate", "--hw", "h200", "--
              "column 'name' holds a control character, 'a\\x0ab'")
 # The advisor's own first pick failed to run (a compile error in the user's kernel): said, and in the
 # JSON; scored at its first pick that ran (that passed unsaid: a fresh own-kernel user's find).
-rc, res, out, err, _ = evaluate_json(
+rc, res, out, err, failed_csv = evaluate_json(
     "failed-pick.csv", "m,n,k,layout,block_m,block_n,block_k,num_warps,num_stages,ms,status\n"
     "4096,4096,4096,NT,128,256,64,8,4,,compile_error\n4096,4096,4096,NT,128,128,64,8,3,0.2,ok\n"
     "4096,4096,4096,NT,64,64,64,4,3,0.3,ok\n")
+# ... with its file: several files merge into one shape's rows, so a line alone named no row.
 check("evaluate: the advisor's first pick that failed to run is said and reported",
-      rc == 0 and "first pick failed to run for 1 of the 1 shapes" in err and "128x256x64:8:4 at line 2: compile_error" in err
-      and res["shapes"][0]["failed_pick"] == {"config": "128x256x64:8:4", "status": "compile_error", "line": 2}
+      rc == 0 and "first pick failed to run for 1 of the 1 shapes" in err
+      and f"128x256x64:8:4 at {failed_csv}:2: compile_error" in err
+      and res["shapes"][0]["failed_pick"] == {"config": "128x256x64:8:4", "status": "compile_error", "line": 2,
+                                              "file": failed_csv}
       and res["shapes"][0]["advisor_top1"] == "128x128x64:8:3" and res["aggregate"]["failed_picks"] == 1, err + out)
 with open(fast, "a") as f:
     f.write("4096,4096,4096,64,64,64,4,3,0.3\n")

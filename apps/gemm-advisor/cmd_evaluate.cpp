@@ -148,10 +148,13 @@ Registered register_evaluate(CLI::App& app) {
             const auto failed = std::find_if(e.shapes.begin(), e.shapes.end(),
                                              [](const ShapeEvaluation& s) { return s.failed_pick.has_value(); });
             if (failed != e.shapes.end())
-              spdlog::warn("{}: the advisor's first pick failed to run for {} of the {} shapes (first: {}, {} at line "
-                           "{}: {}); each is scored at its first pick that ran",
+              spdlog::warn("{}: the advisor's first pick failed to run for {} of the {} shapes (first: {}, {} at {}: "
+                           "{}); each is scored at its first pick that ran",
                            files, e.failed_picks, e.shapes.size(), unscored_text(failed->problem),
-                           failed->failed_pick->config.text(), failed->failed_pick->line,
+                           failed->failed_pick->config.text(),
+                           (failed->failed_pick->source ? escape_control(*failed->failed_pick->source) + ":"
+                                                        : std::string("line ")) +
+                               std::to_string(failed->failed_pick->line),
                            printable(failed->failed_pick->status));
             std::ostringstream out;
             if (o->format == "json") out << json_text(evaluation_json(e, profile, target), 2) << "\n";

@@ -242,7 +242,9 @@ nlohmann::json evaluation_json(const Evaluation& e, const Profile& profile, cons
         {"top_k_distinct_pct_of_oracle", s.top_k_distinct_pct_of_oracle},
         {"failed_pick", s.failed_pick ? nlohmann::json{{"config", s.failed_pick->config.text()},
                                                        {"status", s.failed_pick->status},
-                                                       {"line", s.failed_pick->line}}
+                                                       {"line", s.failed_pick->line},
+                                                       {"file", s.failed_pick->source ? nlohmann::json(*s.failed_pick->source)
+                                                                                      : nlohmann::json()}}
                                       : nlohmann::json(nullptr)},
     });
   }

@@ -285,6 +285,7 @@ std::vector<MeasuredShape> measured_moe_layers(const std::vector<MeasuredShape>&
 std::vector<MeasuredShape> read_measurements(std::istream& in, const std::string& source, const std::string& target,
                                              std::vector<std::string>* warnings, std::set<std::string>* other_kernels_out) {
   CsvReader r(in, source);
+  const auto source_name = std::make_shared<const std::string>(source);
   const CsvHeader h =
       CsvHeader::read(r, {"m", "n", "k", "block_m", "block_n", "block_k", "num_warps", "num_stages", "ms"});
   if (warnings) {
@@ -401,6 +402,7 @@ std::vector<MeasuredShape> read_measurements(std::istream& in, const std::string
     mc.ms = ms;
     mc.status = status;
     mc.line = r.line();
+    mc.source = source_name;
     // The same config of the same problem twice: kept (evaluate and calibrate take the faster),
     // but said, since one of two times of one config is likely a bad run.
     if (seen.size() < shapes.size()) seen.resize(shapes.size());

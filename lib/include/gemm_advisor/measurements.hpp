@@ -11,6 +11,7 @@
 /// any other kernel (e.g. `cublas`) is a vendor-library reference timing.
 #include <istream>
 #include <set>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,6 +26,9 @@ struct MeasuredConfig {
   double ms = 0;       ///< measured time in milliseconds (the median of repeats); 0 when not timed
   std::string status;  ///< "ok", or why the run has no valid time (compile_error, wrong, ...)
   long line = 0;       ///< line in the CSV
+  /// The CSV it was read from (its `source`: a path or "<stdin>"), shared by the file's rows; null
+  /// for a row built in code. Several files merge into one shape's rows, so a line needs its file.
+  std::shared_ptr<const std::string> source;
 };
 
 /// Statuses read_measured_shapes (evaluate.hpp) gives rows its timing checks leave out: a time faster
