@@ -1034,4 +1034,17 @@ rc, out, err = run("batch", "examples/deepseek-v3.csv", "--target", "vllm-fp8-bl
 check("a list's bf16 column under --dtype fp8 for vllm-fp8-block: the error names the column", rc == 1 and
       "deepseek-v3.csv:2: " in err and "got bf16 (the line's dtype column, which --dtype does not override" in err, err)
 
+# A shape list's own fp8 encoding the GPU does not compute is warned of at its first line, as --dtype's
+# (ROCm's HIP "FP8 Numbers": gfx942 computes FNUZ only, NVIDIA OCP only); --strict fails on it (the
+# dtype column went unsaid: a fresh user's find, 2026-12-04, twenty-eighth session).
+enc = os.path.join(TMP, "fnuz-list.csv")
+with open(enc, "w") as f:
+    f.write("m,n,k,dtype\n256,256,256,float8_e4m3fnuz\n256,512,256,float8_e4m3fnuz\n256,256,512,bf16\n")
+rc, out, err = run("batch", enc, "--hw", "h200", "--strict", "--format", "csv")
+check("batch: a list's FNUZ dtype on the H200 warned once, at its first line; --strict exits 1 after the output",
+      rc == 1 and err.count("is the FNUZ fp8 encoding") == 1 and f"{enc}:2: dtype float8_e4m3fnuz" in err and
+      len(out.strip().splitlines()) > 3, err)
+rc, out, err = run("batch", enc, "--hw", "mi300x", "--strict", "--format", "csv")
+check("... not on the MI300X, which computes it", rc == 0 and "encoding" not in err, err)
+
 cli_harness.finish()

@@ -621,4 +621,13 @@ rc, out, err = run("batch", "examples/moe-models.csv", "--target", "vllm-fused-m
 check("a lowercase NVIDIA device name under an AMD profile: the same warning", rc == 0 and
       "nvidia_h100 is an NVIDIA GPU, but mi300x" in err, err)
 
+# Given configs that cannot run on a layer: a warning at the end, as the dense batch gives (they were
+# listed unsaid: a fresh user's find, 2026-12-04, twenty-eighth session).
+mc = write("moe-cands.txt", "16x64x64:4:3:g1\n64x64x64:4:3:g1\n16x64x64:4:9:g1\n")
+rc, out, err = run("batch", "examples/moe-models.csv", "--target", "vllm-fused-moe", "--hw", "h200", "--m-values", "1,2",
+                   "--candidates", mc, "--format", "csv")
+check("batch --target vllm-fused-moe --candidates: an infeasible given config is said once, with the first layer",
+      rc == 0 and err.count("configs that cannot run on") == 1 and "of the layers are listed after the others" in err
+      and "16x64x64:4:9:g1" in err, err)
+
 cli_harness.finish()

@@ -384,6 +384,7 @@ int run_batch(const BatchOptions& o) {
   const std::size_t top = common.top;
 
   std::size_t done = 0, bad = 0, duplicates = 0;
+  std::set<std::string> encodings_said;  // dtype spellings of the list already checked for their fp8 encoding
   std::size_t infeasible_shapes = 0;  // shapes for which some --candidates config cannot run
   std::string first_infeasible;
   bool stopped = false, unreadable = false;
@@ -538,6 +539,14 @@ int run_batch(const BatchOptions& o) {
                   ++duplicates;
                   return;
                 }
+                // A line's fp8 encoding the GPU does not compute, as --dtype's: once per spelling, at
+                // its first line (the list's dtype column went unsaid: a fresh user's find, 2026-12-04).
+                if (!item->entry.dtype_text.empty() && encodings_said.insert(item->entry.dtype_text).second) {
+                  if (const std::string w = fp8_format_warning(item->entry.dtype_text, hw); !w.empty()) {
+                    progress.clear();
+                    spdlog::warn("{}", located(source, item->entry.line, w));
+                  }
+                }
                 if (!item->infeasible_given.empty() && infeasible_shapes++ == 0)
                   first_infeasible = item->entry.problem.shape_text() + " (" + source + ":" +
                                      std::to_string(item->entry.line) + "): " + item->infeasible_given;
@@ -611,12 +620,14 @@ int run_batch(const BatchOptions& o) {
           m_from_input ? counted(done, "(N, K, M) shape", "(N, K, M) shapes") + " ranked"
                        : counted(done, "(N, K) pair", "(N, K) pairs") + " ranked at " +
                              counted(m_grid.size(), "M value", "M values") + (done == 1 ? "" : " each");
-      std::cerr << fmt::format("gemm-advisor: batch: {}, {} skipped, {} bad{}, {} written to {} in {:.3f} s ({} threads)\n",
+      std::cerr << fmt::format("gemm-advisor: batch: {}, {} skipped, {} bad{}, {} written to {} in {:.3f} s ({})\n",
                                ranked, counted(duplicates, "repeated line", "repeated lines"), bad, why,
-                               counted(files, "file", "files"), o.out_dir, elapsed_s, jobs);
+                               counted(files, "file", "files"), o.out_dir, elapsed_s,
+                               counted(static_cast<std::size_t>(jobs), "thread", "threads"));
     } else {
-      std::cerr << fmt::format("gemm-advisor: batch: {} ranked, {} bad{} in {:.3f} s ({:.0f} shapes/s, {} threads)\n",
-                               counted(done, "shape", "shapes"), bad, why, elapsed_s, rate, jobs);
+      std::cerr << fmt::format("gemm-advisor: batch: {} ranked, {} bad{} in {:.3f} s ({:.0f} shapes/s, {})\n",
+                               counted(done, "shape", "shapes"), bad, why, elapsed_s, rate,
+                               counted(static_cast<std::size_t>(jobs), "thread", "threads"));
     }
   }
   return bad ? kExitBadInput : kExitOk;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -94,6 +95,8 @@ int run_moe_batch(const MoeBatchOptions& o) {
   std::vector<TileConfig> space;
   std::vector<RankedConfig> ranked;
   std::size_t ranked_layers = 0, bad = 0;
+  std::size_t infeasible_layers = 0;  // layers for which some --candidates config cannot run
+  std::string first_infeasible;
   const std::size_t top = common.top;
   // The CSV header goes out with the first ranked layer: a run whose first model is bad printed a
   // header alone (the GEMM batch prints nothing then: a fresh CI user's find, 2026-12-04).
@@ -144,6 +147,14 @@ int run_moe_batch(const MoeBatchOptions& o) {
         break;  // the model's file would lack this M: it is not written
       }
       ++ranked_layers;
+      // A given config that cannot run on this layer: counted and said once at the end, as the dense
+      // batch says it (the fused-MoE batch listed them unsaid: a fresh user's find, 2026-12-04).
+      if (!fixed.empty()) {
+        const auto bad_given = std::find_if(ranked.begin(), ranked.end(),
+                                            [](const RankedConfig& r) { return !r.estimate.feasible; });
+        if (bad_given != ranked.end() && infeasible_layers++ == 0)
+          first_infeasible = where + label + " M=" + std::to_string(m) + ": " + infeasible_config_text(*bad_given);
+      }
       const std::string name = fmt::format("{}/m{}", label, m);
       if (emit_vllm) {
         files[key].second[m] = ranked.front().config;
@@ -177,6 +188,11 @@ int run_moe_batch(const MoeBatchOptions& o) {
     written += write_vllm_directory(o.out_dir, texts, run, o.overwrite);
   }
   std::cout.flush();
+  if (infeasible_layers > 0)
+    spdlog::warn("{}: configs that cannot run on {} are {} (first: {})", common.candidates,
+                 counted(infeasible_layers, "layer", "of the layers"),
+                 emit_vllm ? "left out of the written files" : "listed after the others with their reason",
+                 first_infeasible);
   // The summary, unless nothing ran: then the error line says it all (bad input: one line).
   if (!g_quiet && (bad == 0 || ranked_layers > 0)) {
     std::cerr << fmt::format("gemm-advisor: batch: {} x {}: {} ranked ({} routing), {} bad{}{}\n",

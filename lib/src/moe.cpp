@@ -601,6 +601,9 @@ MoeModel moe_model_from_hf_config(const std::string& file, std::int64_t tp, cons
       throw InputError(path + ": quantization_config.weight_block_size " + printable(b.dump()) + ": " + e.what());
     }
   };
+  if (q && q->contains("quant_method") && !(*q)["quant_method"].is_string() && !(*q)["quant_method"].is_null())
+    throw InputError(path + ": quantization_config.quant_method must be text, got " +
+                     printable((*q)["quant_method"].dump()));
   const std::string method = q && q->contains("quant_method") && (*q)["quant_method"].is_string()
                                  ? lower((*q)["quant_method"].get<std::string>())
                                  : "";

@@ -140,7 +140,8 @@ class CsvShapeReader : public ShapeReader {
       e.problem.k = csv_int(reader_, fields_, ik_, "k", 1, kMaxDim);
       e.problem.batch = ib_ >= 0 && !fields_[ib_].empty() ? csv_int(reader_, fields_, ib_, "batch", 1, kMaxBatch) : 1;
       try {
-        apply_dtype_layout(e.problem, csv_text(fields_, id_, ""), csv_text(fields_, il_, ""));
+        e.dtype_text = csv_text(fields_, id_, "");
+        apply_dtype_layout(e.problem, e.dtype_text, csv_text(fields_, il_, ""));
         e.name = csv_text(fields_, iname_, "");
         require_utf8(e.name, "column 'name'");  // it goes into JSON output as it is
       } catch (const InputError& err) {
@@ -279,7 +280,8 @@ class YamlShapeReader : public ShapeReader {
         e.problem.n = integer(item, "n", true, kMaxDim);
         e.problem.k = integer(item, "k", true, kMaxDim);
         e.problem.batch = integer(item, "batch", false, kMaxBatch);
-        apply_dtype_layout(e.problem, scalar(item, "dtype"), scalar(item, "layout"));
+        e.dtype_text = scalar(item, "dtype");
+        apply_dtype_layout(e.problem, e.dtype_text, scalar(item, "layout"));
         e.name = scalar(item, "name");
         require_utf8(e.name, "'name'");  // it goes into JSON output as it is
       }

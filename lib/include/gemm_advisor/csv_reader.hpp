@@ -97,8 +97,9 @@ class RepeatedRows {
   /// when every one was.
   std::string summary(const std::string& source, const std::string& what, const std::string& consequence) const {
     if (count_ <= kRepeatsNamed) return "";
-    return source + ": " + std::to_string(count_ - kRepeatsNamed) + " more configs " + what + " after the " +
-           std::to_string(kRepeatsNamed) + " above (" + consequence + ")";
+    const std::size_t more = count_ - kRepeatsNamed;
+    return source + ": " + std::to_string(more) + (more == 1 ? " more config " : " more configs ") + what +
+           " after the " + std::to_string(kRepeatsNamed) + " above (" + consequence + ")";
   }
 
  private:

@@ -21,6 +21,8 @@ ShapeFormat parse_shape_format(const std::string& text);
 struct ShapeEntry {
   GemmProblem problem;
   std::string name;   ///< the `name` column, if any
+  std::string dtype_text;  ///< the entry's own dtype as written ("" where the default applies), e.g.
+                           ///< "float8_e4m3fnuz": which fp8 encoding (fp8_format_warning)
   long line = 0;      ///< line in the input (1-based; 0 when unknown)
   std::string error;  ///< non-empty: "source:line: what is wrong"; problem is then meaningless
 };
