@@ -116,7 +116,10 @@ int run_moe_batch(const MoeBatchOptions& o) {
                                                  : model.name;
     const FileKey key{model.experts, model.n_per_rank(), vllm_moe_dtype(model), model.quant_block};
     if (emit_vllm) {
-      const auto [it, fresh] = files.try_emplace(key, label, std::map<std::int64_t, TileConfig>{});
+      // The first model's label, with its line where it has one (two unnamed models of one E and N
+      // were each other's "E8-N14336-H4096": a fresh user's find, 2026-12-04).
+      const std::string first = model.line > 0 ? label + " (line " + std::to_string(model.line) + ")" : label;
+      const auto [it, fresh] = files.try_emplace(key, first, std::map<std::int64_t, TileConfig>{});
       if (!fresh) {
         spdlog::warn("{}{}: E={}, N={} and dtype as {}, whose file it is: vLLM names its files by E, N and dtype only; "
                      "skipped",

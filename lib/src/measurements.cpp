@@ -139,6 +139,9 @@ std::size_t apply_families(const std::string& path, std::vector<MeasuredShape>& 
 
 std::vector<MeasuredShape> read_measurements(const std::string& path, const std::string& target,
                                              std::vector<std::string>* warnings, std::set<std::string>* other_kernels) {
+  // "-" is no file here ("-: cannot open: No such file or directory" did not say why: a fresh user's find).
+  if (path == "-")
+    throw InputError("-: measurements are read from files, not stdin (give the CSV's path; several may be given)");
   check_readable_file(path);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path + ": cannot open");
