@@ -6,12 +6,14 @@
 #include <functional>
 #include <stdexcept>
 #include <map>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "gemm_advisor/error.hpp"
 #include "gemm_advisor/evaluate.hpp"
+#include "gemm_advisor/hardware.hpp"
 #include "gemm_advisor/measurements.hpp"
 #include "gemm_advisor/moe.hpp"
 #include "gemm_advisor/problem.hpp"
@@ -141,6 +143,20 @@ void add_target_option(CLI::App* cmd, std::string& target);
 inline std::string counted(std::size_t n, const std::string& singular, const std::string& plural) {
   return std::to_string(n) + " " + (n == 1 ? singular : plural);
 }
+
+/// A shape or model list's own dtypes checked for an fp8 encoding the GPU does not compute
+/// (gemm_advisor::fp8_format_warning), each spelling once: its first line says it.
+class ListDtypeEncodings {
+ public:
+  /// The warning for `dtype_text` the first time it is seen, else "".
+  std::string first_warning(const std::string& dtype_text, const gemm_advisor::Hardware& hw) {
+    if (!checked_.insert(dtype_text).second) return "";
+    return gemm_advisor::fp8_format_warning(dtype_text, hw);
+  }
+
+ private:
+  std::set<std::string> checked_;
+};
 
 /// The profile to use when --hw is not given: $GEMM_ADVISOR_HW, else the local GPU as nvidia-smi
 /// (or rocm-smi) names it, resolved to a shipped profile. Throws gemm_advisor::InputError when

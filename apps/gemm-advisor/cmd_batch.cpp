@@ -384,7 +384,7 @@ int run_batch(const BatchOptions& o) {
   const std::size_t top = common.top;
 
   std::size_t done = 0, bad = 0, duplicates = 0;
-  std::set<std::string> encodings_said;  // dtype spellings of the list already checked for their fp8 encoding
+  ListDtypeEncodings list_encodings;
   std::size_t infeasible_shapes = 0;  // shapes for which some --candidates config cannot run
   std::string first_infeasible;
   bool stopped = false, unreadable = false;
@@ -541,11 +541,9 @@ int run_batch(const BatchOptions& o) {
                 }
                 // A line's fp8 encoding the GPU does not compute, as --dtype's: once per spelling, at
                 // its first line (the list's dtype column went unsaid: a fresh user's find, 2026-12-04).
-                if (!item->entry.dtype_text.empty() && encodings_said.insert(item->entry.dtype_text).second) {
-                  if (const std::string w = fp8_format_warning(item->entry.dtype_text, hw); !w.empty()) {
-                    progress.clear();
-                    spdlog::warn("{}", located(source, item->entry.line, w));
-                  }
+                if (const std::string w = list_encodings.first_warning(item->entry.dtype_text, hw); !w.empty()) {
+                  progress.clear();
+                  spdlog::warn("{}", located(source, item->entry.line, w));
                 }
                 if (!item->infeasible_given.empty() && infeasible_shapes++ == 0)
                   first_infeasible = item->entry.problem.shape_text() + " (" + source + ":" +

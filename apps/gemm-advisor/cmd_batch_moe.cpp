@@ -7,7 +7,6 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
-#include <set>
 #include <sstream>
 #include <tuple>
 
@@ -69,11 +68,11 @@ int run_moe_batch(const MoeBatchOptions& o) {
   const Hardware& hw = profile.hw;
   // An fp8 encoding the GPU does not compute, as rank's --dtype is warned of: once per spelling, at
   // the first model that writes it (--from-hf's --dtype is the command line's, warned of there).
-  std::set<std::string> encodings_said;
+  ListDtypeEncodings list_encodings;
   for (const MoeModel& m : models) {
-    if (!m.error.empty() || !encodings_said.insert(m.dtype_text).second) continue;
-    if (const std::string w = fp8_format_warning(m.dtype_text, hw); !w.empty())
-      spdlog::warn("{}", m.line > 0 ? located(o.input == "-" ? "<stdin>" : o.input, m.line, w) : w);
+    if (m.error.empty())
+      if (const std::string w = list_encodings.first_warning(m.dtype_text, hw); !w.empty())
+        spdlog::warn("{}", m.line > 0 ? located(o.input == "-" ? "<stdin>" : o.input, m.line, w) : w);
   }
   const Target& target = vllm_fused_moe_target();
   // --candidates: the given configs instead of the kernel's space, read and checked as rank reads them.

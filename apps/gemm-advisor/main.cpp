@@ -518,8 +518,8 @@ int main(int argc, char** argv) {
       subcommand = cmd->get_name();
       const int code = cli::finish_stdout(run());
       if (strict && code == cli::kExitOk && warnings->count() > 0) {
-        std::cerr << "gemm-advisor: error: --strict: " << warnings->count() << " warning"
-                  << (warnings->count() == 1 ? "" : "s") << " above (the output is written)\n";
+        std::cerr << "gemm-advisor: error: --strict: " << cli::counted(warnings->count(), "warning", "warnings")
+                  << " above (the output is written)\n";
         return cli::kExitBadInput;
       }
       return code;

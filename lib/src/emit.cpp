@@ -244,10 +244,9 @@ std::string vllm_device_vendor_warning(const Hardware& hw, const std::string& de
   // first) or another case (a lowercase file name). vLLM looks its files up by the exact device name,
   // so they would never be read (fresh users' finds, 2026-12-04). A variant's own name
   // (NVIDIA_H100_PCIe) is left alone.
-  using text::lower;
   const std::string named_profile = named.empty() ? resolve_profile_name(device_name) : std::string();
   for (const VllmDeviceName& d : kVllmDeviceNames) {
-    const bool other_case = device_name != d.device_name && lower(device_name) == lower(d.device_name);
+    const bool other_case = device_name != d.device_name && lowered == text::lower(d.device_name);
     if (other_case || named_profile == d.profile)
       return "--vllm-device-name " + device_name + " names the " + d.profile + ", whose files vLLM looks up as " +
              d.device_name + " (exactly): these would not be read";
