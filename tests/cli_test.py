@@ -174,6 +174,9 @@ expect_error("two dims", ["rank", "4096x4096"], 1, "expected MxNxK")
 expect_error("unknown profile", ["rank", "64x64x64", "--hw", "rtx9090"], 1, "unknown hardware profile 'rtx9090'")
 expect_error("dtype the hardware lacks", ["rank", "64x64x64", "--hw", "a100", "--dtype", "fp8"], 1,
              "dtype fp8 is not supported by a100")
+# Another spelling of fp8 is quoted as given (the message said "fp8" for --dtype e4m3: a noted gap).
+expect_error("dtype the hardware lacks, another spelling", ["rank", "64x64x64", "--hw", "a100", "--dtype", "e4m3"], 1,
+             "dtype e4m3 (fp8) is not supported by a100")
 expect_error("unknown dtype", ["rank", "64x64x64", "--dtype", "int2"], 2, "unknown dtype 'int2'")
 expect_error("unreadable candidates", ["rank", "64x64x64", "--candidates", "no-such.csv"], 1, "no-such.csv: cannot open")
 expect_error("candidates is a directory", ["rank", "64x64x64", "--candidates", "tests"], 1, "tests: is a directory")
@@ -1046,5 +1049,11 @@ check("batch: a list's FNUZ dtype on the H200 warned once, at its first line; --
       len(out.strip().splitlines()) > 3, err)
 rc, out, err = run("batch", enc, "--hw", "mi300x", "--strict", "--format", "csv")
 check("... not on the MI300X, which computes it", rc == 0 and "encoding" not in err, err)
+enc1 = os.path.join(TMP, "fnuz-one-line.json")
+with open(enc1, "w") as f:
+    f.write('[{"m": 256, "n": 256, "k": 256}, {"m": 256, "n": 512, "k": 256, "dtype": "float8_e4m3fnuz"}]\n')
+rc, out, err = run("batch", enc1, "--hw", "h200", "--format", "csv")
+check("... in a JSON list on one line, at its entry (the line alone named it)",
+      rc == 0 and f"{enc1}:1: entry 2 of the list: dtype float8_e4m3fnuz" in err, err)
 
 cli_harness.finish()

@@ -215,7 +215,7 @@ bad = [
     (("batch", "-q", write("moe-as-shapes.yaml", "- {experts: 8, top_k: 2, hidden: 4096, intermediate: 14336}\n"),
       "--hw", "h200"), 1, "a fused-MoE model (experts, top_k, hidden, intermediate), not a GEMM shape"),
     (("rank", "64", "--target", "vllm-fused-moe", "--hw", "h200", "--experts", "8", "--top-k", "2", "--hidden", "4096",
-      "--intermediate", "14336", "--dtype", "int8_w8a8"), 2, "--target vllm-fused-moe takes bf16, fp16 or fp8_w8a8; "
+      "--intermediate", "14336", "--dtype", "int8_w8a8"), 2, "the vllm-fused-moe target takes bf16, fp16 or fp8_w8a8; "
      "integer types are not modelled"),
 ]
 # Measurement rows of the fused-MoE kernel: without a gemm, or in another layout, they are errors at
@@ -601,6 +601,11 @@ check("a model list's FNUZ fp8 dtype on the H200: warned at its line", rc == 0 a
       "fnuz.json:1: dtype float8_e4m3fnuz is the FNUZ fp8 encoding" in err, err)
 rc, out, err = run("batch", fnuz, "--target", "vllm-fused-moe", "--hw", "mi300x", "--format", "csv", "--m-values", "16")
 check("... and not on the MI300X, which computes it", rc == 0 and "encoding" not in err, err)
+fnuz2 = write("fnuz2.json", '[{"experts": 8, "top_k": 2, "hidden": 4096, "intermediate": 14336}, {"experts": 8, '
+                            '"top_k": 2, "hidden": 4096, "intermediate": 14336, "dtype": "float8_e4m3fnuz"}]')
+rc, out, err = run("batch", fnuz2, "--target", "vllm-fused-moe", "--hw", "h200", "--format", "csv", "--m-values", "16")
+check("... in a one-line list of two: the warning names the entry (it named the line only)", rc == 0 and
+      "fnuz2.json:1: entry 2 of the list: dtype float8_e4m3fnuz" in err, err)
 one = write("one.json", '[{"experts": 8, "top_k": 2, "hidden": 4096, "intermediate": 14336, "tp": 2}, '
                         '{"experts": 8, "top_k": 2, "hidden": 4096}]')
 rc, out, err = run("batch", one, "--target", "vllm-fused-moe", "--hw", "h200", "--format", "csv", "--m-values", "16")

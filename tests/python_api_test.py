@@ -860,6 +860,8 @@ check("dtype='torch.float16' is fp16", g.rank("16x4096x4096", hw="h200", dtype="
 check("dtype='float8_e4m3fn' (torch's fp8) is fp8",
       g.rank("16x4096x4096", hw="h200", dtype="float8_e4m3fn", top=3) == g.rank("16x4096x4096", hw="h200", dtype="fp8",
                                                                                  top=3))
+check("dtype='float8_e4m3fn' on a100: the error quotes it as given",
+      "dtype float8_e4m3fn (fp8) is not supported by a100" in str(py_error(g.rank, "64x64x64", hw="a100", dtype="float8_e4m3fn")))
 Float16 = type("float16", (), {"__module__": "numpy"})  # a numpy scalar type, as np.float16 is to the module
 check("dtype=<a numpy scalar type named float16> is fp16", g.rank("16x4096x4096", hw="h200", dtype=Float16, top=3) == want)
 e = type_error(g.rank, "16x4096x4096", hw="h200", dtype=3)

@@ -214,8 +214,9 @@ bool ranking_options_given(const CommonOptions& o);
 
 using gemm_advisor::same_file;
 
-/// Throws InputError when the hardware has no matrix path for the problem's dtype.
-void require_dtype(const gemm_advisor::Hardware& hw, gemm_advisor::Dtype d);
+/// Throws InputError when the hardware has no matrix path for the problem's dtype (`given`: the
+/// dtype as spelled on the command line, quoted when it is another name of it).
+void require_dtype(const gemm_advisor::Hardware& hw, gemm_advisor::Dtype d, const std::string& given = "");
 
 /// Each subcommand registers itself and returns the function run when it was chosen.
 using Runner = std::function<int()>;

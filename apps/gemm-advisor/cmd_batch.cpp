@@ -543,7 +543,7 @@ int run_batch(const BatchOptions& o) {
                 // its first line (the list's dtype column went unsaid: a fresh user's find, 2026-12-04).
                 if (const std::string w = list_encodings.first_warning(item->entry.dtype_text, hw); !w.empty()) {
                   progress.clear();
-                  spdlog::warn("{}", located(source, item->entry.line, w));
+                  spdlog::warn("{}", located(source, item->entry.line, entry_place(item->entry.entry) + w));
                 }
                 if (!item->infeasible_given.empty() && infeasible_shapes++ == 0)
                   first_infeasible = item->entry.problem.shape_text() + " (" + source + ":" +

@@ -72,7 +72,9 @@ int run_moe_batch(const MoeBatchOptions& o) {
   for (const MoeModel& m : models) {
     if (m.error.empty())
       if (const std::string w = list_encodings.first_warning(m.dtype_text, hw); !w.empty())
-        spdlog::warn("{}", m.line > 0 ? located(o.input == "-" ? "<stdin>" : o.input, m.line, w) : w);
+        spdlog::warn("{}", m.line > 0 ? located(o.input == "-" ? "<stdin>" : o.input, m.line,
+                                                entry_place(m.entry) + w)
+                                      : w);
   }
   const Target& target = vllm_fused_moe_target();
   // --candidates: the given configs instead of the kernel's space, read and checked as rank reads them.

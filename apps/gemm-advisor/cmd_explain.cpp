@@ -46,7 +46,7 @@ Registered register_explain(CLI::App& app) {
             const Profile profile = load_profile_logged(o->common.hw, o->common.overrides, o->common.target);
             const Hardware& hw = profile.hw;
             const Target& target = find_target(o->common.target);
-            require_dtype(hw, p.dtype);
+            require_dtype(hw, p.dtype, o->common.dtype);
             if (const std::string w = fp8_format_warning(o->common.dtype, hw); !w.empty()) spdlog::warn("{}", w);
             warn_beyond_memory(p, hw);
             TileConfig given;

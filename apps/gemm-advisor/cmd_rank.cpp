@@ -37,7 +37,7 @@ Registered register_rank(CLI::App& app) {
             const Profile profile = load_profile_logged(o->common.hw, o->common.overrides, o->common.target);
             const Hardware& hw = profile.hw;
             const Target& target = find_target(o->common.target);
-            require_dtype(hw, p.dtype);
+            require_dtype(hw, p.dtype, o->common.dtype);
             if (const std::string w = fp8_format_warning(o->common.dtype, hw); !w.empty()) spdlog::warn("{}", w);
             warn_beyond_memory(p, hw);
             std::map<TileConfig, long> line_of;  // --candidates: where each config is, for the messages
@@ -52,19 +52,14 @@ Registered register_rank(CLI::App& app) {
                           o->common.candidates.empty() ? space.size() : given.size(),
                           o->common.candidates.empty() ? "the target's space" : o->common.candidates, target.name(),
                           ranked.size());
-            // Each infeasible given config said (5 named, then a count: a list of thousands gave as many lines).
-            RepeatedRows infeasible;
-            for (const auto& r : ranked) {
-              if (r.estimate.feasible || !infeasible.name_next()) continue;
-              const auto at = line_of.find(r.config);
-              spdlog::warn("{}", located(o->common.candidates, at == line_of.end() ? 0 : at->second,
-                                         "config " + r.config.text() + " is infeasible on " + hw.name + ": " +
-                                             r.infeasible_reason));
-            }
-            if (const std::string more = infeasible.summary(o->common.candidates.empty() ? "rank" : o->common.candidates,
-                                                            "infeasible on " + hw.name, "listed as infeasible");
-                !more.empty())
-              spdlog::warn("{}", more);
+            // Each infeasible given config said, where it was given.
+            for (const std::string& w : infeasible_warnings(
+                     ranked, hw, o->common.candidates.empty() ? "rank" : o->common.candidates,
+                     [&](const TileConfig& c, std::string what) {
+                       const auto at = line_of.find(c);
+                       return located(o->common.candidates, at == line_of.end() ? 0 : at->second, what);
+                     }))
+              spdlog::warn("{}", w);
             try {
               require_feasible(ranked, p, hw);  // one error line with a reason (the warnings give all)
             } catch (const InputError& e) {

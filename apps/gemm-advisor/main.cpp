@@ -315,9 +315,9 @@ std::size_t write_vllm_directory(const std::string& dir, const std::vector<std::
   return written;
 }
 
-void require_dtype(const gemm_advisor::Hardware& hw, gemm_advisor::Dtype d) {
+void require_dtype(const gemm_advisor::Hardware& hw, gemm_advisor::Dtype d, const std::string& given) {
   try {
-    gemm_advisor::require_matrix_dtype(hw, d);
+    gemm_advisor::require_matrix_dtype(hw, d, given);
   } catch (const gemm_advisor::InputError& e) {
     // The user gave no dtype: say where fp8 came from (it read as if --dtype fp8 were given: a fresh
     // user's find, 2026-12-04).

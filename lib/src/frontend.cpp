@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "gemm_advisor/advise.hpp"
+#include "gemm_advisor/csv_reader.hpp"
 #include "gemm_advisor/error.hpp"
 #include "gemm_advisor/model_params.hpp"
 #include "gemm_advisor/moe.hpp"
@@ -101,15 +102,16 @@ GemmProblem problem_defaults_for(const TargetInfo& target, std::string_view dtyp
   return base;
 }
 
-void require_matrix_dtype(const Hardware& hw, Dtype d) {
+void require_matrix_dtype(const Hardware& hw, Dtype d, std::string_view given) {
   if (hw.rate(d)) return;
   std::string have;
   for (int i = 0; i < kDtypeCount; ++i) {
     if (hw.matrix[static_cast<std::size_t>(i)])
       have += (have.empty() ? "" : ", ") + std::string(dtype_name(static_cast<Dtype>(i)));
   }
-  throw InputError("dtype " + std::string(dtype_name(d)) + " is not supported by " + hw.name + " (it has: " + have +
-                   ")");
+  const std::string name(dtype_name(d));
+  const std::string spelled = given.empty() || given == name ? name : std::string(given) + " (" + name + ")";
+  throw InputError("dtype " + spelled + " is not supported by " + hw.name + " (it has: " + have + ")");
 }
 
 std::string empty_space_reason() {
@@ -119,6 +121,19 @@ std::string empty_space_reason() {
 }
 
 std::string infeasible_config_text(const RankedConfig& r) { return r.config.text() + ": " + r.infeasible_reason; }
+
+std::vector<std::string> infeasible_warnings(const std::vector<RankedConfig>& ranked, const Hardware& hw,
+                                             const std::string& source,
+                                             const std::function<std::string(const TileConfig&, std::string)>& locate) {
+  std::vector<std::string> out;
+  RepeatedRows infeasible;  // 5 named, then a count, as for configs listed twice
+  for (const auto& r : ranked)
+    if (!r.estimate.feasible && infeasible.name_next())
+      out.push_back(locate(r.config, "config " + r.config.text() + " is infeasible on " + hw.name + ": " + r.infeasible_reason));
+  if (std::string more = infeasible.summary(source, "infeasible on " + hw.name, "listed as infeasible"); !more.empty())
+    out.push_back(std::move(more));
+  return out;
+}
 
 void require_feasible(const std::vector<RankedConfig>& ranked, const GemmProblem& p, const Hardware& hw) {
   std::size_t feasible = 0, infeasible = 0;

@@ -367,8 +367,8 @@ std::vector<MoeModel> read_yaml_models(const std::string& text, const std::strin
     // lists say it (a fresh user's find, 2026-12-04).
     const bool shared = (i > 0 && root[i - 1].Mark().line == n.Mark().line) ||
                         (i + 1 < root.size() && root[i + 1].Mark().line == n.Mark().line);
-    const std::string where = path + ":" + std::to_string(line) + ": " +
-                              (shared ? "entry " + std::to_string(i + 1) + " of the list: " : std::string());
+    const std::string where = path + ":" + std::to_string(line) + ": " + entry_place(shared ? static_cast<long>(i + 1) : 0);
+    const std::size_t first = out.size();
     add_entry(out, keep_bad, line, [&] {
       if (!n.IsMap()) throw InputError(where + "each model is a mapping of experts, top_k, hidden, intermediate, ...");
       if (n["m"] && !n["experts"])
@@ -407,6 +407,8 @@ std::vector<MoeModel> read_yaml_models(const std::string& text, const std::strin
       }
       return model_from_fields(mf, where, line);
     });
+    if (shared)
+      for (std::size_t j = first; j < out.size(); ++j) out[j].entry = static_cast<long>(i + 1);
   }
   return out;
 }

@@ -135,7 +135,7 @@ Dtype parse_dtype(std::string_view text) {
   // The fused-MoE target's own spellings too (its dtype error listed fp32, which it refuses, and not
   // fp8_w8a8, which it takes: a fresh user's find, 2026-12-04); integer types are not modelled.
   throw InputError("unknown dtype '" + printable(text) +
-                   "' (expected fp32, fp16, bf16, fp8, fp6 or fp4; --target vllm-fused-moe takes bf16, fp16 or "
+                   "' (expected fp32, fp16, bf16, fp8, fp6 or fp4; the vllm-fused-moe target takes bf16, fp16 or "
                    "fp8_w8a8" + (t.rfind("int", 0) == 0 ? std::string("; integer types are not modelled") : "") + ")");
 }
 

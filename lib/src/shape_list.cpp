@@ -256,6 +256,11 @@ class YamlShapeReader : public ShapeReader {
     const YAML::Node item = root_[index_++];
     e = ShapeEntry{};
     e.line = item.Mark().line + 1 + first_line_;
+    // Entries sharing a line (json.dump writes a whole list on one): the entry's place in the list
+    // too (a line alone did not find the bad one of 1000: a fresh user's find, 2026-12-04).
+    const int row = item.Mark().line;
+    if ((index_ >= 2 && root_[index_ - 2].Mark().line == row) || (index_ < root_.size() && root_[index_].Mark().line == row))
+      e.entry = static_cast<long>(index_);
     try {
       e.problem = defaults_;
       if (item.IsScalar()) {
@@ -286,13 +291,7 @@ class YamlShapeReader : public ShapeReader {
         require_utf8(e.name, "'name'");  // it goes into JSON output as it is
       }
     } catch (const InputError& err) {
-      // Entries sharing a line (json.dump writes a whole list on one): the entry's place in the list
-      // too (a line alone did not find the bad one of 1000: a fresh user's find, 2026-12-04).
-      const int row = item.Mark().line;
-      const bool shared = (index_ >= 2 && root_[index_ - 2].Mark().line == row) ||
-                          (index_ < root_.size() && root_[index_].Mark().line == row);
-      e.error = located(source_, e.line, (shared ? "entry " + std::to_string(index_) + " of the list: " : std::string()) +
-                                             err.what());
+      e.error = located(source_, e.line, entry_place(e.entry) + err.what());
     }
     return true;
   }

@@ -166,14 +166,9 @@ std::vector<ga::RankedConfig> ranked_configs(const ga::Target& target, const ga:
     ga::advise(target, p, h.profile, given, distinct ? 0 : top, space, ranked);
     if (distinct) ga::distinct_tiles_first(ranked, top);
   }
-  ga::RepeatedRows infeasible;  // 5 named, then a count, as for configs listed twice
-  for (const auto& r : ranked)
-    if (!r.estimate.feasible && infeasible.name_next())
-      warnings.push_back("config " + r.config.text() + " is infeasible on " + h.profile.hw.name + ": " +
-                         r.infeasible_reason);
-  if (std::string more = infeasible.summary("candidates", "infeasible on " + h.profile.hw.name, "listed as infeasible");
-      !more.empty())
-    warnings.push_back(std::move(more));
+  for (std::string& w : ga::infeasible_warnings(ranked, h.profile.hw, "candidates",
+                                                [](const ga::TileConfig&, std::string what) { return what; }))
+    warnings.push_back(std::move(w));
   ga::require_feasible(ranked, p, h.profile.hw);
   return ranked;
 }
@@ -192,7 +187,7 @@ std::pair<std::string, std::vector<std::string>> ranking_json(const std::string&
   std::vector<std::string> warnings = h.warnings;
   add_target_params_warning(h, target, warnings);
   const ga::Hardware& hwr = h.profile.hw;
-  ga::require_matrix_dtype(hwr, p.dtype);
+  ga::require_matrix_dtype(hwr, p.dtype, dtype);
   add_fp8_format_warning(dtype, hwr, warnings);
   const std::vector<ga::TileConfig> given = candidates ? given_configs(*candidates, warnings) : std::vector<ga::TileConfig>{};
   const std::vector<ga::RankedConfig> ranked =
@@ -205,7 +200,7 @@ std::pair<std::string, std::vector<std::string>> ranking_json(const std::string&
 std::pair<std::string, std::vector<std::string>> explained(const ga::Target& target, const ga::GemmProblem& p,
                                                            const ProfileHandle& h, const std::string& config,
                                                            const std::string& dtype) {
-  ga::require_matrix_dtype(h.profile.hw, p.dtype);
+  ga::require_matrix_dtype(h.profile.hw, p.dtype, dtype);
   ga::TileConfig given;
   if (!config.empty()) given = ga::parse_tile_config(config);
   ga::RankedConfig r;
@@ -270,7 +265,7 @@ std::pair<std::string, std::vector<std::string>> moe_ranking_json(std::int64_t t
       moe_problem(tokens, experts, top_k, hidden, intermediate, tp, dtype, block_shape, routing, gemm);
   ProfileHandle h = resolve_hw(hw, cu_count);
   const ga::Hardware& hwr = h.profile.hw;
-  ga::require_matrix_dtype(hwr, p.dtype);
+  ga::require_matrix_dtype(hwr, p.dtype, dtype);
   const ga::Target& target = ga::vllm_fused_moe_target();
   std::vector<std::string> warnings = h.warnings;
   add_target_params_warning(h, target, warnings);

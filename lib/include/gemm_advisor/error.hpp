@@ -18,6 +18,13 @@ class InputError : public std::runtime_error {
 /// Formats "source:line: message" (or "source: message" when line is 0).
 std::string located(const std::string& source, long line, const std::string& message);
 
+/// "entry N of the list: " for the N-th (1-based) entry of a JSON/YAML list whose entries share a
+/// line (json.dump writes a list on one), to follow located()'s "source:line: "; "" for 0, where the
+/// line alone places it (ShapeEntry::entry, MoeModel::entry).
+inline std::string entry_place(long entry) {
+  return entry > 0 ? "entry " + std::to_string(entry) + " of the list: " : std::string();
+}
+
 /// Whether two paths name one file (weakly canonical paths compared; where either cannot be
 /// resolved, the texts): the same file given twice on a command line.
 bool same_file(const std::string& a, const std::string& b);

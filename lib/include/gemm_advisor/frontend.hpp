@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -33,8 +34,9 @@ std::string shipped_profile_names();
 GemmProblem problem_defaults_for(const TargetInfo& target, std::string_view dtype, std::string_view layout);
 
 /// Throws InputError "dtype D is not supported by HW (it has: ...)" when the hardware has no matrix
-/// path for the dtype.
-void require_matrix_dtype(const Hardware& hw, Dtype d);
+/// path for the dtype; `given`, the dtype as the user spelled it, is quoted when it differs from
+/// D's own name ("dtype e4m3 (fp8) is not supported by a100 ...").
+void require_matrix_dtype(const Hardware& hw, Dtype d, std::string_view given = {});
 
 /// Why a target's space can hold no config for a problem, for the "no feasible config" errors: the
 /// space keeps only what the profile allows (" (every config of the target's space breaks a limit
@@ -43,6 +45,15 @@ std::string empty_space_reason();
 
 /// "CONFIG: reason" of an infeasible ranked config (how the front ends name one that cannot run).
 std::string infeasible_config_text(const RankedConfig& r);
+
+/// The warnings for the infeasible configs of `ranked` (advise()'s result with given configs): the
+/// first 5 as "config C is infeasible on HW: reason", each passed through `locate` (which may prefix
+/// where the config was given, e.g. "file:line: "), then one "SOURCE: N more configs infeasible on HW
+/// after the 5 above (listed as infeasible)" line for the rest (a list of thousands gave as many
+/// lines). Empty when every config is feasible.
+std::vector<std::string> infeasible_warnings(const std::vector<RankedConfig>& ranked, const Hardware& hw,
+                                             const std::string& source,
+                                             const std::function<std::string(const TileConfig&, std::string)>& locate);
 
 /// Throws InputError "no feasible config for SHAPE on HW[: reason]" (as `rank` reports it) when
 /// `ranked` (advise()'s result) has no feasible entry; the reason is the first infeasible given

@@ -62,6 +62,8 @@ struct MoeModel {
                                  ///< "float8_e4m3fnuz": which fp8 encoding (fp8_format_warning)
   std::int64_t quant_block = 0;  ///< fp8 with [b, b] block scales: b; 0: per-tensor scales
   long line = 0;                 ///< where the list gives it (0: not from a list)
+  long entry = 0;                ///< its place (1-based) in a JSON/YAML list whose entries share its line, as
+                                 ///< json.dump writes a list on one line; 0 where the line alone places it
   std::string error;             ///< a bad list entry (read_moe_models with keep_bad): why, after its place
 
   /// N, the intermediate size per rank.

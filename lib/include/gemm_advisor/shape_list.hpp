@@ -24,6 +24,8 @@ struct ShapeEntry {
   std::string dtype_text;  ///< the entry's own dtype as written ("" where the default applies), e.g.
                            ///< "float8_e4m3fnuz": which fp8 encoding (fp8_format_warning)
   long line = 0;      ///< line in the input (1-based; 0 when unknown)
+  long entry = 0;     ///< its place (1-based) in a JSON/YAML list whose entries share its line (json.dump
+                      ///< writes a list on one line); 0 where the line alone places it (entry_place)
   std::string error;  ///< non-empty: "source:line: what is wrong"; problem is then meaningless
 };
 
