@@ -377,6 +377,11 @@ rc, out, err = run("batch", weights, "--hw", own, "--emit", "vllm", "--out", os.
 rc_e, out_e, err_e = run("batch", weights, "--hw", own, "--emit", "vllm", "--out", os.path.join(TMP, "vb"),
                          "--vllm-device-name", "  ")
 check("--vllm-device-name of spaces only: a usage error", rc_e == 2 and "no name" in err_e, err_e)
+rc_e, out_e, err_e = run("batch", weights, "--hw", own, "--emit", "vllm", "--out", os.path.join(TMP, "vc"),
+                         "--vllm-device-name", "x,y=z")
+check("--vllm-device-name with ',' or '=': a usage error, nothing written (the file name's fields split on them)",
+      rc_e == 2 and "separate the config file name's fields" in err_e and not os.path.exists(os.path.join(TMP, "vc")),
+      err_e)
 check("--vllm-device-name with spaces: written with '_', as vLLM names its files",
       rc == 0 and all("device_name=NVIDIA_H200_NVL," in f for f in os.listdir(os.path.join(TMP, "vs"))
                       if f.startswith("N=")), err)

@@ -152,7 +152,8 @@ TEST_CASE("broken profiles give file:line errors", "[hardware][errors]") {
   CHECK_THROWS_WITH(parse_profile(replaced(good, "clock_mhz: 1000", "clock_mhz: 0.001"), "bad.yaml"),
                     Catch::Contains("'compute.clock_mhz' = 0.001 is outside the plausible range"));
   CHECK_THROWS_WITH(parse_profile(replaced(good, "xcd_count: 1", "xcd_count: 1000"), "bad.yaml"),
-                    Catch::Contains("'memory.xcd_count' = 1000 is outside the plausible range [1, 100]"));
+                    Catch::Contains("'memory.xcd_count' = 1000 exceeds 'compute.cu_count' = 100 (each XCD holds at "
+                                    "least one CU: check both)"));
   // A billion CUs passed `profiles validate` and ranked 16x16 tiles split 16 ways (a fresh user's find).
   CHECK_THROWS_WITH(parse_profile(replaced(good, "cu_count: 100", "cu_count: 1000000000"), "bad.yaml"),
                     Catch::Contains("'compute.cu_count' = 1000000000 is outside the plausible range [1, 100000]"));

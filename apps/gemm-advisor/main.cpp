@@ -135,6 +135,11 @@ CLI::Validator vllm_device_name_validator() {
         if (v.find_first_not_of('_') == std::string::npos) return "'" + gemm_advisor::printable(typed) + "': no name";
         if (gemm_advisor::escape_control(v) != v)  // it escapes exactly the control bytes
           return "'" + gemm_advisor::printable(typed) + "': a control character in a device name (e.g. NVIDIA_H200)";
+        // ',' and '=' separate the file name's fields (E=..,N=..,device_name=..): a name with one
+        // wrote a file whose fields no longer split as vLLM's reader makes them (a fresh user's find,
+        // 2026-12-05); no GPU name torch prints has either.
+        if (v.find_first_of(",=") != std::string::npos)
+          return "'" + gemm_advisor::printable(typed) + "': ',' and '=' separate the config file name's fields (e.g. NVIDIA_H200)";
         return "";
       },
       "NAME");

@@ -470,14 +470,20 @@ void parse_memory(ProfileReader& r, const YAML::Node& m, Hardware& hw) {
   // DRAM capacity: 1 MB to 1 PB (the model reads it only for reporting; a unit slip is still an error).
   r.plausible(m, "dram_bytes", "memory.dram_bytes", 1e6, 1e15);
   r.plausible(m, "llc_bytes", "memory.llc_bytes", 1 << 16, 1e11, true);
-  if (hw.cu_count > 0) r.plausible(m, "xcd_count", "memory.xcd_count", 1, hw.cu_count);
+  // More XCDs than CUs: one of the two is wrong, and which the range alone cannot say ("xcd_count = 8
+  // is outside [1, 4] (check its unit)" blamed the XCDs for a cu_count of 4: a fresh user's find,
+  // 2026-12-05).
+  if (hw.cu_count > 0 && hw.xcd_count > hw.cu_count && m["xcd_count"])
+    r.error(m["xcd_count"], "'memory.xcd_count' = " + std::to_string(hw.xcd_count) + " exceeds 'compute.cu_count' = " +
+                                std::to_string(hw.cu_count) + " (each XCD holds at least one CU: check both)");
+  else if (hw.cu_count > 0) r.plausible(m, "xcd_count", "memory.xcd_count", 1, hw.cu_count);
   if (hw.vendor == "nvidia" && hw.xcd_count > 1)
     r.warn(m["xcd_count"], "'memory.xcd_count' = " + std::to_string(hw.xcd_count) +
                                " on an NVIDIA GPU: it counts AMD's chiplets with a private L2 (1 on NVIDIA); the model "
                                "splits the L2 that many ways");
   // Each XCD holds the same number of CUs (MI300X: 8 x 38; MI355X: 8 x 32); an uneven split is a typo
   // (a fresh user's 7 on the MI300X validated unsaid, 2026-12-04).
-  if (hw.xcd_count > 1 && hw.cu_count > 0 && hw.cu_count % hw.xcd_count != 0)
+  if (hw.xcd_count > 1 && hw.cu_count >= hw.xcd_count && hw.cu_count % hw.xcd_count != 0)
     r.warn(m["xcd_count"], "'memory.xcd_count' = " + std::to_string(hw.xcd_count) + " does not divide compute.cu_count = " +
                                std::to_string(hw.cu_count) + ": every XCD holds the same number of CUs");
   if (hw.clock_hz > 0) {
@@ -486,6 +492,12 @@ void parse_memory(ProfileReader& r, const YAML::Node& m, Hardware& hw) {
   }
   if (hw.llc_bytes > 0 && hw.llc_bandwidth_bytes_per_s <= 0)
     r.error(m, "'memory.llc_bytes' is set but 'memory.llc_bandwidth_bytes_per_s' is missing or zero");
+  // The other half of the pair: a bandwidth without a capacity was taken as no LLC at all (SCHEMA.md
+  // lets the llc_ keys out only when they are 0: a fresh user's find, 2026-12-05).
+  if (hw.llc_bandwidth_bytes_per_s > 0 && hw.llc_bytes <= 0)
+    r.error(m["llc_bandwidth_bytes_per_s"],
+            "'memory.llc_bandwidth_bytes_per_s' is set but 'memory.llc_bytes' is missing or zero (an LLC needs both; 0 "
+            "for both: none)");
   // The hierarchy's order (fresh users' finds, 2026-12-04: an L2 larger than the DRAM, or a cache
   // slower than the DRAM behind it, were taken, and such a cache made every prediction slower). A
   // capacity out of order is a slip (an error); a slow cache a warning: the model takes it as given.

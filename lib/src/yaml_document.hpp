@@ -51,16 +51,23 @@ inline YAML::Node load_one_document(const std::string& text, const std::string& 
 /// The list under `key` of a mapping root ({"shapes": [...]}), or `root` itself when it is not a
 /// mapping with that key. Another key of such a mapping whose value is a list throws InputError
 /// "source:line: unknown key 'NAME' (expected only 'KEY')": a misspelled second list was dropped
-/// without a word. One whose value is not a list (a version, a model name, a YAML anchor's
+/// without a word; so does a second KEY ("duplicate key 'KEY'"). One whose value is not a list (a version, a model name, a YAML anchor's
 /// defaults) is ignored with a warning "source:line: unknown key 'NAME' ignored ..." in `warnings`
 /// (it was an error: a fresh user's find, 2026-12-04); without `warnings`, an error as well.
 inline YAML::Node list_under(const YAML::Node& root, const std::string& key, const std::string& source,
                              long first_line, std::vector<std::string>* warnings = nullptr) {
   if (!root.IsMap() || !root[key]) return root;
+  bool seen = false;
   for (const auto& kv : root) {
     const std::string name = kv.first.IsScalar() ? kv.first.Scalar() : "";
-    if (name == key) continue;
     const long line = kv.first.Mark().line + 1 + first_line;
+    if (name == key) {
+      // yaml-cpp keeps both and root[key] is the first: the second list's entries were dropped
+      // without a word (a fresh user's find, 2026-12-05).
+      if (seen) throw InputError(located(source, line, "duplicate key '" + key + "' (one list: merge them)"));
+      seen = true;
+      continue;
+    }
     if (warnings && !kv.second.IsSequence()) {
       warnings->push_back(located(source, line, "unknown key '" + printable(name) + "' ignored (only '" + key +
                                                     "' is read)"));

@@ -39,7 +39,9 @@ std::string triton_rules_message(const TileConfig& c, const GemmProblem& p, cons
     return "num_warps = " + std::to_string(c.num_warps) + " must be a power of two in [1, 32]";
   if (c.num_stages < 1 || c.num_stages > profile.triton.max_num_stages)
     return "num_stages = " + std::to_string(c.num_stages) + " is outside 1.." +
-           std::to_string(profile.triton.max_num_stages) + " for " + hw.name;
+           std::to_string(profile.triton.max_num_stages) + " for " + hw.name +
+           " (triton.max_num_stages, the profile's bound on the search, not a hardware limit: a profile of your own "
+           "may raise it)";
   if (c.split_k < 1 || c.split_k > profile.triton.max_split_k)
     return "split_k = " + std::to_string(c.split_k) + " is outside 1.." + std::to_string(profile.triton.max_split_k) +
            " (triton.max_split_k: raise it with --max-split-k, or max_split_k= in Python)";
