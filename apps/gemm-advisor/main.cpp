@@ -422,6 +422,41 @@ class WarningCounter final : public spdlog::sinks::base_sink<std::mutex> {
 
 }  // namespace
 
+// An option that takes a value given another option in its place (`-o --strict`, `--out --overwrite`):
+// CLI11 takes a required value whatever it looks like, so the second option was swallowed as a file
+// name (calibrate wrote a profile named '--strict', exit 0: a fresh user's find, 2026-12-05). The
+// usage error, or "" where none: only a token that is exactly a known option of the subcommand (or a
+// top-level one) counts, so a value that merely starts with '-' (stdin's '-') still passes.
+// `command` gets "gemm-advisor SUBCOMMAND" for the error's pointer to its --help.
+std::string option_given_as_value(CLI::App& app, int argc, char** argv, std::string& command) {
+  CLI::App* sub = nullptr;
+  auto known = [&](const std::string& token) -> CLI::Option* {
+    if (token.size() < 2 || token[0] != '-') return nullptr;
+    const std::string name = token.substr(0, token.find('='));
+    if (sub)
+      if (CLI::Option* o = sub->get_option_no_throw(name)) return o;
+    return app.get_option_no_throw(name);
+  };
+  for (int i = 1; i < argc; ++i) {
+    const std::string token = argv[i];
+    if (token == "--") break;  // what follows is positional
+    if (!sub && token[0] != '-') {
+      for (CLI::App* candidate : app.get_subcommands([](CLI::App*) { return true; }))
+        if (candidate->check_name(token)) sub = candidate;
+      continue;
+    }
+    CLI::Option* opt = known(token);
+    if (!opt || token.find('=') != std::string::npos || opt->get_items_expected_min() < 1 || i + 1 >= argc) continue;
+    const std::string next = argv[i + 1];
+    if (next != "-" && known(next) != nullptr) {
+      command = "gemm-advisor" + (sub ? " " + sub->get_name() : std::string());
+      return token + " needs a value, got the option " + gemm_advisor::printable(next);
+    }
+    ++i;  // its value
+  }
+  return "";
+}
+
 int main(int argc, char** argv) {
   auto logger = spdlog::stderr_color_mt("gemm-advisor");
   const auto warnings = std::make_shared<WarningCounter>();
@@ -457,6 +492,13 @@ int main(int argc, char** argv) {
                    cli::register_profiles, cli::register_targets, cli::register_calibrate})
     runners.push_back(reg(app));
 
+  {
+    std::string command;
+    if (const std::string what = option_given_as_value(app, argc, argv, command); !what.empty()) {
+      std::cerr << "gemm-advisor: error: " << what << " (see " << command << " --help)\n";
+      return cli::kExitUsage;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

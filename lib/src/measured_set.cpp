@@ -378,6 +378,26 @@ std::vector<MeasuredShape> read_measured_shapes(const std::vector<std::string>& 
     for (const auto& [path, kernels] : without_kernel)
       log(LogLevel::warning, fmt::format("{}: no row of the {} kernel, so it adds nothing; its kernels: {} (a file of another set?)", path,
                    kernel, kernels_text(kernels)));
+  // A shape whose every timed config failed (compile errors, wrong results, timeouts) has nothing to
+  // score: left out, said once with a count (it went unsaid, the shape count one short: a fresh
+  // user's find, 2026-12-05). Those left out by the timing checks were said above.
+  std::size_t all_failed = 0;
+  std::string first_failed;
+  for (const MeasuredShape& m : shapes) {
+    if (m.configs.empty() || std::any_of(m.configs.begin(), m.configs.end(), [](const MeasuredConfig& c) {
+          return c.status == "ok" || is_timing_check_status(c.status);
+        }))
+      continue;
+    if (all_failed++ == 0)
+      first_failed = located(m.configs.front().source ? *m.configs.front().source : std::string("?"),
+                             m.configs.front().line,
+                             m.problem.shape_text() + " " + std::string(dtype_name(m.problem.dtype)) + " " +
+                                 m.problem.layout.name());
+  }
+  if (all_failed > 0)
+    log(LogLevel::warning,
+        fmt::format("{}: no config of the shape ran (every row's status is a failure): left out{}", first_failed,
+                    all_failed > 1 ? fmt::format(" ({} such shapes in all)", all_failed) : std::string()));
   return shapes;
 }
 
