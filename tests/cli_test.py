@@ -164,6 +164,10 @@ check("profiles validate -q: no warnings (they were written past --quiet)", p.re
 # Control bytes in a file name or option value stay on one line, written \xNN (a newline in a path
 # split the error over two lines; an ESC reached the terminal raw: a fresh user's find).
 expect_error("a newline in a shape-list path", ["batch", "a\nb.csv", "--hw", "h200"], 1, "a\\x0ab.csv: cannot open")
+# A byte that is not UTF-8 (a Latin-1 file name) is escaped too (it reached the terminal raw: a fresh
+# user's find, 2026-12-05); "\udcff" is byte 0xFF in an argument (Python's surrogateescape).
+expect_error("a non-UTF-8 byte in a measurements path", ["evaluate", "--hw", "h200", "--measurements", "bad\udcffname.csv"],
+             1, "bad\\xffname.csv: cannot open")
 expect_error("an ESC in --target", ["rank", "64x64x64", "--hw", "h200", "--target", "a\x1bb"], 2, "a\\x1bb")
 
 expect_error("zero dim", ["rank", "4096x0x4096"], 1, "shape '4096x0x4096'")

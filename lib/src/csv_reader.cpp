@@ -208,6 +208,11 @@ CsvHeader CsvHeader::read(CsvReader& reader, const std::vector<std::string>& req
       std::all_of(fields.begin(), fields.end(), [](const std::string& f) { return f.empty() || numeric_field(f); }))
     reader.fail("the header row is missing: the first row is data ('" + printable(joined(fields, ",")) +
                 "'); expected column names first (required: " + joined(required, ",") + ")");
+  // One column holding another separator: a semicolon- or tab-separated file (its header was offered
+  // as a column to rename: a fresh user's find, 2026-12-05).
+  if (fields.size() == 1 && fields[0].find_first_of(";\t|") != std::string::npos)
+    reader.fail("no ',' in the header ('" + printable(fields[0]) +
+                "'): columns are separated by commas (is the file semicolon- or tab-separated?)");
   for (std::size_t i = 0; i < fields.size(); ++i) {
     std::string name = fields[i];
     for (auto& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
@@ -230,7 +235,11 @@ CsvHeader CsvHeader::read(CsvReader& reader, const std::vector<std::string>& req
         (void)index;
         const bool unit_of_time = r == "ms" && (name == "us" || name == "s" || name == "ns" || name == "time_us" ||
                                                 name == "time_s" || name == "seconds");
-        if (near.empty() && (unit_of_time || (name != r && name.find(r) != std::string::npos)))
+        // Not another required column (block_m holds an 'm'), nor a one-letter name inside a word
+        // ('kernel' holds an 'n' and a 'k'): both were offered as the missing column.
+        const bool required_column = std::find(required.begin(), required.end(), name) != required.end();
+        const bool holds_it = r.size() > 1 && name != r && name.find(r) != std::string::npos;
+        if (near.empty() && (unit_of_time || (holds_it && !required_column)))
           near = "; column '" + printable(name) + "' is there" +
                  (unit_of_time ? ": the times go in 'ms', in milliseconds" : ": rename it '" + r + "'?");
       }

@@ -35,7 +35,7 @@ void require_measured_for(const std::string& path, long line, const MeasuredShap
     throw InputError(located(path, line, "measured on '" + printable(shape.gpu) + "', not on " +
                                                            profile.hw.display_name +
                                                            " (give that GPU's profile with --hw, or add the name to "
-                                                           "the profile's aliases:)"));
+                                                           "the profile's aliases)"));
   // The same chip, but not the same GPU: a MIG slice has a fraction of the SMs (a fit to it would be
   // read as the whole GPU's), another card its own clocks and power limit (said, not refused).
   if (!shape.gpu.empty()) {

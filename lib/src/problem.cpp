@@ -54,9 +54,12 @@ std::string printable(std::string_view text, std::size_t max_chars) {
 }
 
 std::string escape_control(std::string_view text, bool keep_line_breaks) {
-  return hex_escaped(text, [keep_line_breaks](unsigned char u) {
+  // Text that is not UTF-8 (a file name of Latin-1 bytes) has its bytes past ASCII escaped too: a raw
+  // 0xFF reached the terminal (a fresh user's find, 2026-12-05).
+  const bool utf8 = is_valid_utf8(text);
+  return hex_escaped(text, [keep_line_breaks, utf8](unsigned char u) {
     const bool line_break = u == '\n' || u == '\r' || u == '\t';
-    return (u < 0x20 && !(keep_line_breaks && line_break)) || u == 0x7f;
+    return (u < 0x20 && !(keep_line_breaks && line_break)) || u == 0x7f || (!utf8 && u >= 0x80);
   });
 }
 

@@ -35,8 +35,9 @@ bool same_file(const std::string& a, const std::string& b);
 std::string printable(std::string_view text, std::size_t max_chars = 64);
 
 /// `text` with its ASCII control bytes (and DEL) written "\xNN", every other byte (UTF-8 text) as it
-/// is, whatever its length; with `keep_line_breaks`, tab, newline and carriage return stay too. For
-/// whole messages and output fields, where printable() would mangle UTF-8 and cut.
+/// is, whatever its length (text that is not valid UTF-8 has its bytes past ASCII escaped too); with
+/// `keep_line_breaks`, tab, newline and carriage return stay too. For whole messages and output
+/// fields, where printable() would mangle UTF-8 and cut.
 std::string escape_control(std::string_view text, bool keep_line_breaks = false);
 
 /// True when `text` is well-formed UTF-8: no stray continuation bytes, overlong forms, surrogates
