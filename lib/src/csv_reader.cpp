@@ -216,7 +216,13 @@ CsvHeader CsvHeader::read(CsvReader& reader, const std::vector<std::string>& req
   for (std::size_t i = 0; i < fields.size(); ++i) {
     std::string name = fields[i];
     for (auto& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-    if (name.empty()) continue;
+    if (name.empty()) {
+      // Between named columns only: trailing empty names are a spreadsheet's padding ("...,split_k,,").
+      if (std::any_of(fields.begin() + static_cast<std::ptrdiff_t>(i) + 1, fields.end(),
+                      [](const std::string& f) { return !f.empty(); }))
+        h.unnamed_.push_back(static_cast<int>(i + 1));
+      continue;
+    }
     for (const auto& [alias, column] : aliases) {
       if (name == alias) name = column;
     }
@@ -264,6 +270,10 @@ std::vector<std::string> CsvHeader::unknown_column_warnings(const std::vector<st
       out.push_back(located(source_, line_,
                             "unknown column '" + printable(kv.first) + "' ignored (known: " + joined(known, ", ") + ")"));
   }
+  for (const int column : unnamed_)
+    out.push_back(located(source_, line_,
+                          "column " + std::to_string(column) + " of the header has no name: its values are ignored (known: " +
+                              joined(known, ", ") + ")"));
   return out;
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <set>
 #include <tuple>
@@ -311,6 +312,7 @@ std::vector<MeasuredShape> read_measurements(std::istream& in, const std::string
   const int ifam = h.index("family"), iname = h.index("name"), igpu = h.index("gpu");
   const int igemm = h.index("gemm"), iexp = h.index("experts"), itopk = h.index("top_k");
   const int iroute = h.index("routing"), iblock = h.index("block_shape");
+  const int ireps = h.index("reps"), irel = h.index("rel_err");
 
   std::vector<MeasuredShape> shapes;
   std::map<std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t, int, std::string>, std::size_t> index;
@@ -326,6 +328,11 @@ std::vector<MeasuredShape> read_measurements(std::istream& in, const std::string
     const std::string kernel = csv_text(f, ikern, "triton");
     if (kernel == vllm_fused_moe_target().name() && !p.is_moe())
       r.fail("column 'gemm' is empty: a " + kernel + " row is one GEMM of a layer (up or down), with experts and top_k");
+    // Kept for the record, not scored, but a slip there is still a slip (reps=abc passed unsaid: a
+    // fresh user's find, 2026-12-05): a whole count of runs, a finite error of at least 0.
+    if (!csv_text(f, ireps, "").empty()) csv_int(r, f, ireps, "reps", 0, std::numeric_limits<std::int32_t>::max());
+    if (!csv_text(f, irel, "").empty() && csv_double(r, f, irel, "rel_err") < 0)
+      r.fail("column 'rel_err': " + printable(f[irel]) + " is negative (a relative error is at least 0)");
     const std::string status = csv_text(f, ist, "ok");
     // A present but empty status is a cut-off row (a sweep stopped mid-write), not an ok one; a
     // differently spelt "ok" would silently drop a timed row.

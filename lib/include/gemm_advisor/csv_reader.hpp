@@ -58,12 +58,15 @@ class CsvHeader {
   /// not in `known` (e.g. a misspelled `bacth` or `splitk`), located at the header row, in the
   /// order of the names; empty when every column is known. `quiet`: columns taken without a word
   /// and not listed among the known (vLLM's ROCm keys in a candidates file). For the caller to show,
-  /// not to stop on.
+  /// not to stop on. A column without a name between named ones is warned of too ("column N of the
+  /// header has no name": a status column whose name was lost passed every failed row as timed,
+  /// unsaid); trailing empty names (a spreadsheet's padding) are not.
   std::vector<std::string> unknown_column_warnings(const std::vector<std::string>& known,
                                                    const std::vector<std::string>& quiet = {}) const;
 
  private:
   std::map<std::string, int> columns_;
+  std::vector<int> unnamed_;  // 1-based positions of the header's empty names before its last name
   std::size_t field_count_ = 0;
   std::string source_;  // where the header row is, for the warnings
   long line_ = 0;
