@@ -745,8 +745,16 @@ whole, rc, out, err = evaluate_csv("whole-gpu.csv", "gpu,m,n,k,block_m,block_n,b
                                    "NVIDIA H200,4096,4096,4096,128,64,64,8,3,1.1\n", "--cu-count", "60")
 rc2, out2, err2 = run("evaluate", "--hw", "h200", "--measurements", whole)
 check("evaluate --cu-count on whole-GPU rows: a warning at the first row", rc == rc2 == 0 and
-      f"{whole}:2: measured on 'NVIDIA H200', which names no MIG slice, while --cu-count 60 of 132" in err and
-      "names no MIG slice" not in err2, err + err2)
+      f"{whole}:2: measured on 'NVIDIA H200', which names no MIG slice, while the profile ranks for a partition "
+      "of 60 of 132 SMs" in err and "names no MIG slice" not in err2, err + err2)
+# AMD's partitions (CPX, a CU mask) keep the product's name: no such warning there (every CPX
+# measurement was warned of: a fresh AMD user's find, 2026-12-05).
+amd = os.path.join(TMP, "whole-amd.csv")
+with open(amd, "w") as f:
+    f.write("gpu,m,n,k,block_m,block_n,block_k,num_warps,num_stages,ms\n"
+            "AMD Instinct MI300X,4096,4096,4096,128,128,64,8,2,4.0\nAMD Instinct MI300X,4096,4096,4096,128,64,64,8,2,4.4\n")
+rc, out, err = run("evaluate", "--hw", "mi300x", "--measurements", amd, "--cu-count", "38")
+check("... not on an AMD GPU, whose partitions keep its name", rc == 0 and "MIG" not in err, err)
 # A file of a set that holds none of the kernel's rows (another kernel's) is named, not silently added.
 rc, out, err = run("evaluate", "--hw", "h200", "--measurements", "data/measurements/h200-triton-k.csv",
                    "data/measurements/h200-tutorial-d.csv")

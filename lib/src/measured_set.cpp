@@ -50,14 +50,20 @@ void require_measured_for(const std::string& path, long line, const MeasuredShap
     // The reverse: a partition asked for (--cu-count) of rows the gpu column says ran on the whole
     // GPU (no MIG slice): the partition's peak and waves would score the whole GPU's times (taken
     // unsaid: a fresh user's find, 2026-12-04). A CU mask leaves the name as it is: said, not refused.
-    if (variant != "MIG" && profile.hw.cu_count < profile.hw.product_cu_count && variant_warned && !*variant_warned) {
+    // AMD's partitions (CPX, a CU mask) keep the product's name, so there the name says nothing (every
+    // CPX measurement was warned of, and --strict failed: a fresh AMD user's find, 2026-12-05); the
+    // partition may come from the overlay (compute.active_cu_count), not only --cu-count.
+    if (variant != "MIG" && profile.hw.cu_count < profile.hw.product_cu_count && profile.hw.vendor != "amd" &&
+        variant_warned && !*variant_warned) {
       *variant_warned = true;
       log(LogLevel::warning, located(path, line, "measured on '" + printable(shape.gpu) +
-                                                               "', which names no MIG slice, while --cu-count " +
+                                                               "', which names no MIG slice, while the profile ranks for a "
+                                                               "partition of " +
                                                                std::to_string(profile.hw.cu_count) + " of " +
                                                                std::to_string(profile.hw.product_cu_count) +
-                                                               " ranks for a partition: timed under a CU mask? (else "
-                                                               "drop --cu-count)"));
+                                                               " SMs (--cu-count, or the profile's "
+                                                               "compute.active_cu_count): timed under a CU mask? (else "
+                                                               "rank for the whole GPU)"));
     }
     if (!variant.empty() && variant != "MIG" && variant_warned && !*variant_warned) {
       *variant_warned = true;
