@@ -366,6 +366,14 @@ own = write("my-h200.yaml", open("profiles/h200.yaml").read().replace("name: h20
 rc, out, err = run("batch", weights, "--hw", own, "--emit", "vllm", "--out", os.path.join(TMP, "vo"))
 check("own profile without --vllm-device-name: exit 1, one line", rc == 1 and out == "" and
       len(err.strip().splitlines()) == 1 and "--vllm-device-name" in err, err)
+# A GPU vLLM's table lacks: an alias in vLLM's file-name form of another alias names it (only the
+# shipped names counted: a fresh AMD user's find, 2026-12-05).
+mi308 = write("mi308x.yaml", re.sub(r"(?m)^aliases:.*$", 'aliases: ["AMD Instinct MI308X", "AMD_Instinct_MI308X"]',
+                                    open("profiles/mi300x.yaml").read().replace("name: mi300x", "name: mi308x", 1)))
+rc, out, err = run("batch", weights, "--hw", mi308, "--emit", "vllm", "--target", "vllm-fp8-block", "--out",
+                   os.path.join(TMP, "v308"))
+check("own profile with aliases ['AMD Instinct MI308X', 'AMD_Instinct_MI308X']: files carry AMD_Instinct_MI308X",
+      rc == 0 and any("device_name=AMD_Instinct_MI308X," in f for f in os.listdir(os.path.join(TMP, "v308"))), err)
 rc, out, err = run("batch", weights, "--hw", own, "--emit", "vllm", "--out", os.path.join(TMP, "vo"),
                    "--vllm-device-name", "NVIDIA_H200_NVL")
 check("own profile with --vllm-device-name: files carry that name",

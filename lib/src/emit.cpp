@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <atomic>
 #include <cerrno>
 #include <cstring>
@@ -201,6 +202,28 @@ std::string vllm_device_name(const Hardware& hw, std::string* warning) {
     throw InputError(escape_control(hw.source) + ": aliases list several vLLM device names (" + listed[0] + ", " +
                      listed[1] + "): give --vllm-device-name");
   if (listed.size() == 1) return listed.front();
+  // A GPU vLLM's table does not know (a hypothetical MI308X): an alias that is another alias in
+  // vLLM's file-name form (get_device_name_as_file_name: each run of whitespace and '/' one '_'),
+  // e.g. aliases ["AMD Instinct MI308X", "AMD_Instinct_MI308X"], names it (only the shipped names
+  // counted: a fresh AMD user's find, 2026-12-05).
+  std::vector<std::string> own;
+  for (const std::string& alias : hw.aliases) {
+    std::string file_form;
+    bool in_run = false;
+    for (const char ch : alias) {
+      const bool sep = ch == '/' || std::isspace(static_cast<unsigned char>(ch));
+      if (!sep) file_form += ch;
+      else if (!in_run) file_form += '_';
+      in_run = sep;
+    }
+    if (file_form != alias && std::find(hw.aliases.begin(), hw.aliases.end(), file_form) != hw.aliases.end() &&
+        std::find(own.begin(), own.end(), file_form) == own.end())
+      own.push_back(file_form);
+  }
+  if (own.size() > 1)
+    throw InputError(escape_control(hw.source) + ": aliases list several names in vLLM's form (" + own[0] + ", " +
+                     own[1] + "): give --vllm-device-name");
+  if (own.size() == 1) return own.front();
   if (by_name) {
     if (warning)
       *warning = escape_control(hw.source) + ": profile name '" + hw.name + "' is mapped to the shipped " + hw.name +
