@@ -132,6 +132,30 @@ TEST_CASE("an M- or N-contiguous operand with rows of two lines copies faster, u
   CHECK(fill("NN", c, mi300x) == Approx(fill("NT", c, mi300x)));
 }
 
+TEST_CASE("at M = 1 an A stored K x M is walked along K, as the compiler does (both strides are 1)", "[model][layout]") {
+  // Triton specialises integer arguments equal to 1 as constants, so at M = 1 A's strides in TT
+  // (stride_am = 1, stride_ak = M = 1) make its K range contiguous. The compile probe of 1x130x6868
+  // (data/measurements/h200-worst-probe.csv, Triton 3.6 on our H200) found TT and NT compiled alike:
+  // 16x16x256 w2 s5, 255 registers, 128 scalar LDG.E.U16 and the same LDS/LDSM in both. The model
+  // read TT's A one element a run along M (a line per element): 16x32x128 w4 s3 split 8 was
+  // predicted 20.14 us in TT against 19.64 in NT; now the same.
+  const Profile h200 = load_profile("h200");
+  const TileConfig c = cfg(16, 32, 128, 4, 3, 8);
+  auto at = [&](const char* shape, const char* layout) {
+    GemmProblem p = parse_shape(shape);
+    p.layout = parse_layout(layout);
+    const Estimate e = test_util::estimate(p, h200, c);
+    REQUIRE(e.feasible);
+    return e;
+  };
+  CHECK(at("1x130x6868", "TT").latency_s == Approx(at("1x130x6868", "NT").latency_s).epsilon(1e-12));
+  CHECK(at("1x130x6868", "TT").cu_load_step_s == Approx(at("1x130x6868", "NT").cu_load_step_s).epsilon(1e-12));
+  // Likewise B stored K x N at N = 1 (NN) is walked along K, as B stored N x K (NT).
+  CHECK(at("130x1x6868", "NN").cu_load_step_s == Approx(at("130x1x6868", "NT").cu_load_step_s).epsilon(1e-12));
+  // At M = 2 the strides are 2 and M: not specialised, A stays M-contiguous, one element a run.
+  CHECK(at("2x130x6868", "TT").cu_load_step_s > at("2x130x6868", "NT").cu_load_step_s);
+}
+
 TEST_CASE("the tutorial kernel's odd-N B is read one row per lane: each element its own line",
           "[model][layout]") {
   // Triton 3.6 lays the tutorial kernel's B loads with the lanes along K when N is odd (no contiguity

@@ -84,6 +84,7 @@ EstimateContext make_estimate_context(const GemmProblem& p, const Profile& profi
   // triton_operand_pipelining).
   ctx.a_aligned = a_vector_aligned(p.m, p.k, p.layout);
   ctx.b_aligned = b_vector_aligned(p.n, p.k, p.layout);
+  ctx.layout = compiled_layout(p.layout, p.m, p.n);
   ctx.bytes_in = dtype_bits(p.dtype) / 8.0;
   ctx.bytes_out = dtype_bits(output_dtype(p.dtype)) / 8.0;
   if (!ctx.rate) return ctx;

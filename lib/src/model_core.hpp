@@ -213,7 +213,7 @@ inline TileGeometry tile_geometry(const EstimateContext& ctx, const KernelShape&
   // Spilled registers and other register loads (scales) move 4 bytes at a time, like scalar loads.
   // An operand contiguous along M or N whose tile rows span two lines or more copies faster
   // (ModelParams::mn_contiguous_fill_gain), never above the CU's own fill rate.
-  const Layout& layout = ctx.problem->layout;
+  const Layout& layout = ctx.layout;
   // Rows are counted in the lines they touch, so that a wider row never copies slower per line
   // (a row of 65 bf16 elements already touches two lines: issue #11's monotonicity): a row spans
   // kWideRowLines lines or more when its bytes exceed kWideRowLines - 1 lines.

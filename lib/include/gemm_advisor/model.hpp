@@ -107,6 +107,9 @@ struct EstimateContext {
   double flops = 0;                      ///< the problem's useful work, FLOP (GemmProblem::flops)
   bool a_aligned = true;                 ///< A's contiguous dimension allows 16-byte vector loads
   bool b_aligned = true;                 ///< B's contiguous dimension allows 16-byte vector loads
+  /// The operands' storage as the compiled kernel walks it (compiled_layout): the problem's, except
+  /// where a size of 1 makes the other dimension contiguous.
+  Layout layout;
   double bytes_in = 0;                   ///< bytes per element of A and B
   double bytes_out = 0;                  ///< bytes per element of C
   double operand_bytes = 0;              ///< A and B of every batch: batch * (M*K + K*N) * bytes_in

@@ -54,6 +54,21 @@ inline bool b_vector_aligned(std::int64_t n, std::int64_t k, const Layout& layou
   return (layout.b_transposed ? k : n) % kVectorDivisibility == 0;
 }
 
+/// The layout a Triton kernel compiles for `p`: p.layout, except that A stored K x M with M = 1 is
+/// walked along K (as A stored M x K), and B stored K x N with N = 1 along K (as B stored N x K).
+/// Triton specialises integer arguments equal to 1 as constants (triton/runtime/jit.py), so at M = 1
+/// both of A's strides (stride_am = 1, stride_ak = M = 1) are 1 and its K range has known contiguity:
+/// the compile probe of 1x130x6868 (data/measurements/h200-worst-probe.csv) finds TT and NT
+/// compiled alike (16x16x256 w2 s5: 255 registers, 128 scalar LDG.E.U16, the same LDS/LDSM). The
+/// operand's alignment stays the stored layout's (a_vector_aligned: a row starts at each m, so such
+/// an A is unaligned, as the probe's scalar loads show).
+inline Layout compiled_layout(const Layout& layout, std::int64_t m, std::int64_t n) {
+  Layout out = layout;
+  if (m == 1) out.a_transposed = false;
+  if (n == 1) out.b_transposed = true;
+  return out;
+}
+
 /// Largest M, N or K accepted: 2^31 - 1. Larger sizes are rejected with an InputError.
 constexpr std::int64_t kMaxDim = 2147483647;
 /// Largest batch accepted: 2^24.

@@ -115,8 +115,8 @@ struct TritonRules {
     k.k_depth_busiest = tk.busiest;
     // An aligned operand is copied in whole cache lines: a tile row shorter than a line (a
     // K-contiguous operand with BLOCK_K * elem < 128 bytes) still costs a line's request slot.
-    k.a_line_bytes = p.layout.a_transposed ? tk.busiest * tm.busiest_line_bytes : tm.busiest * tk.busiest_line_bytes;
-    k.b_line_bytes = p.layout.b_transposed ? tn.busiest * tk.busiest_line_bytes : tk.busiest * tn.busiest_line_bytes;
+    k.a_line_bytes = ctx.layout.a_transposed ? tk.busiest * tm.busiest_line_bytes : tm.busiest * tk.busiest_line_bytes;
+    k.b_line_bytes = ctx.layout.b_transposed ? tn.busiest * tk.busiest_line_bytes : tk.busiest * tn.busiest_line_bytes;
     triton_family::map_matrix_work(tm, tn, tk, r.full_instruction, k);
     k.loads_in_flight = triton_family::loads_in_flight<kAligned>(ctx, c, r);
     k.out_elem_bytes = c.split_k > 1 ? 4.0 : ctx.bytes_out;  // split-K: fp32 partials

@@ -41,7 +41,7 @@ struct TutorialRules {
     // keeps a contiguity of 2 or more along N (gcd with N's divisibility), so lanes walk N. A (M x K)
     // is read along K where K is the contiguous dimension (its range has known contiguity) and along
     // M otherwise (dimension 0): coalesced either way.
-    k.b_staged_across_rows = !p.layout.b_transposed && p.n % 2 != 0;
+    k.b_staged_across_rows = !ctx.layout.b_transposed && p.n % 2 != 0;
     // ptxas serializes this kernel's wgmma (each instruction waits for itself) when B is stored
     // N x K (K-contiguous: NT, TT) and a block of 8 warps is 256 columns wide, at every BLOCK_K and
     // num_stages it compiles; our masked kernel's same tiles stay pipelined. Triton 3.6 on the H200,
@@ -51,7 +51,7 @@ struct TutorialRules {
     // 16-bit elements only (HGMMA; the probe compiled bf16, fp16 runs the same instruction; the
     // kernel's fp8 build, QGMMA, was not probed).
     const bool sixteen_bit = p.dtype == Dtype::bf16 || p.dtype == Dtype::fp16;
-    if (issues_wgmma(hw, k) && sixteen_bit && p.layout.b_transposed && c.block_n == 256 && c.num_warps == 8) {
+    if (issues_wgmma(hw, k) && sixteen_bit && ctx.layout.b_transposed && c.block_n == 256 && c.num_warps == 8) {
       EstimateContext::WarpTerms scratch;
       const double register_cap = core::warp_terms(ctx, c.num_warps, &scratch).register_cap;
       if (core::accumulators_fit(ctx.params, k.accumulator_registers, register_cap))
