@@ -476,6 +476,20 @@ def py_run(code, env_hw=None, path=None, extra_path=()):
     return p.returncode, p.stdout.strip(), p.stderr
 
 
+# A copy of the package without its extension (or one built for another Python): an ImportError that
+# says so, not Python's "partially initialized module (most likely due to a circular import)" (a fresh
+# user's find, 2026-12-05).
+bare = os.path.join(TMP, "bare-package")
+shutil.copytree(os.path.join(PKG, "gemm_advisor"), os.path.join(bare, "gemm_advisor"),
+                ignore=shutil.ignore_patterns("_gemm_advisor*"))
+env_bare = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+env_bare["PYTHONPATH"] = bare
+p_bare = subprocess.run([sys.executable, "-c", "import gemm_advisor"], capture_output=True, text=True, env=env_bare,
+                        timeout=60)
+check("the package without its extension: an ImportError naming what is missing",
+      p_bare.returncode != 0 and "ImportError: gemm_advisor: its compiled extension does not load" in p_bare.stderr and
+      "no _gemm_advisor extension next to it" in p_bare.stderr, p_bare.stderr[-400:])
+
 rank_hw = "import gemm_advisor as g; print(g.ranking('64x64x64', top=1)['hardware']['name'])"
 check("hw=None: GEMM_ADVISOR_HW", py_run(rank_hw, env_hw="mi300x")[:2] == (0, "mi300x"))
 smi_dir = os.path.join(TMP, "smi")
@@ -556,6 +570,8 @@ for what, call in [("an unknown field in names", lambda: gat.configs(64, 64, 64,
                    ("a bad hw", lambda: gat.configs(64, 64, 64, hw="h900")),
                    ("shortlist with a bad hw", lambda: gat.shortlist(hw="h900")),
                    ("shortlist with top=0", lambda: gat.shortlist(top=0, hw="h200")),
+                   # Checked at decoration, not at the first launch (a fresh user's find, 2026-12-05).
+                   ("shortlist with top=2_000_000", lambda: gat.shortlist(top=2_000_000, hw="h200")),
                    ("shortlist with two key names", lambda: gat.shortlist(hw="h200", key_names=("M", "N")))]:
     e = py_error(call)
     check(f"triton helpers, {what}: gemm_advisor.Error", isinstance(e, g.Error), repr(e))
@@ -566,6 +582,13 @@ try:
 except Exception as caught:  # noqa: BLE001 - the type is what is checked
     e = caught
 check("shortlist(top='8'): TypeError, as rank(top='3')", isinstance(e, TypeError) and not isinstance(e, g.Error), repr(e))
+try:
+    gat.shortlist(hw="h200", distinct="no")
+    e = None
+except Exception as caught:  # noqa: BLE001 - the type is what is checked
+    e = caught
+check("shortlist(distinct='no'): TypeError at decoration (it escaped from Triton's autotuner at the first launch)",
+      isinstance(e, TypeError) and "distinct" in str(e), repr(e))
 
 grid = [triton.Config({"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk, "GROUP_M": 8, "SPLIT_K": 1}, num_warps=w,
                       num_stages=s)
@@ -862,6 +885,18 @@ check("dtype='float8_e4m3fn' (torch's fp8) is fp8",
                                                                                  top=3))
 check("dtype='float8_e4m3fn' on a100: the error quotes it as given",
       "dtype float8_e4m3fn (fp8) is not supported by a100" in str(py_error(g.rank, "64x64x64", hw="a100", dtype="float8_e4m3fn")))
+# Triton's fp8 dtypes print as fp8e4nv / fp8e5 (OCP) and fp8e4b8 / fp8e5b16 (AMD's FNUZ): "unknown dtype"
+# before (a fresh user's find, 2026-12-05); torch's fp4 likewise.
+check("dtype='fp8e4nv' (str(tl.float8e4nv)) is fp8",
+      g.rank("16x4096x4096", hw="h200", dtype="fp8e4nv", top=3) == g.rank("16x4096x4096", hw="h200", dtype="fp8", top=3))
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    g.rank("16x4096x4096", hw="h200", dtype="fp8e4b8", top=1)
+check("dtype='fp8e4b8' (Triton's FNUZ e4m3) on h200: the encoding warning",
+      any("FNUZ" in str(w.message) for w in caught), [str(w.message) for w in caught])
+check("dtype='torch.float4_e2m1fn_x2' is fp4 on b200",
+      g.rank("4096x4096x4096", hw="b200", dtype="torch.float4_e2m1fn_x2", top=1) ==
+      g.rank("4096x4096x4096", hw="b200", dtype="fp4", top=1))
 Float16 = type("float16", (), {"__module__": "numpy"})  # a numpy scalar type, as np.float16 is to the module
 check("dtype=<a numpy scalar type named float16> is fp16", g.rank("16x4096x4096", hw="h200", dtype=Float16, top=3) == want)
 e = type_error(g.rank, "16x4096x4096", hw="h200", dtype=3)

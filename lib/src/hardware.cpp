@@ -39,8 +39,9 @@ void use_cu_count(Hardware& hw, int cu_count) {
 std::string fp8_format_warning(std::string_view dtype_text, const Hardware& hw) {
   std::string t = text::lower(dtype_text);
   if (t.rfind("torch.", 0) == 0) t.erase(0, 6);
-  const bool fnuz = t == "float8_e4m3fnuz" || t == "float8_e5m2fnuz";
-  const bool ocp = t == "float8_e4m3fn" || t == "float8_e5m2";
+  // torch's names and Triton's (fp8e4b8 and fp8e5b16 are FNUZ, fp8e4nv and fp8e5 OCP: triton/language/core.py).
+  const bool fnuz = t == "float8_e4m3fnuz" || t == "float8_e5m2fnuz" || t == "fp8e4b8" || t == "fp8e5b16";
+  const bool ocp = t == "float8_e4m3fn" || t == "float8_e5m2" || t == "fp8e4nv" || t == "fp8e5";
   if ((!fnuz && !ocp) || !hw.rate(Dtype::fp8)) return "";
   const bool gfx942 = hw.isa.rfind("gfx94", 0) == 0;
   if (fnuz == gfx942) return "";

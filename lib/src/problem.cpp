@@ -128,6 +128,11 @@ Dtype parse_dtype(std::string_view text) {
   std::string t = lower(text);
   if (t.rfind("torch.", 0) == 0) t.erase(0, 6);
   if (t == "float8_e4m3fn" || t == "float8_e4m3fnuz" || t == "float8_e5m2" || t == "float8_e5m2fnuz") return Dtype::fp8;
+  // Triton's, as str(tl.float8e4nv) prints them (triton/language/core.py: fp8e4nv and fp8e5 are OCP's
+  // e4m3fn and e5m2, fp8e4b8 and fp8e5b16 AMD's FNUZ ones): "unknown dtype" though Triton dtypes
+  // were said to be taken (a fresh user's find, 2026-12-05); torch's fp4 likewise.
+  if (t == "fp8e4nv" || t == "fp8e5" || t == "fp8e4b8" || t == "fp8e5b16") return Dtype::fp8;
+  if (t == "float4_e2m1fn_x2") return Dtype::fp4;
   if (t == "fp32" || t == "f32" || t == "float32" || t == "float" || t == "tf32") return Dtype::fp32;
   if (t == "fp16" || t == "f16" || t == "float16" || t == "half") return Dtype::fp16;
   if (t == "bf16" || t == "bfloat16") return Dtype::bf16;

@@ -34,7 +34,23 @@ import operator as _operator
 import os as _os
 import warnings as _warnings
 
-from . import _gemm_advisor as _core
+try:
+    from . import _gemm_advisor as _core
+except ImportError as _e:
+    # Python's own message for a missing or other-version extension reads as a circular import
+    # ("cannot import name '_gemm_advisor' from partially initialized module"): say what is there (a
+    # fresh user's find, 2026-12-05: a pyenv python3 3.12 over a module built for Debian's 3.11).
+    import glob as _glob
+    import sys as _sys
+    _built = sorted(_os.path.basename(p) for p in _glob.glob(_os.path.join(_os.path.dirname(__file__), "_gemm_advisor*")))
+    raise ImportError(
+        f"gemm_advisor: its compiled extension does not load in this Python {_sys.version_info[0]}."
+        f"{_sys.version_info[1]} ({_sys.executable}): "
+        + (f"found {', '.join(_built)}, built for another Python: use that Python (the build's python3), or "
+           f"rebuild with -DPython3_EXECUTABLE={_sys.executable}" if _built else
+           "no _gemm_advisor extension next to it (a copy of the package without it?): install with "
+           "`cmake --install build`")
+        + f" [{_e}]") from _e
 
 Error = _core.Error
 Error.__module__ = __name__

@@ -223,8 +223,10 @@ def shortlist(top=8, hw=None, key_names=("M", "N", "K"), names=None, dtype=None,
     key_names = tuple(key_names)
     # dtype, layout and target are checked now too, as hw is: one small ranking (a bad dtype found at run
     # time left every shape's configs unpruned, one warning each: a fresh user's find, 2026-12-03).
-    _ga.ranking((64, 64, 64), hw=profile, dtype=dtype, layout=layout, target=target, top=1, cu_count=cu_count,
-                max_split_k=max_split_k)
+    # distinct and top too: a wrong type or an out-of-range top surfaced only at the first launch, as a
+    # TypeError from inside Triton's autotuner or a warning a launch (a fresh user's finds, 2026-12-05).
+    _ga.ranking((64, 64, 64), hw=profile, dtype=dtype, layout=layout, target=target, top=top, cu_count=cu_count,
+                max_split_k=max_split_k, distinct=distinct)
 
     def early_config_prune(configs, named_args, **kwargs):
         configs = list(configs)
