@@ -986,7 +986,7 @@ check("--candidates text with a BOM and trailing comments ranks as the CSV",
 with open(texts, "w", encoding="utf-8") as f:
     f.write("128\u00d7128\u00d764:8:3\n")
 expect_error("--candidates: a multiplication sign is named", ["rank", "4096x4096x4096", "--hw", "h200",
-             "--candidates", texts], 1, "cands.txt:1: config '128\\xc3\\x97128\\xc3\\x9764:8:3': block sizes are "
+             "--candidates", texts], 1, "cands.txt:1: config '128\u00d7128\u00d764:8:3': block sizes are "
              "separated by the letter x")
 with open(texts, "w") as f:
     f.write("# nothing yet\n\n")

@@ -41,11 +41,20 @@ std::string profile_error(const std::string& yaml) {
 }
 }  // namespace
 
-TEST_CASE("printable() escapes control and non-ASCII bytes and cuts long text", "[errors]") {
+TEST_CASE("printable() escapes control and stray bytes, keeps visible UTF-8, and cuts long text", "[errors]") {
   CHECK(printable("64x64") == "64x64");
   CHECK(printable(std::string("a\nb\0c\x1b", 6)) == "a\\x0ab\\x00c\\x1b");
-  CHECK(printable("\xc3\xa9") == "\\xc3\\xa9");
+  // Visible UTF-8 as typed ("é", "64×64": escaped byte by byte before, a fresh user's find, 2026-12-05).
+  CHECK(printable("\xc3\xa9") == "\xc3\xa9");
+  CHECK(printable("64\xc3\x97" "64") == "64\xc3\x97" "64");
+  // A stray byte, a C1 control (U+0085), a bidi override (U+202E) and a BOM stay escaped, byte by byte.
+  CHECK(printable("a\xff" "b") == "a\\xffb");
+  CHECK(printable("\xc2\x85") == "\\xc2\\x85");
+  CHECK(printable("a\xe2\x80\xae" "b") == "a\\xe2\\x80\\xaeb");
+  CHECK(printable("\xef\xbb\xbf" "x") == "\\xef\\xbb\\xbfx");
   CHECK(printable(std::string(100, 'x'), 10) == "xxxxxxxxxx...");
+  // The cut counts characters and never splits one: 3 two-byte characters of 4.
+  CHECK(printable("\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9", 3) == "\xc3\xa9\xc3\xa9\xc3\xa9...");
 }
 
 TEST_CASE("an input without shapes is an error in every format", "[readers][errors]") {

@@ -4,6 +4,7 @@
 #include <array>
 #include <cctype>
 #include <charconv>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -46,10 +47,43 @@ std::string hex_escaped(std::string_view text, Escape escape) {
 
 }  // namespace
 
+// The length of the UTF-8 sequence at text[i] when it is well formed and a character safe to show
+// in a message line; 0 otherwise (a stray byte, a C1 control, or an invisible character that moves
+// or hides text: zero-width U+200B-U+200F, bidi controls U+202A-U+202E and U+2066-U+2069, line and
+// paragraph separators U+2028/U+2029, BOM U+FEFF).
+static std::size_t shown_utf8_length(std::string_view text, std::size_t i) {
+  const auto lead = static_cast<unsigned char>(text[i]);
+  const std::size_t length = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc2 ? 2 : 0;
+  if (length == 0 || text.size() - i < length || !is_valid_utf8(text.substr(i, length))) return 0;
+  std::uint32_t cp = lead & (length == 2 ? 0x1f : length == 3 ? 0x0f : 0x07);
+  for (std::size_t j = 1; j < length; ++j) cp = (cp << 6) | (static_cast<unsigned char>(text[i + j]) & 0x3f);
+  const bool hidden = cp < 0xa0 || (cp >= 0x200b && cp <= 0x200f) || (cp >= 0x2028 && cp <= 0x202e) ||
+                      (cp >= 0x2066 && cp <= 0x2069) || cp == 0xfeff;
+  return hidden ? 0 : length;
+}
+
 std::string printable(std::string_view text, std::size_t max_chars) {
-  std::string out = hex_escaped(text.substr(0, std::min(text.size(), max_chars)),
-                                [](unsigned char u) { return u < 0x20 || u >= 0x7f; });
-  if (text.size() > max_chars) out += "...";
+  // Characters (not bytes) up to max_chars: printable ASCII and well-formed, visible UTF-8 as they
+  // are (a user's "64×64×64" or "é" was shown as \xc3\x97...: a fresh user's find, 2026-12-05),
+  // every other byte as \xNN.
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  std::size_t i = 0, chars = 0;
+  for (; i < text.size() && chars < max_chars; ++chars) {
+    const auto u = static_cast<unsigned char>(text[i]);
+    if (u >= 0x20 && u < 0x7f) {
+      out += text[i++];
+    } else if (const std::size_t length = u >= 0x80 ? shown_utf8_length(text, i) : 0; length > 0) {
+      out.append(text.substr(i, length));
+      i += length;
+    } else {
+      out += "\\x";
+      out += kHex[u >> 4];
+      out += kHex[u & 15];
+      ++i;
+    }
+  }
+  if (i < text.size()) out += "...";
   return out;
 }
 

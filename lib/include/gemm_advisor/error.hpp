@@ -29,9 +29,11 @@ inline std::string entry_place(long entry) {
 /// resolved, the texts): the same file given twice on a command line.
 bool same_file(const std::string& a, const std::string& b);
 
-/// Makes input text safe to quote inside a one-line message: bytes outside printable ASCII
-/// (newlines, escapes, NULs, non-ASCII) become "\xNN", and text longer than `max_chars` is cut
-/// with "..." appended, so a binary or hostile input can never split or flood an error line.
+/// Makes input text safe to quote inside a one-line message: printable ASCII and well-formed UTF-8
+/// characters that show (not C1 controls, zero-width or bidi controls, line separators or a BOM)
+/// stay as they are, every other byte (newlines, escapes, NULs, stray bytes) becomes "\xNN", and text
+/// longer than `max_chars` characters is cut with "..." appended, so a binary or hostile input can
+/// never split, reorder or flood an error line.
 std::string printable(std::string_view text, std::size_t max_chars = 64);
 
 /// `text` with its ASCII control bytes (and DEL) written "\xNN", every other byte (UTF-8 text) as it
