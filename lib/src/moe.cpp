@@ -259,8 +259,10 @@ Dtype parse_moe_dtype(std::string_view text) {
 
 std::int64_t parse_block_shape(std::string_view text) {
   std::string t = trim(text);
-  if (t.empty()) return 0;
   const std::string quoted = "block_shape '" + printable(text) + "'";
+  // Empty: per-tensor scales. Blanks only were taken so too, unsaid (a fresh user's find, 2026-12-05).
+  if (t.empty() && !text.empty()) throw InputError(quoted + ": blank; give two sizes, e.g. 128x128, or leave it out");
+  if (t.empty()) return 0;
   if (t.front() == '[' && t.back() == ']') t = t.substr(1, t.size() - 2);
   std::size_t sep = t.find_first_of(",xX");
   if (sep == std::string::npos || t.find_first_of(",xX", sep + 1) != std::string::npos)
