@@ -883,6 +883,9 @@ check("dtype='torch.float16' is fp16", g.rank("16x4096x4096", hw="h200", dtype="
 check("dtype='float8_e4m3fn' (torch's fp8) is fp8",
       g.rank("16x4096x4096", hw="h200", dtype="float8_e4m3fn", top=3) == g.rank("16x4096x4096", hw="h200", dtype="fp8",
                                                                                  top=3))
+e = type_error(g.moe_rank, 64, 128, 8, 2048, 768, "h200")
+check("moe_rank(..., 'h200') as the sixth argument: TypeError saying the sixth is tp and to give hw=",
+      isinstance(e, TypeError) and "the sixth argument is tp" in str(e) and "hw='h200'" in str(e), repr(e))
 check("dtype='float8_e4m3fn' on a100: the error quotes it as given",
       "dtype float8_e4m3fn (fp8) is not supported by a100" in str(py_error(g.rank, "64x64x64", hw="a100", dtype="float8_e4m3fn")))
 # Triton's fp8 dtypes print as fp8e4nv / fp8e5 (OCP) and fp8e4b8 / fp8e5b16 (AMD's FNUZ): "unknown dtype"

@@ -406,6 +406,11 @@ def _moe_args(tokens, experts, top_k, hidden, intermediate, tp, dtype, block_sha
     """The layer arguments of moe_ranking / moe_explain, checked, as the C++ half takes them."""
     ints = {"tokens": tokens, "experts": experts, "top_k": top_k, "hidden": hidden, "intermediate": intermediate,
             "tp": tp}
+    if isinstance(tp, (str, Profile, _os.PathLike)):
+        # moe_rank(64, 128, 8, 2048, 768, "h200"): the sixth argument is tp (a bare "tp must be an int, not
+        # str" did not say so: a fresh user's find, 2026-12-05).
+        raise TypeError(f"tp must be an int, not {type(tp).__name__}: the sixth argument is tp (tensor-parallel "
+                        f"ranks); give the GPU as hw={tp!r}")
     tokens, experts, top_k, hidden, intermediate, tp = (_int(v, name) for name, v in ints.items())
     if isinstance(block_shape, (list, tuple)):
         # Each size as an int (numpy and torch integer scalars too), as the other integer arguments.
