@@ -901,6 +901,8 @@ check("dtype='torch.float4_e2m1fn_x2' is fp4 on b200",
       g.rank("4096x4096x4096", hw="b200", dtype="torch.float4_e2m1fn_x2", top=1) ==
       g.rank("4096x4096x4096", hw="b200", dtype="fp4", top=1))
 Float16 = type("float16", (), {"__module__": "numpy"})  # a numpy scalar type, as np.float16 is to the module
+check("Profile.peak_flops_per_s takes the dtype objects rank takes (np.float16 was a TypeError)",
+      g.load_profile("h200").peak_flops_per_s(Float16) == g.load_profile("h200").peak_flops_per_s("fp16") > 0)
 check("dtype=<a numpy scalar type named float16> is fp16", g.rank("16x4096x4096", hw="h200", dtype=Float16, top=3) == want)
 e = type_error(g.rank, "16x4096x4096", hw="h200", dtype=3)
 check("dtype=3: TypeError saying what dtype may be", isinstance(e, TypeError) and "a torch, numpy or Triton dtype" in str(e), repr(e))

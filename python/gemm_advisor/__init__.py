@@ -176,6 +176,22 @@ def _hw_arg(hw):
     raise TypeError(f"hw must be a profile name, a GPU name, a path or a gemm_advisor.Profile, not {type(hw).__name__}")
 
 
+_core_peak_flops_per_s = Profile.peak_flops_per_s
+
+
+def _peak_flops_per_s(self, dtype="bf16"):
+    """Datasheet dense matrix peak for a dtype, FLOP/s; 0 when the hardware has no matrix path for it.
+    dtype as :func:`rank` takes it (text, or a torch, numpy or Triton dtype). Raises :class:`Error`
+    for an unknown dtype, TypeError for a value that is no dtype."""
+    # The dtype objects rank() takes (np.float16 was a TypeError here: a fresh user's find, 2026-12-05).
+    return _core_peak_flops_per_s(self, _dtype_arg(dtype) if dtype is not None else dtype)
+
+
+_peak_flops_per_s.__name__ = "peak_flops_per_s"
+_peak_flops_per_s.__qualname__ = "Profile.peak_flops_per_s"
+Profile.peak_flops_per_s = _peak_flops_per_s
+
+
 def _dtype_arg(value):
     # torch, numpy and Triton dtypes as themselves: str(torch.float16) is "torch.float16" (the C++
     # parser takes it), np.float16 is a type named "float16", np.dtype("float16") and tl.float16
