@@ -209,6 +209,16 @@ std::vector<gemm_advisor::MeasuredShape> read_measured_shapes_logged(const std::
 std::vector<gemm_advisor::MeasuredShape> measured_moe_layers_logged(const std::vector<gemm_advisor::MeasuredShape>& shapes,
                                                                     const std::vector<std::string>& paths);
 
+/// The CPUs this process may run on (its affinity mask: taskset, a container's cpuset), which
+/// --jobs 0 uses; hardware_concurrency counts the machine's and oversubscribed a pinned run (a fresh
+/// CI user's find, 2026-12-04). At least 1.
+unsigned usable_cpus();
+
+/// --jobs's help text: threads, 0 for every usable CPU (batch, calibrate).
+inline constexpr char kJobsHelp[] =
+    "Threads, 1..1024, or 0 (the default) for every core this process may run on (its CPU affinity); output is "
+    "identical for any value";
+
 /// Whether --top or --distinct was given (they choose what is printed; --emit vllm writes one config).
 bool ranking_options_given(const CommonOptions& o);
 

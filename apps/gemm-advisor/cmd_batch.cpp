@@ -74,16 +74,6 @@ std::vector<std::int64_t> parse_m_value_list(const std::string& text) {
 
 namespace {
 
-/// The CPUs this process may run on (its affinity mask: taskset, a container's cpuset), which
-/// --jobs 0 uses; hardware_concurrency counts the machine's and oversubscribed a pinned run (a fresh
-/// CI user's find, 2026-12-04). At least 1.
-unsigned usable_cpus() {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  if (::sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) return static_cast<unsigned>(CPU_COUNT(&set));
-  return std::max(1u, std::thread::hardware_concurrency());
-}
-
 /// Shapes in flight per thread: enough to keep every thread busy while the writer waits for the
 /// next shape in order, few enough that memory stays flat.
 constexpr std::size_t kTokensPerThread = 4;
@@ -676,7 +666,7 @@ Registered register_batch(CLI::App& app) {
                   "whitespace and '/' becomes '_', as vLLM does; fused-MoE files name any H200 NVIDIA_H200, as vLLM "
                   "looks them up; default: vLLM's name for the shipped profile)")
       ->transform(vllm_device_name_validator());
-  cmd->add_option("-j,--jobs", o->jobs, "Threads, 1..1024, or 0 (the default) for every core this process may run on (its CPU affinity); output is identical for any value")
+  cmd->add_option("-j,--jobs", o->jobs, kJobsHelp)
       ->check(whole_number_validator())->check(CLI::Range(0u, 1024u));
   cmd->add_flag("--keep-going", o->keep_going, "Report each bad line and go on (exit 1 at the end if any)");
   cmd->add_flag("--overwrite", o->overwrite,

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
+#include <tbb/global_control.h>
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -69,6 +70,7 @@ Registered register_calibrate(CLI::App& app) {
     std::vector<std::string> families;
     std::string out;
     std::string format = "table";
+    unsigned jobs = 0;
   };
   auto o = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand(
@@ -93,6 +95,7 @@ Registered register_calibrate(CLI::App& app) {
   cmd->add_option("--folds", o->folds, "K of the K-fold cross-validation by shape family")
       ->capture_default_str()
       ->check(whole_number_validator())->check(CLI::Range(2, 100));
+  cmd->add_option("-j,--jobs", o->jobs, kJobsHelp)->check(whole_number_validator())->check(CLI::Range(0u, 1024u));
   cmd->add_option("--passes", o->passes, "Coordinate-descent passes over the parameters")
       ->capture_default_str()
       ->check(whole_number_validator())->check(CLI::Range(1, 20));
@@ -241,6 +244,8 @@ Registered register_calibrate(CLI::App& app) {
             for (const ModelParamInfo* p : options.params.empty() ? default_fit_parameters() : options.params)
               fitted_names.emplace_back(p->name);
             const auto t0 = std::chrono::steady_clock::now();
+            // The shapes are scored on this many threads (the result is the same on any number).
+            tbb::global_control threads(tbb::global_control::max_allowed_parallelism, o->jobs ? o->jobs : usable_cpus());
             const Calibration c = calibrate(shapes, profile, target, options);
             for (const std::string& shape : c.left_out)
               spdlog::warn("{}: {}: the start values call every config timed for it infeasible (they ran): left out "

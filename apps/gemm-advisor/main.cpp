@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/stat.h>
+#include <sched.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -24,6 +25,7 @@
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include "cli.hpp"
@@ -318,6 +320,13 @@ std::size_t write_vllm_directory(const std::string& dir, const std::vector<std::
   if (!sidecar.empty()) std::cout << sidecar << "\n";
   for (const std::string& w : warnings) spdlog::warn("{}", w);
   return written;
+}
+
+unsigned usable_cpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (::sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) return static_cast<unsigned>(CPU_COUNT(&set));
+  return std::max(1u, std::thread::hardware_concurrency());
 }
 
 void require_dtype(const gemm_advisor::Hardware& hw, gemm_advisor::Dtype d, const std::string& given) {
