@@ -41,6 +41,15 @@ std::string profile_error(const std::string& yaml) {
 }
 }  // namespace
 
+TEST_CASE("dtype, layout and config texts drop surrounding blanks, as a shape's do", "[errors]") {
+  // " fp16", " NT" and " 64x64x64:4:3 " were errors where " 64x64x64 " was a shape (a fresh user's find,
+  // 2026-12-05); a blank inside one still is.
+  CHECK(parse_dtype(" fp16\t") == Dtype::fp16);
+  CHECK(parse_layout(" NN ").name() == "NN");
+  CHECK(parse_tile_config(" 64x64x64:4:3 ") == parse_tile_config("64x64x64:4:3"));
+  CHECK_THROWS_AS(parse_layout("N N"), InputError);
+}
+
 TEST_CASE("printable() escapes control and stray bytes, keeps visible UTF-8, and cuts long text", "[errors]") {
   CHECK(printable("64x64") == "64x64");
   CHECK(printable(std::string("a\nb\0c\x1b", 6)) == "a\\x0ab\\x00c\\x1b");

@@ -159,7 +159,7 @@ using text::lower;
 Dtype parse_dtype(std::string_view text) {
   // torch's names too, as str(tensor.dtype) prints them ("torch.float16", "torch.float8_e4m3fn"):
   // a torch user's spelling was "unknown dtype" (a fresh user's find, 2026-12-04).
-  std::string t = lower(text);
+  std::string t = lower(text::trim(text));  // blanks around it dropped, as a shape's are
   if (t.rfind("torch.", 0) == 0) t.erase(0, 6);
   if (t == "float8_e4m3fn" || t == "float8_e4m3fnuz" || t == "float8_e5m2" || t == "float8_e5m2fnuz") return Dtype::fp8;
   // Triton's, as str(tl.float8e4nv) prints them (triton/language/core.py: fp8e4nv and fp8e5 are OCP's
@@ -192,7 +192,8 @@ std::string Layout::name() const {
 }
 
 Layout parse_layout(std::string_view text) {
-  const std::string t = lower(text);
+  // Surrounding blanks dropped, as a shape's are (" NT" was an unknown layout: a fresh user's find).
+  const std::string t = lower(text::trim(text));
   if (t.size() == 2 && (t[0] == 'n' || t[0] == 't') && (t[1] == 'n' || t[1] == 't')) {
     return Layout{t[0] == 't', t[1] == 't'};
   }

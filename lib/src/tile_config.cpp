@@ -27,8 +27,11 @@ auto key(const TileConfig& c) {
 bool TileConfig::operator==(const TileConfig& o) const { return key(*this) == key(o); }
 bool TileConfig::operator<(const TileConfig& o) const { return key(*this) < key(o); }
 
-TileConfig parse_tile_config(std::string_view text) {
-  const std::string quoted = "config '" + printable(text) + "'";
+TileConfig parse_tile_config(std::string_view given) {
+  const std::string quoted = "config '" + printable(given) + "'";
+  // Blanks around it dropped, as a shape's are (" 64x64x64:4:3 " was malformed: a fresh user's find).
+  const std::string trimmed = text::trim(given);
+  const std::string_view text = trimmed;
   const std::string help = " (expected BMxBNxBK:WARPS:STAGES[:SPLITK][:gGROUP_M], e.g. 128x128x64:8:3 or 64x128x128:4:2:g32)";
   std::vector<std::string_view> fields;
   std::size_t start = 0;
