@@ -402,6 +402,17 @@ check("split_k above K's blocks: exit 1, the reason given", rc == 1 and not out 
 # accepted, an unknown --input-format a bad-input error (exit 1) where --format's is a usage error.
 with open("profiles/h200.yaml") as f:
     h200_text = f.read()
+# A table ranked with a profile file (a calibrated overlay, an edited copy) names the file in its heading
+# (it read as the shipped profile's: a fresh user's find, 2026-12-05); the shipped one's has none.
+copy = os.path.join(TMP, "h200-copy.yaml")
+with open(copy, "w") as f:
+    f.write(h200_text)
+rc, out, err = run("rank", "64x64x64", "--hw", copy, "--top", "1")
+rc2, out2, err2 = run("explain", "64x64x64", "--hw", copy)
+rc3, out3, err3 = run("rank", "64x64x64", "--hw", "h200", "--top", "1")
+check("rank and explain with a profile file: the heading names it; with a shipped name, not",
+      rc == rc2 == rc3 == 0 and f"NVIDIA H200 SXM 141GB [profile {copy}] (peak" in out.splitlines()[0] and
+      f"[profile {copy}]: config" in out2.splitlines()[0] and "[profile" not in out3, out + out2 + out3)
 two_docs = os.path.join(TMP, "two-docs.yaml")
 with open(two_docs, "w") as f:
     f.write(h200_text + "---\ncompute: {cu_count: 1}\n")

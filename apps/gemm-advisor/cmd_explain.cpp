@@ -68,7 +68,7 @@ Registered register_explain(CLI::App& app) {
               auto us = [](double s) { return fmt::format("{:.3f} us", s * 1e6); };
               auto line = [&](const std::string& k, const std::string& v) { out << fmt::format("  {:<30} {}\n", k, v); };
               out << fmt::format("{} {} {} on {}: config {} ({})\n", p.shape_text(), dtype_name(p.dtype), p.layout.name(),
-                                 hw.display_name, c.text(), chosen);
+                                 hardware_heading(hw), c.text(), chosen);
               line("predicted time", fmt::format("{} = {:.1f} TFLOP/s, {:.1f}% of {:.0f} TFLOP/s peak, {}-bound",
                                                  us(e.latency_s), e.flops_per_s / 1e12, 100 * e.flops_per_s / peak,
                                                  peak / 1e12, bound_name(e.bound)));

@@ -51,6 +51,11 @@ std::string fp8_format_warning(std::string_view dtype_text, const Hardware& hw) 
          ": ranked as its fp8, but a kernel built for the other encoding converts it or is refused";
 }
 
+std::string hardware_heading(const Hardware& hw) {
+  const bool from_file = !hw.source.empty() && hw.source.rfind("embedded:", 0) != 0;
+  return hw.display_name + (from_file ? " [profile " + escape_control(hw.source) + "]" : std::string());
+}
+
 std::string hardware_label(const Hardware& hw) {
   if (hw.product_cu_count <= 0 || hw.cu_count == hw.product_cu_count) return hw.name;
   return hw.name + " (" + std::to_string(hw.cu_count) + " of " + std::to_string(hw.product_cu_count) + " CUs)";

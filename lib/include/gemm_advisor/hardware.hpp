@@ -111,6 +111,11 @@ void use_cu_count(Hardware& hw, int cu_count);
 /// hardware column says (a 66-CU prediction is not the whole GPU's).
 std::string hardware_label(const Hardware& hw);
 
+/// What a table's heading names the GPU by: display_name, and for a profile read from a file (a
+/// calibrated overlay, an edited copy) " [profile FILE]", so that a table ranked with an overlay
+/// says so (it read as the shipped profile's: a fresh user's find, 2026-12-05).
+std::string hardware_heading(const Hardware& hw);
+
 /// Reads a whole file. Throws InputError naming the path when it is missing, a directory,
 /// unreadable, or longer than `max_bytes` (so `--hw /dev/zero` fails instead of eating memory).
 std::string read_text_file(const std::string& path, std::size_t max_bytes = std::size_t{16} << 20);
