@@ -210,10 +210,12 @@ TEST_CASE("invariants: floors, compulsory traffic, slowest level, every profile,
   // last wave taking what is left, model_core.hpp) fixed the A100's 2452x1x801x7 (a thin 11th row
   // tile had lowered the full first wave's share; within the tolerance 1395 -> 1305 of 1.23 M): 6,
   // three fused-MoE problems (an expert's weights shared by its own row tiles) and one MI300X
-  // split-K problem whose larger N shares A among more tiles of its first wave.
+  // split-K problem whose larger N shares A among more tiles of its first wave. Counted again
+  // 2026-12-05 (the sample and the model having moved since): 3, two fused-MoE layers (H100, MI300X)
+  // and an fp32 A100 GEMM whose larger N draws less DRAM in its first wave, up to 6.3%.
   std::size_t monotonic = 0;
   for (const char* kind : kMonotonicKinds) monotonic += n.of(kind);
-  CHECK(monotonic <= 6);
+  CHECK(monotonic <= 3);
 }
 
 TEST_CASE("invariants: a fixed config never predicts a larger problem faster, beyond the 2% tolerance",
