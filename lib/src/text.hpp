@@ -1,5 +1,6 @@
 #pragma once
 // Small text helpers the readers share (a private header of the library).
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -68,7 +69,9 @@ inline long json_error_line(std::string_view json_text, std::string_view what) {
 /// (an optional '-'), a decimal with only zeros after its point (4096.0: pandas' floats, json.dumps
 /// of a float), an exponent form of a whole number (1e3, 4.096e3: JSON numbers). nullopt for
 /// anything else (64.5, 1e-3, inf, nan, 0x10, text, surrounding spaces) and for a magnitude past
-/// 2^53 written as a decimal (a double holds whole numbers exactly only that far).
+/// 2^53 written as a decimal (a double holds whole numbers exactly only that far). Whether the
+/// number is whole is read from its digits, not from the double it rounds to (16.000000000000001
+/// rounds to 16 and was taken as 16: a fresh user's find, 2026-12-05).
 inline std::optional<std::int64_t> whole_number(std::string_view s) {
   std::int64_t v = 0;
   if (const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
@@ -80,6 +83,26 @@ inline std::optional<std::int64_t> whole_number(std::string_view s) {
   if (s.empty() || ec != std::errc() || ptr != s.data() + s.size() || !std::isfinite(d) || std::trunc(d) != d ||
       std::abs(d) > kExactLimit)
     return std::nullopt;
+  // The digits (sign, exponent and point dropped) and where the point falls among them once the
+  // exponent has moved it: every digit after it must be 0.
+  const std::size_t e_at = s.find_first_of("eE");
+  const std::string_view mantissa = s.substr(0, e_at);
+  long exponent = 0;
+  if (e_at != std::string_view::npos) {
+    std::string_view ex = s.substr(e_at + 1);
+    if (!ex.empty() && ex[0] == '+') ex.remove_prefix(1);
+    if (std::from_chars(ex.data(), ex.data() + ex.size(), exponent).ec != std::errc()) return std::nullopt;
+  }
+  std::string digits;
+  long point = -1;
+  for (const char ch : mantissa) {
+    if (ch == '.') point = static_cast<long>(digits.size());
+    else if (ch >= '0' && ch <= '9') digits += ch;
+  }
+  if (point < 0) point = static_cast<long>(digits.size());
+  point += exponent;
+  for (long i = std::max(0L, point); i < static_cast<long>(digits.size()); ++i)
+    if (digits[static_cast<std::size_t>(i)] != '0') return std::nullopt;
   return static_cast<std::int64_t>(d);
 }
 
