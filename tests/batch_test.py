@@ -366,6 +366,33 @@ own = write("my-h200.yaml", open("profiles/h200.yaml").read().replace("name: h20
 rc, out, err = run("batch", weights, "--hw", own, "--emit", "vllm", "--out", os.path.join(TMP, "vo"))
 check("own profile without --vllm-device-name: exit 1, one line", rc == 1 and out == "" and
       len(err.strip().splitlines()) == 1 and "--vllm-device-name" in err, err)
+# A run killed mid-write (SIGKILL, a CI timeout) left its half-written temporary file in --out for good
+# and a sidecar listing every planned file as written (a fresh CI user's find, 2026-12-05): the plan is
+# now marked "written": false until written, and a later run removes a dead writer's temporary files
+# (a live one's stay) and describes the files that killed run did write as written.
+kdir = os.path.join(TMP, "killed")
+os.makedirs(kdir)
+dead_tmp = os.path.join(kdir, ".gemm-advisor.999999999.0.tmp")  # past any pid_max: no such process
+live_tmp = os.path.join(kdir, f".gemm-advisor.{os.getpid()}.0.tmp")
+for path in (dead_tmp, live_tmp):
+    with open(path, "w") as f:
+        f.write('{"1": {"BLOCK_SIZE')
+with open(os.path.join(kdir, "N=1,K=1,device_name=NVIDIA_H200,dtype=fp8_w8a8,block_shape=[128,128].json"), "w") as f:
+    f.write("{}\n")
+with open(os.path.join(kdir, "gemm-advisor-generator.json"), "w") as f:
+    json.dump({"files": {"N=1,K=1,device_name=NVIDIA_H200,dtype=fp8_w8a8,block_shape=[128,128].json":
+                         {"hardware": "h200", "target": "vllm-fp8-block", "written": False},
+                         "N=2,K=2,device_name=NVIDIA_H200,dtype=fp8_w8a8,block_shape=[128,128].json":
+                         {"hardware": "h200", "target": "vllm-fp8-block", "written": False}}}, f)
+rc, out, err = run("batch", weights, "--hw", "h200", "--target", "vllm-fp8-block", "--emit", "vllm", "--out", kdir)
+side = json.load(open(os.path.join(kdir, "gemm-advisor-generator.json")))["files"] if rc == 0 else {}
+check("a killed run's leftovers: the dead writer's temporary file removed, a live one's kept",
+      rc == 0 and not os.path.exists(dead_tmp) and os.path.exists(live_tmp), err)
+check("... its written file described as written, its unwritten one dropped, this run's files with no flag",
+      "N=1,K=1,device_name=NVIDIA_H200,dtype=fp8_w8a8,block_shape=[128,128].json" in side and
+      "N=2,K=2,device_name=NVIDIA_H200,dtype=fp8_w8a8,block_shape=[128,128].json" not in side and
+      not any("written" in v for v in side.values()) and len(side) > 1, json.dumps(side)[:500])
+os.unlink(live_tmp)
 # A GPU vLLM's table lacks: an alias in vLLM's file-name form of another alias names it (only the
 # shipped names counted: a fresh AMD user's find, 2026-12-05).
 mi308 = write("mi308x.yaml", re.sub(r"(?m)^aliases:.*$", 'aliases: ["AMD Instinct MI308X", "AMD_Instinct_MI308X"]',

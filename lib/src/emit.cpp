@@ -6,13 +6,16 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cctype>
 #include <atomic>
+#include <cctype>
 #include <cerrno>
+#include <charconv>
+#include <csignal>
 #include <cstring>
 #include <filesystem>
 #include <functional>
 #include <set>
+#include <string_view>
 #include <utility>
 
 #include "gemm_advisor/error.hpp"
@@ -574,11 +577,17 @@ std::string mixed_runs_warning(const std::string& dir, const std::vector<std::st
 std::string write_sidecar(const std::string& dir, const nlohmann::json& run, nlohmann::json by_file,
                           const std::vector<std::string>& keep) {
   std::error_code ec;
-  // Files an earlier run listed that are gone from the directory are not described any more.
+  // Files an earlier run listed that are gone from the directory are not described any more; those
+  // a killed run planned ("written": false) and did write (each is renamed into place whole) are
+  // described as written.
   for (auto it = by_file.begin(); it != by_file.end();) {
     const bool kept = std::find(keep.begin(), keep.end(), it.key()) != keep.end();
-    if (!kept && !std::filesystem::exists(std::filesystem::path(dir) / it.key(), ec)) it = by_file.erase(it);
-    else ++it;
+    if (!kept && !std::filesystem::exists(std::filesystem::path(dir) / it.key(), ec)) {
+      it = by_file.erase(it);
+      continue;
+    }
+    if (!kept && it->is_object()) it->erase("written");
+    ++it;
   }
   // The top level holds what every listed file's run shares: runs of two targets into one directory
   // (a block-fp8 and a fused-MoE list) made it the last run's, so that their order, a race for
@@ -595,6 +604,25 @@ std::string write_sidecar(const std::string& dir, const nlohmann::json& run, nlo
   const std::string path = sidecar_path(dir);
   write_file_atomically(path, json_text(out, 2) + "\n");
   return path;
+}
+
+// Removes the temporary files (write_file_atomically's ".gemm-advisor.PID.N.tmp") that a writer killed
+// mid-write left in `dir`: those of a process that no longer runs (a killed --emit vllm run left its
+// half-written file there for good: a fresh CI user's find, 2026-12-05). A live writer's are kept.
+void remove_stale_temporaries(const std::string& dir) {
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    constexpr std::string_view kPrefix = ".gemm-advisor.";
+    if (name.rfind(kPrefix, 0) != 0 || name.size() < 4 || name.compare(name.size() - 4, 4, ".tmp") != 0) continue;
+    const std::string rest = name.substr(kPrefix.size());
+    long pid = 0;
+    const auto [end, parse_ec] = std::from_chars(rest.data(), rest.data() + rest.size(), pid);
+    if (parse_ec != std::errc() || end == rest.data() || *end != '.' || pid <= 0) continue;
+    if (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;  // alive, or not ours to know
+    std::error_code remove_ec;
+    std::filesystem::remove(entry.path(), remove_ec);
+  }
 }
 
 std::string unreadable_sidecar_warning(const std::string& dir, const std::string& why) {
@@ -624,6 +652,7 @@ std::string write_config_directory(const std::string& dir, const std::vector<std
   while (::flock(lock_fd, LOCK_EX) != 0) {
     if (errno != EINTR) throw InputError(dir + ": cannot lock the directory: " + std::strerror(errno));
   }
+  remove_stale_temporaries(dir);
   std::vector<std::string> names;
   names.reserve(files.size());
   for (const auto& f : files) names.push_back(f.first);
@@ -646,8 +675,12 @@ std::string write_config_directory(const std::string& dir, const std::vector<std
   // that fails midway (a full disk, a directory in a file's place, a kill) leaves no file of its own
   // unlisted, which every later run into the directory refused as foreign (a fresh user's find,
   // 2026-12-04). A file that was not written keeps what the earlier sidecar said of it.
+  // Marked "written": false until the run has written them (a killed run's sidecar read as if every
+  // planned file existed: a fresh CI user's find, 2026-12-05); the sidecar after the run drops it.
   nlohmann::json planned = earlier;
-  for (const std::string& name : names) planned[name] = run;
+  nlohmann::json pending = run;
+  pending["written"] = false;
+  for (const std::string& name : names) planned[name] = pending;
   (void)write_sidecar(dir, run, planned, names);
   std::vector<std::string> done;
   auto record = [&]() {
