@@ -635,4 +635,16 @@ check("batch --target vllm-fused-moe --candidates: an infeasible given config is
       rc == 0 and err.count("configs that cannot run on") == 1 and "of the layers are listed after the others" in err
       and "16x64x64:4:9:g1" in err, err)
 
+# Two models of one (E, N, dtype) share vLLM's file: the second is skipped with a warning that names the
+# first, and says when its hidden size (K) differs, the file's configs then ranked for another GEMM (it
+# read as a harmless duplicate: a fresh CI user's find, 2026-12-05).
+same = write("same-file.csv", "name,experts,top_k,hidden,intermediate\na,8,2,4096,14336\nb,8,2,2048,14336\n"
+                              "c,8,2,4096,14336\n")
+rc, out, err = run("batch", same, "--target", "vllm-fused-moe", "--hw", "h200", "--emit", "vllm", "--m-values", "16",
+                   "--out", os.path.join(TMP, "same-file"))
+check("two models of one vLLM file: the second skipped, its other hidden size said; the third, same K, without it",
+      rc == 0 and "same-file.csv:3: b: E=8, N=14336 and dtype as a (line 2), whose file it is (its hidden size K = 4096 "
+      "is not this model's 2048" in err and "same-file.csv:4: c: E=8, N=14336 and dtype as a (line 2), whose file it "
+      "is: vLLM names" in err, err)
+
 cli_harness.finish()

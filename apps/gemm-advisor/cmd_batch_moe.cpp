@@ -93,6 +93,7 @@ int run_moe_batch(const MoeBatchOptions& o) {
   // the same file, so the first keeps it.
   using FileKey = std::tuple<std::int64_t, std::int64_t, std::string, std::int64_t>;
   std::map<FileKey, std::pair<std::string, std::map<std::int64_t, TileConfig>>> files;  // key -> (model, M -> config)
+  std::map<FileKey, std::int64_t> file_hidden;  // key -> the hidden size (K) of the model whose file it is
   std::vector<TileConfig> space;
   std::vector<RankedConfig> ranked;
   std::size_t ranked_layers = 0, bad = 0;
@@ -121,10 +122,20 @@ int run_moe_batch(const MoeBatchOptions& o) {
       // were each other's "E8-N14336-H4096": a fresh user's find, 2026-12-04).
       const std::string first = model.line > 0 ? label + " (line " + std::to_string(model.line) + ")" : label;
       const auto [it, fresh] = files.try_emplace(key, first, std::map<std::int64_t, TileConfig>{});
+      const auto [hidden_of_file, fresh_hidden] = file_hidden.try_emplace(key, model.hidden);
+      (void)fresh_hidden;
       if (!fresh) {
-        spdlog::warn("{}{}: E={}, N={} and dtype as {}, whose file it is: vLLM names its files by E, N and dtype only; "
+        // A hidden size (K) of its own means the file's configs were ranked for another GEMM: said (it
+        // read as a harmless duplicate: a fresh CI user's find, 2026-12-05).
+        const std::string other_k =
+            hidden_of_file->second == model.hidden
+                ? std::string()
+                : fmt::format(" (its hidden size K = {} is not this model's {}: the file's configs are ranked for that "
+                              "GEMM)",
+                              hidden_of_file->second, model.hidden);
+        spdlog::warn("{}{}: E={}, N={} and dtype as {}, whose file it is{}: vLLM names its files by E, N and dtype only; "
                      "skipped",
-                     where, label, model.experts, model.n_per_rank(), it->second.first);
+                     where, label, model.experts, model.n_per_rank(), it->second.first, other_k);
         continue;
       }
     }

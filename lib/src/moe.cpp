@@ -629,6 +629,11 @@ MoeModel moe_model_from_hf_config(const std::string& file, std::int64_t tp, cons
                                                                                      : "bfloat16";
     m.dtype = lower(td) == "float16" ? Dtype::fp16 : Dtype::bf16;
   }
+  // --tp is the command line's, not the file's: named so (it read as the file's fault: a fresh CI
+  // user's find, 2026-12-05).
+  if (m.intermediate >= 1 && (m.tp < 1 || m.intermediate % m.tp != 0))
+    throw InputError("--tp " + std::to_string(m.tp) + " must divide " + path + "'s intermediate size " +
+                     std::to_string(m.intermediate));
   validate_moe_model(m, path + ": ");
   return m;
 }
