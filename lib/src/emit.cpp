@@ -689,7 +689,8 @@ std::string write_config_directory(const std::string& dir, const std::vector<std
     return write_sidecar(dir, run, std::move(by_file), {});
   };
   for (const auto& [name, text] : files) {
-    const std::string path = (std::filesystem::path(dir) / name).string();
+    // Normalised: --out "x//" printed "x//N=..." (a fresh user's find, 2026-12-05).
+    const std::string path = (std::filesystem::path(dir).lexically_normal() / name).string();
     try {
       write_file_atomically(path, text);
     } catch (const InputError&) {
