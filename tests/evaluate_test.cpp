@@ -4,9 +4,12 @@
 #include <fstream>
 #include <sstream>
 
+#include "gemm_advisor/calibrate.hpp"
 #include "gemm_advisor/error.hpp"
 #include "gemm_advisor/evaluate.hpp"
+#include "gemm_advisor/model_params.hpp"
 #include "gemm_advisor/ranker.hpp"
+#include "gemm_advisor/targets/triton.hpp"
 #include "test_util.hpp"
 
 using namespace gemm_advisor;
@@ -27,6 +30,22 @@ TEST_CASE("spearman, geomean and percentile by hand", "[evaluate]") {
   CHECK(geomean(std::vector<double>(3, 100.0)) == Approx(100.0));
   CHECK(percentile({1, 2, 3, 4}, 0.5) == Approx(2.5));
   CHECK(percentile({10, 0, 5}, 0.9) == Approx(9.0));  // sorted 0,5,10: pos 1.8 -> 5 + 0.8*5
+  // Misuse through the library is an InputError or NaN, not a read out of bounds (q = 1e9 crashed) or
+  // a number from unpaired samples (a fresh library consumer's finds, 2026-12-05).
+  CHECK_THROWS_AS(percentile({1, 2, 3}, 2), InputError);
+  CHECK_THROWS_AS(percentile({1, 2, 3}, -1), InputError);
+  CHECK_THROWS_AS(percentile({1, 2, 3}, std::nan("")), InputError);
+  CHECK_THROWS_AS(spearman({1, 2}, {5, 4, 3}), InputError);
+  CHECK(std::isnan(spearman({1, std::nan(""), 3}, {1, 2, 3})));
+}
+
+TEST_CASE("calibrate refuses a null parameter to fit", "[evaluate][errors]") {
+  // find_model_param's null for an unknown name, passed on, crashed the fit (a fresh library
+  // consumer's find, 2026-12-05).
+  const auto shapes = read_measurements(test_util::source_path("tests/data/tiny-measurements.csv"));
+  CalibrationOptions o;
+  o.params = {find_model_param("no_such_parameter")};
+  CHECK_THROWS_WITH(calibrate(shapes, test_util::toy(), triton_target(), o), Catch::Contains("is null"));
 }
 
 TEST_CASE("evaluate on a hand-made measurement file", "[evaluate]") {

@@ -1,9 +1,13 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
+#include <functional>
 
 #include "gemm_advisor/advise.hpp"
 #include "gemm_advisor/error.hpp"
+#include "gemm_advisor/model_params.hpp"
+#include "gemm_advisor/profile.hpp"
 #include "gemm_advisor/ranker.hpp"
 #include "gemm_advisor/targets/triton.hpp"
 #include "gemm_advisor/targets/triton_tutorial.hpp"
@@ -228,6 +232,35 @@ TEST_CASE("advise refuses a problem built by hand that is not valid", "[ranker][
   p.k = 64;
   CHECK_THROWS_WITH(advise(triton_target(), p, Profile{}, nullptr, 1, space, out),
                     Catch::Contains("the profile describes no GPU"));
+  // A loaded profile edited in code into what no reader passes (a fresh library consumer's finds,
+  // 2026-12-05): each ranked an empty list, infinite or NaN times, or a larger GPU, unsaid; a null
+  // parameter entry crashed.
+  const Profile h200 = load_profile("h200");
+  auto with = [&](const std::function<void(Profile&)>& edit) {
+    Profile e = h200;
+    edit(e);
+    return e;
+  };
+  CHECK_THROWS_WITH(advise(triton_target(), p, with([](Profile& e) { e.hw.warp_size = 0; }), nullptr, 1, space, out),
+                    Catch::Contains("warp_size must be a positive number"));
+  CHECK_THROWS_WITH(advise(triton_target(), p, with([](Profile& e) { e.hw.matrix_peak_fraction = 0; }), nullptr, 1,
+                           space, out),
+                    Catch::Contains("matrix_peak_fraction must be a positive number"));
+  CHECK_THROWS_WITH(advise(triton_target(), p, with([](Profile& e) { e.triton.max_num_stages = 0; }), nullptr, 1,
+                           space, out),
+                    Catch::Contains("triton.max_num_stages must be a positive number"));
+  CHECK_THROWS_WITH(advise(triton_target(), p, with([](Profile& e) { e.hw.cu_count = 1000; }), nullptr, 1, space, out),
+                    Catch::Contains("cu_count = 1000 exceeds the 132 CUs"));
+  CHECK_THROWS_WITH(advise(triton_target(), p, with([](Profile& e) {
+                      e.model.push_back({find_model_param("launch_overhead_s"), std::nan("")});
+                    }),
+                           nullptr, 1, space, out),
+                    Catch::Contains("model parameter launch_overhead_s = nan is outside"));
+  CHECK_THROWS_WITH(advise(triton_target(), p, with([](Profile& e) { e.model.push_back({nullptr, 1.0}); }), nullptr, 1,
+                           space, out),
+                    Catch::Contains("names no parameter"));
+  const std::vector<TileConfig> none;
+  CHECK_THROWS_WITH(advise(triton_target(), p, h200, &none, 1, space, out), Catch::Contains("no config given to rank"));
   // A loaded profile edited in code to a figure no reader passes, and a dtype out of the enum: named
   // (a zero DRAM bandwidth ranked every config at NaN, marked feasible).
   Profile edited = hw;

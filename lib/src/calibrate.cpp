@@ -278,6 +278,10 @@ Calibration calibrate(const std::vector<MeasuredShape>& shapes, const Profile& p
   CalibrationOptions o = options;
   if (o.params.empty()) o.params = default_fit_parameters();
   if (o.folds < 2) throw InputError("calibrate: --folds must be at least 2, got " + std::to_string(o.folds));
+  // A null entry (find_model_param's answer for an unknown name) crashed the fit: said (a fresh library
+  // consumer's find, 2026-12-05).
+  if (std::find(o.params.begin(), o.params.end(), nullptr) != o.params.end())
+    throw InputError("calibrate: a parameter to fit is null (find_model_param returns null for an unknown name)");
   // Only shapes with a valid time count, and their families.
   // ... and of those, the shapes where the start values call some timed config feasible: where they
   // call every one infeasible there is no pick to score (Calibration::left_out; evaluate leaves them

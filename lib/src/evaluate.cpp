@@ -30,9 +30,15 @@ std::vector<double> average_ranks(const std::vector<double>& v) {
 }  // namespace
 
 double spearman(const std::vector<double>& a, const std::vector<double>& b) {
-  const std::size_t n = std::min(a.size(), b.size());
+  // Checked (a library user's unequal samples gave a number, a NaN gave 1: a fresh consumer's find,
+  // 2026-12-05).
+  if (a.size() != b.size())
+    throw InputError("spearman: samples of " + std::to_string(a.size()) + " and " + std::to_string(b.size()) +
+                     " values (they pair up one to one)");
+  const std::size_t n = a.size();
   const double undefined = std::numeric_limits<double>::quiet_NaN();
-  if (n < 2) return undefined;
+  auto has_nan = [](const std::vector<double>& v) { return std::any_of(v.begin(), v.end(), [](double x) { return std::isnan(x); }); };
+  if (n < 2 || has_nan(a) || has_nan(b)) return undefined;
   const std::vector<double> ra = average_ranks(a), rb = average_ranks(b);
   const double mean = (static_cast<double>(n) + 1.0) / 2.0;
   double cov = 0, va = 0, vb = 0;
@@ -57,6 +63,8 @@ double geomean(const std::vector<double>& v) {
 }
 
 double percentile(std::vector<double> v, double q) {
+  // Outside [0, 1] it read before or past the values (q = 1e9 crashed: a fresh consumer's find).
+  if (!(q >= 0 && q <= 1)) throw InputError("percentile: q = " + std::to_string(q) + " is outside [0, 1]");
   if (v.empty()) return 0;
   std::sort(v.begin(), v.end());
   const double pos = q * static_cast<double>(v.size() - 1);

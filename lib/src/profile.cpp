@@ -25,9 +25,15 @@ namespace gemm_advisor {
 
 ModelParams Profile::params_for(std::string_view target, const ModelParams& defaults) const {
   ModelParams p = defaults;
-  for (const auto& [info, value] : model) p.*(info->field) = value;
+  // An entry without its parameter (a Profile edited in code: find_model_param's null for an unknown
+  // name) crashed here: said (a fresh consumer's find, 2026-12-05).
+  auto set = [&](const ModelParamInfo* info, double value) {
+    if (!info) throw InputError("profile " + hw.name + ": a model_parameters entry names no parameter (null)");
+    p.*(info->field) = value;
+  };
+  for (const auto& [info, value] : model) set(info, value);
   if (const auto it = target_model.find(target); it != target_model.end()) {
-    for (const auto& [info, value] : it->second) p.*(info->field) = value;
+    for (const auto& [info, value] : it->second) set(info, value);
   }
   return p;
 }

@@ -14,11 +14,13 @@
 namespace gemm_advisor {
 
 /// Spearman rank correlation of two equally long samples (average ranks for ties). Returns NaN
-/// (undefined) for fewer than 2 points or a constant sample.
+/// (undefined) for fewer than 2 points, a constant sample or a NaN in either. Throws InputError for
+/// samples of different lengths.
 double spearman(const std::vector<double>& a, const std::vector<double>& b);
 /// Geometric mean of positive values (0 for an empty list), never outside their range (rounding).
 double geomean(const std::vector<double>& v);
 /// Percentile by linear interpolation between closest ranks, q in [0, 1] (0 for an empty list).
+/// Throws InputError for a q outside [0, 1] (or NaN).
 double percentile(std::vector<double> v, double q);
 
 /// The advisor against measurements, for one shape. Percentages are 0..100 (may exceed 100 for

@@ -35,6 +35,8 @@ void rank_configs(const Target& target, const EstimateContext& context, const st
 /// infeasible ones as they were; keeps the first `top` feasible configs (0 = all) and every
 /// infeasible one. A shortlist of 5 is then 5
 /// different tiles, not one tile at five stage counts (what an autotuner given the list needs).
+/// Give it the whole ranking (rank_configs or advise with top 0): a ranking already cut to its
+/// first N configs holds fewer distinct tiles, and the shortlist repeats tiles.
 void distinct_tiles_first(std::vector<RankedConfig>& ranked, std::size_t top = 0);
 
 }  // namespace gemm_advisor
