@@ -159,7 +159,10 @@ GUARDS = [
     # five other block-fp8 models (h200-fused-moe-fp8.csv). The fp8_block refit with the tiles run
     # (loaded latency 3.5 -> 7) ranks better held out and doubled the block-fp8 layers' median time
     # error (7.7% -> 13.6%): the guard follows it.
-    ("vllm-fused-moe", [D + "h200-fused-moe.csv"], 108, 96.2, 86.7, 5.7, 16.4),
+    # 2026-12-05, a wave's experts reached counted smoothly (model_core.hpp, interleaved_footprint): the
+    # first run's 108 layers 96.53 -> 96.68 / 87.00 / median error 5.4 -> 6.0 / 16.1; the other 90
+    # 97.77 -> 97.83 / 87.88 / 6.1 -> 5.8: the ranking better on both, the level error up on one.
+    ("vllm-fused-moe", [D + "h200-fused-moe.csv"], 108, 96.2, 86.7, 6.2, 16.4),
     ("vllm-fused-moe", [D + "h200-fused-moe-fp8.csv"], 90, 97.4, 84.6, 6.4, 20.4),
 ]
 
