@@ -39,6 +39,18 @@ TEST_CASE("spearman, geomean and percentile by hand", "[evaluate]") {
   CHECK(std::isnan(spearman({1, std::nan(""), 3}, {1, 2, 3})));
 }
 
+TEST_CASE("evaluate refuses hand-built rows the reader would refuse", "[evaluate][errors]") {
+  // ms 0 gave a NaN geomean and -1 a 100% pick (a fresh library consumer's find, 2026-12-05).
+  auto shapes = read_measurements(test_util::source_path("tests/data/tiny-measurements.csv"));
+  REQUIRE(!shapes.empty());
+  REQUIRE(!shapes[0].configs.empty());
+  shapes[0].configs[0].status = "ok";
+  shapes[0].configs[0].ms = 0;
+  CHECK_THROWS_WITH(evaluate(shapes, test_util::toy(), triton_target()), Catch::Contains("needs a time above 0 ms"));
+  shapes[0].configs[0].ms = -1;
+  CHECK_THROWS_AS(evaluate(shapes, test_util::toy(), triton_target()), InputError);
+}
+
 TEST_CASE("calibrate refuses a null parameter to fit", "[evaluate][errors]") {
   // find_model_param's null for an unknown name, passed on, crashed the fit (a fresh library
   // consumer's find, 2026-12-05).

@@ -99,6 +99,11 @@ Evaluation evaluate(const std::vector<MeasuredShape>& shapes, const Profile& pro
     const MeasuredConfig* failed_fastest = nullptr;
     double failed_fastest_s = 0;
     for (const MeasuredConfig& mc : shape.configs) {
+      // The reader's rule for hand-built rows too (ms 0 gave a NaN geomean, -1 a 100% pick: a fresh
+      // library consumer's find, 2026-12-05).
+      if (mc.status == "ok" && !(mc.ms > 0 && std::isfinite(mc.ms)))
+        throw InputError("evaluate: " + shape.problem.shape_text() + " " + mc.config.text() + ": status ok needs a time " +
+                         "above 0 ms, got " + std::to_string(mc.ms));
       if (mc.status != "ok") {
         ++se.failed_rows;
         const Estimate e = target.estimate(context, mc.config);

@@ -106,7 +106,8 @@ std::vector<MeasuredShape> read_measured_shapes(const std::vector<std::string>& 
 /// least 1 (InputError otherwise). The fixed default is the target's default_config. With no shape
 /// scored the aggregates are 0 and spearman NaN (evaluation_json writes null for them). The shapes
 /// are taken as given: read_measured_shapes checks them (rows faster than the peak, another GPU's
-/// rows, unit slips) as the CLI does.
+/// rows, unit slips) as the CLI does; a row with status "ok" and no time above 0 ms (the reader's
+/// rule) throws InputError here too.
 Evaluation evaluate(const std::vector<MeasuredShape>& shapes, const Profile& profile, const Target& target,
                     std::size_t top_k = 5);
 
