@@ -174,8 +174,6 @@ for what, call in [
         {"block_m": 64, "block_n": 64, "num_warps": 4, "num_stages": 2}])),
     ("a candidate with a negative value", lambda: g.rank("64x64x64", hw="h200", candidates=[
         {"block_m": -64, "block_n": 64, "block_k": 64, "num_warps": 4, "num_stages": 2}])),
-    ("a candidate with a float", lambda: g.rank("64x64x64", hw="h200", candidates=[
-        {"block_m": 64.0, "block_n": 64, "block_k": 64, "num_warps": 4, "num_stages": 2}])),
     ("a candidate too large", lambda: g.rank("64x64x64", hw="h200", candidates=["64x64x64:4:65"])),
 ]:
     e = py_error(call)
@@ -189,7 +187,11 @@ for what, call in [("a shape of another type", lambda: g.rank(4096, hw="h200")),
                    ("hw of another type", lambda: g.rank("64x64x64", hw=200)),
                    ("top of another type", lambda: g.rank("64x64x64", hw="h200", top="3")),
                    # (a fresh user's find: candidates=5 raised "'int' object is not iterable")
-                   ("candidates of another type", lambda: g.rank("64x64x64", hw="h200", candidates=5))]:
+                   ("candidates of another type", lambda: g.rank("64x64x64", hw="h200", candidates=5)),
+                   # A float in a candidate dict: TypeError, as the README says of wrong types (it was an
+                   # Error: a fresh user's find, 2026-12-05).
+                   ("candidates[0] with a float", lambda: g.rank("64x64x64", hw="h200", candidates=[
+                       {"block_m": 64.0, "block_n": 64, "block_k": 64, "num_warps": 4, "num_stages": 2}]))]:
     try:
         call()
         check(f"{what}: TypeError", False, "no exception")

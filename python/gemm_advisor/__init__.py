@@ -268,8 +268,8 @@ def config_text(config, target="triton", where="config"):
     ..., and the ROCm keys waves_per_eu, matrix_instr_nonkdim, kpack of vLLM's AMD files) are ignored,
     so a dict that :func:`rank` returned or a vLLM file holds can be passed back; any other key (a
     misspelt ``splitk``) is ignored with an :class:`AdvisorWarning`, as the CLI warns of an unknown
-    column. Raises :class:`Error` naming ``where`` for a missing field, a value that is not a
-    positive int, or two keys for one field.
+    column. Raises :class:`Error` naming ``where`` for a missing field, a value below 1, or two keys
+    for one field; TypeError for a value that is not an int (a float, None, a bool).
     """
     if isinstance(config, str):
         return _utf8(config, where)
@@ -298,7 +298,11 @@ def config_text(config, target="triton", where="config"):
             continue
         if field in values:
             raise Error(f"{where}: {field} given twice (as '{key}' too)")
-        if not _is_int(value) or _operator.index(value) < 1:
+        # A wrong type is a TypeError, a bad value an Error, as for the other arguments (a float
+        # here was an Error, where the README says TypeError: a fresh user's find, 2026-12-05).
+        if not _is_int(value):
+            raise TypeError(f"{where}: {key} must be an int, not {type(value).__name__} ({value!r})")
+        if _operator.index(value) < 1:
             raise Error(f"{where}: {key} must be a positive whole number, got {value!r}")
         values[field] = _operator.index(value)
     if unknown:
