@@ -125,15 +125,7 @@ CLI::Validator vllm_device_name_validator() {
         // name), 2026): each run of whitespace and '/' one '_' (it was refused for its space, then
         // for a '/' or a tab: fresh users' finds, 2026-12-04).
         const std::string typed = v;
-        std::string out;
-        bool in_run = false;  // the last character was whitespace or '/'
-        for (const char ch : typed) {
-          const bool sep = ch == '/' || ch == ' ' || (ch >= '\t' && ch <= '\r');
-          if (!sep) out += ch;
-          else if (!in_run) out += '_';
-          in_run = sep;
-        }
-        v = std::move(out);
+        v = gemm_advisor::vllm_file_name_form(typed);
         if (v.find_first_not_of('_') == std::string::npos) return "'" + gemm_advisor::printable(typed) + "': no name";
         if (gemm_advisor::escape_control(v) != v)  // it escapes exactly the control bytes
           return "'" + gemm_advisor::printable(typed) + "': a control character in a device name (e.g. NVIDIA_H200)";

@@ -186,6 +186,18 @@ constexpr VllmDeviceName kVllmDeviceNames[] = {
 
 }  // namespace
 
+std::string vllm_file_name_form(std::string_view name) {
+  std::string out;
+  bool in_run = false;  // the last character was whitespace or '/'
+  for (const char ch : name) {
+    const bool sep = ch == '/' || std::isspace(static_cast<unsigned char>(ch));
+    if (!sep) out += ch;
+    else if (!in_run) out += '_';
+    in_run = sep;
+  }
+  return out;
+}
+
 std::string vllm_device_name(const Hardware& hw, std::string* warning) {
   if (warning) warning->clear();
   const char* by_name = nullptr;
@@ -211,14 +223,7 @@ std::string vllm_device_name(const Hardware& hw, std::string* warning) {
   // counted: a fresh AMD user's find, 2026-12-05).
   std::vector<std::string> own;
   for (const std::string& alias : hw.aliases) {
-    std::string file_form;
-    bool in_run = false;
-    for (const char ch : alias) {
-      const bool sep = ch == '/' || std::isspace(static_cast<unsigned char>(ch));
-      if (!sep) file_form += ch;
-      else if (!in_run) file_form += '_';
-      in_run = sep;
-    }
+    const std::string file_form = vllm_file_name_form(alias);
     if (file_form != alias && std::find(hw.aliases.begin(), hw.aliases.end(), file_form) != hw.aliases.end() &&
         std::find(own.begin(), own.end(), file_form) == own.end())
       own.push_back(file_form);
@@ -364,6 +369,11 @@ std::string replaceable_path(const std::string& path_given) {
 }
 }  // namespace
 
+// write_file_atomically's temporary files: PREFIX PID.N SUFFIX beside the file it replaces
+// (remove_stale_temporaries reads the PID back).
+constexpr std::string_view kTemporaryPrefix = ".gemm-advisor.";
+constexpr std::string_view kTemporarySuffix = ".tmp";
+
 void write_file_atomically(const std::string& path_given, const std::string& text) {
   // The file is replaced by a rename: only a regular file (or a link to one, whose target is then
   // replaced) may stand there; a device, a directory or a pipe is refused, not replaced.
@@ -374,7 +384,9 @@ void write_file_atomically(const std::string& path_given, const std::string& tex
   // 255-byte name limit a name near it leaves: a fresh user's find, 2026-12-04).
   const std::filesystem::path parent = std::filesystem::path(path).parent_path();
   const std::string tmp =
-      (parent / (".gemm-advisor." + std::to_string(::getpid()) + "." + std::to_string(counter++) + ".tmp")).string();
+      (parent / (std::string(kTemporaryPrefix) + std::to_string(::getpid()) + "." + std::to_string(counter++) +
+                 std::string(kTemporarySuffix)))
+          .string();
   constexpr mode_t kFileMode = 0644;  // rw-r--r--, less the umask: an ordinary data file
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, kFileMode);
   // Said as what failed: the temporary file beside it (under /proc, creating one fails with ENOENT,
@@ -613,9 +625,10 @@ void remove_stale_temporaries(const std::string& dir) {
   std::error_code ec;
   for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
     const std::string name = entry.path().filename().string();
-    constexpr std::string_view kPrefix = ".gemm-advisor.";
-    if (name.rfind(kPrefix, 0) != 0 || name.size() < 4 || name.compare(name.size() - 4, 4, ".tmp") != 0) continue;
-    const std::string rest = name.substr(kPrefix.size());
+    if (name.rfind(kTemporaryPrefix, 0) != 0 || name.size() < kTemporarySuffix.size() ||
+        name.compare(name.size() - kTemporarySuffix.size(), kTemporarySuffix.size(), kTemporarySuffix) != 0)
+      continue;
+    const std::string rest = name.substr(kTemporaryPrefix.size());
     long pid = 0;
     const auto [end, parse_ec] = std::from_chars(rest.data(), rest.data() + rest.size(), pid);
     if (parse_ec != std::errc() || end == rest.data() || *end != '.' || pid <= 0) continue;

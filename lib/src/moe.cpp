@@ -365,12 +365,10 @@ std::vector<MoeModel> read_yaml_models(const std::string& text, const std::strin
   for (std::size_t i = 0; i < root.size(); ++i) {
     const YAML::Node n = root[i];
     const long line = n.Mark().line + 1;
-    // Entries sharing a line (json.dump writes a whole list on one): the entry's place too, as shape
-    // lists say it (a fresh user's find, 2026-12-04).
-    const bool shared = (i > 0 && root[i - 1].Mark().line == n.Mark().line) ||
-                        (i + 1 < root.size() && root[i + 1].Mark().line == n.Mark().line);
-    const std::string where = path + ":" + std::to_string(line) + ": " + entry_place(shared ? static_cast<long>(i + 1) : 0);
-    const std::size_t first = out.size();
+    // Entries sharing a line: the entry's place too, as shape lists say it (a fresh user's find,
+    // 2026-12-04).
+    const long entry = entry_shares_line(root, i) ? static_cast<long>(i + 1) : 0;
+    const std::string where = path + ":" + std::to_string(line) + ": " + entry_place(entry);
     add_entry(out, keep_bad, line, [&] {
       if (!n.IsMap()) throw InputError(where + "each model is a mapping of experts, top_k, hidden, intermediate, ...");
       if (n["m"] && !n["experts"])
@@ -409,8 +407,7 @@ std::vector<MoeModel> read_yaml_models(const std::string& text, const std::strin
       }
       return model_from_fields(mf, where, line);
     });
-    if (shared)
-      for (std::size_t j = first; j < out.size(); ++j) out[j].entry = static_cast<long>(i + 1);
+    out.back().entry = entry;  // add_entry added one model, good or bad
   }
   return out;
 }

@@ -256,11 +256,8 @@ class YamlShapeReader : public ShapeReader {
     const YAML::Node item = root_[index_++];
     e = ShapeEntry{};
     e.line = item.Mark().line + 1 + first_line_;
-    // Entries sharing a line (json.dump writes a whole list on one): the entry's place in the list
-    // too (a line alone did not find the bad one of 1000: a fresh user's find, 2026-12-04).
-    const int row = item.Mark().line;
-    if ((index_ >= 2 && root_[index_ - 2].Mark().line == row) || (index_ < root_.size() && root_[index_].Mark().line == row))
-      e.entry = static_cast<long>(index_);
+    // Entries sharing a line: the entry's place in the list too (a fresh user's find, 2026-12-04).
+    if (entry_shares_line(root_, index_ - 1)) e.entry = static_cast<long>(index_);
     try {
       e.problem = defaults_;
       if (item.IsScalar()) {

@@ -79,6 +79,14 @@ inline YAML::Node list_under(const YAML::Node& root, const std::string& key, con
   return root[key];
 }
 
+/// Whether entry `i` of the list `list` shares its line with a neighbour (json.dump writes a whole
+/// list on one line): its place in the list then goes into a message too (entry_place), as a line
+/// alone does not find the bad one of 1000.
+inline bool entry_shares_line(const YAML::Node& list, std::size_t i) {
+  const int row = list[i].Mark().line;
+  return (i > 0 && list[i - 1].Mark().line == row) || (i + 1 < list.size() && list[i + 1].Mark().line == row);
+}
+
 /// What a YAML merge key ('<<: *anchor', YAML 1.1) gets: yaml-cpp reads it as a key named '<<', so
 /// the merged keys were "unknown key '<<'" and then missing (a fresh user's find, 2026-12-04).
 inline constexpr char kMergeKeyMessage[] =

@@ -72,6 +72,11 @@ const std::vector<std::int64_t>& vllm_default_m_values();
 ///    aliases list several of the names.
 std::string vllm_device_name(const Hardware& hw, std::string* warning = nullptr);
 
+/// A GPU's name in vLLM's config-file form, as vLLM makes it (get_device_name_as_file_name:
+/// re.sub(r"[\s/]+", "_", name)): each run of whitespace and '/' one '_' ("NVIDIA H100 PCIe/NVL" ->
+/// "NVIDIA_H100_PCIe_NVL").
+std::string vllm_file_name_form(std::string_view name);
+
 /// A line saying that `device_name` (file-name form, given with --vllm-device-name) is another GPU
 /// than the profile ranked for: another vendor's (an "NVIDIA_..." name under an AMD profile, an
 /// "AMD_..." one under an NVIDIA profile; `rocm_keys`: the files carry ROCm launch keys, as fused-MoE
