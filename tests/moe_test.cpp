@@ -152,7 +152,13 @@ TEST_CASE("MoE problems are checked", "[moe]") {
   q.moe.quant_block = 128;
   CHECK_THROWS_WITH(validate_problem(q), Catch::Contains("fp8"));
   MoeSpec spec;
-  CHECK_THROWS_WITH(parse_moe_routing("zipf:0", spec), Catch::Contains("(0, 16]"));
+  CHECK_THROWS_WITH(parse_moe_routing("zipf:0", spec), Catch::Contains("[0.001, 16]"));
+  // A subnormal exponent was taken and written back as zipf:9.99989e-321 (a fresh user's find).
+  CHECK_THROWS_WITH(parse_moe_routing("zipf:1e-320", spec), Catch::Contains("[0.001, 16]"));
+  // Written back as read: a sidecar's zipf:1.23456789 was zipf:1.23457, and the run could not be
+  // repeated from its record (a fresh user's find, 2026-12-05).
+  parse_moe_routing("zipf:1.23456789", spec);
+  CHECK(moe_routing_text(spec) == "zipf:1.23456789");
   CHECK_THROWS_WITH(parse_moe_routing("skewed", spec), Catch::Contains("uniform, tuner (alias random"));
   parse_moe_routing("zipf:1.5", spec);
   CHECK(spec.routing == MoeRouting::zipf);
@@ -318,6 +324,10 @@ TEST_CASE("MoE model lists and Hugging Face configs", "[moe]") {
                     Catch::Contains("typo.yaml:2: unknown key 'modelz' (expected only 'models': a second list?)"));
   CHECK_THROWS_WITH(read_moe_models(temp_file("bad.csv", "experts,top_k,hidden,intermediate,tp\n8,2,4096,14336,3\n")),
                     Catch::Contains("bad.csv:2: tp = 3"));
+  // A whole number too large to hold is out of range, not "not a whole number" (a fresh user's find).
+  CHECK_THROWS_WITH(
+      read_moe_models(temp_file("big.csv", "experts,top_k,hidden,intermediate\n8,2,4096,99999999999999999999\n")),
+      Catch::Contains("big.csv:2: intermediate = 99999999999999999999 is outside 1.."));
   CHECK_THROWS_WITH(read_moe_models(temp_file("typo.csv", "experts,topk,hidden,intermediate\n8,2,4096,14336\n")),
                     Catch::Contains("top_k"));
   // DeepSeek-V3's config.json (deepseek-ai/DeepSeek-V3): n_routed_experts 256, num_experts_per_tok 8,

@@ -101,6 +101,9 @@ want = cli_json("rank", "256", "--target", "vllm-fused-moe", "--experts", "8", "
                 "--intermediate", "14336", "--tp", "2", "--hw", "h200", "--cu-count", "100", "--top", "2")
 check("moe_ranking(cu_count=100) is `rank --target vllm-fused-moe --cu-count 100` whole",
       g.moe_ranking(256, 8, 2, 4096, 14336, tp=2, hw="h200", top=2, cu_count=100) == want)
+# Both default to vLLM's tuner routing (uniform until 2026-12-05: a fresh user's find).
+check("moe_ranking's default routing is the CLI's: tuner", want["problem"]["moe"]["routing"] == "tuner",
+      want["problem"]["moe"])
 e = py_error(g.rank, "64x64x64", hw="h200", cu_count=1000)
 check("cu_count above the GPU's CUs: Error naming cu_count", e is not None and "cu_count" in str(e), e)
 e = py_error(g.rank, "64x64x64", hw="h200", cu_count=0)
@@ -718,7 +721,7 @@ check("moe_rank: top_k > experts is an Error with the CLI's words", e is not Non
 e = py_error(g.moe_rank, 64, 8, 2, 4096, 14336, tp=3, hw="h200")
 check("moe_rank: tp not dividing the intermediate size is an Error", e is not None and "tp = 3" in str(e), repr(e))
 e = py_error(g.moe_rank, 64, 8, 2, 4096, 14336, hw="h200", routing="zipf:0")
-check("moe_rank: a bad routing is an Error", e is not None and "(0, 16]" in str(e), repr(e))
+check("moe_rank: a bad routing is an Error", e is not None and "[0.001, 16]" in str(e), repr(e))
 
 
 # --- a fresh user's finds (2026-12-03) -------------------------------------------------------------

@@ -47,7 +47,7 @@ struct HardwareOverrides {
 struct MoeOptions {
   std::int64_t experts = 0, top_k = 0, hidden = 0, intermediate = 0, tp = 1;
   std::string from_hf;             ///< a Hugging Face config.json giving experts, top_k, hidden, intermediate
-  std::string routing = "uniform";  ///< uniform, tuner, zipf:S (gemm_advisor::parse_moe_routing)
+  std::string routing = "tuner";    ///< tuner (vLLM's tuner routing), uniform, zipf:S (gemm_advisor::parse_moe_routing)
   std::string gemm = "layer";       ///< layer, up or down
   std::string block_shape;          ///< fp8: [b,b] block scales ("128x128"); empty: per-tensor
   std::vector<const CLI::Option*> options;  ///< every MoE option added (their counts: which were given)

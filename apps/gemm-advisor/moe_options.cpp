@@ -37,8 +37,9 @@ void add_moe_options(CLI::App* cmd, MoeOptions& o, bool layer) {
                           ->capture_default_str()
                           ->check(whole_number_validator())->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 20)));
   o.options.push_back(cmd->add_option("--routing", o.routing,
-                                      "vllm-fused-moe: how tokens spread over experts: uniform, tuner (or random: random "
-                                      "logits, as vLLM's benchmark_moe.py routes) or zipf:S (skewed, e.g. zipf:1.2)")
+                                      "vllm-fused-moe: how tokens spread over experts: tuner (or random: random logits, as "
+                                      "vLLM's benchmark_moe.py routes), uniform (perfectly balanced) or zipf:S "
+                                      "(skewed, e.g. zipf:1.2)")
                           ->capture_default_str()
                           ->check(moe_routing_validator()));
 }

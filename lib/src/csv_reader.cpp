@@ -308,17 +308,9 @@ std::int64_t csv_int(const CsvReader& r, const std::vector<std::string>& fields,
   } else {
     // A whole number too large to hold (1e308) is out of range, as 3e9 is, not "not a whole number"
     // (a fresh user's find, 2026-12-04).
-    if (decimal_form) {
-      double d = 0;
-      const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), d, std::chars_format::general);
-      // Past 2^53 (where text::whole_number stops) a whole double is out of range; below it, a double
-      // that rounds to a whole one from a text that is not (16.000000000000001) is not a whole number.
-      if (ptr == s.data() + s.size() &&
-          (ec == std::errc::result_out_of_range ||
-           (std::isfinite(d) && std::trunc(d) == d && std::abs(d) > 9007199254740992.0)))
-        r.fail(std::string("column '") + name + "': " + printable(s) + " is outside " + std::to_string(min_value) +
-               ".." + std::to_string(max_value));
-    }
+    if (decimal_form && text::whole_number_too_large(s))
+      r.fail(std::string("column '") + name + "': " + printable(s) + " is outside " + std::to_string(min_value) + ".." +
+             std::to_string(max_value));
     std::size_t i = 0;
     bool negative = false;
     if (s[0] == '-' || s[0] == '+') {

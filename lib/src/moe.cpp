@@ -1,5 +1,6 @@
 #include "gemm_advisor/moe.hpp"
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
 
@@ -131,6 +132,9 @@ std::int64_t parse_count(std::string_view text, const char* what, std::int64_t m
   // 2.0 or 1e3 is a whole number too, as in the shape lists (text::whole_number; "tp": 2.0 in a JSON
   // model list was refused: a fresh user's find, 2026-12-04).
   const std::optional<std::int64_t> parsed = text::whole_number(t);
+  if (!parsed && text::whole_number_too_large(t))
+    throw InputError(std::string(what) + " = " + printable(t) + " is outside " + std::to_string(min_value) + ".." +
+                     std::to_string(max_value));
   if (!parsed) throw InputError(std::string(what) + " '" + printable(text) + "' is not a whole number");
   const std::int64_t v = *parsed;
   if (v < min_value || v > max_value)
@@ -183,8 +187,10 @@ void parse_moe_routing(std::string_view text, MoeSpec& moe) {
     const std::string v = t.substr(5);
     double s = 0;
     const auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), s);
-    if (v.empty() || ec != std::errc() || ptr != v.data() + v.size() || !(s > 0 && s <= 16))
-      throw InputError("routing '" + printable(text) + "': the zipf exponent must be a number in (0, 16], e.g. zipf:1.2");
+    if (v.empty() || ec != std::errc() || ptr != v.data() + v.size() || !(s >= kMinZipfExponent && s <= kMaxZipfExponent))
+      throw InputError("routing '" + printable(text) + "': the zipf exponent must be a number in [" +
+                       fmt::format("{:g}, {:g}", kMinZipfExponent, kMaxZipfExponent) +
+                       "], e.g. zipf:1.2 (near 0 it is uniform routing)");
     moe.routing = MoeRouting::zipf;
     moe.zipf_exponent = s;
   } else {
@@ -197,9 +203,11 @@ std::string moe_routing_text(const MoeSpec& moe) {
     case MoeRouting::uniform: return "uniform";
     case MoeRouting::tuner: return "tuner";
     case MoeRouting::zipf: {
-      std::ostringstream s;
-      s << "zipf:" << moe.zipf_exponent;
-      return s.str();
+      // The shortest text that reads back as the same double (a sidecar's zipf:1.23456789 was written
+      // zipf:1.23457: the run could not be repeated from its record; a fresh user's find).
+      char buf[32];
+      const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, moe.zipf_exponent);
+      return "zipf:" + std::string(buf, ec == std::errc() ? end : buf);
     }
   }
   return "?";

@@ -273,8 +273,9 @@ void validate_problem(const GemmProblem& p) {
   if (static_cast<double>(p.m) * static_cast<double>(e.top_k) > static_cast<double>(kMaxDim))
     throw InputError("M * top_k = " + std::to_string(p.m) + " * " + std::to_string(e.top_k) +
                      " routed rows exceed the largest supported dimension 2147483647");
-  if (e.routing == MoeRouting::zipf && !(e.zipf_exponent > 0 && e.zipf_exponent <= 16))
-    throw InputError(fmt::format("routing zipf: the exponent must be in (0, 16], got {:g}", e.zipf_exponent));
+  if (e.routing == MoeRouting::zipf && !(e.zipf_exponent >= kMinZipfExponent && e.zipf_exponent <= kMaxZipfExponent))
+    throw InputError(fmt::format("routing zipf: the exponent must be in [{:g}, {:g}], got {:g}", kMinZipfExponent,
+                                 kMaxZipfExponent, e.zipf_exponent));
   if (e.quant_block != 0) {
     if (p.dtype != Dtype::fp8)
       throw InputError("a block shape goes with fp8_w8a8 (dtype fp8), got " + std::string(dtype_name(p.dtype)));

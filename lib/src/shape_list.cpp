@@ -219,7 +219,11 @@ class YamlShapeReader : public ShapeReader {
       try {
         const auto parsed = nlohmann::json::parse(text);
         (void)parsed;
-      } catch (const nlohmann::json::exception& err) {  // parse_error, and out_of_range for 1e999
+      } catch (const nlohmann::json::out_of_range&) {
+        // A number past a double's range (1e400) is valid JSON, which nlohmann cannot hold: yaml-cpp
+        // reads it as text below, and its entry is out of range there, the others ranked (it sank
+        // the whole list as "not valid JSON": a fresh batch user's find, 2026-12-05).
+      } catch (const nlohmann::json::exception& err) {  // parse_error
         const std::string what = text::json_error_message(err.what());
         const long line = text::json_error_line(text, what);
         throw InputError(located(source, line > 0 ? line + first_line : 0, "not valid JSON: " + printable(what, 300)));
@@ -329,8 +333,8 @@ class YamlShapeReader : public ShapeReader {
     // form (1e3) is that number (text::whole_number: each was refused while the string "4096" was
     // taken: fresh users' finds, 2026-12-04).
     const std::optional<std::int64_t> out = text::whole_number(s);
-    const bool digits = !s.empty() && s.find_first_not_of("0123456789") == std::string::npos;  // past int64 too
-    if ((!out && !digits) || s[0] == '-')
+    const bool too_large = !out && text::whole_number_too_large(s);  // past int64, 1e308, 1e400
+    if ((!out && !too_large) || s[0] == '-')
       throw InputError(std::string("'") + key + "' must be a positive whole number, got '" + printable(s) + "'");
     if (!out || *out < 1 || *out > max)
       throw InputError(std::string("'") + key + "' = " + printable(s) + " is outside 1.." + std::to_string(max));

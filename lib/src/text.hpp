@@ -106,4 +106,24 @@ inline std::optional<std::int64_t> whole_number(std::string_view s) {
   return static_cast<std::int64_t>(d);
 }
 
+/// Whether `s` writes a whole number whole_number cannot hold: digits (an optional sign) past int64,
+/// or a decimal or exponent form past 2^53 or past a double's range (1e400). The readers report
+/// those as out of range, as they do 3e9, not as "not a whole number" (fresh users' finds,
+/// 2026-12-04 and 2026-12-05). False for anything else, whole_number's numbers included.
+inline bool whole_number_too_large(std::string_view s) {
+  std::string_view body = s;
+  if (!body.empty() && (body[0] == '-' || body[0] == '+')) body.remove_prefix(1);
+  if (body.empty()) return false;
+  if (body.find_first_not_of("0123456789") == std::string_view::npos) return !whole_number(s);
+  double d = 0;
+  const auto [ptr, ec] = std::from_chars(body.data(), body.data() + body.size(), d, std::chars_format::general);
+  if (ptr != body.data() + body.size()) return false;
+  if (ec == std::errc::result_out_of_range) {
+    // Out of a double's range either way: past it (1e400) or below its smallest (1e-400, not whole).
+    const std::size_t e_at = body.find_first_of("eE");
+    return e_at != std::string_view::npos && e_at + 1 < body.size() && body[e_at + 1] != '-';
+  }
+  return ec == std::errc() && std::isfinite(d) && std::trunc(d) == d && d > 9007199254740992.0;
+}
+
 }  // namespace gemm_advisor::text

@@ -436,12 +436,12 @@ def _moe_args(tokens, experts, top_k, hidden, intermediate, tp, dtype, block_sha
         # Each size as an int (numpy and torch integer scalars too), as the other integer arguments.
         block_shape = "x".join(str(_int(b, "block_shape")) for b in block_shape)
     return (tokens, experts, top_k, hidden, intermediate, tp, _dtype_arg(dtype) or "bf16",
-            _text_arg("block_shape", block_shape) or "", _text_arg("routing", routing) or "uniform",
+            _text_arg("block_shape", block_shape) or "", _text_arg("routing", routing) or "tuner",
             _text_arg("gemm", gemm) or "layer")
 
 
 def moe_ranking(tokens, experts, top_k, hidden, intermediate, tp=1, hw=None, dtype="bf16", block_shape=None,
-                routing="uniform", gemm="layer", top=10, *, cu_count=None, distinct=False, candidates=None):
+                routing="tuner", gemm="layer", top=10, *, cu_count=None, distinct=False, candidates=None):
     """The ranking of vLLM's fused-MoE kernel (target vllm-fused-moe) for one MoE layer, as
     ``gemm-advisor rank TOKENS --target vllm-fused-moe --experts E --top-k K --hidden H
     --intermediate I --tp T --format json`` prints it (a dict; "problem" has a "moe" entry).
@@ -449,8 +449,9 @@ def moe_ranking(tokens, experts, top_k, hidden, intermediate, tp=1, hw=None, dty
     tokens: M, the tokens of the batch. experts, top_k, hidden, intermediate: the layer (the
     expert's intermediate size before tensor parallelism); tp: tensor-parallel ranks (N =
     intermediate / tp). dtype: "bf16", "fp16" or "fp8_w8a8"; block_shape: None (per-tensor scales)
-    or "128x128" / [128, 128] for block-quantised fp8. routing: "uniform", "tuner" (as vLLM's
-    benchmark_moe.py routes; "random" is the same) or "zipf:S". gemm: "layer" (both launches, one config, as vLLM runs
+    or "128x128" / [128, 128] for block-quantised fp8. routing: "tuner" (the default: as vLLM's
+    benchmark_moe.py routes, random logits; "random" is the same), "uniform" (perfectly balanced
+    experts) or "zipf:S" (skewed). gemm: "layer" (both launches, one config, as vLLM runs
     them), "up" or "down". hw, top, cu_count, distinct and candidates (configs in vLLM's
     BLOCK_SIZE_M, ... names or the advisor's; ranked instead of the tuner's space) as for :func:`rank`.
 
@@ -465,7 +466,7 @@ def moe_ranking(tokens, experts, top_k, hidden, intermediate, tp=1, hw=None, dty
 
 
 def moe_rank(tokens, experts, top_k, hidden, intermediate, tp=1, hw=None, dtype="bf16", block_shape=None,
-             routing="uniform", gemm="layer", top=10, *, cu_count=None, distinct=False, candidates=None):
+             routing="tuner", gemm="layer", top=10, *, cu_count=None, distinct=False, candidates=None):
     """The configs of :func:`moe_ranking`, best first (the keys of :func:`rank`'s dicts; latency_s
     is the layer's: up + down). Pass them to vLLM as BLOCK_SIZE_M = block_m, ... (or write whole
     config files with ``gemm-advisor batch --target vllm-fused-moe --emit vllm``)."""
@@ -474,7 +475,7 @@ def moe_rank(tokens, experts, top_k, hidden, intermediate, tp=1, hw=None, dtype=
 
 
 def moe_explain(tokens, experts, top_k, hidden, intermediate, tp=1, hw=None, dtype="bf16", block_shape=None,
-                routing="uniform", gemm="layer", config=None, *, cu_count=None):
+                routing="tuner", gemm="layer", config=None, *, cu_count=None):
     """Every term of one fused-MoE estimate, as ``gemm-advisor explain TOKENS --target vllm-fused-moe
     --experts E --top-k K --hidden H --intermediate I --format json`` prints it: the :func:`moe_ranking`
     dict with one entry in "configs", "chosen", and for a layer "gemms" (its up and down launches under

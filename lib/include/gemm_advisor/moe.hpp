@@ -43,7 +43,7 @@ double moe_active_experts(const GemmProblem& p);
 /// down (n = H, k = N)}, routing and dtype as the layer's.
 std::array<GemmProblem, 2> moe_layer_gemms(const GemmProblem& layer);
 
-/// "uniform", "tuner" or "zipf:S" (S > 0, e.g. zipf:1.2) into p.moe.routing and zipf_exponent.
+/// "uniform", "tuner" or "zipf:S" (S in [kMinZipfExponent, kMaxZipfExponent], e.g. zipf:1.2) into p.moe.routing and zipf_exponent.
 /// Throws InputError quoting the text.
 void parse_moe_routing(std::string_view text, MoeSpec& moe);
 /// The text parse_moe_routing reads ("zipf:1.2").

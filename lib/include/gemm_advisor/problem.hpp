@@ -108,6 +108,13 @@ struct MoeSpec {
 /// Largest number of experts accepted (vLLM's largest public model has 384).
 constexpr std::int64_t kMaxExperts = 65536;
 
+/// The zipf routing exponents accepted: S in [kMinZipfExponent, kMaxZipfExponent]. Input bounds, not
+/// physics: below 0.001 the largest and smallest shares differ by at most 1.1% over 65536 experts
+/// (1 / (e + 1)^S = exp(-S ln(e + 1)), ln 65537 = 11.1); above 16 the first expert takes every row it
+/// can at any expert count.
+constexpr double kMinZipfExponent = 0.001;
+constexpr double kMaxZipfExponent = 16;
+
 struct GemmProblem {
   std::int64_t m = 0;      ///< rows of A and C
   std::int64_t n = 0;      ///< columns of B and C
@@ -134,7 +141,7 @@ struct GemmProblem {
 GemmProblem parse_shape(std::string_view text, const GemmProblem& base = GemmProblem{});
 
 /// Checks a problem built by hand (dimensions and batch in range; for a MoE problem experts in
-/// [1, kMaxExperts], top_k in [1, experts], batch 1, a zipf exponent in (0, 16], quant_block 0 or a
+/// [1, kMaxExperts], top_k in [1, experts], batch 1, a zipf exponent in [kMinZipfExponent, kMaxZipfExponent], quant_block 0 or a
 /// power of two in [16, 1024] with fp8). Throws InputError.
 void validate_problem(const GemmProblem& problem);
 
