@@ -1,6 +1,7 @@
 # `cmake --install build --prefix P` and `cpack -G DEB` (in the build directory):
 #   P/bin/gemm-advisor                                   the CLI
 #   P/share/gemm-advisor/profiles/*.yaml, SCHEMA.md      the shipped profiles (also compiled in)
+#   P/share/gemm-advisor/examples/*.csv                  the README's shape and model lists
 #   P/include/gemm_advisor/*.hpp, P/lib/libgemm_advisor.a the library (static, position-independent)
 #   P/lib/cmake/gemm_advisor/                            find_package(gemm_advisor): gemm_advisor::gemm_advisor
 #   P/lib/pkgconfig/gemm_advisor.pc                      pkg-config --cflags --libs gemm_advisor
@@ -18,6 +19,10 @@ install(TARGETS gemm_advisor EXPORT gemm_advisorTargets ARCHIVE DESTINATION ${CM
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/lib/include/gemm_advisor DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 file(GLOB GEMM_ADVISOR_PROFILE_FILES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/profiles/*.yaml)
 install(FILES ${GEMM_ADVISOR_PROFILE_FILES} ${PROJECT_SOURCE_DIR}/profiles/SCHEMA.md DESTINATION ${GEMM_ADVISOR_PROFILES_INSTALL_DIR})
+# The lists the README's batch commands name (examples/llama3-70b.csv, moe-models.csv, ...): an
+# installed user had none of them (fresh users' finds, 2026-12-05).
+file(GLOB GEMM_ADVISOR_EXAMPLE_FILES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/examples/*.csv)
+install(FILES ${GEMM_ADVISOR_EXAMPLE_FILES} DESTINATION ${CMAKE_INSTALL_DATADIR}/gemm-advisor/examples)
 if(GEMM_ADVISOR_SANITIZE)
   # A sanitized static library needs the sanitizer runtimes wherever it is linked.
   target_link_options(gemm_advisor INTERFACE -fsanitize=address,undefined,float-cast-overflow)

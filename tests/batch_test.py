@@ -16,7 +16,7 @@ import cli_harness
 import tempfile
 
 BIN = sys.argv[1]
-TMP = tempfile.mkdtemp(prefix="gemm-advisor-batch-test-")
+TMP = cli_harness.temp_dir("gemm-advisor-batch-test-")
 
 # vLLM's tuned M grid (benchmarks/kernels/benchmark_w8a8_block_fp8.py) and file name pattern
 # (fp8_utils.py get_w8a8_block_fp8_configs), device names as vLLM spells them.
@@ -174,7 +174,8 @@ for name, args, code, fragment in [
     ("CSV without k", ["batch", write("nok.csv", "m,n\n1,2\n"), "--hw", "h100"], 1, "nok.csv:1:"),
     ("bad --format", ["batch", inputs["text"], "--format", "xml"], 2, "xml"),
     ("--emit with --format", ["batch", inputs["text"], "--emit", "triton", "--format", "csv"], 2, "excludes"),
-    ("--out without --emit vllm", ["batch", inputs["text"], "--out", TMP], 2, "--emit vllm"),
+    ("--out DIR without --emit vllm (results go to a file)", ["batch", inputs["text"], "--out", TMP], 2,
+     "is a directory: the results go to a file (--emit vllm"),
     ("--overwrite without --emit vllm", ["batch", inputs["text"], "--overwrite"], 2, "--overwrite go with --emit vllm"),
 ]:
     rc, out, err = run(*args)
@@ -634,7 +635,62 @@ check("--out a dangling link: one error saying so", rc == 1 and "a link to nowhe
 rc, out, err = run("batch", "-", "--hw", "h200", "--emit", "vllm", "--out", os.path.join(TMP, "nl\ndir"),
                    stdin="1x4096x4096\n")
 check("--out with a newline: a usage error (the paths go to stdout one a line)", rc == 2 and out == "" and
-      "a control character in the directory's name" in err and not os.path.exists(os.path.join(TMP, "nl\ndir")), err)
+      "a control character or a byte that is not UTF-8 in the name" in err and not os.path.exists(os.path.join(TMP, "nl\ndir")), err)
+
+# --out FILE (no --emit vllm): the results in FILE, put in place only when the run ends well (a fresh
+# batch user's find, 2026-12-05: only stdout, and a stopped or killed run left a part of it).
+results = os.path.join(TMP, "results.csv")
+good = write("good.csv", "m,n,k\n16,4096,4096\n64,64,64\n")
+rc, out, err = run("batch", good, "--hw", "h200", "--format", "csv", "-o", results)
+want_rc, want, _ = run("batch", good, "--hw", "h200", "--format", "csv")
+check("-o FILE: exit 0, nothing on stdout, FILE holds what stdout would", rc == 0 and out == "" and
+      open(results).read() == want and want.count("\n") == 3 and "written to " + results in err, err)
+stop = write("stop.csv", "m,n,k\n16,4096,4096\nx,1,1\n32,32,32\n")
+with open(results, "w") as f:
+    f.write("yesterday\n")
+rc, out, err = run("batch", stop, "--hw", "h200", "--format", "csv", "-o", results)
+check("-o FILE, a run stopped by a bad line: exit 1, FILE left as it was, no temporary beside it",
+      rc == 1 and open(results).read() == "yesterday\n" and "left as it was" in err and
+      not [n for n in os.listdir(TMP) if n.startswith(".gemm-advisor.")], err)
+rc, out, err = run("batch", stop, "--hw", "h200", "--format", "csv", "-o", results, "--keep-going")
+rows = open(results).read().splitlines()
+check("-o FILE --keep-going: exit 1, FILE holds the header and the two good shapes",
+      rc == 1 and len(rows) == 3 and rows[0].startswith("name,m,n,k"), rows)
+rc, out, err = run("batch", good, "--hw", "h200", "-o", good)
+check("-o the input list itself: a usage error, the list untouched", rc == 2 and "is the input list" in err and
+      open(good).read() == "m,n,k\n16,4096,4096\n64,64,64\n", err)
+rc, out, err = run("batch", good, "--hw", "h200", "-o", os.path.join(TMP, "no", "such", "r.csv"))
+check("-o in a folder that does not exist: one error naming it, before any ranking",
+      rc == 1 and len(error_lines(err)) == 1 and "no/such/r.csv" in err and "ranked" not in err, err)
+
+# Every line bad, the whole list read (--keep-going): the CSV header alone, as --emit triton's [] (a
+# dashboard loader broke on an empty answer: a fresh batch user's find).
+rc, out, err = run("batch", "-", "--hw", "h200", "--format", "csv", "--keep-going", stdin="0x1x1\n")
+check("all lines bad with --keep-going: exit 1 and the CSV header alone", rc == 1 and
+      out.splitlines() == [out.splitlines()[0]] and out.startswith("name,m,n,k"), out + err)
+rc, out, err = run("batch", "-", "--hw", "h200", "--format", "csv", stdin="0x1x1\n")
+check("... while a run stopped at its first line prints nothing", rc == 1 and out == "", out)
+
+# A shape whose operands exceed the GPU's memory is said, as rank says it, so --strict fails both
+# (batch said nothing: a fresh batch user's find). 16384 x 16384 x 2^27 bf16: 8.8 TB of A and B.
+rc, out, err = run("--strict", "batch", "-", "--hw", "h200", "--format", "csv", stdin="16384x16384x134217728\n64x64x64\n")
+check("batch warns of a shape beyond the GPU's memory, naming its line; --strict fails it",
+      rc == 1 and "<stdin>:1: 16384x16384x134217728: A, B and C take 8.8e+03 GB, more than h200's 141 GB" in err,
+      err)
+
+# Results from a live pipe go out as each shape is ranked, not when the input ends.
+proc = subprocess.Popen([BIN, "batch", "-", "--hw", "h200", "--format", "csv", "-q"], stdin=subprocess.PIPE,
+                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+proc.stdin.write(b"m,n,k\n16,4096,4096\n")
+proc.stdin.flush()
+first = [proc.stdout.readline(), proc.stdout.readline()]  # blocks until they are written
+proc.stdin.write(b"32,4096,4096\n")
+proc.stdin.close()
+rest = proc.stdout.read()
+proc.wait(timeout=60)
+check("batch from a pipe: each shape's row comes out before the input ends",
+      first[0].startswith(b"name,m,n,k") and first[1].startswith(b",16,4096,4096") and
+      rest.startswith(b",32,4096,4096") and proc.returncode == 0, (first, rest))
 
 shutil.rmtree(TMP, ignore_errors=True)
 cli_harness.finish()

@@ -13,7 +13,7 @@ import tempfile
 import cli_harness
 
 BIN = sys.argv[1]
-TMP = tempfile.mkdtemp(prefix="gemm-advisor-calibrate-test-")
+TMP = cli_harness.temp_dir("gemm-advisor-calibrate-test-")
 DATA = "data/measurements/h200-tutorial.csv"
 check = cli_harness.check
 

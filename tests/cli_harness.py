@@ -1,8 +1,11 @@
 """Shared pieces of the end-to-end test scripts (cli_test.py, batch_test.py, calibrate_test.py, moe_cli_test.py): running the binary,
 counting checks, and the closing 'N passed, N failed' line that CI reads."""
+import atexit
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 
 results = {"passed": 0, "failed": 0}
 
@@ -11,6 +14,14 @@ def run(binary, *args, stdin=None, timeout=300):
     """Runs the binary; returns (exit code, stdout, stderr) as text."""
     p = subprocess.run([binary, *args], input=stdin, capture_output=True, text=True, timeout=timeout)
     return p.returncode, p.stdout, p.stderr
+
+
+def temp_dir(prefix):
+    """A fresh directory under the system's temporary one, removed when the script exits (the scripts'
+    own were left behind, a few hundred after a day of test runs)."""
+    path = tempfile.mkdtemp(prefix=prefix)
+    atexit.register(shutil.rmtree, path, ignore_errors=True)
+    return path
 
 
 def write_file(directory, name, text):

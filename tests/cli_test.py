@@ -13,7 +13,7 @@ import tempfile
 import os
 
 BIN = sys.argv[1]
-TMP = tempfile.mkdtemp(prefix="gemm-advisor-cli-test-")
+TMP = cli_harness.temp_dir("gemm-advisor-cli-test-")
 
 
 def run(*args, stdin=None):

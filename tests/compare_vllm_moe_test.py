@@ -15,7 +15,7 @@ import cli_harness
 
 BIN = sys.argv[1]
 TOOL = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tools", "compare_vllm_moe.py")
-TMP = tempfile.mkdtemp(prefix="gemm-advisor-compare-vllm-moe-test-")
+TMP = cli_harness.temp_dir("gemm-advisor-compare-vllm-moe-test-")
 check = cli_harness.check
 
 COLS = ["device_name", "E", "N", "dtype", "block_shape", "backend", "M", "block_m", "block_n", "block_k", "group_m",

@@ -15,7 +15,7 @@ import tempfile
 import cli_harness
 
 BIN = os.path.abspath(sys.argv[1])
-TMP = tempfile.mkdtemp(prefix="gemm-advisor-hw-test-")
+TMP = cli_harness.temp_dir("gemm-advisor-hw-test-")
 check = cli_harness.check
 
 

@@ -42,8 +42,15 @@ if MODE == "tree":
     rc, out, err = sh("cmake", "--install", build, "--prefix", prefix)
     check("cmake --install --prefix: exit 0", rc == 0, err)
     for rel in ["bin/gemm-advisor", "include/gemm_advisor/advise.hpp", "include/gemm_advisor/frontend.hpp",
-                "share/gemm-advisor/profiles/h200.yaml", "share/gemm-advisor/profiles/SCHEMA.md"]:
+                "share/gemm-advisor/profiles/h200.yaml", "share/gemm-advisor/profiles/SCHEMA.md",
+                "share/gemm-advisor/examples/llama3-70b.csv", "share/gemm-advisor/examples/moe-models.csv"]:
         check(f"installed: {rel}", os.path.isfile(os.path.join(prefix, rel)))
+    # README's batch commands run as written from the installed share folder (a fresh user had no examples/).
+    rc, out, err = sh(os.path.join(prefix, "bin", "gemm-advisor"), "batch",
+                      os.path.join(prefix, "share/gemm-advisor/examples/llama3-70b.csv"), "--hw", "b200", "--top", "3",
+                      "--format", "csv", "-q")
+    check("README's `batch examples/llama3-70b.csv --hw b200 --top 3 --format csv` on the installed list",
+          rc == 0 and out.startswith("name,m,n,k") and out.count("\n") > 3, err)
     rc, out, err = sh(os.path.join(prefix, "bin", "gemm-advisor"), "profiles", "validate",
                       os.path.join(prefix, "share/gemm-advisor/profiles/mi300x.yaml"))
     check("the installed profiles are valid", rc == 0 and ": ok: mi300x" in out, out + err)

@@ -14,7 +14,7 @@ import tempfile
 import cli_harness
 
 BIN = sys.argv[1]
-TMP = tempfile.mkdtemp(prefix="gemm-advisor-moe-test-")
+TMP = cli_harness.temp_dir("gemm-advisor-moe-test-")
 check = cli_harness.check
 # benchmark_moe.py's default batch sizes and the keys of its files.
 VLLM_M = [1, 2, 4, 8, 16, 24, 32, 48, 64, 96, 128, 256, 512, 1024, 1536, 2048, 3072, 4096]

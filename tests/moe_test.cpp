@@ -269,6 +269,20 @@ TEST_CASE("the fused-MoE target's space and rules follow vLLM's tuner and kernel
   std::sort(space.begin(), space.end());
   CHECK(std::adjacent_find(space.begin(), space.end()) == space.end());
   CHECK_THAT(t.infeasibility(cfg(16, 128, 256, 4, 3), fp8, h200), Catch::Contains("128-wide scale group"));
+  // A 32-wide group: every tuned BLOCK_SIZE_K (64, 128, 256, each a multiple of 32) runs clamped to 32,
+  // so the space is BLOCK_SIZE_K 32 (it was empty, "no feasible config": a fresh user's find). A
+  // 16-wide group is below Triton's 32 bytes a row for fp8, and no BLOCK_SIZE_K is a multiple of 512:
+  // the layer's error says which.
+  GemmProblem group32 = fp8;
+  group32.moe.quant_block = 32;
+  t.candidates(group32, h200, space);
+  REQUIRE(!space.empty());
+  CHECK(std::all_of(space.begin(), space.end(), [](const TileConfig& c) { return c.block_k == 32; }));
+  GemmProblem group16 = fp8, group512 = fp8;
+  group16.moe.quant_block = 16;
+  group512.moe.quant_block = 512;
+  CHECK_THAT(t.problem_error(group16, h200), Catch::Contains("fewer than the 32 bytes a row"));
+  CHECK_THAT(t.problem_error(group512, h200), Catch::Contains("512 divides none"));
   CHECK_THAT(t.infeasibility(cfg(16, 128, 64, 4, 3, 2), fp8, h200), Catch::Contains("no split-K"));
   // BLOCK_SIZE_M: 8 or a power of two in [16, 1024], and every refusal says that rule (24 and 2048
   // were refused with Triton's "a power of two in [16, 1024]", which 8 is not).

@@ -22,7 +22,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 FAKE_TRITON = os.path.join(HERE, "fake_triton")
 SRC = os.path.dirname(HERE)
 sys.path.insert(0, PKG)
-TMP = tempfile.mkdtemp(prefix="gemm-advisor-py-test-")
+TMP = cli_harness.temp_dir("gemm-advisor-py-test-")
 check = cli_harness.check
 
 import gemm_advisor as g  # noqa: E402

@@ -27,7 +27,7 @@ except ImportError:
 import gemm_advisor as g  # noqa: E402
 import gemm_advisor.plot as gp  # noqa: E402
 
-TMP = tempfile.mkdtemp(prefix="gemm-advisor-plot-test-")
+TMP = cli_harness.temp_dir("gemm-advisor-plot-test-")
 check = cli_harness.check
 PNG = b"\x89PNG\r\n\x1a\n"
 

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include <functional>
+#include <memory>
 #include <stdexcept>
 #include <map>
 #include <set>
@@ -11,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "gemm_advisor/emit.hpp"
 #include "gemm_advisor/error.hpp"
 #include "gemm_advisor/evaluate.hpp"
 #include "gemm_advisor/hardware.hpp"
@@ -181,9 +183,47 @@ gemm_advisor::Profile load_profile_logged(const std::string& name_or_path, const
 std::size_t write_vllm_directory(const std::string& dir, const std::vector<std::pair<std::string, std::string>>& files,
                                  const nlohmann::json& run, bool overwrite);
 
-/// Warns (one line) when `p`'s operands and output (its compulsory bytes) exceed the GPU's memory
-/// (`hw.dram_bytes`): the prediction is still made.
+/// `batch --out FILE` without --emit vllm: the results that go to stdout go to FILE instead, written
+/// as gemm_advisor::AtomicFile writes (a temporary beside it, renamed when the run ends well), so a
+/// run stopped by a bad line, killed or failing leaves FILE as it was, never a part passed off as the
+/// whole (a fresh batch user's find, 2026-12-05). An empty path or "-": stdout, as without --out.
+class ResultsFile {
+ public:
+  /// Checks `path` (not the input `input`, writable) and redirects std::cout to its temporary.
+  /// Throws UsageError (the input's own path) or gemm_advisor::InputError (not writable).
+  ResultsFile(const std::string& path, const std::string& input);
+  ~ResultsFile();  ///< restores std::cout; an uncommitted temporary is removed
+  ResultsFile(const ResultsFile&) = delete;
+  ResultsFile& operator=(const ResultsFile&) = delete;
+  bool active() const { return file_ != nullptr; }
+  /// Restores std::cout and, when `complete` (the whole list read, the output written), puts the file
+  /// in place (InputError when the disk failed it). Returns whether it did.
+  bool finish(bool complete);
+
+ private:
+  std::unique_ptr<gemm_advisor::AtomicFile> file_;
+  std::streambuf* saved_ = nullptr;
+};
+
+/// "A, B and C take X GB, more than GPU's Y GB of memory: ..." when `p`'s operands and output (its
+/// compulsory bytes) exceed the GPU's memory (`hw.dram_bytes`), else "" (a profile without a memory
+/// size: ""). The prediction is still made.
+std::string beyond_memory_text(const gemm_advisor::GemmProblem& p, const gemm_advisor::Hardware& hw);
+
+/// Warns (one line, "SHAPE: " and beyond_memory_text) when `p` does not fit the GPU's memory.
 void warn_beyond_memory(const gemm_advisor::GemmProblem& p, const gemm_advisor::Hardware& hw);
+
+/// The shapes of a batch that do not fit the GPU's memory: counted as they are ranked, said in one
+/// line at the end (a batch said nothing where rank warns, so --strict passed one and failed the
+/// other: a fresh batch user's find, 2026-12-05).
+struct BeyondMemory {
+  std::size_t count = 0;
+  std::string first;  ///< "PLACE SHAPE: " + beyond_memory_text of the first
+  /// Counts `p` when it does not fit; `place` ("FILE:LINE: " or "") names where it came from.
+  void note(const gemm_advisor::GemmProblem& p, const gemm_advisor::Hardware& hw, const std::string& place);
+  /// The one warning, when any was counted.
+  void warn() const;
+};
 
 /// Records that the --from-hf config `config` made the model fp8 through its quantization_config
 /// (no --dtype given): require_dtype's error then says so.

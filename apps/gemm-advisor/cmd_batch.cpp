@@ -289,8 +289,11 @@ int run_batch(const BatchOptions& o) {
       throw UsageError("--emit vllm: vLLM's kernel computes x W^T (layout NT): --layout " + common.layout +
                        " cannot apply");
     m_from_input = parse_m_values(o.m_values, m_grid);
-  } else if (!o.out_dir.empty() || !o.m_values.empty() || !o.vllm_device_name.empty() || o.overwrite) {
-    throw UsageError("--out, --m-values, --vllm-device-name and --overwrite go with --emit vllm");
+  } else if (!o.m_values.empty() || !o.vllm_device_name.empty() || o.overwrite) {
+    // --m-values also takes a fused-MoE model list's M values: a forgotten --target said so (the
+    // hint named --emit vllm alone: a fresh user's find, 2026-12-05).
+    throw UsageError(std::string("--m-values, --vllm-device-name and --overwrite go with --emit vllm") +
+                     (o.m_values.empty() ? "" : " (or --m-values with --target vllm-fused-moe and a model list)"));
   }
   if (!o.names.empty() && output != Output::triton)
     throw UsageError("--names renames the parameters --emit triton writes: it goes with --emit triton");
@@ -365,6 +368,8 @@ int run_batch(const BatchOptions& o) {
     check_directory_creatable(o.out_dir);  // created when the files are written: a failed run leaves none
     check_generator_sidecar(o.out_dir);  // before any file: a sidecar that cannot be replaced stops the run
   }
+  // --out FILE (not --emit vllm): the results go to FILE, in place only when the run ends well.
+  ResultsFile results(vllm ? std::string() : o.out_dir, o.input);
   // YAML and JSON lists are parsed whole when opened: their byte position says nothing then.
   const bool position_tells = file && in->peek() != std::char_traits<char>::eof();
   in->clear();
@@ -377,6 +382,12 @@ int run_batch(const BatchOptions& o) {
   ListDtypeEncodings list_encodings;
   std::size_t infeasible_shapes = 0;  // shapes for which some --candidates config cannot run
   std::string first_infeasible;
+  BeyondMemory beyond_memory;  // shapes whose operands exceed the GPU's memory (writing stage)
+  // Results from a live producer (a pipe or terminal on stdin) go out as each shape is ranked: the
+  // stream's buffer held them until the input ended (a fresh batch user's find, 2026-12-05). A file
+  // is read at full speed, and its results are flushed by the buffer's own size.
+  struct stat stdin_stat {};
+  const bool live_input = !file && !(::fstat(STDIN_FILENO, &stdin_stat) == 0 && S_ISREG(stdin_stat.st_mode));
   bool stopped = false, unreadable = false;
   std::atomic<bool> stop{false};
   bool reader_failed = false;  // touched by the reading stage only
@@ -535,6 +546,7 @@ int run_batch(const BatchOptions& o) {
                   progress.clear();
                   spdlog::warn("{}", located(source, item->entry.line, entry_place(item->entry.entry) + w));
                 }
+                if (!vllm) beyond_memory.note(item->entry.problem, hw, located(source, item->entry.line, ""));
                 if (!item->infeasible_given.empty() && infeasible_shapes++ == 0)
                   first_infeasible = item->entry.problem.shape_text() + " (" + source + ":" +
                                      std::to_string(item->entry.line) + "): " + item->infeasible_given;
@@ -549,6 +561,7 @@ int run_batch(const BatchOptions& o) {
                     first_json = false;
                   }
                   std::cout << item->text;
+                  if (live_input) std::cout.flush();
                   // stdout failed (disk full, reader gone): ranking the rest would be wasted; main
                   // reports the failure when it flushes.
                   if (!std::cout) stop = true;
@@ -559,6 +572,9 @@ int run_batch(const BatchOptions& o) {
   // A run stopped by a bad line leaves the Triton list open: a JSON parser then rejects the
   // output instead of taking the shapes before the bad line for the whole list.
   if (output == Output::triton) std::cout << (stopped ? (first_json ? "" : "\n") : first_json ? "[]\n" : "\n]\n");
+  // A whole list read with every line bad (--keep-going) answers with the header alone, as the Triton
+  // list closes empty: a dashboard's loader broke on an empty file (a fresh batch user's find).
+  if (output == Output::csv && !vllm && !stopped && !header_written) write_ranking_csv_header(std::cout);
   std::cout.flush();
   progress.clear();
 
@@ -585,6 +601,7 @@ int run_batch(const BatchOptions& o) {
     std::cout.flush();
   }
 
+  beyond_memory.warn();
   if (infeasible_shapes > 0)
     spdlog::warn("{}: configs that cannot run on {} of the shapes are {} (first: {})", common.candidates,
                  infeasible_shapes,
@@ -595,6 +612,9 @@ int run_batch(const BatchOptions& o) {
   // When stdout could not take the output, main says so (finish_stdout); a summary of what was
   // ranked would read as success before it.
   std::cout.flush();
+  // A results file is put in place when the whole list was read (bad lines skipped with --keep-going
+  // are said, and the exit code is 1); a run stopped before the end leaves it as it was.
+  const bool results_written = results.finish(!stopped && !unreadable);
   const bool output_failed = std::cout.fail() || std::fflush(stdout) != 0 || std::ferror(stdout);
   // An input that could not be read before a single shape (no shapes at all, a read error) has its
   // error said already: a "0 shapes ranked, 1 bad" summary would count the input as a line.
@@ -602,6 +622,7 @@ int run_batch(const BatchOptions& o) {
     std::string why;
     if (unreadable) why = " (stopped: the rest of the input cannot be read)";
     else if (stopped) why = " (stopped at the first bad line; --keep-going goes on)";
+    if (results.active() && !results_written) why += fmt::format(" ({} left as it was)", o.out_dir);
     const double rate = elapsed_s > 0 ? static_cast<double>(done) / elapsed_s : 0.0;
     if (vllm) {
       const std::string ranked =
@@ -613,8 +634,9 @@ int run_batch(const BatchOptions& o) {
                                counted(files, "file", "files"), o.out_dir, elapsed_s,
                                counted(static_cast<std::size_t>(jobs), "thread", "threads"));
     } else {
-      std::cerr << fmt::format("gemm-advisor: batch: {} ranked, {} bad{} in {:.3f} s ({:.0f} shapes/s, {})\n",
-                               counted(done, "shape", "shapes"), bad, why, elapsed_s, rate,
+      std::cerr << fmt::format("gemm-advisor: batch: {} ranked, {} bad{}{} in {:.3f} s ({:.0f} shapes/s, {})\n",
+                               counted(done, "shape", "shapes"), bad, why,
+                               results_written ? ", written to " + o.out_dir : std::string(), elapsed_s, rate,
                                counted(static_cast<std::size_t>(jobs), "thread", "threads"));
     }
   }
@@ -644,12 +666,15 @@ Registered register_batch(CLI::App& app) {
                   "fused MoE's)")
       ->check(CLI::IsMember({"triton", "vllm"}))
       ->excludes(format);
-  cmd->add_option("--out", o->out_dir, "--emit vllm: directory for the config files (created if missing)")
+  cmd->add_option("-o,--out", o->out_dir,
+                  "Where the output goes: with --emit vllm the directory for the config files (created if missing); "
+                  "otherwise a file for the results (put in place when the run ends, so a stopped run leaves it as it "
+                  "was; - is stdout)")
       ->check(CLI::Validator(
           [](std::string& v) -> std::string {
             // The written paths go to stdout one a line: a newline in DIR broke that (a fresh user's find).
             if (gemm_advisor::escape_control(v) != v)  // it escapes exactly the control bytes
-              return "'" + gemm_advisor::printable(v) + "': a control character in the directory's name";
+              return "'" + gemm_advisor::printable(v) + "': a control character or a byte that is not UTF-8 in the name";
             return v.empty() ? "must not be empty" : "";
           },
           "DIR"));

@@ -30,8 +30,8 @@ int run_moe_batch(const MoeBatchOptions& o) {
     throw UsageError("--emit vllm ranks vLLM's own kernel space: drop --candidates");
   if (emit_vllm && ranking_options_given(common))
     throw UsageError("--top and --distinct choose what is printed: --emit vllm writes each M's top config");
-  if (!emit_vllm && (!o.out_dir.empty() || !o.vllm_device_name.empty() || o.overwrite))
-    throw UsageError("--out, --vllm-device-name and --overwrite go with --emit vllm");
+  if (!emit_vllm && (!o.vllm_device_name.empty() || o.overwrite))
+    throw UsageError("--vllm-device-name and --overwrite go with --emit vllm");
   // As batch does for vllm-fp8-block: a --layout the kernel cannot take is the command line's error,
   // said once, not once per model and M (the layers are x W^T; the list has no layout column).
   if (common.layout_option && common.layout_option->count() > 0) {
@@ -89,6 +89,9 @@ int run_moe_batch(const MoeBatchOptions& o) {
     check_generator_sidecar(o.out_dir);  // before any file: a sidecar that cannot be replaced stops the run
   }
 
+  // --out FILE without --emit vllm: the rows go to FILE, in place only when the run ends well.
+  ResultsFile results(emit_vllm ? std::string() : o.out_dir, o.input);
+
   // One file per (E, N, dtype, block shape), as vLLM names them; two models sharing one would write
   // the same file, so the first keeps it.
   using FileKey = std::tuple<std::int64_t, std::int64_t, std::string, std::int64_t>;
@@ -97,6 +100,7 @@ int run_moe_batch(const MoeBatchOptions& o) {
   std::vector<TileConfig> space;
   std::vector<RankedConfig> ranked;
   std::size_t ranked_layers = 0, bad = 0;
+  BeyondMemory beyond_memory;  // layers whose weights and activations exceed the GPU's memory
   std::size_t infeasible_layers = 0;  // layers for which some --candidates config cannot run
   std::string first_infeasible;
   const std::size_t top = common.top;
@@ -162,6 +166,7 @@ int run_moe_batch(const MoeBatchOptions& o) {
         break;  // the model's file would lack this M: it is not written
       }
       ++ranked_layers;
+      beyond_memory.note(p, hw, where + label + " ");
       // A given config that cannot run on this layer: counted and said once at the end, as the dense
       // batch says it (the fused-MoE batch listed them unsaid: a fresh user's find, 2026-12-04).
       if (!fixed.empty()) {
@@ -202,7 +207,11 @@ int run_moe_batch(const MoeBatchOptions& o) {
     }
     written += write_vllm_directory(o.out_dir, texts, run, o.overwrite);
   }
+  // Every model bad, the whole list read (--keep-going): the header alone, as the GEMM batch answers.
+  if (csv_header_due && !stopped) write_ranking_csv_header(std::cout, true);
   std::cout.flush();
+  const bool results_written = results.finish(!stopped);
+  beyond_memory.warn();
   if (infeasible_layers > 0)
     spdlog::warn("{}: configs that cannot run on {} are {} (first: {})", common.candidates,
                  counted(infeasible_layers, "layer", "of the layers"),
@@ -214,7 +223,10 @@ int run_moe_batch(const MoeBatchOptions& o) {
                              counted(models.size(), "model", "models"), counted(m_values.size(), "M value", "M values"),
                              counted(ranked_layers, "layer", "layers"), moe_routing_text(routing), bad,
                              stopped ? " (stopped at the first bad model; --keep-going goes on)" : "",
-                             emit_vllm ? ", " + counted(written, "file", "files") + " written to " + o.out_dir : std::string());
+                             emit_vllm ? ", " + counted(written, "file", "files") + " written to " + o.out_dir
+                             : results_written ? ", written to " + o.out_dir
+                             : results.active() ? ", " + o.out_dir + " left as it was"
+                                                : std::string());
   }
   return bad ? kExitBadInput : kExitOk;
 }

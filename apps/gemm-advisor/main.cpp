@@ -289,13 +289,57 @@ std::string g_fp8_from;  // a --from-hf config whose quantization_config made th
 
 void note_fp8_from(const std::string& config) { g_fp8_from = config; }
 
-void warn_beyond_memory(const gemm_advisor::GemmProblem& p, const gemm_advisor::Hardware& hw) {
+ResultsFile::ResultsFile(const std::string& path, const std::string& input) {
+  if (path.empty() || path == "-") return;
+  std::error_code ec;
+  if (!input.empty() && input != "-" && std::filesystem::equivalent(path, input, ec))
+    throw UsageError("--out " + path + " is the input list: write the results elsewhere");
+  if (std::filesystem::is_directory(path, ec))
+    throw UsageError("--out " + path + " is a directory: the results go to a file (--emit vllm writes its "
+                     "config files into a directory)");
+  file_ = std::make_unique<gemm_advisor::AtomicFile>(path);
+  saved_ = std::cout.rdbuf(file_->stream().rdbuf());
+}
+
+ResultsFile::~ResultsFile() {
+  if (saved_) std::cout.rdbuf(saved_);
+}
+
+bool ResultsFile::finish(bool complete) {
+  if (!file_) return false;
+  std::cout.flush();
+  const bool failed = std::cout.fail();
+  std::cout.rdbuf(saved_);
+  saved_ = nullptr;
+  std::cout.clear();  // a failed file write set the stream's state: stdout itself is fine
+  if (failed) file_->commit();  // throws the write's InputError (disk full), the temporary removed
+  if (!complete) return false;  // the destructor removes the temporary: FILE stays as it was
+  file_->commit();
+  return true;
+}
+
+std::string beyond_memory_text(const gemm_advisor::GemmProblem& p, const gemm_advisor::Hardware& hw) {
   // Operands that do not fit the GPU's memory: predicted as given, but said (131072^3 on an 80 GB
   // A100 was predicted unsaid: a fresh user's find, 2026-12-04).
   const double bytes = p.compulsory_bytes();
-  if (hw.dram_bytes > 0 && bytes > hw.dram_bytes)
-    spdlog::warn("{}: A, B and C take {:.3g} GB, more than {}'s {:.3g} GB of memory: no one GPU runs it as one GEMM",
-                 p.shape_text(), bytes / 1e9, hw.name, hw.dram_bytes / 1e9);
+  if (!(hw.dram_bytes > 0 && bytes > hw.dram_bytes)) return "";
+  return fmt::format("A, B and C take {:.3g} GB, more than {}'s {:.3g} GB of memory: no one GPU runs it as one GEMM",
+                     bytes / 1e9, hw.name, hw.dram_bytes / 1e9);
+}
+
+void warn_beyond_memory(const gemm_advisor::GemmProblem& p, const gemm_advisor::Hardware& hw) {
+  if (const std::string why = beyond_memory_text(p, hw); !why.empty()) spdlog::warn("{}: {}", p.shape_text(), why);
+}
+
+void BeyondMemory::note(const gemm_advisor::GemmProblem& p, const gemm_advisor::Hardware& hw, const std::string& place) {
+  const std::string why = beyond_memory_text(p, hw);
+  if (why.empty()) return;
+  if (count++ == 0) first = place + p.shape_text() + ": " + why;
+}
+
+void BeyondMemory::warn() const {
+  if (count == 1) spdlog::warn("{}", first);
+  else if (count > 1) spdlog::warn("{} shapes do not fit the GPU's memory (first: {})", count, first);
 }
 
 std::size_t write_vllm_directory(const std::string& dir, const std::vector<std::pair<std::string, std::string>>& files,

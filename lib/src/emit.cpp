@@ -374,46 +374,106 @@ std::string replaceable_path(const std::string& path_given) {
 constexpr std::string_view kTemporaryPrefix = ".gemm-advisor.";
 constexpr std::string_view kTemporarySuffix = ".tmp";
 
-void write_file_atomically(const std::string& path_given, const std::string& text) {
-  // The file is replaced by a rename: only a regular file (or a link to one, whose target is then
-  // replaced) may stand there; a device, a directory or a pipe is refused, not replaced.
-  const std::string path = replaceable_path(path_given);
-  // A name no other writer uses: this process's id and a per-process count (O_EXCL checks it).
+namespace {
+constexpr mode_t kFileMode = 0644;  // rw-r--r--, less the umask: an ordinary data file
+
+void remove_stale_temporaries(const std::string& dir);  // below, with the config directories
+
+// A temporary file beside `path` (the path replaceable_path gives), open for writing: its name and
+// descriptor. A name no other writer uses: this process's id and a per-process count (O_EXCL checks
+// it), under a short name (the target's name plus a suffix could pass the 255-byte name limit a name
+// near it leaves: a fresh user's find, 2026-12-04).
+std::pair<std::string, int> create_temporary_beside(const std::string& path) {
   static std::atomic<unsigned> counter{0};
-  // In the file's directory, under a short name (the target's name plus a suffix could pass the
-  // 255-byte name limit a name near it leaves: a fresh user's find, 2026-12-04).
   const std::filesystem::path parent = std::filesystem::path(path).parent_path();
   const std::string tmp =
       (parent / (std::string(kTemporaryPrefix) + std::to_string(::getpid()) + "." + std::to_string(counter++) +
                  std::string(kTemporarySuffix)))
           .string();
-  constexpr mode_t kFileMode = 0644;  // rw-r--r--, less the umask: an ordinary data file
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, kFileMode);
   // Said as what failed: the temporary file beside it (under /proc, creating one fails with ENOENT,
   // which alone read as if the path were missing: a fresh user's find).
   if (fd < 0)
     throw InputError(path + ": cannot write: cannot create a file in " +
                      std::filesystem::path(tmp).parent_path().lexically_normal().string() + " (" + std::strerror(errno) + ")");
+  return {tmp, fd};
+}
+
+// The end of an atomic write: `fd` (the temporary's, written) synced and closed, the temporary
+// renamed over `path`. On failure the temporary is removed and InputError names `path` and the step.
+void sync_and_rename(int fd, const std::string& tmp, const std::string& path) {
   auto fail = [&](const char* what, bool close_fd) {
     const std::string reason = std::strerror(errno);
     if (close_fd) ::close(fd);
     ::unlink(tmp.c_str());
     throw InputError(path + ": cannot write (" + what + "): " + reason);
   };
+  if (::fsync(fd) != 0) fail("fsync", true);
+  if (::close(fd) != 0) fail("close", false);
+  if (::rename(tmp.c_str(), path.c_str()) != 0) fail("rename", false);
+}
+}  // namespace
+
+void write_file_atomically(const std::string& path_given, const std::string& text) {
+  // The file is replaced by a rename: only a regular file (or a link to one, whose target is then
+  // replaced) may stand there; a device, a directory or a pipe is refused, not replaced.
+  const std::string path = replaceable_path(path_given);
+  const auto [tmp, fd] = create_temporary_beside(path);
   const char* data = text.data();
   std::size_t left = text.size();
   while (left > 0) {
     const ssize_t n = ::write(fd, data, left);
     if (n < 0) {
       if (errno == EINTR) continue;
-      fail("write", true);
+      const std::string reason = std::strerror(errno);
+      ::close(fd);
+      ::unlink(tmp.c_str());
+      throw InputError(path + ": cannot write (write): " + reason);
     }
     data += n;
     left -= static_cast<std::size_t>(n);
   }
-  if (::fsync(fd) != 0) fail("fsync", true);
-  if (::close(fd) != 0) fail("close", false);
-  if (::rename(tmp.c_str(), path.c_str()) != 0) fail("rename", false);
+  sync_and_rename(fd, tmp, path);
+}
+
+AtomicFile::AtomicFile(const std::string& path) : path_(replaceable_path(path)) {
+  remove_stale_temporaries(std::filesystem::path(path_).parent_path().empty()
+                               ? std::string(".")
+                               : std::filesystem::path(path_).parent_path().string());
+  const auto [tmp, fd] = create_temporary_beside(path_);
+  tmp_ = tmp;
+  ::close(fd);  // the stream below writes it (created here with O_EXCL: the name is this writer's)
+  out_.open(tmp_, std::ios::binary | std::ios::trunc);
+  if (!out_) {
+    ::unlink(tmp_.c_str());
+    throw InputError(path_ + ": cannot write: cannot open " + tmp_);
+  }
+}
+
+AtomicFile::~AtomicFile() {
+  if (committed_) return;
+  out_.close();
+  ::unlink(tmp_.c_str());
+}
+
+void AtomicFile::commit() {
+  out_.flush();
+  const bool written = static_cast<bool>(out_);
+  out_.close();
+  if (!written || out_.fail()) {
+    const std::string reason = std::strerror(errno);
+    ::unlink(tmp_.c_str());
+    committed_ = true;  // nothing left to remove
+    throw InputError(path_ + ": cannot write (write): " + reason);
+  }
+  const int fd = ::open(tmp_.c_str(), O_RDONLY | O_CLOEXEC);  // fsync takes a read-only descriptor on Linux
+  committed_ = true;  // sync_and_rename removes the temporary when it fails
+  if (fd < 0) {
+    const std::string reason = std::strerror(errno);
+    ::unlink(tmp_.c_str());
+    throw InputError(path_ + ": cannot write (open): " + reason);
+  }
+  sync_and_rename(fd, tmp_, path_);
 }
 
 std::string profile_source_text(const Hardware& hw) {

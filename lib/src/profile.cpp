@@ -881,6 +881,10 @@ std::string resolve_profile_name(std::string_view text) {
   // An AMD target as torch's gcnArchName and rocminfo print it carries its features:
   // "gfx942:sramecc+:xnack-" is gfx942.
   if (text.rfind("gfx", 0) == 0 && text.find(':') != std::string_view::npos) text = text.substr(0, text.find(':'));
+  // Control characters, bytes that are no UTF-8 and invisible format characters (zero-width, bidi)
+  // name no GPU: name_key drops them, and "h\xff100" was the h100 (a fresh MoE user's find,
+  // 2026-12-05). printable() escapes exactly those.
+  if (printable(std::string(text)) != text) return "";
   const std::string key = name_key(text);
   if (key.empty()) return "";
   std::vector<std::string> hits;

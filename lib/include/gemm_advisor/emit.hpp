@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <fstream>
 #include <functional>
 #include <map>
 #include <string>
@@ -133,6 +134,33 @@ void check_writable_path(const std::string& path);
 /// A path that exists must be a regular file or a link to one (the link's target is replaced); a
 /// directory, device or pipe there is an InputError, not replaced.
 void write_file_atomically(const std::string& path, const std::string& text);
+
+/// A file written while a run goes and put in place only when it ends well: the stream writes a
+/// temporary file beside `path` (write_file_atomically's kind; a dead writer's are removed first),
+/// and commit() syncs it and renames it over `path`, so that a reader sees the old file or the whole
+/// new one. Destroyed without commit() (a run stopped by a bad line, an exception), it removes the
+/// temporary and leaves `path` as it was. `path` must be what write_file_atomically takes (a regular
+/// file, a link to one, or nothing yet). Throws InputError naming `path`: at construction when the
+/// temporary cannot be made (no such directory, not writable), at commit() when a write failed
+/// (disk full) or the rename does.
+class AtomicFile {
+ public:
+  explicit AtomicFile(const std::string& path);
+  ~AtomicFile();
+  AtomicFile(const AtomicFile&) = delete;
+  AtomicFile& operator=(const AtomicFile&) = delete;
+  /// Where the run writes (the temporary file).
+  std::ostream& stream() { return out_; }
+  /// Syncs and renames the temporary over the path (once; InputError as above).
+  void commit();
+  /// The path the file goes to (a link's target where the path is a link).
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_, tmp_;
+  std::ofstream out_;
+  bool committed_ = false;
+};
 
 /// A run's fields for the sidecar below: generator_json() plus "hardware" (the profile's name),
 /// "cu_count" (the CUs ranked for: a --cu-count partition), "profile" (its source, profile_source_text:

@@ -242,6 +242,19 @@ class FusedMoeTarget final : public Target {
     if (p.layout.name() != "NT") return "vLLM's fused MoE computes x W^T (layout NT), got " + p.layout.name();
     if (!profile.hw.rate(p.dtype))
       return "dtype " + std::string(dtype_name(p.dtype)) + " has no matrix path on " + profile.hw.name;
+    // vLLM's tuner keeps the BLOCK_SIZE_K (64, 128, 256) that the scale group divides: a group no one
+    // of them is a multiple of (512) leaves it nothing to run.
+    if (p.moe.quant_block != 0 &&
+        std::none_of(std::begin(kBlockK), std::end(kBlockK), [&](int bk) { return bk % p.moe.quant_block == 0; }))
+      return "block shape " + std::to_string(p.moe.quant_block) + "x" + std::to_string(p.moe.quant_block) +
+             ": vLLM's tuner keeps a BLOCK_SIZE_K (64, 128, 256) only where the scale group divides it, and " +
+             std::to_string(p.moe.quant_block) + " divides none";
+    // The one BLOCK_SIZE_K a group below 64 leaves must still load Triton's 32 bytes a row (256 bits;
+    // triton.cpp's rule): 16x16 fp8 groups left no config, said as a resource limit.
+    if (p.moe.quant_block != 0 && p.moe.quant_block * dtype_bits(p.dtype) < 256)
+      return "block shape " + std::to_string(p.moe.quant_block) + "x" + std::to_string(p.moe.quant_block) +
+             ": BLOCK_SIZE_K runs as the scale group, " + std::to_string(p.moe.quant_block) +
+             ", which loads fewer than the 32 bytes a row Triton's dot needs for " + std::string(dtype_name(p.dtype));
     if (p.moe.quant_block != 0 && profile.hw.vector_fp32_lanes_per_cu <= 0)
       return "the profile has no compute.vector_fp32_lanes_per_cu, which the per-step scale math needs";
     return "";
@@ -276,8 +289,10 @@ class FusedMoeTarget final : public Target {
     space.block_n.assign(std::begin(kBlockN), std::end(kBlockN));
     // Block scales: the tuner's BLOCK_SIZE_K % group == 0, then vLLM's clamp to the group, so every
     // larger BLOCK_SIZE_K runs the group's: kept once.
-    for (int bk : kBlockK)
-      if (q == 0 || (bk % q == 0 && bk <= q)) space.block_k.push_back(bk);
+    // A group below the smallest BLOCK_SIZE_K (32) runs every tuned BLOCK_SIZE_K as the group's: that
+    // one (it was no config at all, "no feasible config": a fresh MoE user's find, 2026-12-05).
+    if (q == 0) space.block_k.assign(std::begin(kBlockK), std::end(kBlockK));
+    else space.block_k.push_back(static_cast<int>(q));
     space.num_warps.assign(std::begin(kWarps), std::end(kWarps));
     space.group_m.assign(std::begin(kGroupM), std::end(kGroupM));
     space.min_stages = kMinStages;
