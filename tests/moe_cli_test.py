@@ -82,6 +82,18 @@ side = json.load(open(os.path.join(outdir, "gemm-advisor-generator.json")))
 check("the sidecar names the advisor, target and routing (tuner by default)", side.get("target") == "vllm-fused-moe" and
       side.get("routing") == "tuner" and side.get("name") == "gemm-advisor", json.dumps(side))
 
+# An amd-smi market name given as --hw ("AMD Instinct MI355 OAM") is the name an older vLLM looks the
+# files up under: said, with the --vllm-device-name that gives it (a fresh MoE user's find, 2026-12-05).
+oam_dir = os.path.join(TMP, "oam")
+rc, out, err = run("batch", "examples/moe-models.csv", "--target", "vllm-fused-moe", "--hw", "AMD Instinct MI355 OAM",
+                   "--m-values", "1", "--emit", "vllm", "--out", oam_dir)
+check("--hw 'AMD Instinct MI355 OAM': files under vLLM's device-id name, and the market name's form said",
+      rc == 0 and "device_name=AMD_Instinct_MI355X" in out and "--vllm-device-name 'AMD_Instinct_MI355_OAM'" in err,
+      err)
+rc, out, err = run("batch", "examples/moe-models.csv", "--target", "vllm-fused-moe", "--hw", "mi355x",
+                   "--m-values", "1", "--emit", "vllm", "--out", oam_dir, "-q")
+check("... and nothing said for --hw mi355x", rc == 0 and err == "", err)
+
 # AMD: the ROCm launch keys, and AMD's device name; --m-values.
 outdir = os.path.join(TMP, "mi300x")
 rc, out, err = run("batch", "examples/moe-models.csv", "--target", "vllm-fused-moe", "--hw", "mi300x", "--emit", "vllm",

@@ -247,6 +247,26 @@ std::string vllm_device_name(const Hardware& hw, std::string* warning) {
                    (hw.vendor == "amd" ? "AMD_Instinct_MI300X" : "NVIDIA_H200") + ")");
 }
 
+std::string vllm_market_name_note(const Hardware& hw, std::string_view hw_given, const std::string& device_name) {
+  if (hw.vendor != "amd" || hw.source != "embedded:" + hw.name) return "";
+  const std::string given = text::trim(hw_given);
+  // Market names start with the brand (amd-smi's market_name, rocm-smi's Card Series); "MI355X" or
+  // "mi355x" is the profile's own short name, not one vLLM would print.
+  if (text::lower(given).rfind("amd instinct", 0) != 0) return "";
+  const std::string form = vllm_file_name_form(given);
+  if (form == device_name) return "";
+  std::string resolved;
+  try {
+    resolved = resolve_profile_name(given);
+  } catch (const InputError&) {
+    return "";
+  }
+  if (resolved != hw.name) return "";
+  return "--hw '" + printable(given) + "' is the market name some ROCm versions report: the files are named " +
+         device_name + ", vLLM's name for the " + hw.name + "'s device id; a vLLM without that id in its table " +
+         "looks them up as " + form + " (give --vllm-device-name '" + form + "' for it)";
+}
+
 std::string vllm_device_vendor_warning(const Hardware& hw, const std::string& device_name, bool rocm_keys) {
   // The vendor prefix in any case ("nvidia_h100" under an AMD profile was not said: a fresh user's find).
   const std::string lowered = text::lower(device_name);

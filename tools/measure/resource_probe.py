@@ -12,6 +12,9 @@ narrower than 32 bits is not pipelined, so it is not multi-buffered) and need ch
 compiler on the GPU, as the aligned rules were (data/measurements/h200-triton-extra.csv, compile grid).
 
     python3 tools/measure/resource_probe.py --out OUT.csv [--jobs 15] [--quick]
+    python3 tools/measure/resource_probe.py --only PLAN.csv --out OUT.csv   # the `triton` rows of a plan
+                                                                           # (sweep.py's --only format),
+                                                                           # each (shape, config) once
 
 The grid: shapes of five alignment signatures (aligned NT; odd K in NT, both operands unaligned; odd K
 in NN, A unaligned; odd N in NN, B unaligned; odd M in TN, A unaligned), for the tutorial kernel
@@ -62,6 +65,27 @@ def grid(quick=False):
                                 continue
                             out.append((kernel, sig, m, n, k, lay, dict(block_m=bm, block_n=bn, block_k=bk, group_m=8,
                                                                          num_warps=w, num_stages=s, split_k=1)))
+    return out
+
+
+def plan_grid(path):
+    """The probe tasks of a plan or measurement CSV (kernel triton, m, n, k, layout, block_m, block_n,
+    block_k, num_warps, num_stages; split_k and group_m do not change what is compiled for registers:
+    SPLIT_K is a runtime integer, GROUP_SIZE_M only the raster), each (shape, layout, config) once;
+    the signature column says "plan"."""
+    out, seen = [], set()
+    with open(path) as f:
+        for r in csv.DictReader(f):
+            if (r.get("kernel") or "triton") != "triton" or (r.get("dtype") or "bf16") != "bf16":
+                continue
+            key = tuple(int(r[c]) for c in ("m", "n", "k", "block_m", "block_n", "block_k", "num_warps",
+                                              "num_stages")) + (r["layout"],)
+            if key in seen:
+                continue
+            seen.add(key)
+            m, n, k, bm, bn, bk, w, st, lay = key
+            out.append(("triton", "plan", m, n, k, lay, dict(block_m=bm, block_n=bn, block_k=bk, group_m=8,
+                                                             num_warps=w, num_stages=st, split_k=1)))
     return out
 
 
@@ -158,8 +182,10 @@ def main():
     ap.add_argument("--jobs", type=int, default=max(1, (os.cpu_count() or 2) - 1))
     ap.add_argument("--quick", action="store_true", help="BLOCK_K 64 and 8 warps only")
     ap.add_argument("--max-minutes", type=float, default=8.0)
+    ap.add_argument("--only", help="probe the triton rows of this plan or measurement CSV instead of the grid")
     a = ap.parse_args()
-    run_probe("resource_probe", grid(a.quick), probe, COLUMNS, a.out, a.jobs, a.max_minutes)
+    tasks = plan_grid(a.only) if a.only else grid(a.quick)
+    run_probe("resource_probe", tasks, probe, COLUMNS, a.out, a.jobs, a.max_minutes)
 
 if __name__ == "__main__":
     main()

@@ -86,6 +86,15 @@ std::string vllm_file_name_form(std::string_view name);
 /// GPU would read configs ranked for another. "" otherwise.
 std::string vllm_device_vendor_warning(const Hardware& hw, const std::string& device_name, bool rocm_keys = false);
 
+/// A line for `hw_given`, the GPU name the user gave for a shipped AMD profile (--hw, GEMM_ADVISOR_HW),
+/// when it is an amd-smi market name ("AMD Instinct MI355 OAM") whose vLLM file-name form is not
+/// `device_name`, the name the files are written under (vLLM's device-id table: AMD_Instinct_MI355X):
+/// a vLLM whose table lacks this GPU's id names it by that market name, and looks its files up under
+/// that form (vllm/platforms/rocm.py falls back to amdsmi's market_name; vLLM ships files under
+/// AMD_Instinct_MI325_OAM, AMD_Instinct_MI350_OAM and AMD_Instinct_MI355_OAM). "" otherwise (an
+/// NVIDIA profile, a name that is not a market name, one whose form is `device_name`).
+std::string vllm_market_name_note(const Hardware& hw, std::string_view hw_given, const std::string& device_name);
+
 /// "N={n},K={k},device_name={device},dtype=fp8_w8a8,block_shape=[128,128].json", exactly as
 /// vLLM's get_w8a8_block_fp8_configs() builds the name it looks for.
 std::string vllm_config_file_name(std::int64_t n, std::int64_t k, const std::string& device_name);
