@@ -626,6 +626,11 @@ rc, out, err = run("batch", "-", "--hw", "h200", "--emit", "vllm", "--out", os.p
 check("a device name that leaves a 244-byte file name: written", rc == 0 and
       os.path.exists(os.path.join(TMP, "long-name", "N=4096,K=4096,device_name=" + "X" * 175 +
                                   ",dtype=fp8_w8a8,block_shape=[128,128].json")), err)
+rc, out, err = run("batch", "-", "--hw", "h200", "--emit", "vllm", "--out", os.path.join(TMP, "too-long"),
+                   "--vllm-device-name", "X" * 300, stdin="1x4096x4096\n")
+check("a file name past the file system's limit: exit 1, one error, and the directory it made removed",
+      rc == 1 and "File name too long" in err and len(error_lines(err)) == 1 and
+      not os.path.exists(os.path.join(TMP, "too-long")), err)
 dangling = os.path.join(TMP, "dangling")
 os.symlink(os.path.join(TMP, "no", "such", "dir"), dangling)
 rc, out, err = run("batch", "-", "--hw", "h200", "--emit", "vllm", "--out", dangling, stdin="1x4096x4096\n")

@@ -126,7 +126,11 @@ int run_moe_batch(const MoeBatchOptions& o) {
       if (!o.keep_going) stopped = true;
       continue;
     }
-    const std::string where = model.line > 0 ? o.input + ":" + std::to_string(model.line) + ": " : "";
+    // A list's model by its line; a --from-hf model by its config file (it was named by its model_type
+    // alone, "qwen3_moe M=300000000: ...": a fresh user's find, 2026-12-05).
+    const std::string where = model.line > 0                 ? o.input + ":" + std::to_string(model.line) + ": "
+                              : !common.moe.from_hf.empty() ? common.moe.from_hf + ": "
+                                                            : "";
     const std::string label = model.name.empty() ? fmt::format("E{}-N{}-H{}", model.experts, model.n_per_rank(), model.hidden)
                                                  : model.name;
     const FileKey key{model.experts, model.n_per_rank(), vllm_moe_dtype(model), model.quant_block};

@@ -66,8 +66,24 @@ gemm_advisor::MoeModel moe_model(const CommonOptions& o) {
       throw UsageError("--from-hf gives experts, top_k, hidden and intermediate: drop --experts, --top-k, --hidden, "
                        "--intermediate");
     if (o.moe.from_hf == "-") claim_stdin("--from-hf");
+    // --dtype and --tp are the command line's: one the kernel cannot take, or a tp that does not
+    // divide the config's intermediate size, is a usage error, as for --intermediate (they were
+    // input errors, exit 1, here alone: a fresh user's find, 2026-12-05).
+    if (dtype_given) {
+      try {
+        (void)parse_moe_dtype(o.dtype);
+      } catch (const InputError& e) {
+        throw UsageError(std::string("--dtype: ") + e.what());
+      }
+    }
     std::vector<std::string> warnings;
-    m = moe_model_from_hf_config(o.moe.from_hf, o.moe.tp, dtype_given ? o.dtype : "", &warnings);
+    m = moe_model_from_hf_config(o.moe.from_hf, 1, dtype_given ? o.dtype : "", &warnings);
+    if (m.intermediate % o.moe.tp != 0)
+      throw UsageError("--tp " + std::to_string(o.moe.tp) + " must divide " +
+                       (o.moe.from_hf == "-" ? std::string("<stdin>") : o.moe.from_hf) + "'s intermediate size " +
+                       std::to_string(m.intermediate));
+    m.tp = o.moe.tp;
+    validate_moe_model(m, (o.moe.from_hf == "-" ? std::string("<stdin>") : o.moe.from_hf) + ": ");
     for (const std::string& w : warnings) spdlog::warn("{}", w);
     if (!dtype_given && m.dtype == Dtype::fp8) note_fp8_from(o.moe.from_hf == "-" ? "<stdin>" : o.moe.from_hf);
   } else {

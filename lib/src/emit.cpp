@@ -731,6 +731,8 @@ std::string write_config_directory(const std::string& dir, const std::vector<std
                                    const std::function<void(const std::string&)>& written,
                                    std::vector<std::string>* warnings) {
   if (files.empty()) return "";
+  std::error_code exists_ec;
+  const bool fresh_dir = !std::filesystem::is_directory(dir, exists_ec);  // made by this run
   ensure_directory(dir);
   // One run at a time in a directory: the check, the files and the sidecar under an exclusive lock
   // on the directory (flock), so that concurrent runs neither lose each other's sidecar entries nor
@@ -787,6 +789,15 @@ std::string write_config_directory(const std::string& dir, const std::vector<std
     try {
       write_file_atomically(path, text);
     } catch (const InputError&) {
+      // A directory this run made and wrote no config file into goes again: a run that writes
+      // nothing leaves no directory, as README says (a file name too long for the file system left
+      // one holding a sidecar that listed nothing: a fresh user's find, 2026-12-05).
+      if (fresh_dir && done.empty()) {
+        std::error_code ec;
+        std::filesystem::remove(sidecar_path(dir), ec);
+        std::filesystem::remove(dir, ec);  // only when empty: nothing else is touched
+        throw;
+      }
       try {
         (void)record();
       } catch (const InputError&) {
