@@ -668,7 +668,8 @@ Registered register_batch(CLI::App& app) {
                             ->check(CLI::IsMember({"jsonl", "csv", "table"}));
   cmd->add_option("--input-format", o->input_format, "auto, csv, yaml, json or text")
       ->capture_default_str()
-      ->check(CLI::IsMember({"auto", "csv", "yaml", "yml", "json", "text", "txt"}));
+      // Any case, as dtypes, layouts and column names (JSON was refused: a fresh user's find).
+      ->transform(CLI::IsMember({"auto", "csv", "yaml", "yml", "json", "text", "txt"}, CLI::ignore_case));
   cmd->add_option("--emit", o->emit,
                   "Write configs for a kernel library instead: triton (a JSON list per shape on stdout) or "
                   "vllm (vLLM's tuned-config files in --out DIR: the block FP8 GEMM's, or with --target vllm-fused-moe the "
