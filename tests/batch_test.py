@@ -655,18 +655,72 @@ with open(results, "w") as f:
     f.write("yesterday\n")
 rc, out, err = run("batch", stop, "--hw", "h200", "--format", "csv", "-o", results)
 check("-o FILE, a run stopped by a bad line: exit 1, FILE left as it was, no temporary beside it",
-      rc == 1 and open(results).read() == "yesterday\n" and "left as it was" in err and
+      rc == 1 and open(results).read() == "yesterday\n" and "not written" in err and
       not [n for n in os.listdir(TMP) if n.startswith(".gemm-advisor.")], err)
 rc, out, err = run("batch", stop, "--hw", "h200", "--format", "csv", "-o", results, "--keep-going")
 rows = open(results).read().splitlines()
 check("-o FILE --keep-going: exit 1, FILE holds the header and the two good shapes",
       rc == 1 and len(rows) == 3 and rows[0].startswith("name,m,n,k"), rows)
 rc, out, err = run("batch", good, "--hw", "h200", "-o", good)
-check("-o the input list itself: a usage error, the list untouched", rc == 2 and "is the input list" in err and
+check("-o the input list itself: a usage error, the list untouched", rc == 2 and "is an input of the run" in err and
       open(good).read() == "m,n,k\n16,4096,4096\n64,64,64\n", err)
 rc, out, err = run("batch", good, "--hw", "h200", "-o", os.path.join(TMP, "no", "such", "r.csv"))
 check("-o in a folder that does not exist: one error naming it, before any ranking",
       rc == 1 and len(error_lines(err)) == 1 and "no/such/r.csv" in err and "ranked" not in err, err)
+
+# A fresh CI user's finds on -o (2026-12-05): the file behind stdout is written through, not replaced;
+# every input of the run is refused as -o; a replaced file keeps its mode; a run killed by SIGTERM
+# removes its temporary; a temporary another writer holds locked is left alone whatever its PID says
+# (a writer in another PID namespace); --emit vllm -o - is a usage error.
+log = os.path.join(TMP, "ci.log")
+with open(log, "w") as f:
+    f.write("earlier\n")
+with open(log, "a") as f:
+    p = subprocess.run([BIN, "batch", good, "--hw", "h200", "--format", "csv", "-q", "-o", "/dev/stdout"], stdout=f,
+                       stderr=subprocess.PIPE, text=True)
+text = open(log).read()
+check("-o /dev/stdout appends to the file behind stdout, not replacing it",
+      p.returncode == 0 and text.startswith("earlier\nname,m,n,k") and text.count("\n") == 4, text + p.stderr)
+cand = write("cand.txt", "128x128x64:8:3\n")
+rc, out, err = run("batch", good, "--hw", "h200", "--candidates", cand, "-o", cand)
+check("-o the --candidates file: a usage error, the file untouched",
+      rc == 2 and "is an input of the run" in err and open(cand).read() == "128x128x64:8:3\n", err)
+private = write("private.csv", "x\n")
+os.chmod(private, 0o600)
+rc, out, err = run("batch", good, "--hw", "h200", "-o", private, "-q")
+check("-o over a 0600 file: replaced, still 0600", rc == 0 and (os.stat(private).st_mode & 0o777) == 0o600 and
+      open(private).read().startswith('{"'), oct(os.stat(private).st_mode))
+big = write("big.txt", "".join(f"{64 + i % 4000}x{4096 + i % 7}x{4096 + i % 5}\n" for i in range(200000)))
+killed = os.path.join(TMP, "killed.csv")
+proc = subprocess.Popen([BIN, "batch", big, "--hw", "h200", "--format", "csv", "-q", "-o", killed],
+                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+import time  # noqa: E402
+seen = False
+for _ in range(1000):  # until its temporary exists (then it is writing), at most 20 s
+    seen = bool([n for n in os.listdir(TMP) if n.startswith(".gemm-advisor.")])
+    if seen or proc.poll() is not None:
+        break
+    time.sleep(0.02)
+proc.terminate()
+proc.wait(timeout=60)
+check("batch -o killed by SIGTERM while writing: ended by it, no FILE and no temporary left",
+      seen and proc.returncode == -15 and not os.path.exists(killed) and
+      not [n for n in os.listdir(TMP) if n.startswith(".gemm-advisor.")], (seen, proc.returncode, os.listdir(TMP)))
+import fcntl  # noqa: E402
+foreign = os.path.join(TMP, ".gemm-advisor.999999999.0.tmp")  # no such PID here: as if from another namespace
+with open(foreign, "w") as held:
+    fcntl.flock(held, fcntl.LOCK_EX)
+    rc, out, err = run("batch", good, "--hw", "h200", "-o", os.path.join(TMP, "other.csv"), "-q")
+    kept = os.path.exists(foreign)
+os.unlink(foreign)
+check("a temporary its writer holds locked is not removed, whatever its PID", rc == 0 and kept, err)
+with open(foreign, "w") as f:
+    f.write("dead writer")
+rc, out, err = run("batch", good, "--hw", "h200", "-o", os.path.join(TMP, "other.csv"), "-q")
+check("... and an unlocked one of a dead PID is", rc == 0 and not os.path.exists(foreign), err)
+rc, out, err = run("batch", "-", "--hw", "h200", "--emit", "vllm", "-o", "-", stdin="1x4096x4096\n")
+check("--emit vllm -o -: a usage error (files cannot go to stdout)", rc == 2 and "cannot hold them" in err and
+      not os.path.exists("-"), err)
 
 # Every line bad, the whole list read (--keep-going): the CSV header alone, as --emit triton's [] (a
 # dashboard loader broke on an empty answer: a fresh batch user's find).

@@ -189,9 +189,10 @@ std::size_t write_vllm_directory(const std::string& dir, const std::vector<std::
 /// whole (a fresh batch user's find, 2026-12-05). An empty path or "-": stdout, as without --out.
 class ResultsFile {
  public:
-  /// Checks `path` (not the input `input`, writable) and redirects std::cout to its temporary.
-  /// Throws UsageError (the input's own path) or gemm_advisor::InputError (not writable).
-  ResultsFile(const std::string& path, const std::string& input);
+  /// Checks `path` (none of the run's `inputs`, writable) and redirects std::cout to its temporary;
+  /// the file behind stdout (/dev/stdout) is stdout itself (nothing redirected). Throws UsageError (an
+  /// input's path, a directory) or gemm_advisor::InputError (not writable).
+  ResultsFile(const std::string& path, const std::vector<std::string>& inputs);
   ~ResultsFile();  ///< restores std::cout; an uncommitted temporary is removed
   ResultsFile(const ResultsFile&) = delete;
   ResultsFile& operator=(const ResultsFile&) = delete;

@@ -244,6 +244,11 @@ int run_batch(const BatchOptions& o) {
   using namespace gemm_advisor;
   if (o.common.target == vllm_fused_moe_target().name()) {
     if (!o.names.empty()) throw UsageError("--names goes with --emit triton, not with --target vllm-fused-moe");
+    // A model list is CSV, YAML or JSON, told from its extension or content; --input-format text was
+    // taken unsaid (a fresh CI user's find, 2026-12-05).
+    if (o.input_format == "text" || o.input_format == "txt")
+      throw UsageError("--input-format text: a fused-MoE model list is CSV, YAML or JSON (a text list holds "
+                       "MxNxK shapes)");
     MoeBatchOptions m;
     m.common = &o.common;
     m.input = o.input;
@@ -281,6 +286,7 @@ int run_batch(const BatchOptions& o) {
   bool m_from_input = false;
   if (vllm) {
     if (o.out_dir.empty()) throw UsageError("--emit vllm needs --out DIR (the directory for the config files)");
+    if (o.out_dir == "-") throw UsageError("--emit vllm writes files into --out DIR: - (stdout) cannot hold them");
     if (!common.candidates.empty()) throw UsageError("--emit vllm ranks vLLM's own kernel space: drop --candidates");
     if (ranking_options_given(common))
       throw UsageError("--top and --distinct choose what is printed: --emit vllm writes each M's top config");
@@ -378,7 +384,8 @@ int run_batch(const BatchOptions& o) {
     check_generator_sidecar(o.out_dir);  // before any file: a sidecar that cannot be replaced stops the run
   }
   // --out FILE (not --emit vllm): the results go to FILE, in place only when the run ends well.
-  ResultsFile results(vllm ? std::string() : o.out_dir, o.input);
+  ResultsFile results(vllm ? std::string() : o.out_dir,
+                      {o.input, common.candidates, is_profile_path(common.hw) ? common.hw : std::string()});
   // YAML and JSON lists are parsed whole when opened: their byte position says nothing then.
   const bool position_tells = file && in->peek() != std::char_traits<char>::eof();
   in->clear();
@@ -631,7 +638,7 @@ int run_batch(const BatchOptions& o) {
     std::string why;
     if (unreadable) why = " (stopped: the rest of the input cannot be read)";
     else if (stopped) why = " (stopped at the first bad line; --keep-going goes on)";
-    if (results.active() && !results_written) why += fmt::format(" ({} left as it was)", o.out_dir);
+    if (results.active() && !results_written) why += fmt::format(" ({} not written)", o.out_dir);
     const double rate = elapsed_s > 0 ? static_cast<double>(done) / elapsed_s : 0.0;
     if (vllm) {
       const std::string ranked =

@@ -27,6 +27,8 @@ int run_moe_batch(const MoeBatchOptions& o) {
   const bool emit_vllm = o.emit == "vllm";
   if (o.emit == "triton") throw UsageError("--emit triton lists a GEMM's configs: for MoE layers use --emit vllm");
   if (emit_vllm && o.out_dir.empty()) throw UsageError("--emit vllm needs --out DIR (the directory for the config files)");
+  if (emit_vllm && o.out_dir == "-")
+    throw UsageError("--emit vllm writes files into --out DIR: - (stdout) cannot hold them");
   if (emit_vllm && !common.candidates.empty())
     throw UsageError("--emit vllm ranks vLLM's own kernel space: drop --candidates");
   if (emit_vllm && ranking_options_given(common))
@@ -99,7 +101,9 @@ int run_moe_batch(const MoeBatchOptions& o) {
   }
 
   // --out FILE without --emit vllm: the rows go to FILE, in place only when the run ends well.
-  ResultsFile results(emit_vllm ? std::string() : o.out_dir, o.input);
+  ResultsFile results(emit_vllm ? std::string() : o.out_dir,
+                      {o.input, common.candidates, common.moe.from_hf,
+                       is_profile_path(common.hw) ? common.hw : std::string()});
 
   // One file per (E, N, dtype, block shape), as vLLM names them; two models sharing one would write
   // the same file, so the first keeps it.
@@ -238,7 +242,7 @@ int run_moe_batch(const MoeBatchOptions& o) {
                              stopped ? " (stopped at the first bad model; --keep-going goes on)" : "",
                              emit_vllm ? ", " + counted(written, "file", "files") + " written to " + o.out_dir
                              : results_written ? ", written to " + o.out_dir
-                             : results.active() ? ", " + o.out_dir + " left as it was"
+                             : results.active() ? ", " + o.out_dir + " not written"
                                                 : std::string());
   }
   return bad ? kExitBadInput : kExitOk;

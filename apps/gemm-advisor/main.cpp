@@ -19,6 +19,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <csignal>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -289,11 +290,20 @@ std::string g_fp8_from;  // a --from-hf config whose quantization_config made th
 
 void note_fp8_from(const std::string& config) { g_fp8_from = config; }
 
-ResultsFile::ResultsFile(const std::string& path, const std::string& input) {
+ResultsFile::ResultsFile(const std::string& path, const std::vector<std::string>& inputs) {
   if (path.empty() || path == "-") return;
+  // The file behind stdout (-o /dev/stdout, /proc/self/fd/1) is stdout: written through, not replaced
+  // (a CI log appended to with >> was replaced by the results: a fresh CI user's find, 2026-12-05).
+  struct stat out_st {}, path_st {};
+  if (::fstat(STDOUT_FILENO, &out_st) == 0 && ::stat(path.c_str(), &path_st) == 0 && out_st.st_dev == path_st.st_dev &&
+      out_st.st_ino == path_st.st_ino)
+    return;
   std::error_code ec;
-  if (!input.empty() && input != "-" && std::filesystem::equivalent(path, input, ec))
-    throw UsageError("--out " + path + " is the input list: write the results elsewhere");
+  // Any file the run reads (the list, --candidates, --from-hf, a --hw profile) is refused: each was
+  // replaced by the results (a fresh CI user's find).
+  for (const std::string& input : inputs)
+    if (!input.empty() && input != "-" && std::filesystem::equivalent(path, input, ec))
+      throw UsageError("--out " + path + " is an input of the run (" + input + "): write the results elsewhere");
   if (std::filesystem::is_directory(path, ec))
     throw UsageError("--out " + path + " is a directory: the results go to a file (--emit vllm writes its "
                      "config files into a directory)");
@@ -502,7 +512,19 @@ std::string option_given_as_value(CLI::App& app, int argc, char** argv, std::str
   return "";
 }
 
+namespace {
+// SIGTERM, SIGHUP and SIGINT end the process as they would, after removing the temporary file a
+// `batch -o FILE` run was writing (it stayed behind, megabytes of it, until a later run into the
+// same folder removed it: a fresh CI user's find, 2026-12-05).
+void end_on_signal(int signo) {
+  gemm_advisor::remove_active_temporary();
+  ::signal(signo, SIG_DFL);
+  ::raise(signo);
+}
+}  // namespace
+
 int main(int argc, char** argv) {
+  for (const int signo : {SIGTERM, SIGHUP, SIGINT}) ::signal(signo, end_on_signal);
   auto logger = spdlog::stderr_color_mt("gemm-advisor");
   const auto warnings = std::make_shared<WarningCounter>();
   logger->sinks().push_back(warnings);

@@ -94,7 +94,11 @@ std::vector<TileConfig> read_candidates(std::istream& in, const std::string& sou
   // Small files: read whole, to tell the form. JSON got CSV parser jargon ("malformed CSV: error
   // parsing data while strict checking enabled"), a list of config texts "lacks column 'block_m'"
   // (a fresh user's finds, 2026-12-04).
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // Bounded: /dev/zero or an endless `yes` grew to gigabytes and ended "out of memory", naming no
+  // input (a fresh CI user's find, 2026-12-05). 16 MiB is some 800,000 config lines, far past any
+  // kernel's space.
+  constexpr std::size_t kMaxCandidatesBytes = std::size_t{16} << 20;
+  std::string text = read_whole_input(in, source, "a --candidates list is read whole", kMaxCandidatesBytes);
   // A spreadsheet's or Windows editor's UTF-8 byte order mark is not part of the first line.
   if (text.compare(0, 3, "\xEF\xBB\xBF") == 0) text.erase(0, 3);
   const std::size_t start = text.find_first_not_of(" \t\r\n");

@@ -399,6 +399,18 @@ constexpr mode_t kFileMode = 0644;  // rw-r--r--, less the umask: an ordinary da
 
 void remove_stale_temporaries(const std::string& dir);  // below, with the config directories
 
+// The temporary file of the AtomicFile being written, for remove_active_temporary (a signal handler):
+// a fixed buffer, read with no allocation.
+char g_active_temporary[4096] = {};
+std::atomic<bool> g_has_active_temporary{false};
+
+void note_active_temporary(const std::string& tmp) {
+  g_has_active_temporary = false;
+  if (tmp.empty() || tmp.size() >= sizeof g_active_temporary) return;
+  std::memcpy(g_active_temporary, tmp.c_str(), tmp.size() + 1);
+  g_has_active_temporary = true;
+}
+
 // A temporary file beside `path` (the path replaceable_path gives), open for writing: its name and
 // descriptor. A name no other writer uses: this process's id and a per-process count (O_EXCL checks
 // it), under a short name (the target's name plus a suffix could pass the 255-byte name limit a name
@@ -411,6 +423,10 @@ std::pair<std::string, int> create_temporary_beside(const std::string& path) {
                  std::string(kTemporarySuffix)))
           .string();
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, kFileMode);
+  // Held locked while the writer lives: remove_stale_temporaries takes a temporary it can lock for a
+  // dead writer's, which holds across PID namespaces where the PID alone does not (a run in another
+  // container sharing the folder removed a live run's file: a fresh CI user's find, 2026-12-05).
+  if (fd >= 0) (void)::flock(fd, LOCK_EX | LOCK_NB);
   // Said as what failed: the temporary file beside it (under /proc, creating one fails with ENOENT,
   // which alone read as if the path were missing: a fresh user's find).
   if (fd < 0)
@@ -428,6 +444,11 @@ void sync_and_rename(int fd, const std::string& tmp, const std::string& path) {
     ::unlink(tmp.c_str());
     throw InputError(path + ": cannot write (" + what + "): " + reason);
   };
+  // A file replaced keeps its permission bits (a 0600 results file came back 0644: a fresh CI
+  // user's find, 2026-12-05); a new one has kFileMode less the umask.
+  struct stat old {};
+  if (::stat(path.c_str(), &old) == 0 && S_ISREG(old.st_mode) && ::fchmod(fd, old.st_mode & 07777) != 0)
+    fail("chmod", true);
   if (::fsync(fd) != 0) fail("fsync", true);
   if (::close(fd) != 0) fail("close", false);
   if (::rename(tmp.c_str(), path.c_str()) != 0) fail("rename", false);
@@ -456,24 +477,33 @@ void write_file_atomically(const std::string& path_given, const std::string& tex
   sync_and_rename(fd, tmp, path);
 }
 
+void remove_active_temporary() noexcept {
+  if (g_has_active_temporary.exchange(false)) ::unlink(g_active_temporary);  // async-signal-safe
+}
+
 AtomicFile::AtomicFile(const std::string& path) : path_(replaceable_path(path)) {
   remove_stale_temporaries(std::filesystem::path(path_).parent_path().empty()
                                ? std::string(".")
                                : std::filesystem::path(path_).parent_path().string());
   const auto [tmp, fd] = create_temporary_beside(path_);
   tmp_ = tmp;
-  ::close(fd);  // the stream below writes it (created here with O_EXCL: the name is this writer's)
+  lock_fd_ = fd;  // kept open, and so locked, until the file is in place or removed
   out_.open(tmp_, std::ios::binary | std::ios::trunc);
   if (!out_) {
     ::unlink(tmp_.c_str());
+    ::close(lock_fd_);
     throw InputError(path_ + ": cannot write: cannot open " + tmp_);
   }
+  note_active_temporary(tmp_);
 }
 
 AtomicFile::~AtomicFile() {
-  if (committed_) return;
-  out_.close();
-  ::unlink(tmp_.c_str());
+  note_active_temporary("");
+  if (!committed_) {
+    out_.close();
+    ::unlink(tmp_.c_str());
+  }
+  if (lock_fd_ >= 0) ::close(lock_fd_);
 }
 
 void AtomicFile::commit() {
@@ -486,13 +516,10 @@ void AtomicFile::commit() {
     committed_ = true;  // nothing left to remove
     throw InputError(path_ + ": cannot write (write): " + reason);
   }
-  const int fd = ::open(tmp_.c_str(), O_RDONLY | O_CLOEXEC);  // fsync takes a read-only descriptor on Linux
   committed_ = true;  // sync_and_rename removes the temporary when it fails
-  if (fd < 0) {
-    const std::string reason = std::strerror(errno);
-    ::unlink(tmp_.c_str());
-    throw InputError(path_ + ": cannot write (open): " + reason);
-  }
+  const int fd = lock_fd_;  // open for writing since its creation: fsync and fchmod take it
+  lock_fd_ = -1;
+  note_active_temporary("");
   sync_and_rename(fd, tmp_, path_);
 }
 
@@ -713,6 +740,12 @@ void remove_stale_temporaries(const std::string& dir) {
     const auto [end, parse_ec] = std::from_chars(rest.data(), rest.data() + rest.size(), pid);
     if (parse_ec != std::errc() || end == rest.data() || *end != '.' || pid <= 0) continue;
     if (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;  // alive, or not ours to know
+    // No such process here, which says nothing of another PID namespace: the writer's lock does.
+    const int probe_fd = ::open(entry.path().c_str(), O_RDONLY | O_CLOEXEC);
+    if (probe_fd < 0) continue;
+    const bool held = ::flock(probe_fd, LOCK_EX | LOCK_NB) != 0;
+    ::close(probe_fd);
+    if (held) continue;
     std::error_code remove_ec;
     std::filesystem::remove(entry.path(), remove_ec);
   }

@@ -147,8 +147,9 @@ void write_file_atomically(const std::string& path, const std::string& text);
 /// A file written while a run goes and put in place only when it ends well: the stream writes a
 /// temporary file beside `path` (write_file_atomically's kind; a dead writer's are removed first),
 /// and commit() syncs it and renames it over `path`, so that a reader sees the old file or the whole
-/// new one. Destroyed without commit() (a run stopped by a bad line, an exception), it removes the
-/// temporary and leaves `path` as it was. `path` must be what write_file_atomically takes (a regular
+/// new one, with the replaced file's permission bits. Destroyed without commit() (a run stopped by a
+/// bad line, an exception), it removes the temporary and leaves `path` as it was. The temporary is
+/// locked (flock) while its writer lives, which is how other runs tell it from a dead writer's. `path` must be what write_file_atomically takes (a regular
 /// file, a link to one, or nothing yet). Throws InputError naming `path`: at construction when the
 /// temporary cannot be made (no such directory, not writable), at commit() when a write failed
 /// (disk full) or the rename does.
@@ -168,8 +169,14 @@ class AtomicFile {
  private:
   std::string path_, tmp_;
   std::ofstream out_;
+  int lock_fd_ = -1;  // the temporary's own descriptor, locked (flock) while this writer lives
   bool committed_ = false;
 };
+
+/// Removes the temporary file of the AtomicFile being written, if one is: for a signal handler
+/// (SIGTERM, SIGHUP, SIGINT) that ends the process, so that a killed run leaves no temporary behind.
+/// Async-signal-safe (unlink of a path kept in a fixed buffer).
+void remove_active_temporary() noexcept;
 
 /// A run's fields for the sidecar below: generator_json() plus "hardware" (the profile's name),
 /// "cu_count" (the CUs ranked for: a --cu-count partition), "profile" (its source, profile_source_text:
