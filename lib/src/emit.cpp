@@ -482,6 +482,16 @@ void remove_active_temporary() noexcept {
 }
 
 AtomicFile::AtomicFile(const std::string& path) : path_(replaceable_path(path)) {
+  // A name the file system cannot hold is said now, not at the rename after the whole run (a fresh
+  // CI user's find, 2026-12-05: the temporary's own name is short).
+  {
+    const std::filesystem::path p(path_);
+    const std::string dir = p.parent_path().empty() ? std::string(".") : p.parent_path().string();
+    const long name_max = ::pathconf(dir.c_str(), _PC_NAME_MAX);
+    if (name_max > 0 && static_cast<long>(p.filename().string().size()) > name_max)
+      throw InputError(path + ": cannot write: its name is longer than the " + std::to_string(name_max) +
+                       " bytes the file system holds");
+  }
   remove_stale_temporaries(std::filesystem::path(path_).parent_path().empty()
                                ? std::string(".")
                                : std::filesystem::path(path_).parent_path().string());
