@@ -189,10 +189,11 @@ std::size_t write_vllm_directory(const std::string& dir, const std::vector<std::
 /// whole (a fresh batch user's find, 2026-12-05). An empty path or "-": stdout, as without --out.
 class ResultsFile {
  public:
-  /// Checks `path` (none of the run's `inputs`, writable) and redirects std::cout to its temporary;
-  /// the file behind stdout (/dev/stdout) is stdout itself (nothing redirected). Throws UsageError (an
-  /// input's path, a directory) or gemm_advisor::InputError (not writable).
-  ResultsFile(const std::string& path, const std::vector<std::string>& inputs);
+  /// Checks `path` (none of the run's inputs: the list `input`, and `common`'s --candidates,
+  /// --from-hf and --hw file; writable) and redirects std::cout to its temporary; the file behind
+  /// stdout (/dev/stdout) is stdout itself (nothing redirected). Throws UsageError (an input's path,
+  /// a directory) or gemm_advisor::InputError (not writable).
+  ResultsFile(const std::string& path, const std::string& input, const CommonOptions& common);
   ~ResultsFile();  ///< restores std::cout; an uncommitted temporary is removed
   ResultsFile(const ResultsFile&) = delete;
   ResultsFile& operator=(const ResultsFile&) = delete;
@@ -205,6 +206,10 @@ class ResultsFile {
   std::unique_ptr<gemm_advisor::AtomicFile> file_;
   std::streambuf* saved_ = nullptr;
 };
+
+/// Warns when the GPU name the user gave (--hw, else GEMM_ADVISOR_HW) is a market name an older vLLM
+/// would look `device_name`'s files up under (gemm_advisor::vllm_market_name_note).
+void warn_vllm_market_name(const gemm_advisor::Hardware& hw, const CommonOptions& common, const std::string& device_name);
 
 /// "A, B and C take X GB, more than GPU's Y GB of memory: ..." when `p`'s operands and output (its
 /// compulsory bytes) exceed the GPU's memory (`hw.dram_bytes`), else "" (a profile without a memory

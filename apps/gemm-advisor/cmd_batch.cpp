@@ -14,7 +14,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <atomic>
 #include <cerrno>
 #include <charconv>
@@ -343,14 +342,9 @@ int run_batch(const BatchOptions& o) {
     device_name = o.vllm_device_name.empty() ? vllm_device_name(hw, &mapped) : o.vllm_device_name;  // checked at parse time
     if (!mapped.empty()) spdlog::warn("{}", mapped);
     if (const std::string other = vllm_device_vendor_warning(hw, device_name); !other.empty()) spdlog::warn("{}", other);
-    // The name the user gave for the GPU (--hw, else GEMM_ADVISOR_HW), when it is a market name that
-    // an older vLLM would look the files up under (a fresh MoE user's find, 2026-12-05).
-    if (o.vllm_device_name.empty()) {
-      const char* env = std::getenv("GEMM_ADVISOR_HW");
-      const std::string given = !common.hw.empty() ? common.hw : env ? std::string(env) : std::string();
-      if (const std::string note = vllm_market_name_note(hw, given, device_name); !note.empty())
-        spdlog::warn("{}", note);
-    }
+    // A market name given for the GPU, which an older vLLM would look the files up under (a fresh MoE
+    // user's find, 2026-12-05).
+    if (o.vllm_device_name.empty()) warn_vllm_market_name(hw, common, device_name);
   }
   // The shape list claims stdin before --candidates reads: with both '-', the candidates read the
   // shapes and failed as a malformed candidates file (a fresh CI user's find, 2026-12-04).
@@ -384,8 +378,7 @@ int run_batch(const BatchOptions& o) {
     check_generator_sidecar(o.out_dir);  // before any file: a sidecar that cannot be replaced stops the run
   }
   // --out FILE (not --emit vllm): the results go to FILE, in place only when the run ends well.
-  ResultsFile results(vllm ? std::string() : o.out_dir,
-                      {o.input, common.candidates, is_profile_path(common.hw) ? common.hw : std::string()});
+  ResultsFile results(vllm ? std::string() : o.out_dir, o.input, common);
   // YAML and JSON lists are parsed whole when opened: their byte position says nothing then.
   const bool position_tells = file && in->peek() != std::char_traits<char>::eof();
   in->clear();

@@ -4,7 +4,6 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -88,22 +87,15 @@ int run_moe_batch(const MoeBatchOptions& o) {
     device_name = o.vllm_device_name.empty() ? vllm_device_name(hw, &mapped) : o.vllm_device_name;  // checked at parse time
     if (!mapped.empty()) spdlog::warn("{}", mapped);
     if (const std::string other = vllm_device_vendor_warning(hw, device_name, /*rocm_keys=*/true); !other.empty()) spdlog::warn("{}", other);
-    // The name the user gave for the GPU (--hw, else GEMM_ADVISOR_HW), when it is a market name that
-    // an older vLLM would look the files up under (a fresh MoE user's find, 2026-12-05).
-    if (o.vllm_device_name.empty()) {
-      const char* env = std::getenv("GEMM_ADVISOR_HW");
-      const std::string given = !common.hw.empty() ? common.hw : env ? std::string(env) : std::string();
-      if (const std::string note = vllm_market_name_note(hw, given, device_name); !note.empty())
-        spdlog::warn("{}", note);
-    }
+    // A market name given for the GPU, which an older vLLM would look the files up under (a fresh MoE
+    // user's find, 2026-12-05).
+    if (o.vllm_device_name.empty()) warn_vllm_market_name(hw, common, device_name);
     check_directory_creatable(o.out_dir);  // created when the files are written: a failed run leaves none
     check_generator_sidecar(o.out_dir);  // before any file: a sidecar that cannot be replaced stops the run
   }
 
   // --out FILE without --emit vllm: the rows go to FILE, in place only when the run ends well.
-  ResultsFile results(emit_vllm ? std::string() : o.out_dir,
-                      {o.input, common.candidates, common.moe.from_hf,
-                       is_profile_path(common.hw) ? common.hw : std::string()});
+  ResultsFile results(emit_vllm ? std::string() : o.out_dir, o.input, common);
 
   // One file per (E, N, dtype, block shape), as vLLM names them; two models sharing one would write
   // the same file, so the first keeps it.

@@ -290,8 +290,17 @@ std::string g_fp8_from;  // a --from-hf config whose quantization_config made th
 
 void note_fp8_from(const std::string& config) { g_fp8_from = config; }
 
-ResultsFile::ResultsFile(const std::string& path, const std::vector<std::string>& inputs) {
+void warn_vllm_market_name(const gemm_advisor::Hardware& hw, const CommonOptions& common, const std::string& device_name) {
+  const char* env = std::getenv("GEMM_ADVISOR_HW");
+  const std::string given = !common.hw.empty() ? common.hw : env ? std::string(env) : std::string();
+  if (const std::string note = gemm_advisor::vllm_market_name_note(hw, given, device_name); !note.empty())
+    spdlog::warn("{}", note);
+}
+
+ResultsFile::ResultsFile(const std::string& path, const std::string& input, const CommonOptions& common) {
   if (path.empty() || path == "-") return;
+  const std::vector<std::string> inputs = {input, common.candidates, common.moe.from_hf,
+                                           gemm_advisor::is_profile_path(common.hw) ? common.hw : std::string()};
   // The file behind stdout (-o /dev/stdout, /proc/self/fd/1) is stdout: written through, not replaced
   // (a CI log appended to with >> was replaced by the results: a fresh CI user's find, 2026-12-05).
   struct stat out_st {}, path_st {};
@@ -301,9 +310,9 @@ ResultsFile::ResultsFile(const std::string& path, const std::vector<std::string>
   std::error_code ec;
   // Any file the run reads (the list, --candidates, --from-hf, a --hw profile) is refused: each was
   // replaced by the results (a fresh CI user's find).
-  for (const std::string& input : inputs)
-    if (!input.empty() && input != "-" && std::filesystem::equivalent(path, input, ec))
-      throw UsageError("--out " + path + " is an input of the run (" + input + "): write the results elsewhere");
+  for (const std::string& read : inputs)
+    if (!read.empty() && read != "-" && std::filesystem::equivalent(path, read, ec))
+      throw UsageError("--out " + path + " is an input of the run (" + read + "): write the results elsewhere");
   if (std::filesystem::is_directory(path, ec))
     throw UsageError("--out " + path + " is a directory: the results go to a file (--emit vllm writes its "
                      "config files into a directory)");

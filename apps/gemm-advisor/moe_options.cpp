@@ -66,6 +66,7 @@ gemm_advisor::MoeModel moe_model(const CommonOptions& o) {
       throw UsageError("--from-hf gives experts, top_k, hidden and intermediate: drop --experts, --top-k, --hidden, "
                        "--intermediate");
     if (o.moe.from_hf == "-") claim_stdin("--from-hf");
+    const std::string source = o.moe.from_hf == "-" ? "<stdin>" : o.moe.from_hf;  // as the reader names it
     // --dtype and --tp are the command line's: one the kernel cannot take, or a tp that does not
     // divide the config's intermediate size, is a usage error, as for --intermediate (they were
     // input errors, exit 1, here alone: a fresh user's find, 2026-12-05).
@@ -79,13 +80,12 @@ gemm_advisor::MoeModel moe_model(const CommonOptions& o) {
     std::vector<std::string> warnings;
     m = moe_model_from_hf_config(o.moe.from_hf, 1, dtype_given ? o.dtype : "", &warnings);
     if (m.intermediate % o.moe.tp != 0)
-      throw UsageError("--tp " + std::to_string(o.moe.tp) + " must divide " +
-                       (o.moe.from_hf == "-" ? std::string("<stdin>") : o.moe.from_hf) + "'s intermediate size " +
+      throw UsageError("--tp " + std::to_string(o.moe.tp) + " must divide " + source + "'s intermediate size " +
                        std::to_string(m.intermediate));
     m.tp = o.moe.tp;
-    validate_moe_model(m, (o.moe.from_hf == "-" ? std::string("<stdin>") : o.moe.from_hf) + ": ");
+    validate_moe_model(m, source + ": ");
     for (const std::string& w : warnings) spdlog::warn("{}", w);
-    if (!dtype_given && m.dtype == Dtype::fp8) note_fp8_from(o.moe.from_hf == "-" ? "<stdin>" : o.moe.from_hf);
+    if (!dtype_given && m.dtype == Dtype::fp8) note_fp8_from(source);
   } else {
     std::string missing;
     for (auto [given, name] : {std::pair<bool, const char*>{o.moe.experts > 0, "--experts"},

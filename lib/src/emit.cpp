@@ -435,15 +435,19 @@ std::pair<std::string, int> create_temporary_beside(const std::string& path) {
   return {tmp, fd};
 }
 
+// An atomic write that failed at step `what`: errno's reason kept, `fd` closed (unless -1), the
+// temporary removed, and InputError naming `path` and the step.
+[[noreturn]] void abandon_temporary(int fd, const std::string& tmp, const std::string& path, const char* what) {
+  const std::string reason = std::strerror(errno);
+  if (fd >= 0) ::close(fd);
+  ::unlink(tmp.c_str());
+  throw InputError(path + ": cannot write (" + what + "): " + reason);
+}
+
 // The end of an atomic write: `fd` (the temporary's, written) synced and closed, the temporary
 // renamed over `path`. On failure the temporary is removed and InputError names `path` and the step.
 void sync_and_rename(int fd, const std::string& tmp, const std::string& path) {
-  auto fail = [&](const char* what, bool close_fd) {
-    const std::string reason = std::strerror(errno);
-    if (close_fd) ::close(fd);
-    ::unlink(tmp.c_str());
-    throw InputError(path + ": cannot write (" + what + "): " + reason);
-  };
+  auto fail = [&](const char* what, bool close_fd) { abandon_temporary(close_fd ? fd : -1, tmp, path, what); };
   // A file replaced keeps its permission bits (a 0600 results file came back 0644: a fresh CI
   // user's find, 2026-12-05); a new one has kFileMode less the umask.
   struct stat old {};
@@ -466,10 +470,7 @@ void write_file_atomically(const std::string& path_given, const std::string& tex
     const ssize_t n = ::write(fd, data, left);
     if (n < 0) {
       if (errno == EINTR) continue;
-      const std::string reason = std::strerror(errno);
-      ::close(fd);
-      ::unlink(tmp.c_str());
-      throw InputError(path + ": cannot write (write): " + reason);
+      abandon_temporary(fd, tmp, path, "write");
     }
     data += n;
     left -= static_cast<std::size_t>(n);
@@ -484,17 +485,13 @@ void remove_active_temporary() noexcept {
 AtomicFile::AtomicFile(const std::string& path) : path_(replaceable_path(path)) {
   // A name the file system cannot hold is said now, not at the rename after the whole run (a fresh
   // CI user's find, 2026-12-05: the temporary's own name is short).
-  {
-    const std::filesystem::path p(path_);
-    const std::string dir = p.parent_path().empty() ? std::string(".") : p.parent_path().string();
-    const long name_max = ::pathconf(dir.c_str(), _PC_NAME_MAX);
-    if (name_max > 0 && static_cast<long>(p.filename().string().size()) > name_max)
-      throw InputError(path + ": cannot write: its name is longer than the " + std::to_string(name_max) +
-                       " bytes the file system holds");
-  }
-  remove_stale_temporaries(std::filesystem::path(path_).parent_path().empty()
-                               ? std::string(".")
-                               : std::filesystem::path(path_).parent_path().string());
+  const std::filesystem::path target(path_);
+  const std::string dir = target.parent_path().empty() ? std::string(".") : target.parent_path().string();
+  const long name_max = ::pathconf(dir.c_str(), _PC_NAME_MAX);
+  if (name_max > 0 && static_cast<long>(target.filename().string().size()) > name_max)
+    throw InputError(path + ": cannot write: its name is longer than the " + std::to_string(name_max) +
+                     " bytes the file system holds");
+  remove_stale_temporaries(dir);
   const auto [tmp, fd] = create_temporary_beside(path_);
   tmp_ = tmp;
   lock_fd_ = fd;  // kept open, and so locked, until the file is in place or removed
@@ -521,10 +518,8 @@ void AtomicFile::commit() {
   const bool written = static_cast<bool>(out_);
   out_.close();
   if (!written || out_.fail()) {
-    const std::string reason = std::strerror(errno);
-    ::unlink(tmp_.c_str());
-    committed_ = true;  // nothing left to remove
-    throw InputError(path_ + ": cannot write (write): " + reason);
+    committed_ = true;  // abandon_temporary removes it
+    abandon_temporary(-1, tmp_, path_, "write");
   }
   committed_ = true;  // sync_and_rename removes the temporary when it fails
   const int fd = lock_fd_;  // open for writing since its creation: fsync and fchmod take it
