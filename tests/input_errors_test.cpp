@@ -157,6 +157,20 @@ TEST_CASE("whitespace inside a quoted CSV field is data, around an unquoted one 
   CHECK(entries[2].problem.n == 8);
 }
 
+TEST_CASE("a CSV record spanning lines is located at the line it begins on", "[readers][errors]") {
+  // A quoted name over lines 2-3 with a bad k was reported at line 3, where the record ends (noticed
+  // 2026-12-05): an editor shows the record at its first line. The record after it keeps its own line;
+  // a quote never closed is still said where it opened.
+  const auto entries = read_all("name,m,n,k\n\"two\nlines\",64,64,abc\nok,64,64,64\n", "s.csv");
+  REQUIRE(entries.size() == 2);
+  CHECK_THAT(entries[0].error, Catch::StartsWith("s.csv:2: column 'k'"));
+  CHECK(entries[0].line == 2);
+  CHECK(entries[1].error.empty());
+  CHECK(entries[1].line == 4);
+  CHECK_THROWS_WITH(read_all("name,m,n,k\nok,8,8,8\n\"open,8,8,8\nx,8,8,8\n", "o.csv"),
+                    Catch::StartsWith("o.csv:3: malformed CSV: a quoted field opened on this line"));
+}
+
 TEST_CASE("a first line 'shapes:' is a YAML list whatever the source's name (stdin, no extension)", "[readers]") {
   // It was read as a CSV header lacking m (a fresh user's find, 2026-12-04); the line is given back
   // to the reader, so lines are counted from it.

@@ -53,6 +53,8 @@ struct CsvReader::Impl {
   std::vector<bool> quoted;  // per field of the row being read: whether it was quoted
   std::deque<std::vector<std::string>> done;
   std::deque<std::vector<bool>> done_quoted;
+  long row_start = 0;           // the line on which the row being read began
+  std::deque<long> done_start;  // per finished row: the line it began on
   bool first_line = true;
   long quote_line = 0;  // the line where the quoted field still open began (0: none open)
 
@@ -92,6 +94,7 @@ struct CsvReader::Impl {
   static void on_row(int, void* self) {
     auto* impl = static_cast<Impl*>(self);
     impl->done.push_back(std::move(impl->fields));
+    impl->done_start.push_back(impl->row_start);
     impl->fields.clear();
   }
 };
@@ -104,7 +107,11 @@ CsvReader::CsvReader(std::istream& in, std::string source, long first_line)
 
 CsvReader::~CsvReader() { csv_free(&impl_->parser); }
 
-void CsvReader::fail(const std::string& message) const { throw InputError(located(source_, line_, message)); }
+void CsvReader::fail(const std::string& message) const { throw InputError(located(source_, record_line_, message)); }
+
+void CsvReader::fail_reading(const std::string& message) const {
+  throw InputError(located(source_, line_, message));
+}
 
 bool CsvReader::next(std::vector<std::string>& fields) {
   std::string text;
@@ -112,17 +119,17 @@ bool CsvReader::next(std::vector<std::string>& fields) {
     const LineRead got = read_line(in_, text, kMaxLineBytes);
     if (got == LineRead::too_long) {
       ++line_;
-      fail("line longer than 1 MiB: not a CSV file of shapes or configs");
+      fail_reading("line longer than 1 MiB: not a CSV file of shapes or configs");
     }
     if (got == LineRead::end) {
-      if (in_.bad()) fail("read error");
+      if (in_.bad()) fail_reading("read error");
       if (csv_fini(&impl_->parser, Impl::on_field, Impl::on_row, impl_.get()) != 0) {
         // A quote left open runs to the end of the file: say where it opened, not where the file ends.
         if (impl_->quote_line > 0) {
           line_ = impl_->quote_line;
-          fail("malformed CSV: a quoted field opened on this line is never closed (a stray '\"'?)");
+          fail_reading("malformed CSV: a quoted field opened on this line is never closed (a stray '\"'?)");
         }
-        fail(std::string("malformed CSV: ") + csv_strerror(csv_error(&impl_->parser)));
+        fail_reading(std::string("malformed CSV: ") + csv_strerror(csv_error(&impl_->parser)));
       }
       if (impl_->done.empty()) return false;
       break;
@@ -132,17 +139,18 @@ bool CsvReader::next(std::vector<std::string>& fields) {
       impl_->first_line = false;
       if (text.size() >= 3 && text.compare(0, 3, "\xEF\xBB\xBF") == 0) text.erase(0, 3);
     }
-    if (text.find('\0') != std::string::npos) fail("contains NUL bytes: not a text CSV file");
+    if (text.find('\0') != std::string::npos) fail_reading("contains NUL bytes: not a text CSV file");
     if (!text.empty() && text.back() == '\r') text.pop_back();
     // A bare carriage return inside an unquoted line ends a row for the CSV parser, which would then
     // count the line's fields wrongly (an old Mac line end, or a CRLF file edited with an LF tool).
     if (text.find('\r') != std::string::npos && text.find('"') == std::string::npos)
-      fail("a carriage return inside the line (a CRLF line joined to another?): remove it");
+      fail_reading("a carriage return inside the line (a CRLF line joined to another?): remove it");
     const bool inside_quotes = !impl_->fields.empty() || impl_->parser.pstate != 0;
     if (!inside_quotes) {
       std::size_t i = 0;
       while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
       if (i == text.size() || text[i] == '#') continue;
+      impl_->row_start = line_;
     }
     text.push_back('\n');
     impl_->scan(text);
@@ -152,9 +160,9 @@ bool CsvReader::next(std::vector<std::string>& fields) {
       // said in those words (its own, "error parsing data while strict checking enabled", told a user
       // nothing: a fresh user's find, 2026-12-04).
       if (csv_error(&impl_->parser) == CSV_EPARSE)
-        fail("malformed CSV: a '\"' inside a field that does not start with one, or text after a closing '\"' "
+        fail_reading("malformed CSV: a '\"' inside a field that does not start with one, or text after a closing '\"' "
              "(quote the whole field and double the quotes in it: \"qwen3 \"\"30b\"\"\")");
-      fail(std::string("malformed CSV: ") + csv_strerror(csv_error(&impl_->parser)));
+      fail_reading(std::string("malformed CSV: ") + csv_strerror(csv_error(&impl_->parser)));
     }
     // Still inside a quoted field after the line's newline: a field spanning lines, or a stray quote.
     const bool open_now = impl_->parser.quoted != 0 && impl_->parser.pstate != 0;
@@ -163,6 +171,8 @@ bool CsvReader::next(std::vector<std::string>& fields) {
   }
   fields = std::move(impl_->done.front());
   impl_->done.pop_front();
+  record_line_ = impl_->done_start.front();
+  impl_->done_start.pop_front();
   std::vector<bool> quoted;  // none when the scan and libcsv disagree on the rows (never for a valid file)
   if (!impl_->done_quoted.empty()) {
     quoted = std::move(impl_->done_quoted.front());

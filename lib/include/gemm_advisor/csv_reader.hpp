@@ -23,18 +23,22 @@ class CsvReader {
 
   /// Fills `fields` with the next record; false at the end of input.
   bool next(std::vector<std::string>& fields);
-  /// The line on which the last record returned ends (1-based).
-  long line() const { return line_; }
+  /// The line on which the last record returned begins (1-based): a quoted field spanning lines
+  /// is reported where its record starts, where an editor shows the record.
+  long line() const { return record_line_; }
   const std::string& source() const { return source_; }
-  /// Throws InputError located at the current line.
+  /// Throws InputError located at the line the last record returned begins on.
   [[noreturn]] void fail(const std::string& message) const;
 
  private:
+  // A reading error (malformed quoting, NUL bytes, an over-long line): located at the line read.
+  [[noreturn]] void fail_reading(const std::string& message) const;
   struct Impl;
   std::unique_ptr<Impl> impl_;
   std::istream& in_;
   std::string source_;
-  long line_ = 0;
+  long line_ = 0;         // the last line read
+  long record_line_ = 0;  // the line the last record returned begins on
 };
 
 /// A header row: column name -> index. Names are trimmed and lower-cased.
