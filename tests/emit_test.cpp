@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <set>
 #include <fstream>
@@ -265,4 +266,35 @@ TEST_CASE("ensure_directory creates parents and rejects a file", "[emit][files]"
   ensure_directory(nested.string());  // already there: fine
   write_file_atomically((dir.path / "plain").string(), "x");
   CHECK_THROWS_WITH(ensure_directory((dir.path / "plain").string()), Catch::Contains("not a directory"));
+}
+
+TEST_CASE("a config directory's sidecar follows a long run: written files listed as written", "[emit][files]") {
+  // A run of 1,500 files killed after 1,001 left all 1,500 "written": false (the sidecar was
+  // rewritten only at the end; noticed 2026-12-05). With a refresh interval of 0 the sidecar is
+  // rewritten after every file, before the `written` callback: there, every file so far is listed
+  // without the flag and the files still to come with "written": false.
+  TempDir dir;
+  const nlohmann::json run = {{"hardware", "h200"}, {"target", "vllm-fp8-block"}};
+  const std::vector<std::pair<std::string, std::string>> files = {{"a.json", "{}\n"}, {"b.json", "{}\n"}, {"c.json", "{}\n"}};
+  std::vector<std::string> seen;
+  bool consistent = true;
+  const std::string sidecar = write_config_directory(
+      dir.path.string(), files, run, false,
+      [&](const std::string& path) {
+        seen.push_back(fs::path(path).filename().string());
+        std::ifstream in(dir.path / "gemm-advisor-generator.json");
+        const nlohmann::json side = nlohmann::json::parse(in);
+        for (const auto& [name, text] : files) {
+          const bool done = std::find(seen.begin(), seen.end(), name) != seen.end();
+          const nlohmann::json& entry = side.at("files").at(name);
+          consistent = consistent && (done ? !entry.contains("written") : entry.at("written") == false);
+        }
+      },
+      nullptr, std::chrono::milliseconds(0));
+  CHECK(seen.size() == 3);
+  CHECK(consistent);
+  std::ifstream in(sidecar);
+  const nlohmann::json side = nlohmann::json::parse(in);
+  CHECK(side.at("files").size() == 3);
+  CHECK_FALSE(side.at("files").at("b.json").contains("written"));
 }

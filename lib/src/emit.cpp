@@ -10,6 +10,7 @@
 #include <cctype>
 #include <cerrno>
 #include <charconv>
+#include <chrono>
 #include <csignal>
 #include <cstring>
 #include <filesystem>
@@ -767,7 +768,7 @@ std::string unreadable_sidecar_warning(const std::string& dir, const std::string
 std::string write_config_directory(const std::string& dir, const std::vector<std::pair<std::string, std::string>>& files,
                                    const nlohmann::json& run, bool overwrite,
                                    const std::function<void(const std::string&)>& written,
-                                   std::vector<std::string>* warnings) {
+                                   std::vector<std::string>* warnings, std::chrono::milliseconds sidecar_refresh) {
   if (files.empty()) return "";
   std::error_code exists_ec;
   const bool fresh_dir = !std::filesystem::is_directory(dir, exists_ec);  // made by this run
@@ -815,6 +816,7 @@ std::string write_config_directory(const std::string& dir, const std::vector<std
   pending["written"] = false;
   for (const std::string& name : names) planned[name] = pending;
   (void)write_sidecar(dir, run, planned, names);
+  auto last_sidecar = std::chrono::steady_clock::now();
   std::vector<std::string> done;
   auto record = [&]() {
     nlohmann::json by_file = earlier;
@@ -845,6 +847,14 @@ std::string write_config_directory(const std::string& dir, const std::vector<std
       throw;
     }
     done.push_back(name);
+    // A long run's sidecar follows it (1,500 files written by a run killed after 1,001 were all
+    // still "written": false: the sidecar was rewritten only at the end, noticed 2026-12-05).
+    // The files still to come stay listed as planned.
+    planned[name] = run;
+    if (std::chrono::steady_clock::now() - last_sidecar >= sidecar_refresh) {
+      (void)write_sidecar(dir, run, planned, names);
+      last_sidecar = std::chrono::steady_clock::now();
+    }
     if (written) written(path);
   }
   return record();

@@ -7,6 +7,7 @@
 ///    one per (N, K, device), mapping M to a config.
 #include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <cstdint>
 #include <fstream>
 #include <functional>
@@ -205,7 +206,10 @@ void check_generator_sidecar(const std::string& dir);
 /// cannot tell them apart); to `warnings`, files still there under this run's device names ranked
 /// for another hardware or CU count, and a sidecar that is no sidecar (replaced). Then the sidecar
 /// listing the files planned, each file atomically (`written` called with each path once it is in
-/// place), then the sidecar listing those written.
+/// place), then the sidecar listing those written. A long run rewrites the sidecar as it goes,
+/// once `sidecar_refresh` has passed since it last did (after a file, before `written` is called),
+/// so that a run killed midway leaves the files it wrote listed as written and only the rest marked
+/// "written": false.
 /// A file that fails throws InputError as write_file_atomically, the sidecar left listing the files
 /// that were written (or, where it cannot be rewritten, those planned), so that the same command
 /// run again is not refused over this run's own files. Returns the sidecar's path ("" when `files`
@@ -213,7 +217,8 @@ void check_generator_sidecar(const std::string& dir);
 std::string write_config_directory(const std::string& dir, const std::vector<std::pair<std::string, std::string>>& files,
                                    const nlohmann::json& run, bool overwrite,
                                    const std::function<void(const std::string&)>& written,
-                                   std::vector<std::string>* warnings);
+                                   std::vector<std::string>* warnings,
+                                   std::chrono::milliseconds sidecar_refresh = std::chrono::seconds(1));
 
 /// Throws InputError naming `dir` when ensure_directory would fail on it: it exists and is not a
 /// directory, is a link to nowhere, or its nearest existing ancestor is not a writable directory.
