@@ -66,6 +66,18 @@ TEST_CASE("printable() escapes control and stray bytes, keeps visible UTF-8, and
   CHECK(printable("\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9", 3) == "\xc3\xa9\xc3\xa9\xc3\xa9...");
 }
 
+TEST_CASE("escape_for_display() hides nothing: control bytes and invisible characters as \\xNN, uncut", "[errors]") {
+  // A path with a right-to-left override (U+202E) reordered the rest of the error line on a terminal
+  // (noticed 2026-12-05): messages and table names now escape what printable() escapes, whole.
+  CHECK(escape_for_display("a\xe2\x80\xae" "b.csv") == "a\\xe2\\x80\\xaeb.csv");
+  CHECK(escape_for_display("x\xe2\x80\x8by") == "x\\xe2\\x80\\x8by");  // zero-width space
+  CHECK(escape_for_display("a\nb\x1b") == "a\\x0ab\\x1b");
+  CHECK(escape_for_display("64\xc3\x97" "64 \xc3\xa9") == "64\xc3\x97" "64 \xc3\xa9");  // visible UTF-8 kept
+  CHECK(escape_for_display("a\xff" "b") == "a\\xffb");  // not UTF-8: every byte past ASCII
+  CHECK(escape_for_display(std::string(300, 'x')).size() == 300);  // never cut
+  CHECK(located("r\xe2\x80\xae.csv", 3, "bad") == "r\\xe2\\x80\\xae.csv:3: bad");
+}
+
 TEST_CASE("an input without shapes is an error in every format", "[readers][errors]") {
   CHECK_THROWS_WITH(read_all("m,n,k\n", "h.csv"), Catch::Contains("h.csv: no shapes"));
   CHECK_THROWS_WITH(read_all("# nothing\nm,n,k\n# still nothing\n", "h.csv"), Catch::Contains("no shapes"));

@@ -408,9 +408,10 @@ bool stdout_reader_gone() {
 }
 
 // An error message as one line: control bytes (a newline or ESC in a file name or option value that
-// the message quotes) written \xNN, as the readers' printable() writes them; UTF-8 kept. A path with
-// a newline split the error over two lines, an ESC reached the terminal raw.
-std::string one_line(std::string_view text) { return gemm_advisor::escape_control(text); }
+// the message quotes) and invisible characters (bidi overrides, zero-width) written \xNN, as the
+// readers' printable() writes them; other UTF-8 kept. A path with a newline split the error over two
+// lines, an ESC reached the terminal raw, a right-to-left override reordered the rest of the line.
+std::string one_line(std::string_view text) { return gemm_advisor::escape_for_display(text); }
 
 // Flushes stdout and checks that every byte reached it. Returns `code` when it did. When the
 // reader went away (`| head -1` while SIGPIPE is ignored; by default SIGPIPE ends the process

@@ -53,7 +53,7 @@ std::string fp8_format_warning(std::string_view dtype_text, const Hardware& hw) 
 
 std::string hardware_heading(const Hardware& hw) {
   const bool from_file = !hw.source.empty() && hw.source.rfind("embedded:", 0) != 0;
-  return hw.display_name + (from_file ? " [profile " + escape_control(hw.source) + "]" : std::string());
+  return hw.display_name + (from_file ? " [profile " + escape_for_display(hw.source) + "]" : std::string());
 }
 
 std::string hardware_label(const Hardware& hw) {

@@ -19,7 +19,9 @@ namespace gemm_advisor {
 std::string located(const std::string& source, long line, const std::string& message) {
   // A file name is the user's: a newline in it split the error over two lines (a fresh CI user's
   // find, 2026-12-04).
-  const std::string where = escape_control(source);
+  // Invisible characters too: a bidi override in a path reordered the message on a terminal
+  // (noticed 2026-12-05).
+  const std::string where = escape_for_display(source);
   if (line > 0) return where + ":" + std::to_string(line) + ": " + message;
   return where + ": " + message;
 }
@@ -95,6 +97,36 @@ std::string escape_control(std::string_view text, bool keep_line_breaks) {
     const bool line_break = u == '\n' || u == '\r' || u == '\t';
     return (u < 0x20 && !(keep_line_breaks && line_break)) || u == 0x7f || (!utf8 && u >= 0x80);
   });
+}
+
+std::string escape_for_display(std::string_view text) {
+  if (!is_valid_utf8(text)) return escape_control(text);
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(text.size() + 8);
+  auto hex = [&](unsigned char u) {
+    out += "\\x";
+    out += kHex[u >> 4];
+    out += kHex[u & 15];
+  };
+  for (std::size_t i = 0; i < text.size();) {
+    const auto u = static_cast<unsigned char>(text[i]);
+    if (u < 0x80) {
+      if (u < 0x20 || u == 0x7f) hex(u);
+      else out += text[i];
+      ++i;
+      continue;
+    }
+    // Valid UTF-8: the lead byte gives the sequence's length.
+    const std::size_t length = u >= 0xf0 ? 4 : u >= 0xe0 ? 3 : 2;
+    if (shown_utf8_length(text, i) > 0) {
+      out.append(text.substr(i, length));
+    } else {
+      for (std::size_t j = 0; j < length; ++j) hex(static_cast<unsigned char>(text[i + j]));
+    }
+    i += length;
+  }
+  return out;
 }
 
 bool is_valid_utf8(std::string_view text) {

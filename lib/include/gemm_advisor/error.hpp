@@ -42,6 +42,12 @@ std::string printable(std::string_view text, std::size_t max_chars = 64);
 /// fields, where printable() would mangle UTF-8 and cut.
 std::string escape_control(std::string_view text, bool keep_line_breaks = false);
 
+/// `text` as escape_control writes it, and, in well-formed UTF-8, the characters printable() hides
+/// too (C1 controls, zero-width and bidi controls, line separators, a BOM) written as their bytes
+/// "\xNN", whatever its length: for text shown on a terminal (messages, a table's names), where a
+/// bidi override would reorder what follows it.
+std::string escape_for_display(std::string_view text);
+
 /// True when `text` is well-formed UTF-8: no stray continuation bytes, overlong forms, surrogates
 /// or code points past U+10FFFF (Unicode, Table 3-7). What is not can never be written into JSON.
 bool is_valid_utf8(std::string_view text);
