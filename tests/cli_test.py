@@ -538,6 +538,14 @@ for option, value in [("--cu-count", "0x10"), ("--top", "0x3"), ("--top", " 2"),
     rc, out, err = run("rank", "64x64x64", "--hw", "h200", option, value)
     check(f"rank {option} {value!r}: a usage error naming it", rc == 2 and not out and
           f"{option}: '{value}' is not a whole number (decimal digits)" in err, err)
+# Leading zeros are decimal, as in shapes: the parser read 010 as octal (--cu-count 010 ranked on 8
+# CUs, --top 010 printed 8 rows) and refused 038 (a fresh user's find, 2026-12-05).
+rc, out, err = run("rank", "4096x4096x4096", "--hw", "h200", "--cu-count", "010", "--top", "010")
+rows = [line for line in out.splitlines() if line.startswith(" ") and line[:4].strip().isdigit()]
+check("rank --cu-count 010 --top 010: 10 CUs, 10 rows", rc == 0 and "(10 of 132 CUs)" in out and len(rows) == 10,
+      out[:300] + err)
+rc, out, err = run("rank", "4096x4096x4096", "--hw", "mi300x", "--cu-count", "038", "--top", "1")
+check("rank --cu-count 038: 38 CUs", rc == 0 and "(38 of 304 CUs)" in out, out[:200] + err)
 rc, out, err = run("rank", "64x64x64", "--hw", "h200", "--top", "-1")
 check("rank --top -1: the range error", rc == 2 and "not in range 0 to 1000000" in err, err)
 # Issue #11's invariant on a fresh user's B200 case (README "Known gaps"): the larger problem, with a

@@ -702,7 +702,7 @@ Registered register_batch(CLI::App& app) {
                   "looks them up; default: vLLM's name for the shipped profile)")
       ->transform(vllm_device_name_validator());
   cmd->add_option("-j,--jobs", o->jobs, kJobsHelp)
-      ->check(whole_number_validator())->check(CLI::Range(0u, 1024u));
+      ->transform(whole_number_validator())->check(CLI::Range(0u, 1024u));
   cmd->add_flag("--keep-going", o->keep_going, "Report each bad line and go on (exit 1 at the end if any)");
   cmd->add_flag("--overwrite", o->overwrite,
                 "--emit vllm: replace config files in --out that gemm-advisor did not write (vLLM's own, hand-edited "

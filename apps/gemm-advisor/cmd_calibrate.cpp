@@ -94,11 +94,11 @@ Registered register_calibrate(CLI::App& app) {
       ->expected(1, CLI::detail::expected_max_vector_size);
   cmd->add_option("--folds", o->folds, "K of the K-fold cross-validation by shape family")
       ->capture_default_str()
-      ->check(whole_number_validator())->check(CLI::Range(2, 100));
-  cmd->add_option("-j,--jobs", o->jobs, kJobsHelp)->check(whole_number_validator())->check(CLI::Range(0u, 1024u));
+      ->transform(whole_number_validator())->check(CLI::Range(2, 100));
+  cmd->add_option("-j,--jobs", o->jobs, kJobsHelp)->transform(whole_number_validator())->check(CLI::Range(0u, 1024u));
   cmd->add_option("--passes", o->passes, "Coordinate-descent passes over the parameters")
       ->capture_default_str()
-      ->check(whole_number_validator())->check(CLI::Range(1, 20));
+      ->transform(whole_number_validator())->check(CLI::Range(1, 20));
   cmd->add_option("--params", o->params,
                   "Comma-separated parameters to fit (default: all but split_k_reduce_launch_s and "
                   "register_overhead_per_thread; `gemm-advisor targets --format json` lists them); "

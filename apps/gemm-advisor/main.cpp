@@ -71,7 +71,16 @@ CLI::Validator whole_number_validator() {
         const bool spaced = !v.empty() && (std::isspace(static_cast<unsigned char>(v.front())) ||
                                            std::isspace(static_cast<unsigned char>(v.back())));
         const bool prefixed = body.size() > 1 && body[0] == '0' && std::isalpha(static_cast<unsigned char>(body[1]));
-        return spaced || prefixed ? "'" + gemm_advisor::printable(v) + "' is not a whole number (decimal digits)" : "";
+        if (spaced || prefixed) return "'" + gemm_advisor::printable(v) + "' is not a whole number (decimal digits)";
+        // Leading zeros are decimal, as in shapes: the parser read 010 as octal (--cu-count 010 ranked
+        // on 8 CUs, --top 010 printed 8 rows) and refused 038 as no number (a fresh user's find,
+        // 2026-12-05). Dropped here, keeping one digit.
+        const std::size_t sign = v.size() - body.size();
+        std::size_t zeros = 0;
+        while (zeros + 1 < body.size() && body[zeros] == '0' && std::isdigit(static_cast<unsigned char>(body[zeros + 1])))
+          ++zeros;
+        if (zeros > 0) v.erase(sign, zeros);
+        return "";
       },
       "");
 }
@@ -159,7 +168,7 @@ void add_common_options(CLI::App* cmd, CommonOptions& o, bool with_top) {
   if (with_top) {
     o.top_option = cmd->add_option("--top", o.top, "Configs to print per shape (0 = all)")
                        ->capture_default_str()
-                       ->check(whole_number_validator())->check(CLI::Range(0, 1000000));  // size_t alone would take -1 as 2^64 - 1
+                       ->transform(whole_number_validator())->check(CLI::Range(0, 1000000));  // size_t alone would take -1 as 2^64 - 1
     o.distinct_option = cmd->add_flag("--distinct", o.distinct,
                   "Distinct tiles first: the best config of each (block_m, block_n, block_k, split_k), then the rest, "
                   "so --top 5 gives 5 different tiles");
@@ -170,13 +179,13 @@ void add_hardware_overrides(CLI::App* cmd, HardwareOverrides& o, bool with_split
   cmd->add_option("--cu-count", o.cu_count,
                   "CUs (SMs) the kernel may use, for a partition (MIG, CPX) or a CU mask: waves and peak follow it, "
                   "memory stays the profile's (default: all)")
-      ->check(whole_number_validator())->check(CLI::Range(1, 1 << 20));
+      ->transform(whole_number_validator())->check(CLI::Range(1, 1 << 20));
   if (!with_split_k) return;
   cmd->add_option("--max-split-k", o.max_split_k,
                   "Largest split_k the split-K targets (triton) try and accept (default: the profile's "
                   "triton.max_split_k, 256); their space tries the powers of two up to it (3 tries 1 and 2), a "
                   "given config any split_k up to it; no effect on targets without split-K")
-      ->check(whole_number_validator())->check(CLI::Range(1, 1 << 16));
+      ->transform(whole_number_validator())->check(CLI::Range(1, 1 << 16));
 }
 
 void add_target_option(CLI::App* cmd, std::string& target) {

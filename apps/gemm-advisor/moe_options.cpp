@@ -12,14 +12,14 @@ namespace cli {
 void add_moe_options(CLI::App* cmd, MoeOptions& o, bool layer) {
   if (layer) {
     o.options.push_back(cmd->add_option("--experts", o.experts, "vllm-fused-moe: experts E of the layer")
-                            ->check(whole_number_validator())->check(CLI::Range(std::int64_t{1}, gemm_advisor::kMaxExperts)));
+                            ->transform(whole_number_validator())->check(CLI::Range(std::int64_t{1}, gemm_advisor::kMaxExperts)));
     o.options.push_back(cmd->add_option("--top-k", o.top_k, "vllm-fused-moe: experts per token")
-                            ->check(whole_number_validator())->check(CLI::Range(std::int64_t{1}, gemm_advisor::kMaxExperts)));
+                            ->transform(whole_number_validator())->check(CLI::Range(std::int64_t{1}, gemm_advisor::kMaxExperts)));
     o.options.push_back(cmd->add_option("--hidden", o.hidden, "vllm-fused-moe: hidden size H")
-                            ->check(whole_number_validator())->check(CLI::Range(std::int64_t{1}, gemm_advisor::kMaxDim)));
+                            ->transform(whole_number_validator())->check(CLI::Range(std::int64_t{1}, gemm_advisor::kMaxDim)));
     o.options.push_back(cmd->add_option("--intermediate", o.intermediate,
                                         "vllm-fused-moe: the expert's intermediate size I (N = I / tp per rank)")
-                            ->check(whole_number_validator())->check(CLI::Range(std::int64_t{1}, gemm_advisor::kMaxDim / 2)));
+                            ->transform(whole_number_validator())->check(CLI::Range(std::int64_t{1}, gemm_advisor::kMaxDim / 2)));
     o.options.push_back(cmd->add_option("--gemm", o.gemm,
                                         "vllm-fused-moe: layer (both launches, one config, as vLLM runs them), up or down")
                             ->capture_default_str()
@@ -35,7 +35,7 @@ void add_moe_options(CLI::App* cmd, MoeOptions& o, bool layer) {
                           ->check(non_empty_validator()));
   o.options.push_back(cmd->add_option("--tp", o.tp, "vllm-fused-moe: tensor-parallel size (N = I / tp)")
                           ->capture_default_str()
-                          ->check(whole_number_validator())->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 20)));
+                          ->transform(whole_number_validator())->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 20)));
   o.options.push_back(cmd->add_option("--routing", o.routing,
                                       "vllm-fused-moe: how tokens spread over experts: tuner (or random: random logits, as "
                                       "vLLM's benchmark_moe.py routes), uniform (perfectly balanced) or zipf:S "
