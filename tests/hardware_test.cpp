@@ -308,6 +308,13 @@ TEST_CASE("a profile's memory hierarchy is in order, and its sources cite someth
                     Catch::Contains("bad.yaml:21: 'memory.l2_bytes' (50000000) exceeds 'memory.dram_bytes' (40000000)"));
   CHECK_THROWS_WITH(parse_profile(replaced(good, "smem_per_cu_bytes: 233472", "smem_per_cu_bytes: 100"), "bad.yaml"),
                     Catch::Contains("bad.yaml:18:") && Catch::Contains("compute.smem_per_cu_bytes"));
+  // A byte count past 1e15 is printed in exponent form: 1e300 read as 1e38, its first 39 digits (a
+  // fresh user's find, 2026-12-05).
+  ProfileDiagnostics huge;
+  CHECK_THROWS(parse_profile(replaced(good, "l2_bytes: 50000000", "l2_bytes: 1e300"), "huge.yaml", &huge));
+  CHECK(std::any_of(huge.errors.begin(), huge.errors.end(), [](const std::string& e) {
+    return e.find("'memory.l2_bytes' (1e+300) exceeds 'memory.dram_bytes' (80000000000)") != std::string::npos;
+  }));
   ProfileDiagnostics slow;
   (void)parse_profile(replaced(good, "l2_bandwidth_bytes_per_s: 1.0e13", "l2_bandwidth_bytes_per_s: 1.0e11"), "slow.yaml",
                       &slow);

@@ -447,8 +447,10 @@ std::string text_of(double v) {
 
 // A byte count for a message, whole (50000000).
 std::string bytes_text(double v) {
+  // Whole bytes up to 1e15; past that in exponent form (1e300 printed as its first 39 digits read
+  // as 1e38: a fresh user's find, 2026-12-05).
   char buf[40];
-  std::snprintf(buf, sizeof buf, "%.0f", v);
+  std::snprintf(buf, sizeof buf, v < 1e15 ? "%.0f" : "%.6g", v);
   return buf;
 }
 
