@@ -7,6 +7,7 @@ Usage: calibrate_test.py PATH/TO/gemm-advisor (run from the repo root)."""
 import csv
 import json
 import os
+import subprocess
 import sys
 import tempfile
 
@@ -31,6 +32,18 @@ rc, out, err = run("calibrate", "--hw", "h200", "--target", "triton", "--kernel"
                    "--measurements", DATA, "-o", out_yaml, "--format", "json")
 check("calibrate: exit 0", rc == 0, err)
 rep = json.loads(out) if rc == 0 else {}
+# stdout failing after the profile was written (a full disk, a closed pipe reader): exit 1, and the
+# message says the profile was written in full (it read as if nothing was: a fresh user's find,
+# 2026-12-05).
+if os.path.exists("/dev/full"):
+    full_yaml = os.path.join(TMP, "full-stdout.yaml")
+    with open("/dev/full", "w") as full:
+        p = subprocess.run([BIN, "calibrate", "--hw", "h200", "--target", "triton", "--kernel", "triton-tutorial",
+                            "--folds", "2", "--measurements", DATA, "-o", full_yaml], stdout=full,
+                           stderr=subprocess.PIPE, text=True, timeout=600)
+    check("calibrate with stdout on a full disk: exit 1, the profile said to be written in full",
+          p.returncode == 1 and os.path.exists(full_yaml) and
+          f"(the output is incomplete; {full_yaml} written in full)" in p.stderr, p.stderr[-300:])
 # The report names its data, and the overlay's provenance names it by absolute path, as the start profile
 # (both were missing or relative: a fresh user's find, 2026-12-04).
 check("calibrate --format json names the measurement files (absolute) and the kernel",

@@ -288,4 +288,8 @@ Registered register_calibrate(CLI::App& app);
 /// --quiet / --verbose: stderr only.
 extern bool g_quiet;
 
+/// Files the run has written in full (calibrate's -o profile): finish_stdout names them when stdout
+/// fails, so that a lost report is not read as a lost file.
+extern std::vector<std::string> g_files_written;
+
 }  // namespace cli

@@ -300,6 +300,7 @@ Registered register_calibrate(CLI::App& app) {
             }
             std::string yaml = calibrated_profile_yaml(profile_text(profile.hw.source), profile, target, c, provenance);
             write_file_atomically(o->out, yaml);
+            g_files_written.push_back(o->out);
             // The file must load as it is meant to be used.
             (void)parse_profile(yaml, o->out);
             bool moved = false;

@@ -42,6 +42,7 @@
 namespace cli {
 
 bool g_quiet = false;
+std::vector<std::string> g_files_written;
 
 // Option values checked at parse time, so a bad value is a usage error (exit 2) like any other.
 namespace {
@@ -378,6 +379,7 @@ std::size_t write_vllm_directory(const std::string& dir, const std::vector<std::
       dir, files, run, overwrite,
       [&](const std::string& path) {
         std::cout << path << "\n";
+        g_files_written.push_back(path);
         ++written;
       },
       &warnings);
@@ -435,7 +437,15 @@ int finish_stdout(int code) {
   std::string why;
   if (::fcntl(STDOUT_FILENO, F_GETFD) == -1) why = ": stdout is closed";
   else if (flush_errno != 0) why = std::string(": ") + std::strerror(flush_errno);
-  std::cerr << "gemm-advisor: error: cannot write the output to stdout" << why << " (the output is incomplete)\n";
+  // What the run did write in full is said (calibrate's profile was written, yet the message read as
+  // if nothing was: a fresh user's find, 2026-12-05).
+  std::string kept;
+  if (!g_files_written.empty())
+    kept = "; " + gemm_advisor::escape_for_display(g_files_written.front()) +
+           (g_files_written.size() > 1 ? " and " + std::to_string(g_files_written.size() - 1) + " more" : "") +
+           " written in full";
+  std::cerr << "gemm-advisor: error: cannot write the output to stdout" << why << " (the output is incomplete" << kept
+            << ")\n";
   return kExitBadInput;
 }
 
