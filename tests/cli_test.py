@@ -132,6 +132,19 @@ rc, out, _ = run("profiles", "show", "a100")
 check("profiles show prints YAML with sources", rc == 0 and "sources:" in out and "cu_count: 108" in out, out[:200])
 rc, out, _ = run("profiles", "validate", "tests/data/toy.yaml")
 check("profiles validate ok", rc == 0 and ": ok:" in out, out)
+# What a target needs and the profile lacks is said by validate (it said "ok", then every vllm-fp8-block
+# rank failed: a fresh user's find, 2026-12-05), and the rank error names the profile file.
+novec = os.path.join(TMP, "novec.yaml")
+with open(novec, "w") as f:
+    f.write("".join(line for line in open("profiles/b200.yaml") if "vector_fp32_lanes_per_cu" not in line))
+rc, out, err = run("profiles", "validate", novec)
+check("profiles validate: no vector lanes is ok, with a warning naming the targets that need them",
+      rc == 0 and ": ok:" in out and "no compute.vector_fp32_lanes_per_cu: vllm-fp8-block and vllm-fused-moe" in err, err)
+rc, out, err = run("rank", "64x7168x2048", "--hw", novec, "--target", "vllm-fp8-block", "--dtype", "fp8")
+check("rank on it: the error names the profile file", rc == 1 and f"the profile ({novec}) has no compute.vector_fp32_lanes_per_cu"
+      in err, err)
+rc, out, err = run("profiles", "validate", "a100")
+check("profiles validate a100: no fp8 said", rc == 0 and "no matrix.fp8 entry: vllm-fp8-block" in err, err)
 expect_error("a pasted multiplication sign in a shape is named", ["rank", "4096\u00d74096\u00d74096", "--hw", "h200"], 1,
              "(a multiplication sign where x goes): expected MxNxK")
 rc, out, err = run("profiles", "validate", "NVIDIA H200")

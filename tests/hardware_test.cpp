@@ -157,6 +157,15 @@ TEST_CASE("broken profiles give file:line errors", "[hardware][errors]") {
   // A billion CUs passed `profiles validate` and ranked 16x16 tiles split 16 ways (a fresh user's find).
   CHECK_THROWS_WITH(parse_profile(replaced(good, "cu_count: 100", "cu_count: 1000000000"), "bad.yaml"),
                     Catch::Contains("'compute.cu_count' = 1000000000 is outside the plausible range [1, 100000]"));
+  // matrix_units_per_cu had no range (1e9 validated: a fresh user's find, 2026-12-05); fewer warps to
+  // feed the units than units is warned of.
+  CHECK_THROWS_WITH(parse_profile(replaced(good, "matrix_units_per_cu: 4", "matrix_units_per_cu: 1000000000"), "bad.yaml"),
+                    Catch::Contains("'compute.matrix_units_per_cu' = 1000000000 is outside the plausible range [1, 64]"));
+  ProfileDiagnostics few_warps;
+  (void)parse_profile(replaced(good, "warps_to_feed_matrix_units: 4", "warps_to_feed_matrix_units: 2"), "w.yaml", &few_warps);
+  REQUIRE(few_warps.warnings.size() == 1);
+  CHECK_THAT(few_warps.warnings[0], Catch::StartsWith("w.yaml:13: 'compute.warps_to_feed_matrix_units' (2) is below "
+                                                      "'compute.matrix_units_per_cu' (4)"));
   CHECK_THROWS_WITH(parse_profile(replaced(good, "name: toy", "name: \"\""), "bad.yaml"),
                     Catch::Contains("'name' must not be empty"));
   CHECK_THROWS_WITH(parse_profile(replaced(good, "matrix_peak_fraction: 1.0", "matrix_peak_fraction: 80"), "bad.yaml"),

@@ -115,6 +115,16 @@ Registered register_profiles(CLI::App& app) {
                 return kExitBadInput;
               }
               const Hardware& hw = profile.hw;
+              // What some targets need and the profile may leave out: said here, where the user
+              // checks it (validate said "ok", then every vllm-fp8-block rank failed: a fresh user's
+              // find, 2026-12-05).
+              if (hw.vector_fp32_lanes_per_cu <= 0)
+                diag.warnings.push_back(source + ": no compute.vector_fp32_lanes_per_cu: vllm-fp8-block and "
+                                                 "vllm-fused-moe's block-scaled fp8 layers cannot rank on it (their "
+                                                 "per-step scale math runs on those lanes)");
+              if (!hw.rate(Dtype::fp8))
+                diag.warnings.push_back(source + ": no matrix.fp8 entry: vllm-fp8-block and fp8 (fp8_w8a8) fused-MoE "
+                                                 "layers cannot rank on it");
               warn_capped(diag.warnings);
               // The peak of bf16 (the default --dtype), or, where the profile has no bf16 path, of
               // the 16-bit one if there is (fp16: what bf16 users would give instead), else the

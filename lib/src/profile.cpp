@@ -425,6 +425,17 @@ void parse_compute(ProfileReader& r, const YAML::Node& c, Hardware& hw) {
     r.error(c["warp_size"], "compute.warp_size = " + std::to_string(hw.warp_size) +
                                 " must be a power of two (32 on NVIDIA, 64 on AMD CDNA)");
   r.plausible(c, "vector_fp32_lanes_per_cu", "compute.vector_fp32_lanes_per_cu", 8, 4096);
+  // The model reads warps_to_feed_matrix_units; matrix_units_per_cu records the hardware it follows
+  // from (one warp feeds one unit), checked so (1e9 units passed silently: a fresh user's find,
+  // 2026-12-05).
+  r.plausible(c, "matrix_units_per_cu", "compute.matrix_units_per_cu", 1, 64);
+  r.plausible(c, "warps_to_feed_matrix_units", "compute.warps_to_feed_matrix_units", 1, 64);
+  if (hw.matrix_units_per_cu >= 1 && hw.matrix_units_per_cu <= 64 && hw.warps_to_feed_matrix_units >= 1 &&
+      hw.warps_to_feed_matrix_units < hw.matrix_units_per_cu)
+    r.warn(c["warps_to_feed_matrix_units"],
+           "'compute.warps_to_feed_matrix_units' (" + std::to_string(hw.warps_to_feed_matrix_units) +
+               ") is below 'compute.matrix_units_per_cu' (" + std::to_string(hw.matrix_units_per_cu) +
+               "): a warp issues to one matrix unit, so fewer warps leave units idle (the model reads the warps)");
   r.plausible(c, "max_warps_per_cu", "compute.max_warps_per_cu", 8, 1024);
   r.plausible(c, "registers_per_cu", "compute.registers_per_cu", 1024, 1 << 24);
   r.plausible(c, "max_registers_per_thread", "compute.max_registers_per_thread", 32, 4096);

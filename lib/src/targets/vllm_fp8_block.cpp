@@ -6,6 +6,7 @@
 #include <iterator>
 
 #include "../target_impl.hpp"
+#include "gemm_advisor/error.hpp"
 #include "gemm_advisor/targets/triton.hpp"
 #include "triton_family.hpp"
 
@@ -92,7 +93,8 @@ class Fp8BlockTarget final : public RulesTarget<Fp8BlockRules> {
     if (p.batch != 1) return "vLLM's block FP8 GEMM is 2-D: batch must be 1, got " + std::to_string(p.batch);
     if (!profile.hw.rate(Dtype::fp8)) return profile.hw.name + " has no fp8 matrix path";
     if (profile.hw.vector_fp32_lanes_per_cu <= 0)
-      return "the profile has no compute.vector_fp32_lanes_per_cu, which the per-step scale math needs";
+      return "the profile (" + escape_for_display(profile.hw.source) +
+             ") has no compute.vector_fp32_lanes_per_cu, which the per-step scale math needs";
     return "";
   }
   void candidates(const GemmProblem& p, const Profile& profile, std::vector<TileConfig>& out) const override {

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "../model_core.hpp"
+#include "gemm_advisor/error.hpp"
 #include "gemm_advisor/moe.hpp"
 #include "gemm_advisor/targets/triton.hpp"
 #include "gemm_advisor/targets/vllm_fp8_block.hpp"
@@ -256,7 +257,8 @@ class FusedMoeTarget final : public Target {
              ": BLOCK_SIZE_K runs as the scale group, " + std::to_string(p.moe.quant_block) +
              ", which loads fewer than the 32 bytes a row Triton's dot needs for " + std::string(dtype_name(p.dtype));
     if (p.moe.quant_block != 0 && profile.hw.vector_fp32_lanes_per_cu <= 0)
-      return "the profile has no compute.vector_fp32_lanes_per_cu, which the per-step scale math needs";
+      return "the profile (" + escape_for_display(profile.hw.source) +
+             ") has no compute.vector_fp32_lanes_per_cu, which the per-step scale math needs";
     return "";
   }
 
