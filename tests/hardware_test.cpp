@@ -217,6 +217,8 @@ TEST_CASE("values no GPU of the profile's vendor has are said (a fresh user's fi
       // An NVIDIA ISA no profile was written for (Volta's sm_70 passed unsaid until a fresh user's
       // second pass, 2026-12-03).
       {replaced(good, "isa: sm_90", "isa: sm_70"), "x.yaml:7: 'isa' = 'sm_70' is not an nvidia ISA the advisor knows"},
+      // Both known, of different generations (passed unsaid: a fresh user's find, 2026-12-05).
+      {replaced(good, "isa: sm_90", "isa: sm_80"), "x.yaml:7: 'isa' = 'sm_80' is not hopper's ISA (sm_90"},
       {replaced(good, "xcd_count: 1", "xcd_count: 5"), "x.yaml:30: 'memory.xcd_count' = 5 on an NVIDIA GPU"},
       {replaced(good, "bf16: {instruction_m: 16", "bf16: {instruction_m: 3"),
        "x.yaml:35: 'matrix.bf16.instruction_m' = 3 is not a power of two"},

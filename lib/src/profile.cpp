@@ -371,6 +371,15 @@ void parse_identity(ProfileReader& r, const YAML::Node& root, Hardware& hw) {
   if (!hw.isa.empty() && (nvidia || amd) && !(nvidia ? nv_isa : amd_isa))
     r.warn(root["isa"], "'isa' = '" + printable(hw.isa) + "' is not an " + hw.vendor + " ISA the advisor knows (" +
                             (nvidia ? "sm_80, sm_90, sm_100" : "gfx942, gfx950") + ")");
+  // Both known but of different generations (isa sm_80 with arch hopper passed unsaid: a copy
+  // edited halfway, a fresh user's find, 2026-12-05). The rules key on the arch (tensor memory on
+  // blackwell, the dtypes each generation lacks), the emitters on the ISA.
+  static constexpr std::pair<const char*, const char*> kIsaOf[] = {
+      {"ampere", "sm_80"}, {"hopper", "sm_90"}, {"blackwell", "sm_100"}, {"cdna3", "gfx942"}, {"cdna4", "gfx950"}};
+  for (const auto& [arch, isa] : kIsaOf)
+    if (hw.arch == arch && (nvidia ? nv_arch && nv_isa : amd && amd_arch && amd_isa) && hw.isa != isa)
+      r.warn(root["isa"], "'isa' = '" + hw.isa + "' is not " + arch + "'s ISA (" + isa + ", the profile's 'arch'): " +
+                              "one of them is wrong");
 }
 
 void parse_compute(ProfileReader& r, const YAML::Node& c, Hardware& hw) {
