@@ -369,6 +369,15 @@ TEST_CASE("a measurement's GPU: the profile's, a MIG slice of it, or another car
   CHECK(gpu_variant("NVIDIA H100 SXM5 80GB", "NVIDIA H100 SXM5 80GB").empty());  // the profile's own form factor
   CHECK(gpu_variant("AMD Instinct MI300X", "AMD Instinct MI300X (gfx942)").empty());
   CHECK(gpu_variant("NVIDIA A100-SXM4-80GB", "NVIDIA A100 SXM4 80GB").empty());  // "sxm4", not "sxm": the same
+  // The slice's share, as NVIDIA's MIG profile names give it (MIG User Guide, "Supported MIG Profiles").
+  CHECK(mig_slice("NVIDIA H200 MIG 3g.71gb").sm_sevenths == 3);
+  CHECK(mig_slice("NVIDIA H200 MIG 3g.71gb").memory_bytes == 71e9);
+  CHECK(mig_slice("NVIDIA A100-SXM4-80GB MIG 1c.3g.40gb").sm_sevenths == 1);  // a compute instance of a 3g slice
+  CHECK(mig_slice("NVIDIA A100-SXM4-80GB MIG 1c.3g.40gb").memory_bytes == 40e9);
+  CHECK(mig_slice("MIG-3g.40gb").sm_sevenths == 3);
+  CHECK(mig_slice("NVIDIA A100-SXM4-80GB").sm_sevenths == 0);  // no MIG word: the "80gb" is the card's
+  CHECK(mig_slice("NVIDIA A100-SXM4-80GB").memory_bytes == 0);
+  CHECK(mig_slice("NVIDIA H100 MIG 9g.1gb").sm_sevenths == 0);  // no such profile
 }
 
 TEST_CASE("profiles: wrong units get a hint, absurd integers are refused", "[hardware][errors]") {

@@ -46,7 +46,32 @@ void require_measured_for(const std::string& path, long line, const MeasuredShap
       throw InputError(located(path, line, "measured on '" + printable(shape.gpu) +
                                                              "', a MIG slice: give its SM count with --cu-count (the " +
                                                              profile.hw.name + " profile is the whole GPU, " +
-                                                             std::to_string(profile.hw.cu_count) + " SMs)"));
+                                                             std::to_string(profile.hw.cu_count) +
+                                                             " SMs), and its share of the memory, L2 and DRAM "
+                                                             "bandwidth in a copy of the profile (README, --cu-count)"));
+    // A slice whose name disagrees with the partition given, or whose memory the profile does not
+    // slice: said once (a 1g slice scored at --cu-count 98, and a 3g.40gb one on the whole GPU's 80 GB,
+    // L2 and bandwidth, passed unsaid: a fresh user's find, 2026-12-05).
+    if (variant == "MIG" && variant_warned && !*variant_warned) {
+      const MigSlice slice = mig_slice(shape.gpu);
+      const Hardware& hw = profile.hw;
+      std::string issues;
+      if (slice.sm_sevenths > 0 && hw.product_cu_count > 0) {
+        const double expected = slice.sm_sevenths / 7.0 * hw.product_cu_count;
+        if (hw.cu_count > 1.2 * expected || hw.cu_count < 0.6 * expected)
+          issues += fmt::format("a {}g slice holds about {}/7 of the SMs (~{:.0f} of {}), not the {} ranked for",
+                                slice.sm_sevenths, slice.sm_sevenths, expected, hw.product_cu_count, hw.cu_count);
+      }
+      if (slice.memory_bytes > 0 && hw.dram_bytes > 1.5 * slice.memory_bytes)
+        issues += fmt::format("{}its {:.0f} GB are a share of the GPU's memory, and so of its L2 and DRAM bandwidth, "
+                              "which stay the profile's whole-GPU figures ({:.0f} GB): --cu-count sets the SMs "
+                              "only; give the slice's memory figures in a copy of the profile",
+                              issues.empty() ? "" : "; ", slice.memory_bytes / 1e9, hw.dram_bytes / 1e9);
+      if (!issues.empty()) {
+        *variant_warned = true;
+        log(LogLevel::warning, located(path, line, "measured on '" + printable(shape.gpu) + "': " + issues));
+      }
+    }
     // The reverse: a partition asked for (--cu-count) of rows the gpu column says ran on the whole
     // GPU (no MIG slice): the partition's peak and waves would score the whole GPU's times (taken
     // unsaid: a fresh user's find, 2026-12-04). A CU mask leaves the name as it is: said, not refused.

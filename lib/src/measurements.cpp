@@ -67,6 +67,27 @@ std::string gpu_variant(const std::string& gpu, const std::string& display_name)
   return "";
 }
 
+MigSlice mig_slice(const std::string& gpu) {
+  MigSlice slice;
+  const std::vector<std::string> words = lowercase_words(gpu);
+  const auto mig = std::find(words.begin(), words.end(), "mig");
+  if (mig == words.end()) return slice;
+  // The words after "mig": "3g" and "40gb", or "1c", "3g" and "40gb" (a compute instance).
+  int gpu_sevenths = 0, compute_sevenths = 0;
+  for (auto it = std::next(mig); it != words.end(); ++it) {
+    const std::string& w = *it;
+    const std::size_t digits = w.find_first_not_of("0123456789");
+    if (digits == 0 || digits == std::string::npos || digits > 4) continue;
+    const int value = std::stoi(w.substr(0, digits));
+    const std::string unit = w.substr(digits);
+    if (unit == "g" && value >= 1 && value <= 7) gpu_sevenths = value;
+    else if (unit == "c" && value >= 1 && value <= 7) compute_sevenths = value;
+    else if (unit == "gb" && value >= 1) slice.memory_bytes = value * 1e9;
+  }
+  slice.sm_sevenths = compute_sevenths > 0 ? compute_sevenths : gpu_sevenths;
+  return slice;
+}
+
 namespace {
 
 // The columns of a problem in a measurement or family CSV, and one row's problem (batch 1, dtype

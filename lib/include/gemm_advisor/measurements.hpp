@@ -66,6 +66,16 @@ bool gpu_matches_profile(const std::string& gpu, const std::string& profile_name
 /// Words are matched case-insensitively, whole.
 std::string gpu_variant(const std::string& gpu, const std::string& display_name);
 
+/// A MIG slice's share of the GPU as its device name gives it (NVIDIA MIG User Guide, "Supported MIG
+/// Profiles": a profile "Ng.Mgb" holds N sevenths of the SMs and M GB of the memory, with about that
+/// share of the L2 and the DRAM bandwidth; a compute instance "Kc.Ng.Mgb" K sevenths of the SMs).
+struct MigSlice {
+  int sm_sevenths = 0;     ///< N (or K of a compute instance), 1..7; 0: the name gives none
+  double memory_bytes = 0;  ///< M GB in bytes (1e9 a GB, as the names count); 0: none given
+};
+/// The slice a device name like "NVIDIA A100-SXM4-80GB MIG 3g.40gb" names; zeros where it names none.
+MigSlice mig_slice(const std::string& gpu);
+
 /// Largest time a measurement row may give, in ms: 1e9 ms is 11.6 days, far beyond any one GEMM
 /// launch; larger values are a unit or parse slip, and near DBL_MAX they overflow the scoring's
 /// ratios (an `inf` % of oracle).
