@@ -145,6 +145,12 @@ check("rank on it: the error names the profile file", rc == 1 and f"the profile 
       in err, err)
 rc, out, err = run("profiles", "validate", "a100")
 check("profiles validate a100: no fp8 said", rc == 0 and "no matrix.fp8 entry: vllm-fp8-block" in err, err)
+# Several files: each checked, a bad one said without stopping the rest, exit 1 (it was "unexpected
+# arguments": a fresh user's find, 2026-12-05).
+rc, out, err = run("profiles", "validate", "h200", os.path.join(TMP, "no-such.yaml"), "tests/data/toy.yaml")
+check("profiles validate A B C: each checked, the missing one an error, exit 1",
+      rc == 1 and out.startswith("h200: ok:") and "tests/data/toy.yaml: ok:" in out and "no-such.yaml: cannot open" in err,
+      out + err)
 expect_error("a pasted multiplication sign in a shape is named", ["rank", "4096\u00d74096\u00d74096", "--hw", "h200"], 1,
              "(a multiplication sign where x goes): expected MxNxK")
 rc, out, err = run("profiles", "validate", "NVIDIA H200")

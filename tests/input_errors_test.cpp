@@ -275,7 +275,7 @@ TEST_CASE("messages quote bad text printably, on one line", "[readers][errors]")
 
 TEST_CASE("YAML and JSON shape lists: wrong types, duplicates, overflow", "[readers][errors]") {
   CHECK_THAT(read_all("- {m: [1, 2], n: 1, k: 1}\n", "w.yaml").at(0).error,
-             Catch::Contains("'m' must be a positive whole number, got a YAML list"));
+             Catch::Contains("'m' must be a positive whole number, got a list"));
   // null is the default, as an empty CSV cell: m has none (json.dump of a None: a fresh user's find,
   // 2026-12-04), batch's is 1, dtype's and layout's the command's.
   CHECK_THAT(read_all("- {m: ~, n: 1, k: 1}\n", "w.yaml").at(0).error, Catch::Contains("missing 'm' (it is null)"));

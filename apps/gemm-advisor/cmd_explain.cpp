@@ -65,7 +65,11 @@ Registered register_explain(CLI::App& app) {
               // A MoE layer: each of its two launches on its own.
               const auto gemms = moe_layer_estimates(p, profile, target, c);
               const double peak = hw.peak_flops_per_s(p.dtype);
-              auto us = [](double s) { return fmt::format("{:.3f} us", s * 1e6); };
+              // Past 1e9 us (a 2^31-sized shape) in exponent form, as rank prints it (20 digits then
+              // ".000 us" read as precision the model does not have: a fresh user's find, 2026-12-05).
+              auto us = [](double s) {
+                return s * 1e6 < 1e9 ? fmt::format("{:.3f} us", s * 1e6) : fmt::format("{:.4g} us", s * 1e6);
+              };
               auto line = [&](const std::string& k, const std::string& v) { out << fmt::format("  {:<30} {}\n", k, v); };
               out << fmt::format("{} {} {} on {}: config {} ({})\n", p.shape_text(), dtype_name(p.dtype), p.layout.name(),
                                  hardware_heading(hw), c.text(), chosen);

@@ -22,7 +22,8 @@ namespace cli {
 Registered register_profiles(CLI::App& app) {
   struct Options {
     std::string show_name;
-    std::string validate_path;
+    std::vector<std::string> validate_paths;  // the files given
+    std::string validate_path;                // the one being validated
     std::string format = "table";
   };
   auto o = std::make_shared<Options>();
@@ -33,7 +34,9 @@ Registered register_profiles(CLI::App& app) {
   CLI::App* show = cmd->add_subcommand("show", "Print a profile's YAML (a shipped name, a GPU name as --hw takes it, or a file)");
   show->add_option("name", o->show_name, "Profile name, GPU name or path")->required();
   CLI::App* validate = cmd->add_subcommand("validate", "Check a profile file and say what is wrong");
-  validate->add_option("file", o->validate_path, "Profile YAML file (or a shipped profile's name, as --hw takes it)")
+  validate->add_option("file", o->validate_paths,
+                       "Profile YAML file(s) (or a shipped profile's name, as --hw takes it); each is checked, the exit "
+                       "code is 1 when any is bad")
       ->required();
 
   // A profile's warnings, through the logger (--quiet hides them, as everywhere: validate wrote them
@@ -82,7 +85,8 @@ Registered register_profiles(CLI::App& app) {
               std::cout << read_text_file(o->show_name);
               return kExitOk;
             }
-            if (validate->parsed()) {
+            // One file: the body below, returning its exit code.
+            auto validate_one = [&]() -> int {
               ProfileDiagnostics diag;
               // A file is what validate is for: a file of that name here is read, also where the name
               // is a shipped profile's, and then it says that --hw NAME loads the shipped one (validate
@@ -162,6 +166,22 @@ Registered register_profiles(CLI::App& app) {
                                        hw.display_name, hw.cu_count, hw.vendor == "amd" ? "CU" : "SM", peak,
                                        diag.warnings.size());
               return kExitOk;
+            };
+            if (validate->parsed()) {
+              // Several files: each checked, a bad one said and the rest still checked (`validate a.yaml
+              // b.yaml` was "unexpected arguments": a fresh user's find, 2026-12-05).
+              int code = kExitOk;
+              for (const std::string& path : o->validate_paths) {
+                o->validate_path = path;
+                try {
+                  code = std::max(code, validate_one());
+                } catch (const InputError& e) {
+                  if (o->validate_paths.size() == 1) throw;
+                  std::cerr << "gemm-advisor: error: " << escape_for_display(e.what()) << "\n";
+                  code = std::max(code, static_cast<int>(kExitBadInput));
+                }
+              }
+              return code;
             }
             std::ostringstream out;
             if (o->format == "json") {

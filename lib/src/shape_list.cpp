@@ -326,8 +326,9 @@ class YamlShapeReader : public ShapeReader {
       return 1;
     }
     if (!v.IsScalar())
-      throw InputError(std::string("'") + key + "' must be a positive whole number, got a YAML " +
-                       (v.IsSequence() ? "list" : v.IsMap() ? "mapping" : "null"));
+      // Named in both formats' words: a JSON list read "got a YAML list" (a fresh user's find, 2026-12-05).
+      throw InputError(std::string("'") + key + "' must be a positive whole number, got " +
+                       (v.IsSequence() ? "a list" : v.IsMap() ? "a mapping (an object)" : "null"));
     const std::string& s = v.Scalar();
     // A whole number written as a decimal (4096.0: pandas' and json.dumps' floats) or in an exponent
     // form (1e3) is that number (text::whole_number: each was refused while the string "4096" was
