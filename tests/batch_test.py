@@ -661,6 +661,28 @@ rc, out, err = run("batch", stop, "--hw", "h200", "--format", "csv", "-o", resul
 rows = open(results).read().splitlines()
 check("-o FILE --keep-going: exit 1, FILE holds the header and the two good shapes",
       rc == 1 and len(rows) == 3 and rows[0].startswith("name,m,n,k"), rows)
+# A write that fails midway (a full disk; here a file-size limit, EFBIG): FILE left as it was and said
+# so. A full tmpfs replaced FILE with the part written, the error naming ENOENT (std::cout's failure
+# was never seen by the file's own stream, which the commit then renamed: a fresh CI user's find,
+# 2026-12-05).
+import resource  # noqa: E402
+import signal  # noqa: E402
+
+
+def small_file_limit():
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (20000, 20000))
+
+
+many = write("many.txt", "".join(f"{64 + i}x4096x4096\n" for i in range(300)))
+with open(results, "w") as f:
+    f.write("yesterday\n")
+p = subprocess.run([BIN, "batch", many, "--hw", "h100", "--format", "csv", "--top", "0", "-o", results],
+                   preexec_fn=small_file_limit, capture_output=True, text=True, timeout=300)
+check("-o FILE, a write failing midway (EFBIG): exit 1, FILE as it was, no temporary, the reason said",
+      p.returncode == 1 and open(results).read() == "yesterday\n" and
+      f"{results}: cannot write: File too large ({results} left as it was)" in p.stderr and
+      not [n for n in os.listdir(TMP) if n.startswith(".gemm-advisor.")], p.stderr[-400:])
 rc, out, err = run("batch", good, "--hw", "h200", "-o", good)
 check("-o the input list itself: a usage error, the list untouched", rc == 2 and "is an input of the run" in err and
       open(good).read() == "m,n,k\n16,4096,4096\n64,64,64\n", err)
@@ -668,6 +690,23 @@ rc, out, err = run("batch", good, "--hw", "h200", "-o", os.path.join(TMP, "no", 
 check("-o in a folder that does not exist: one error naming it, before any ranking",
       rc == 1 and len(error_lines(err)) == 1 and "no/such/r.csv" in err and "ranked" not in err, err)
 
+# A leftover under a PID alive here (containers run the tool as the same few PIDs; PID 1 is always
+# alive): it blocked every later run into the folder ("File exists": a fresh CI user's find,
+# 2026-12-05). Unlocked and a minute old, it is a dead writer's and goes; a fresh one stays (a writer
+# takes its lock just after creating it), and the run takes another name beside it.
+import time  # noqa: E402
+shared = os.path.join(TMP, "shared-pid1")
+os.makedirs(shared, exist_ok=True)
+old_tmp = os.path.join(shared, ".gemm-advisor.1.0.tmp")
+new_tmp = os.path.join(shared, ".gemm-advisor.1.1.tmp")
+for path in (old_tmp, new_tmp):
+    with open(path, "w") as f:
+        f.write("stale\n")
+os.utime(old_tmp, (time.time() - 600, time.time() - 600))
+rc, out, err = run("batch", good, "--hw", "h200", "--format", "csv", "-o", os.path.join(shared, "r.csv"))
+check("-o beside a leftover temporary of a live PID: a minute-old unlocked one removed, a fresh one kept, the run "
+      "written", rc == 0 and not os.path.exists(old_tmp) and os.path.exists(new_tmp) and
+      os.path.exists(os.path.join(shared, "r.csv")), err)
 # A fresh CI user's finds on -o (2026-12-05): the file behind stdout is written through, not replaced;
 # every input of the run is refused as -o; a replaced file keeps its mode; a run killed by SIGTERM
 # removes its temporary; a temporary another writer holds locked is left alone whatever its PID says
@@ -694,7 +733,6 @@ big = write("big.txt", "".join(f"{64 + i % 4000}x{4096 + i % 7}x{4096 + i % 5}\n
 killed = os.path.join(TMP, "killed.csv")
 proc = subprocess.Popen([BIN, "batch", big, "--hw", "h200", "--format", "csv", "-q", "-o", killed],
                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-import time  # noqa: E402
 seen = False
 for _ in range(1000):  # until its temporary exists (then it is writing), at most 20 s
     seen = bool([n for n in os.listdir(TMP) if n.startswith(".gemm-advisor.")])

@@ -341,7 +341,14 @@ bool ResultsFile::finish(bool complete) {
   std::cout.rdbuf(saved_);
   saved_ = nullptr;
   std::cout.clear();  // a failed file write set the stream's state: stdout itself is fine
-  if (failed) file_->commit();  // throws the write's InputError (disk full), the temporary removed
+  if (failed) {
+    // A write through std::cout failed (a full disk). The file's own stream never saw it, so a commit
+    // renamed the part written over FILE (a fresh CI user's find, 2026-12-05): given up instead, with
+    // the reason the buffer's last write gives.
+    errno = 0;
+    const bool synced = file_->stream().rdbuf()->pubsync() == 0;
+    file_->abandon(synced ? 0 : errno);
+  }
   if (!complete) return false;  // the destructor removes the temporary: FILE stays as it was
   file_->commit();
   return true;

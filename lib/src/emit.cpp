@@ -15,6 +15,7 @@
 #include <cstring>
 #include <filesystem>
 #include <functional>
+#include <random>
 #include <set>
 #include <string_view>
 #include <utility>
@@ -419,11 +420,23 @@ void note_active_temporary(const std::string& tmp) {
 std::pair<std::string, int> create_temporary_beside(const std::string& path) {
   static std::atomic<unsigned> counter{0};
   const std::filesystem::path parent = std::filesystem::path(path).parent_path();
-  const std::string tmp =
-      (parent / (std::string(kTemporaryPrefix) + std::to_string(::getpid()) + "." + std::to_string(counter++) +
-                 std::string(kTemporarySuffix)))
-          .string();
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, kFileMode);
+  auto name = [&](unsigned long n) {
+    return (parent / (std::string(kTemporaryPrefix) + std::to_string(::getpid()) + "." + std::to_string(n) +
+                      std::string(kTemporarySuffix)))
+        .string();
+  };
+  std::string tmp = name(counter++);
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, kFileMode);
+  // The name taken: a run in another PID namespace sharing the folder (containers mostly run the tool
+  // as the same PID), or a killed one's leftover under a PID alive here; each blocked every later run
+  // into the folder (a fresh CI user's find, 2026-12-05). Random counts then, a few tries.
+  if (fd < 0 && errno == EEXIST) {
+    std::random_device random;
+    for (int attempt = 0; attempt < 16 && fd < 0 && errno == EEXIST; ++attempt) {
+      tmp = name((static_cast<unsigned long>(random()) << 16) ^ random());
+      fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, kFileMode);
+    }
+  }
   // Held locked while the writer lives: remove_stale_temporaries takes a temporary it can lock for a
   // dead writer's, which holds across PID namespaces where the PID alone does not (a run in another
   // container sharing the folder removed a live run's file: a fresh CI user's find, 2026-12-05).
@@ -527,6 +540,17 @@ void AtomicFile::commit() {
   lock_fd_ = -1;
   note_active_temporary("");
   sync_and_rename(fd, tmp_, path_);
+}
+
+void AtomicFile::abandon(int error) {
+  note_active_temporary("");
+  out_.close();
+  ::unlink(tmp_.c_str());
+  committed_ = true;  // nothing left to remove
+  if (lock_fd_ >= 0) ::close(lock_fd_);
+  lock_fd_ = -1;
+  throw InputError(path_ + ": cannot write: " + (error != 0 ? std::string(std::strerror(error)) : "a write failed") +
+                   " (" + path_ + " left as it was)");
 }
 
 std::string profile_source_text(const Hardware& hw) {
@@ -745,8 +769,17 @@ void remove_stale_temporaries(const std::string& dir) {
     long pid = 0;
     const auto [end, parse_ec] = std::from_chars(rest.data(), rest.data() + rest.size(), pid);
     if (parse_ec != std::errc() || end == rest.data() || *end != '.' || pid <= 0) continue;
-    if (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;  // alive, or not ours to know
-    // No such process here, which says nothing of another PID namespace: the writer's lock does.
+    // A writer holds its temporary locked while it lives (create_temporary_beside), here or in
+    // another PID namespace. A PID alive here may be another process than the writer (containers
+    // reuse the same few PIDs: a killed run's leftover under PID 1 blocked every later run, a fresh
+    // CI user's find, 2026-12-05): such a file counts as a dead writer's once it is unlocked and a
+    // minute old (a writer takes the lock just after creating it).
+    const bool pid_alive = ::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH;
+    if (pid_alive) {
+      std::error_code age_ec;
+      const auto written = std::filesystem::last_write_time(entry.path(), age_ec);
+      if (age_ec || std::filesystem::file_time_type::clock::now() - written < std::chrono::minutes(1)) continue;
+    }
     const int probe_fd = ::open(entry.path().c_str(), O_RDONLY | O_CLOEXEC);
     if (probe_fd < 0) continue;
     const bool held = ::flock(probe_fd, LOCK_EX | LOCK_NB) != 0;

@@ -164,6 +164,11 @@ class AtomicFile {
   std::ostream& stream() { return out_; }
   /// Syncs and renames the temporary over the path (once; InputError as above).
   void commit();
+  /// Gives the write up: the temporary removed, the path left as it was. For a writer that went
+  /// through another stream on stream()'s buffer (std::cout redirected), whose failure (a full disk)
+  /// stream() itself never saw: commit() would have renamed the part written. Throws InputError
+  /// "PATH: cannot write: REASON (left as it was)", REASON strerror(`error`) or, for 0, "a write failed".
+  [[noreturn]] void abandon(int error);
   /// The path the file goes to (a link's target where the path is a link).
   const std::string& path() const { return path_; }
 
