@@ -690,6 +690,43 @@ rc, out, err = run("batch", good, "--hw", "h200", "-o", os.path.join(TMP, "no", 
 check("-o in a folder that does not exist: one error naming it, before any ranking",
       rc == 1 and len(error_lines(err)) == 1 and "no/such/r.csv" in err and "ranked" not in err, err)
 
+# A pipe or device cannot be replaced: written through (-o /dev/null was refused, -o >(gzip) read as
+# "a link to nowhere": a fresh CI user's find, 2026-12-05).
+rc, out, err = run("batch", good, "--hw", "h200", "--format", "csv", "-o", "/dev/null")
+check("-o /dev/null: exit 0, nothing on stdout", rc == 0 and out == "" and "written to /dev/null" in err, err)
+fifo = os.path.join(TMP, "results.fifo")
+os.mkfifo(fifo)
+got = []
+reader = threading.Thread(target=lambda: got.append(open(fifo).read()))
+reader.start()
+rc, out, err = run("batch", good, "--hw", "h200", "--format", "csv", "-o", fifo)
+reader.join(timeout=60)
+check("-o FIFO: the results go through it, as stdout would have them", rc == 0 and got == [want], err + repr(got)[:200])
+# A file the user may not write is not replaced (a 0444 results file was swapped by the rename: a fresh
+# CI user's find, 2026-12-05). Root may write any file; checked as nobody where the build can run so.
+if os.geteuid() == 0:
+    ro_dir = os.path.join(TMP, "ro")
+    os.makedirs(ro_dir)
+    os.chmod(ro_dir, 0o777)
+    os.chmod(TMP, 0o755)
+    ro = os.path.join(ro_dir, "f.csv")
+    with open(ro, "w") as f:
+        f.write("kept\n")
+    os.chmod(ro, 0o444)
+    shutil.copy(good, os.path.join(ro_dir, "good.csv"))
+    os.chmod(os.path.join(ro_dir, "good.csv"), 0o644)
+    try:
+        p = subprocess.run([BIN, "batch", os.path.join(ro_dir, "good.csv"), "--hw", "h200", "-o", ro],
+                           preexec_fn=lambda: (os.setgid(65534), os.setuid(65534)), capture_output=True, text=True,
+                           timeout=120)
+        ran = "Permission denied" not in p.stderr or "a file you may not write" in p.stderr
+    except PermissionError:
+        ran = False
+    if ran:
+        check("-o a read-only file as another user: exit 1, the file kept, said", p.returncode == 1 and
+              open(ro).read() == "kept\n" and "a file you may not write is not replaced" in p.stderr, p.stderr)
+    else:
+        print("SKIP -o read-only: the build cannot run as nobody here")
 # A leftover under a PID alive here (containers run the tool as the same few PIDs; PID 1 is always
 # alive): it blocked every later run into the folder ("File exists": a fresh CI user's find,
 # 2026-12-05). Unlocked and a minute old, it is a dead writer's and goes; a fresh one stays (a writer

@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <fstream>
 #include <functional>
 #include <memory>
 #include <stdexcept>
@@ -186,7 +187,8 @@ std::size_t write_vllm_directory(const std::string& dir, const std::vector<std::
 /// `batch --out FILE` without --emit vllm: the results that go to stdout go to FILE instead, written
 /// as gemm_advisor::AtomicFile writes (a temporary beside it, renamed when the run ends well), so a
 /// run stopped by a bad line, killed or failing leaves FILE as it was, never a part passed off as the
-/// whole (a fresh batch user's find, 2026-12-05). An empty path or "-": stdout, as without --out.
+/// whole (a fresh batch user's find, 2026-12-05). An empty path or "-": stdout, as without --out. A
+/// pipe or device (/dev/null, a FIFO, >(gzip)) cannot be replaced and is written through as the run goes.
 class ResultsFile {
  public:
   /// Checks `path` (none of the run's inputs: the list `input`, and `common`'s --candidates,
@@ -197,13 +199,17 @@ class ResultsFile {
   ~ResultsFile();  ///< restores std::cout; an uncommitted temporary is removed
   ResultsFile(const ResultsFile&) = delete;
   ResultsFile& operator=(const ResultsFile&) = delete;
-  bool active() const { return file_ != nullptr; }
+  bool active() const { return file_ != nullptr || direct_ != nullptr; }
+  /// A pipe or device, written as the run went: whatever ran is in it, complete or not.
+  bool written_through() const { return direct_ != nullptr; }
   /// Restores std::cout and, when `complete` (the whole list read, the output written), puts the file
   /// in place (InputError when the disk failed it). Returns whether it did.
   bool finish(bool complete);
 
  private:
   std::unique_ptr<gemm_advisor::AtomicFile> file_;
+  std::unique_ptr<std::ofstream> direct_;  // a pipe or device, written through
+  std::string direct_path_;
   std::streambuf* saved_ = nullptr;
 };
 

@@ -631,7 +631,9 @@ int run_batch(const BatchOptions& o) {
     std::string why;
     if (unreadable) why = " (stopped: the rest of the input cannot be read)";
     else if (stopped) why = " (stopped at the first bad line; --keep-going goes on)";
-    if (results.active() && !results_written) why += fmt::format(" ({} not written)", o.out_dir);
+    if (results.active() && !results_written)
+      why += results.written_through() ? fmt::format(" (what ran went to {})", o.out_dir)
+                                       : fmt::format(" ({} not written)", o.out_dir);
     const double rate = elapsed_s > 0 ? static_cast<double>(done) / elapsed_s : 0.0;
     if (vllm) {
       const std::string ranked =

@@ -234,6 +234,7 @@ int run_moe_batch(const MoeBatchOptions& o) {
                              stopped ? " (stopped at the first bad model; --keep-going goes on)" : "",
                              emit_vllm ? ", " + counted(written, "file", "files") + " written to " + o.out_dir
                              : results_written ? ", written to " + o.out_dir
+                             : results.written_through() ? ", what ran went to " + o.out_dir
                              : results.active() ? ", " + o.out_dir + " not written"
                                                 : std::string());
   }

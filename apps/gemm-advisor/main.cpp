@@ -326,6 +326,17 @@ ResultsFile::ResultsFile(const std::string& path, const std::string& input, cons
   if (std::filesystem::is_directory(path, ec))
     throw UsageError("--out " + path + " is a directory: the results go to a file (--emit vllm writes its "
                      "config files into a directory)");
+  // A pipe or a device (-o /dev/null, -o >(gzip > r.gz), a FIFO) cannot be replaced: written through as
+  // the run goes (it was refused, /dev/fd/63 as "a link to nowhere": a fresh CI user's find,
+  // 2026-12-05).
+  if (::stat(path.c_str(), &path_st) == 0 &&
+      (S_ISFIFO(path_st.st_mode) || S_ISCHR(path_st.st_mode) || S_ISSOCK(path_st.st_mode))) {
+    direct_ = std::make_unique<std::ofstream>(path, std::ios::binary | std::ios::app);
+    if (!*direct_) throw gemm_advisor::InputError(path + ": cannot write: " + std::strerror(errno));
+    direct_path_ = path;
+    saved_ = std::cout.rdbuf(direct_->rdbuf());
+    return;
+  }
   file_ = std::make_unique<gemm_advisor::AtomicFile>(path);
   saved_ = std::cout.rdbuf(file_->stream().rdbuf());
 }
@@ -335,6 +346,16 @@ ResultsFile::~ResultsFile() {
 }
 
 bool ResultsFile::finish(bool complete) {
+  if (direct_) {
+    std::cout.flush();
+    const bool failed = std::cout.fail();
+    std::cout.rdbuf(saved_);
+    saved_ = nullptr;
+    std::cout.clear();
+    direct_->close();
+    if (failed || direct_->fail()) throw gemm_advisor::InputError(direct_path_ + ": cannot write (the output is incomplete)");
+    return complete;
+  }
   if (!file_) return false;
   std::cout.flush();
   const bool failed = std::cout.fail();

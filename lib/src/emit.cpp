@@ -387,6 +387,11 @@ std::string replaceable_path(const std::string& path_given) {
     path = target.string();
   }
   refuse_non_regular(path, path_given);
+  // A file its user may not write is not replaced by a rename either: a 0444 results file, or one
+  // another user owns, was swapped for this user's (a fresh CI user's find, 2026-12-05). Root may
+  // write any file, as a shell redirection would.
+  if (::access(path.c_str(), F_OK) == 0 && ::access(path.c_str(), W_OK) != 0)
+    throw InputError(path_given + ": cannot write: " + std::strerror(errno) + " (a file you may not write is not replaced)");
   return path;
 }
 }  // namespace
