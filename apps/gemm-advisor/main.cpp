@@ -7,8 +7,9 @@
 
 #include <fcntl.h>
 #include <poll.h>
-#include <sys/stat.h>
 #include <sched.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -403,6 +404,15 @@ std::size_t write_vllm_directory(const std::string& dir, const std::vector<std::
                                  const nlohmann::json& run, bool overwrite) {
   std::size_t written = 0;
   std::vector<std::string> warnings;
+  // Another run holding the directory (write_config_directory waits for its lock): said before the
+  // wait, which was silent until a CI timeout (a fresh CI user's find, 2026-12-05).
+  if (const int probe = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); probe >= 0) {
+    // A note, not a warning (--strict would fail a run that only waited); --quiet hides it.
+    if (::flock(probe, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK && !g_quiet)
+      std::cerr << "gemm-advisor: " << gemm_advisor::escape_for_display(dir)
+                << ": another gemm-advisor run is writing there (it holds the directory's lock): waiting for it\n";
+    ::close(probe);
+  }
   const std::string sidecar = gemm_advisor::write_config_directory(
       dir, files, run, overwrite,
       [&](const std::string& path) {

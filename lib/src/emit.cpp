@@ -483,6 +483,16 @@ void write_file_atomically(const std::string& path_given, const std::string& tex
   // replaced) may stand there; a device, a directory or a pipe is refused, not replaced.
   const std::string path = replaceable_path(path_given);
   const auto [tmp, fd] = create_temporary_beside(path);
+  // The signal handlers' to remove while it is written (a killed --emit vllm run left one behind:
+  // a fresh CI user's find, 2026-12-05); the temporary noted before it (an AtomicFile's) after.
+  struct Noted {
+    std::string previous;
+    explicit Noted(const std::string& tmp)
+        : previous(g_has_active_temporary ? std::string(g_active_temporary) : std::string()) {
+      note_active_temporary(tmp);
+    }
+    ~Noted() { note_active_temporary(previous); }
+  } noted(tmp);
   const char* data = text.data();
   std::size_t left = text.size();
   while (left > 0) {

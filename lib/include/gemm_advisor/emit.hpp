@@ -179,7 +179,8 @@ class AtomicFile {
   bool committed_ = false;
 };
 
-/// Removes the temporary file of the AtomicFile being written, if one is: for a signal handler
+/// Removes the temporary file being written (an AtomicFile's, or write_file_atomically's: a config
+/// file of --emit vllm, a sidecar), if one is: for a signal handler
 /// (SIGTERM, SIGHUP, SIGINT) that ends the process, so that a killed run leaves no temporary behind.
 /// Async-signal-safe (unlink of a path kept in a fixed buffer).
 void remove_active_temporary() noexcept;
