@@ -782,6 +782,27 @@ check("batch -o killed by SIGTERM while writing: ended by it, no FILE and no tem
       seen and proc.returncode == -15 and not os.path.exists(killed) and
       not [n for n in os.listdir(TMP) if n.startswith(".gemm-advisor.")], (seen, proc.returncode, os.listdir(TMP)))
 import fcntl  # noqa: E402
+# A run waiting for another's lock on the --emit vllm directory says so (it waited silently until a CI
+# timeout: a fresh CI user's find, 2026-12-05), then writes once the lock is free.
+held_dir = os.path.join(TMP, "held-vllm")
+os.makedirs(held_dir)
+held_fd = os.open(held_dir, os.O_RDONLY)
+fcntl.flock(held_fd, fcntl.LOCK_EX)
+waiter = subprocess.Popen([BIN, "batch", "-", "--hw", "h200", "--emit", "vllm", "--target", "vllm-fp8-block",
+                           "--out", held_dir], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          text=True)
+waiter.stdin.write("1x4096x4096\n")
+waiter.stdin.close()
+time.sleep(1.0)
+still_waiting = waiter.poll() is None
+fcntl.flock(held_fd, fcntl.LOCK_UN)
+os.close(held_fd)
+waiter.wait(timeout=120)
+waited_err = waiter.stderr.read()
+check("--emit vllm into a directory another run holds: waits, says so, then writes",
+      still_waiting and waiter.returncode == 0 and
+      f"{held_dir}: another gemm-advisor run is writing there (it holds the directory's lock): waiting for it"
+      in waited_err and "1 file written" in waited_err, waited_err)
 foreign = os.path.join(TMP, ".gemm-advisor.999999999.0.tmp")  # no such PID here: as if from another namespace
 with open(foreign, "w") as held:
     fcntl.flock(held, fcntl.LOCK_EX)
