@@ -921,12 +921,23 @@ check("load_profile(123): TypeError naming load_profile's argument", isinstance(
 # unsplit configs, not the split ones dropped after); GROUP_SIZE_M left out writes each config once;
 # what --names refuses, names= refuses; a triton.Config (duck-typed) is a candidate.
 cli = subprocess.run([sys.argv[1], "batch", "-", "--hw", "a100", "--emit", "triton", "--top", "3", "--names", "SPLIT_K=",
-                      "-q"], input="144x16x2800000\n", capture_output=True, text=True)
+                      "--no-distinct", "-q"], input="144x16x2800000\n", capture_output=True, text=True)
 py = gat.configs(144, 16, 2800000, hw="a100", top=3, names={"split_k": None}, distinct=False)
 as_dicts = [dict(c) if isinstance(c, dict) else {**c.kwargs, "num_warps": c.num_warps, "num_stages": c.num_stages}
             for c in py]
 check("names={'split_k': None}: the configs --names SPLIT_K= writes, in its order",
       cli.returncode == 0 and json.loads(cli.stdout)[0]["configs"] == as_dicts, cli.stdout[:300])
+# Both default to distinct tiles first (--emit triton listed one tile at several stage counts while
+# triton.configs gave distinct ones: a fresh CI user's find, 2026-12-05).
+cli8 = subprocess.run([sys.argv[1], "batch", "-", "--hw", "h200", "--emit", "triton", "--top", "8", "-q"],
+                      input="4096x4096x4096\n", capture_output=True, text=True)
+py8 = gat.configs(4096, 4096, 4096, hw="h200", top=8)
+py8_dicts = [dict(c) if isinstance(c, dict) else {**c.kwargs, "num_warps": c.num_warps, "num_stages": c.num_stages}
+             for c in py8]
+cli8_configs = json.loads(cli8.stdout)[0]["configs"] if cli8.returncode == 0 else []
+check("--emit triton and triton.configs agree by default: 8 configs, 8 distinct tiles",
+      cli8_configs == py8_dicts and len({(c["BLOCK_M"], c["BLOCK_N"], c["BLOCK_K"], c["SPLIT_K"]) for c in cli8_configs}) == 8,
+      cli8.stdout[:300])
 fp8 = gat.configs(64, 7168, 2048, hw="h200", target="vllm-fp8-block", names={"group_m": None}, distinct=False)
 keys = [json.dumps(dict(c) if isinstance(c, dict) else {**c.kwargs, "w": c.num_warps, "s": c.num_stages},
                    sort_keys=True) for c in fp8]

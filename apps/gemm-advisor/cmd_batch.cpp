@@ -280,6 +280,10 @@ int run_batch(const BatchOptions& o) {
     common.target = std::string(vllm_fp8_block_target().name());
   }
   const Target& target = find_target(common.target);
+  // An autotune list wants different tiles, not one tile at several stage counts: --emit triton lists
+  // distinct tiles first unless told otherwise, as the Python module's triton.configs does (8 configs
+  // held 2-3 distinct tiles: a fresh CI user's find, 2026-12-05).
+  if (output == Output::triton && common.distinct_option && common.distinct_option->count() == 0) common.distinct = true;
   GemmProblem defaults = problem_defaults(common);
   std::vector<std::int64_t> m_grid;
   bool m_from_input = false;

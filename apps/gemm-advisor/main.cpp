@@ -171,9 +171,10 @@ void add_common_options(CLI::App* cmd, CommonOptions& o, bool with_top) {
     o.top_option = cmd->add_option("--top", o.top, "Configs to print per shape (0 = all)")
                        ->capture_default_str()
                        ->transform(whole_number_validator())->check(CLI::Range(0, 1000000));  // size_t alone would take -1 as 2^64 - 1
-    o.distinct_option = cmd->add_flag("--distinct", o.distinct,
+    o.distinct_option = cmd->add_flag("--distinct,!--no-distinct", o.distinct,
                   "Distinct tiles first: the best config of each (block_m, block_n, block_k, split_k), then the rest, "
-                  "so --top 5 gives 5 different tiles");
+                  "so --top 5 gives 5 different tiles (batch --emit triton: on unless --no-distinct, as an "
+                  "autotune list wants)");
   }
 }
 
