@@ -847,5 +847,21 @@ check("batch from a pipe: each shape's row comes out before the input ends",
       first[0].startswith(b"name,m,n,k") and first[1].startswith(b",16,4096,4096") and
       rest.startswith(b",32,4096,4096") and proc.returncode == 0, (first, rest))
 
+# --emit triton from a pipe: each shape's entry ends its line as it goes out (the line waited for the
+# next shape's comma: a fresh CI user's find, 2026-12-05), and the whole still parses as one list.
+proc = subprocess.Popen([BIN, "batch", "-", "--hw", "h200", "--emit", "triton", "--top", "1", "-q"],
+                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+proc.stdin.write(b"16x4096x4096\n")
+proc.stdin.flush()
+first = [proc.stdout.readline(), proc.stdout.readline()]  # blocks until both lines are written
+proc.stdin.write(b"32x4096x4096\n")
+proc.stdin.close()
+rest = proc.stdout.read()
+proc.wait(timeout=60)
+whole = json.loads(b"".join(first) + rest) if proc.returncode == 0 else []
+check("--emit triton from a pipe: the first shape's entry is a whole line before the input ends; one JSON list",
+      first[0] == b"[\n" and first[1].startswith(b'  {"m":16,') and first[1].endswith(b"}\n") and
+      [e["m"] for e in whole] == [16, 32], (first, rest[:100]))
+
 shutil.rmtree(TMP, ignore_errors=True)
 cli_harness.finish()

@@ -569,11 +569,15 @@ int run_batch(const BatchOptions& o) {
                 } else {
                   if (output == Output::csv && !header_written) write_ranking_csv_header(std::cout);
                   header_written = true;
+                  // From a pipe or terminal each shape's entry ends its line as it goes out, the comma
+                  // starting the next one (a line reader saw an entry only when the next shape came:
+                  // a fresh CI user's find, 2026-12-05); from a file, the comma ends the line.
                   if (output == Output::triton) {
-                    std::cout << (first_json ? "[\n  " : ",\n  ");
+                    std::cout << (first_json ? "[\n  " : live_input ? ", " : ",\n  ");
                     first_json = false;
                   }
                   std::cout << item->text;
+                  if (output == Output::triton && live_input) std::cout << "\n";
                   if (live_input) std::cout.flush();
                   // stdout failed (disk full, reader gone): ranking the rest would be wasted; main
                   // reports the failure when it flushes.
@@ -584,7 +588,8 @@ int run_batch(const BatchOptions& o) {
               }));
   // A run stopped by a bad line leaves the Triton list open: a JSON parser then rejects the
   // output instead of taking the shapes before the bad line for the whole list.
-  if (output == Output::triton) std::cout << (stopped ? (first_json ? "" : "\n") : first_json ? "[]\n" : "\n]\n");
+  if (output == Output::triton)
+    std::cout << (stopped ? (first_json || live_input ? "" : "\n") : first_json ? "[]\n" : live_input ? "]\n" : "\n]\n");
   // A whole list read with every line bad (--keep-going) answers with the header alone, as the Triton
   // list closes empty: a dashboard's loader broke on an empty file (a fresh batch user's find).
   if (output == Output::csv && !vllm && !stopped && !header_written) write_ranking_csv_header(std::cout);
