@@ -863,5 +863,22 @@ check("--emit triton from a pipe: the first shape's entry is a whole line before
       first[0] == b"[\n" and first[1].startswith(b'  {"m":16,') and first[1].endswith(b"}\n") and
       [e["m"] for e in whole] == [16, 32], (first, rest[:100]))
 
+# JSON Lines lists, and yesterday's `--format jsonl` results re-ranked as a list (both were "not valid
+# JSON: unexpected '{'": a fresh CI user's find, 2026-12-05); each entry keeps its own line.
+jl = write("shapes.jsonl", '{"m": 64, "n": 64, "k": 64, "name": "a"}\n\n{"m": 0, "n": 8, "k": 8}\n'
+           '{"m": 128, "n": 128, "k": 128, "layout": "NN"}\n')
+rc, out, err = run("batch", jl, "--hw", "h200", "--format", "csv", "--top", "1", "--keep-going")
+rows = out.splitlines()
+check("a JSON Lines list: its good entries ranked, the bad one at its line",
+      rc == 1 and len(rows) == 3 and rows[1].startswith("a,64,64,64,") and rows[2].startswith(",128,128,128,1,bf16,NN,")
+      and f"{jl}:3: 'm' = 0 is outside 1..2147483647" in err, out + err)
+rc, yesterday, err = run("batch", "examples/llama3-8b.csv", "--hw", "h200", "--format", "jsonl", "--top", "1")
+again = write("yesterday.jsonl", yesterday)
+rc2, out2, err2 = run("batch", again, "--hw", "h200", "--format", "jsonl", "--top", "1")
+strip = [{k: v for k, v in json.loads(line).items() if k != "generator"} for line in yesterday.splitlines()]
+strip2 = [{k: v for k, v in json.loads(line).items() if k != "generator"} for line in out2.splitlines()]
+check("batch --format jsonl output fed back: the same shapes, names and results, no unknown-key warnings",
+      rc == 0 and rc2 == 0 and strip == strip2 and len(strip) == 20 and "unknown key" not in err2, err2[-300:])
+
 shutil.rmtree(TMP, ignore_errors=True)
 cli_harness.finish()

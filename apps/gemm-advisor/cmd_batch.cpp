@@ -677,7 +677,7 @@ Registered register_batch(CLI::App& app) {
   CLI::Option* format = cmd->add_option("--format", o->format, "jsonl (one object per shape), csv or table")
                             ->capture_default_str()
                             ->check(CLI::IsMember({"jsonl", "csv", "table"}));
-  cmd->add_option("--input-format", o->input_format, "auto, csv, yaml, json or text")
+  cmd->add_option("--input-format", o->input_format, "auto, csv, yaml, json (also JSON Lines: jsonl) or text")
       ->capture_default_str()
       // Any case, as dtypes, layouts and column names (JSON was refused: a fresh user's find).
       ->transform(CLI::IsMember({"auto", "csv", "yaml", "yml", "json", "text", "txt"}, CLI::ignore_case));

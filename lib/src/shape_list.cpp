@@ -20,9 +20,10 @@ ShapeFormat parse_shape_format(const std::string& text) {
   if (text == "auto") return ShapeFormat::automatic;
   if (text == "csv") return ShapeFormat::csv;
   if (text == "yaml" || text == "yml") return ShapeFormat::yaml;
-  if (text == "json") return ShapeFormat::json;
+  // JSON Lines (one object a line, as `batch --format jsonl` writes) is read by the JSON reader.
+  if (text == "json" || text == "jsonl" || text == "ndjson") return ShapeFormat::json;
   if (text == "text" || text == "txt") return ShapeFormat::text;
-  throw InputError("unknown input format '" + printable(text) + "' (expected auto, csv, yaml, json or text)");
+  throw InputError("unknown input format '" + printable(text) + "' (expected auto, csv, yaml, json, jsonl or text)");
 }
 
 namespace {
@@ -206,19 +207,70 @@ class TextShapeReader : public ShapeReader {
   bool bom_checked_ = false;
 };
 
+// When `text` is JSON Lines (two or more lines, each blank or one JSON object), the same entries as one
+// YAML flow list, each on its own line (so marks keep the input's lines), into *list; false otherwise.
+bool jsonl_as_flow_list(const std::string& text, std::string* list) {
+  std::vector<std::string> lines;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t end = text.find('\n', start);
+    lines.push_back(text.substr(start, end == std::string::npos ? std::string::npos : end - start));
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  std::size_t objects = 0, last = 0;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const std::string& line = lines[i];
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    try {
+      if (!nlohmann::json::parse(line).is_object()) return false;
+    } catch (const nlohmann::json::out_of_range&) {
+      // a number past a double's range: still an object line, its entry's error later
+    } catch (const nlohmann::json::exception&) {
+      return false;
+    }
+    ++objects;
+    last = i;
+  }
+  if (objects < 2) return false;
+  std::string out = "[";
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    std::string line = lines[i];
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    const bool entry = line.find_first_not_of(" \t") != std::string::npos;
+    out += line;
+    if (entry && i != last) out += ",";
+    if (i == last) out += "]";
+    out += "\n";
+  }
+  *list = std::move(out);
+  return true;
+}
+
 // YAML (and JSON, which is YAML) lists are loaded whole: yaml-cpp has no streaming reader.
 class YamlShapeReader : public ShapeReader {
  public:
   YamlShapeReader(std::istream& in, const std::string& source, const GemmProblem& defaults, bool json,
                   long first_line)
       : source_(source), defaults_(defaults), first_line_(first_line) {
-    const std::string text = read_whole_input(in, source, "YAML and JSON lists are read whole; use CSV or text, which stream");
+    std::string text = read_whole_input(in, source, "YAML and JSON lists are read whole; use CSV or text, which stream");
     if (text.find('\0') != std::string::npos) throw InputError(source + ": contains NUL bytes: not a text file");
     if (json) {
       // Strict JSON first, for exact JSON error messages; then walk it with yaml-cpp for lines.
       try {
         const auto parsed = nlohmann::json::parse(text);
         (void)parsed;
+      } catch (const nlohmann::json::parse_error& err) {
+        // JSON Lines: one object a line (`batch --format jsonl`'s output too), read as the list of
+        // them, each at its own line (it was "not valid JSON: unexpected '{'": a fresh CI user's
+        // find, 2026-12-05). Otherwise the JSON error, where it is.
+        std::string as_list;
+        if (!jsonl_as_flow_list(text, &as_list)) {
+          const std::string what = text::json_error_message(err.what());
+          const long line = text::json_error_line(text, what);
+          throw InputError(located(source, line > 0 ? line + first_line : 0, "not valid JSON: " + printable(what, 300)));
+        }
+        text = std::move(as_list);
       } catch (const nlohmann::json::out_of_range&) {
         // A number past a double's range (1e400) is valid JSON, which nlohmann cannot hold: yaml-cpp
         // reads it as text below, and its entry is out of range there, the others ranked (it sank
@@ -241,9 +293,10 @@ class YamlShapeReader : public ShapeReader {
     // A key the reader does not know is ignored with a warning at its first line, as a CSV column is
     // (it was an error on every entry here, a warning in a CSV list: a fresh user's find, 2026-12-04).
     std::set<std::string> unknown;
-    for (const auto& item : root_) {
+    for (const auto& entry : root_) {
       // A fused-MoE model's keys are not warned of one by one: the entry's error says what it is.
-      if (!item.IsMap() || is_moe_model(item)) continue;
+      if (!entry.IsMap() || is_moe_model(entry)) continue;
+      const YAML::Node item = shape_of(entry);
       for (const auto& kv : item) {
         const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : "";
         if (key == "<<") throw InputError(located(source, kv.first.Mark().line + 1 + first_line, kMergeKeyMessage));
@@ -257,7 +310,8 @@ class YamlShapeReader : public ShapeReader {
   std::vector<std::string> warnings() const override { return warnings_; }
   bool next(ShapeEntry& e) override {
     if (index_ >= root_.size()) return false;
-    const YAML::Node item = root_[index_++];
+    const YAML::Node entry = root_[index_++];
+    const YAML::Node item = entry.IsMap() ? shape_of(entry) : entry;
     e = ShapeEntry{};
     e.line = item.Mark().line + 1 + first_line_;
     // Entries sharing a line: the entry's place in the list too (a fresh user's find, 2026-12-04).
@@ -288,7 +342,7 @@ class YamlShapeReader : public ShapeReader {
         e.problem.batch = integer(item, "batch", false, kMaxBatch);
         e.dtype_text = scalar(item, "dtype");
         apply_dtype_layout(e.problem, e.dtype_text, scalar(item, "layout"));
-        e.name = scalar(item, "name");
+        e.name = scalar(lookup(entry, "name") ? entry : item, "name");
         require_utf8(e.name, "'name'");  // it goes into JSON output as it is
       }
     } catch (const InputError& err) {
@@ -306,6 +360,14 @@ class YamlShapeReader : public ShapeReader {
     for (const auto& kv : item)
       if (kv.first.IsScalar() && text::lower(kv.first.Scalar()) == key) return kv.second;
     return item[key];
+  }
+  // The mapping holding an entry's shape: the entry, or, for a result of `batch --format json(l)` (no m,
+  // a "problem" mapping beside "configs", "hardware", ...), its "problem", so that yesterday's results
+  // re-rank as a list (their name is the entry's).
+  static YAML::Node shape_of(const YAML::Node& entry) {
+    if (lookup(entry, "m")) return entry;
+    const YAML::Node problem = lookup(entry, "problem");
+    return problem && problem.IsMap() ? problem : entry;
   }
   // A mapping that is a fused-MoE model (experts, no m): a list of them given to a dense target.
   static bool is_moe_model(const YAML::Node& item) { return !lookup(item, "m") && lookup(item, "experts"); }
@@ -363,7 +425,8 @@ std::unique_ptr<ShapeReader> open_shape_reader(std::istream& in, const std::stri
   if (format == ShapeFormat::automatic) {
     if (ends_with(source, ".csv")) format = ShapeFormat::csv;
     else if (ends_with(source, ".yaml") || ends_with(source, ".yml")) format = ShapeFormat::yaml;
-    else if (ends_with(source, ".json")) format = ShapeFormat::json;
+    else if (ends_with(source, ".json") || ends_with(source, ".jsonl") || ends_with(source, ".ndjson"))
+      format = ShapeFormat::json;
     else if (ends_with(source, ".txt")) format = ShapeFormat::text;
   }
   long skipped_lines = 0;
