@@ -867,7 +867,7 @@ check("--emit triton from a pipe: the first shape's entry is a whole line before
 # JSON: unexpected '{'": a fresh CI user's find, 2026-12-05); each entry keeps its own line.
 jl = write("shapes.jsonl", '{"m": 64, "n": 64, "k": 64, "name": "a"}\n\n{"m": 0, "n": 8, "k": 8}\n'
            '{"m": 128, "n": 128, "k": 128, "layout": "NN"}\n')
-rc, out, err = run("batch", jl, "--hw", "h200", "--format", "csv", "--top", "1", "--keep-going")
+rc, out, err = run("batch", jl, "--hw", "h200", "--format", "csv", "--top", "1", "--keep-going", "--input-format", "jsonl")
 rows = out.splitlines()
 check("a JSON Lines list: its good entries ranked, the bad one at its line",
       rc == 1 and len(rows) == 3 and rows[1].startswith("a,64,64,64,") and rows[2].startswith(",128,128,128,1,bf16,NN,")

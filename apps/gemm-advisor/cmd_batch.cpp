@@ -680,7 +680,7 @@ Registered register_batch(CLI::App& app) {
   cmd->add_option("--input-format", o->input_format, "auto, csv, yaml, json (also JSON Lines: jsonl) or text")
       ->capture_default_str()
       // Any case, as dtypes, layouts and column names (JSON was refused: a fresh user's find).
-      ->transform(CLI::IsMember({"auto", "csv", "yaml", "yml", "json", "text", "txt"}, CLI::ignore_case));
+      ->transform(CLI::IsMember({"auto", "csv", "yaml", "yml", "json", "jsonl", "ndjson", "text", "txt"}, CLI::ignore_case));
   cmd->add_option("--emit", o->emit,
                   "Write configs for a kernel library instead: triton (a JSON list per shape on stdout) or "
                   "vllm (vLLM's tuned-config files in --out DIR: the block FP8 GEMM's, or with --target vllm-fused-moe the "
