@@ -872,6 +872,10 @@ rows = out.splitlines()
 check("a JSON Lines list: its good entries ranked, the bad one at its line",
       rc == 1 and len(rows) == 3 and rows[1].startswith("a,64,64,64,") and rows[2].startswith(",128,128,128,1,bf16,NN,")
       and f"{jl}:3: 'm' = 0 is outside 1..2147483647" in err, out + err)
+broken = write("broken.jsonl", '{"m": 64, "n": 64, "k": 64}\n{"m": 8, "n": 8\n{"m": 1, "n": 1, "k": 1}\n')
+rc, out, err = run("batch", broken, "--hw", "h200")
+check("a JSON Lines list with a broken line: the error at that line, as JSON Lines", rc == 1 and not out and
+      f"{broken}:2: not valid JSON (a JSON Lines list, one object a line): parse error at column 16" in err, err)
 rc, yesterday, err = run("batch", "examples/llama3-8b.csv", "--hw", "h200", "--format", "jsonl", "--top", "1")
 again = write("yesterday.jsonl", yesterday)
 rc2, out2, err2 = run("batch", again, "--hw", "h200", "--format", "jsonl", "--top", "1")

@@ -208,8 +208,10 @@ class TextShapeReader : public ShapeReader {
 };
 
 // When `text` is JSON Lines (two or more lines, each blank or one JSON object), the same entries as one
-// YAML flow list, each on its own line (so marks keep the input's lines), into *list; false otherwise.
-bool jsonl_as_flow_list(const std::string& text, std::string* list) {
+// YAML flow list, each on its own line (so marks keep the input's lines), into *list; false otherwise,
+// and where it opens as JSON Lines (its first line an object) but a later line is no JSON object, that
+// line (1-based) in *bad_line and why in *why.
+bool jsonl_as_flow_list(const std::string& text, std::string* list, long* bad_line, std::string* why) {
   std::vector<std::string> lines;
   std::size_t start = 0;
   while (start <= text.size()) {
@@ -223,10 +225,22 @@ bool jsonl_as_flow_list(const std::string& text, std::string* list) {
     const std::string& line = lines[i];
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     try {
-      if (!nlohmann::json::parse(line).is_object()) return false;
+      if (!nlohmann::json::parse(line).is_object()) {
+        if (objects > 0) {
+          *bad_line = static_cast<long>(i) + 1;
+          *why = "not a JSON object";
+        }
+        return false;
+      }
     } catch (const nlohmann::json::out_of_range&) {
       // a number past a double's range: still an object line, its entry's error later
-    } catch (const nlohmann::json::exception&) {
+    } catch (const nlohmann::json::exception& err) {
+      if (objects > 0) {
+        *bad_line = static_cast<long>(i) + 1;
+        *why = text::json_error_message(err.what());
+        // The parser's "line 1" is the line's own: the message is located at the file's line.
+        if (const auto at = why->find("at line 1, column"); at != std::string::npos) why->replace(at, 17, "at column");
+      }
       return false;
     }
     ++objects;
@@ -264,8 +278,12 @@ class YamlShapeReader : public ShapeReader {
         // JSON Lines: one object a line (`batch --format jsonl`'s output too), read as the list of
         // them, each at its own line (it was "not valid JSON: unexpected '{'": a fresh CI user's
         // find, 2026-12-05). Otherwise the JSON error, where it is.
-        std::string as_list;
-        if (!jsonl_as_flow_list(text, &as_list)) {
+        std::string as_list, jsonl_why;
+        long jsonl_line = 0;
+        if (!jsonl_as_flow_list(text, &as_list, &jsonl_line, &jsonl_why)) {
+          if (jsonl_line > 0)
+            throw InputError(located(source, jsonl_line + first_line,
+                                     "not valid JSON (a JSON Lines list, one object a line): " + printable(jsonl_why, 300)));
           const std::string what = text::json_error_message(err.what());
           const long line = text::json_error_line(text, what);
           throw InputError(located(source, line > 0 ? line + first_line : 0, "not valid JSON: " + printable(what, 300)));
