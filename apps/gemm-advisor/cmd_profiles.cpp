@@ -22,8 +22,7 @@ namespace cli {
 Registered register_profiles(CLI::App& app) {
   struct Options {
     std::string show_name;
-    std::vector<std::string> validate_paths;  // the files given
-    std::string validate_path;                // the one being validated
+    std::vector<std::string> validate_paths;
     std::string format = "table";
   };
   auto o = std::make_shared<Options>();
@@ -85,20 +84,20 @@ Registered register_profiles(CLI::App& app) {
               std::cout << read_text_file(o->show_name);
               return kExitOk;
             }
-            // One file: the body below, returning its exit code.
-            auto validate_one = [&]() -> int {
+            // One file (`given`: a path, or a profile name as --hw takes it), returning its exit code.
+            auto validate_one = [&](const std::string& given) -> int {
               ProfileDiagnostics diag;
               // A file is what validate is for: a file of that name here is read, also where the name
               // is a shipped profile's, and then it says that --hw NAME loads the shipped one (validate
               // read the file while --hw loaded the shipped profile unsaid; reading the shipped one
               // instead passed a broken file as "ok": two fresh users' finds, 2026-12-04). Without a
               // file: a shipped name, or a GPU name as --hw and show take it ("NVIDIA H200").
-              std::string text, source = o->validate_path;
-              const bool file_here = exists_here(o->validate_path), shipped_name = is_shipped_name(o->validate_path);
-              const bool path = is_profile_path(o->validate_path);
+              std::string text, source = given;
+              const bool file_here = exists_here(given), shipped_name = is_shipped_name(given);
+              const bool path = is_profile_path(given);
               const std::string shipped = path || file_here ? std::string()
-                                          : shipped_name    ? o->validate_path
-                                                            : resolve_profile_name(o->validate_path);
+                                          : shipped_name    ? given
+                                                            : resolve_profile_name(given);
               for (const auto& e : embedded_profiles()) {
                 if (!shipped.empty() && e.name == shipped) {
                   text = std::string(e.yaml);
@@ -106,10 +105,10 @@ Registered register_profiles(CLI::App& app) {
                 }
               }
               if (shipped_name && file_here)
-                diag.warnings.push_back("the file " + o->validate_path + " is validated, but --hw " + o->validate_path +
-                                        " loads the shipped profile of that name (give --hw ./" + o->validate_path +
+                diag.warnings.push_back("the file " + given + " is validated, but --hw " + given +
+                                        " loads the shipped profile of that name (give --hw ./" + given +
                                         " to use the file)");
-              if (source == o->validate_path) text = read_text_file(o->validate_path);
+              if (source == given) text = read_text_file(given);
               Profile profile;
               try {
                 profile = parse_profile(text, source, &diag);
@@ -162,7 +161,7 @@ Registered register_profiles(CLI::App& app) {
                   return kExitBadInput;
                 }
               }
-              std::cout << fmt::format("{}: ok: {} ({}), {} {}s, {}, {} warning(s)\n", o->validate_path, hw.name,
+              std::cout << fmt::format("{}: ok: {} ({}), {} {}s, {}, {} warning(s)\n", given, hw.name,
                                        hw.display_name, hw.cu_count, hw.vendor == "amd" ? "CU" : "SM", peak,
                                        diag.warnings.size());
               return kExitOk;
@@ -171,10 +170,9 @@ Registered register_profiles(CLI::App& app) {
               // Several files: each checked, a bad one said and the rest still checked (`validate a.yaml
               // b.yaml` was "unexpected arguments": a fresh user's find, 2026-12-05).
               int code = kExitOk;
-              for (const std::string& path : o->validate_paths) {
-                o->validate_path = path;
+              for (const std::string& given : o->validate_paths) {
                 try {
-                  code = std::max(code, validate_one());
+                  code = std::max(code, validate_one(given));
                 } catch (const InputError& e) {
                   if (o->validate_paths.size() == 1) throw;
                   std::cerr << "gemm-advisor: error: " << escape_for_display(e.what()) << "\n";

@@ -316,8 +316,8 @@ ResultsFile::ResultsFile(const std::string& path, const std::string& input, cons
   // The file behind stdout (-o /dev/stdout, /proc/self/fd/1) is stdout: written through, not replaced
   // (a CI log appended to with >> was replaced by the results: a fresh CI user's find, 2026-12-05).
   struct stat out_st {}, path_st {};
-  if (::fstat(STDOUT_FILENO, &out_st) == 0 && ::stat(path.c_str(), &path_st) == 0 && out_st.st_dev == path_st.st_dev &&
-      out_st.st_ino == path_st.st_ino)
+  const bool exists = ::stat(path.c_str(), &path_st) == 0;
+  if (exists && ::fstat(STDOUT_FILENO, &out_st) == 0 && out_st.st_dev == path_st.st_dev && out_st.st_ino == path_st.st_ino)
     return;
   std::error_code ec;
   // Any file the run reads (the list, --candidates, --from-hf, a --hw profile) is refused: each was
@@ -331,8 +331,7 @@ ResultsFile::ResultsFile(const std::string& path, const std::string& input, cons
   // A pipe or a device (-o /dev/null, -o >(gzip > r.gz), a FIFO) cannot be replaced: written through as
   // the run goes (it was refused, /dev/fd/63 as "a link to nowhere": a fresh CI user's find,
   // 2026-12-05).
-  if (::stat(path.c_str(), &path_st) == 0 &&
-      (S_ISFIFO(path_st.st_mode) || S_ISCHR(path_st.st_mode) || S_ISSOCK(path_st.st_mode))) {
+  if (exists && (S_ISFIFO(path_st.st_mode) || S_ISCHR(path_st.st_mode) || S_ISSOCK(path_st.st_mode))) {
     direct_ = std::make_unique<std::ofstream>(path, std::ios::binary | std::ios::app);
     if (!*direct_) throw gemm_advisor::InputError(path + ": cannot write: " + std::strerror(errno));
     direct_path_ = path;
@@ -348,22 +347,17 @@ ResultsFile::~ResultsFile() {
 }
 
 bool ResultsFile::finish(bool complete) {
-  if (direct_) {
-    std::cout.flush();
-    const bool failed = std::cout.fail();
-    std::cout.rdbuf(saved_);
-    saved_ = nullptr;
-    std::cout.clear();
-    direct_->close();
-    if (failed || direct_->fail()) throw gemm_advisor::InputError(direct_path_ + ": cannot write (the output is incomplete)");
-    return complete;
-  }
-  if (!file_) return false;
+  if (!active()) return false;
   std::cout.flush();
   const bool failed = std::cout.fail();
   std::cout.rdbuf(saved_);
   saved_ = nullptr;
   std::cout.clear();  // a failed file write set the stream's state: stdout itself is fine
+  if (direct_) {
+    direct_->close();
+    if (failed || direct_->fail()) throw gemm_advisor::InputError(direct_path_ + ": cannot write (the output is incomplete)");
+    return complete;
+  }
   if (failed) {
     // A write through std::cout failed (a full disk). The file's own stream never saw it, so a commit
     // renamed the part written over FILE (a fresh CI user's find, 2026-12-05): given up instead, with

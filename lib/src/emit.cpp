@@ -534,12 +534,18 @@ AtomicFile::AtomicFile(const std::string& path) : path_(replaceable_path(path)) 
 }
 
 AtomicFile::~AtomicFile() {
-  note_active_temporary("");
-  if (!committed_) {
-    out_.close();
-    ::unlink(tmp_.c_str());
-  }
+  if (!committed_) discard();
+  else note_active_temporary("");
   if (lock_fd_ >= 0) ::close(lock_fd_);
+}
+
+void AtomicFile::discard() {
+  note_active_temporary("");
+  out_.close();
+  ::unlink(tmp_.c_str());
+  committed_ = true;  // nothing left to remove
+  if (lock_fd_ >= 0) ::close(lock_fd_);
+  lock_fd_ = -1;
 }
 
 void AtomicFile::commit() {
@@ -558,12 +564,7 @@ void AtomicFile::commit() {
 }
 
 void AtomicFile::abandon(int error) {
-  note_active_temporary("");
-  out_.close();
-  ::unlink(tmp_.c_str());
-  committed_ = true;  // nothing left to remove
-  if (lock_fd_ >= 0) ::close(lock_fd_);
-  lock_fd_ = -1;
+  discard();
   throw InputError(path_ + ": cannot write: " + (error != 0 ? std::string(std::strerror(error)) : "a write failed") +
                    " (" + path_ + " left as it was)");
 }

@@ -100,33 +100,9 @@ std::string escape_control(std::string_view text, bool keep_line_breaks) {
 }
 
 std::string escape_for_display(std::string_view text) {
-  if (!is_valid_utf8(text)) return escape_control(text);
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(text.size() + 8);
-  auto hex = [&](unsigned char u) {
-    out += "\\x";
-    out += kHex[u >> 4];
-    out += kHex[u & 15];
-  };
-  for (std::size_t i = 0; i < text.size();) {
-    const auto u = static_cast<unsigned char>(text[i]);
-    if (u < 0x80) {
-      if (u < 0x20 || u == 0x7f) hex(u);
-      else out += text[i];
-      ++i;
-      continue;
-    }
-    // Valid UTF-8: the lead byte gives the sequence's length.
-    const std::size_t length = u >= 0xf0 ? 4 : u >= 0xe0 ? 3 : 2;
-    if (shown_utf8_length(text, i) > 0) {
-      out.append(text.substr(i, length));
-    } else {
-      for (std::size_t j = 0; j < length; ++j) hex(static_cast<unsigned char>(text[i + j]));
-    }
-    i += length;
-  }
-  return out;
+  // Well-formed UTF-8: what printable() shows, never cut; otherwise every byte past ASCII escaped, as
+  // escape_control writes text that is not UTF-8.
+  return is_valid_utf8(text) ? printable(text, std::string_view::npos) : escape_control(text);
 }
 
 bool is_valid_utf8(std::string_view text) {

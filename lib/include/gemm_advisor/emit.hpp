@@ -173,6 +173,9 @@ class AtomicFile {
   const std::string& path() const { return path_; }
 
  private:
+  // Removes the temporary and releases its lock (the file at path_ untouched); nothing left to remove.
+  void discard();
+
   std::string path_, tmp_;
   std::ofstream out_;
   int lock_fd_ = -1;  // the temporary's own descriptor, locked (flock) while this writer lives
