@@ -407,6 +407,21 @@ rc, out, err = run("batch", weights, "--hw", own, "--emit", "vllm", "--out", os.
 check("own profile with --vllm-device-name: files carry that name",
       rc == 0 and all("device_name=NVIDIA_H200_NVL," in f for f in os.listdir(os.path.join(TMP, "vo"))
                       if f.startswith("N=")), err)
+# A shipped GPU's vLLM name for a profile whose figures are another GPU's (142 SMs against the H200's
+# 132; a fresh user's find, 2026-12-05): given with --vllm-device-name or listed under its aliases,
+# said; a renamed copy with the H200's own figures (my-h200) given NVIDIA_H200 is not.
+other = open("profiles/h100.yaml").read().replace("name: h100", "name: l40s", 1).replace("cu_count: 132", "cu_count: 142", 1)
+l40s = write("l40s.yaml", other)
+l40s_alias = write("l40s-alias.yaml", re.sub(r"(?m)^aliases:.*$", 'aliases: ["NVIDIA_H200"]', other))
+rc1, _, err1 = run("batch", weights, "--hw", l40s, "--emit", "vllm", "--out", os.path.join(TMP, "vl1"),
+                   "--vllm-device-name", "NVIDIA_H200")
+rc2, _, err2 = run("batch", weights, "--hw", l40s_alias, "--emit", "vllm", "--out", os.path.join(TMP, "vl2"))
+rc3, _, err3 = run("batch", weights, "--hw", own, "--emit", "vllm", "--out", os.path.join(TMP, "vl3"),
+                   "--vllm-device-name", "NVIDIA_H200")
+check("another GPU's figures under NVIDIA_H200: warned, by option and by alias; the H200's renamed copy not",
+      rc1 == rc2 == rc3 == 0 and "is the h200's, but the configs are ranked for l40s" in err1
+      and "(142 SMs against 132)" in err1 and "aliases list NVIDIA_H200, the shipped h200's vLLM device name" in err2
+      and "(142 SMs against 132)" in err2 and "warning" not in err3, [err1, err2, err3])
 # The name as torch prints it, with spaces, is vLLM's with '_' (vLLM replaces them so; it was refused).
 rc, out, err = run("batch", weights, "--hw", own, "--emit", "vllm", "--out", os.path.join(TMP, "vs"),
                    "--vllm-device-name", "NVIDIA H200 NVL")

@@ -21,6 +21,7 @@
 #include "gemm_advisor/calibrate.hpp"
 #include "gemm_advisor/emit.hpp"
 #include "gemm_advisor/error.hpp"
+#include "gemm_advisor/evaluate.hpp"
 #include "gemm_advisor/measurements.hpp"
 #include "gemm_advisor/targets/vllm_fused_moe.hpp"
 #include "gemm_advisor/measurements.hpp"
@@ -221,6 +222,26 @@ Registered register_calibrate(CLI::App& app) {
             if (shapes.empty())
               throw InputError(fmt::format("{}", fmt::join(o->measurements, ", ")) + ": no shape has a config of the " +
                                kernel + " kernel (rows need kernel=" + kernel + ", or give --kernel)");
+            {
+              // A shape with one config that ran scores 100% of oracle whatever the parameters: only
+              // its time error steers the fit (a fit on such data moved a parameter with nothing said:
+              // a fresh user's find, 2026-12-05; evaluate says the same of its shapes).
+              std::size_t single = 0;
+              std::string first;
+              for (const MeasuredShape& s : shapes) {
+                std::vector<TileConfig> ran;
+                for (const MeasuredConfig& mc : s.configs)
+                  if (mc.status == "ok" && std::find(ran.begin(), ran.end(), mc.config) == ran.end())
+                    ran.push_back(mc.config);
+                if (ran.size() == 1 && single++ == 0) first = unscored_text(s.problem);
+              }
+              if (single > 0)
+                spdlog::warn("{}: {} of the {} shapes {} one timed config, which scores 100% of oracle whatever "
+                             "the parameters: only {} top-1 time error steers the fit (first: {}); time several "
+                             "configs a shape to fit the ranking",
+                             fmt::join(o->measurements, ", "), single, shapes.size(), single == 1 ? "has" : "have",
+                             single == 1 ? "its" : "their", first);
+            }
             if (!o->param_set.empty()) {
               std::vector<MeasuredShape> in_set;
               for (MeasuredShape& s : shapes)

@@ -112,7 +112,7 @@ ShapeScore shape_score(const Measured& m, const Profile& profile, const Target& 
   for (const RankedConfig& r : ranked) {
     if (r.estimate.feasible) shortlist_ms = std::min(shortlist_ms, measured_ms_of(m, r.config));
   }
-  return {100.0 * m.best_ms / top1_ms, 100.0 * m.best_ms / shortlist_ms,
+  return {100.0 * (m.best_ms / top1_ms), 100.0 * (m.best_ms / shortlist_ms),
           100.0 * std::abs(ranked.front().estimate.latency_s * 1e3 - top1_ms) / top1_ms};
 }
 

@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cctype>
 #include <cerrno>
+#include <cmath>
 #include <charconv>
 #include <chrono>
 #include <csignal>
@@ -200,6 +201,29 @@ std::string vllm_file_name_form(std::string_view name) {
   return out;
 }
 
+namespace {
+// A bandwidth for a message: "4.8 TB/s".
+std::string text_of_rate(double bytes_per_s) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g TB/s", bytes_per_s / 1e12);
+  return buf;
+}
+
+// How `hw`'s figures differ from the shipped profile `shipped_name`'s ("142 SMs against 132", "DRAM
+// 0.864 TB/s against 4.8 TB/s"), or "" where its product's SMs agree and its DRAM bandwidth is within
+// 5% (a calibrated or renamed copy of that GPU's profile keeps both).
+std::string figures_differ(const Hardware& hw, const std::string& shipped_name) {
+  const Hardware shipped = load_profile(shipped_name).hw;
+  const std::string units = hw.vendor == "amd" ? " CUs" : " SMs";
+  if (shipped.product_cu_count != hw.product_cu_count)
+    return std::to_string(hw.product_cu_count) + units + " against " + std::to_string(shipped.product_cu_count);
+  if (std::abs(shipped.dram_bandwidth_bytes_per_s / hw.dram_bandwidth_bytes_per_s - 1.0) > 0.05)
+    return "DRAM " + text_of_rate(hw.dram_bandwidth_bytes_per_s) + " against " +
+           text_of_rate(shipped.dram_bandwidth_bytes_per_s);
+  return "";
+}
+}  // namespace
+
 std::string vllm_device_name(const Hardware& hw, std::string* warning) {
   if (warning) warning->clear();
   const char* by_name = nullptr;
@@ -218,7 +242,20 @@ std::string vllm_device_name(const Hardware& hw, std::string* warning) {
   if (listed.size() > 1)
     throw InputError(escape_control(hw.source) + ": aliases list several vLLM device names (" + listed[0] + ", " +
                      listed[1] + "): give --vllm-device-name");
-  if (listed.size() == 1) return listed.front();
+  if (listed.size() == 1) {
+    // The alias claims a shipped GPU: said when the file's figures are not that GPU's (an L40S
+    // profile listing NVIDIA_H200 wrote its configs as the H200's unsaid: a fresh user's find,
+    // 2026-12-05). Its product's SMs and DRAM bandwidth are compared (a calibrated copy keeps both).
+    for (const VllmDeviceName& d : kVllmDeviceNames) {
+      if (warning == nullptr || listed.front() != d.device_name || hw.name == d.profile) continue;
+      const std::string differs = figures_differ(hw, d.profile);
+      if (!differs.empty())
+        *warning = escape_control(hw.source) + ": aliases list " + d.device_name + ", the shipped " + d.profile +
+                   "'s vLLM device name, but the file's figures are another GPU's (" + differs +
+                   "): vLLM on the " + d.profile + " would read these configs";
+    }
+    return listed.front();
+  }
   // A GPU vLLM's table does not know (a hypothetical MI308X): an alias that is another alias in
   // vLLM's file-name form (get_device_name_as_file_name: each run of whitespace and '/' one '_'),
   // e.g. aliases ["AMD Instinct MI308X", "AMD_Instinct_MI308X"], names it (only the shipped names
@@ -288,10 +325,20 @@ std::string vllm_device_vendor_warning(const Hardware& hw, const std::string& de
   } catch (const InputError&) {
     own.clear();  // a profile of no known GPU: the name given is the only one
   }
+  // Also under a profile of a GPU no shipped profile names (an L40S profile's configs written as
+  // NVIDIA_H200's went unsaid: a fresh user's find, 2026-12-05).
   for (const VllmDeviceName& d : kVllmDeviceNames) {
-    if (device_name == d.device_name && !own.empty() && device_name != own)
-      return "--vllm-device-name " + device_name + " is the " + d.profile + "'s, but the configs are ranked for " +
-             hw.name + " (" + hw.display_name + "): vLLM on the " + d.profile + " would read them (rank them on its profile)";
+    if (device_name != d.device_name || device_name == own) continue;
+    // A profile of no known vLLM name: said where its figures are not that GPU's (a renamed copy
+    // of the H200's given NVIDIA_H200 is the H200).
+    std::string differs;
+    if (own.empty()) {
+      if (hw.name == d.profile || (differs = figures_differ(hw, d.profile)).empty()) continue;
+      differs = " (" + differs + ")";
+    }
+    return "--vllm-device-name " + device_name + " is the " + d.profile + "'s, but the configs are ranked for " +
+             hw.name + " (" + hw.display_name + ")" + differs + ": vLLM on the " + d.profile +
+             " would read them (rank them on its profile)";
   }
   // A known GPU's name spelt otherwise: a short name ("H100": torch names every GPU with its vendor
   // first) or another case (a lowercase file name). vLLM looks its files up by the exact device name,

@@ -121,8 +121,21 @@ Evaluation evaluate(const std::vector<MeasuredShape>& shapes, const Profile& pro
     se.measured = valid.size();
     configs.clear();
     for (const auto& v : valid) configs.push_back(v.config);
+    // The failed config is ranked with the ones that ran, so that the ranking's own order (its
+    // tie-breaks among near-equal predictions) says whether it would have been the first pick (a
+    // failed pick tied with the next went unsaid: a fresh user's find, 2026-12-05); then dropped.
+    const bool rank_failed = failed_fastest && std::find(configs.begin(), configs.end(), failed_fastest->config) ==
+                                                   configs.end();
+    if (rank_failed) configs.push_back(failed_fastest->config);
     std::vector<TileConfig> unused_space;
     advise(target, shape.problem, profile, &configs, 0, unused_space, ranked);
+    bool failed_first = false;
+    if (rank_failed) {
+      const auto at = std::find_if(ranked.begin(), ranked.end(),
+                                   [&](const RankedConfig& r) { return r.config == failed_fastest->config; });
+      failed_first = at == ranked.begin();
+      if (at != ranked.end()) ranked.erase(at);
+    }
     auto measured_ms = [&](const TileConfig& c) {
       for (const auto& v : valid)
         if (v.config == c) return v.ms;
@@ -154,13 +167,13 @@ Evaluation evaluate(const std::vector<MeasuredShape>& shapes, const Profile& pro
     se.advisor_top1 = ranked.front().config;  // the infeasible configs rank last
     // The advisor's real first pick failed to run: said (scored, its next pick that ran passed
     // unsaid, and the failure went unseen: a fresh own-kernel user's find, 2026-12-04).
-    if (failed_fastest && failed_fastest_s < ranked.front().estimate.latency_s) {
+    if (failed_first) {
       se.failed_pick = *failed_fastest;
       ++out.failed_picks;
     }
     se.advisor_top1_ms = measured.front();
     se.predicted_top1_ms = predicted.front() * 1e3;
-    se.pct_of_oracle = 100.0 * se.measured_best_ms / se.advisor_top1_ms;
+    se.pct_of_oracle = 100.0 * (se.measured_best_ms / se.advisor_top1_ms);
     se.spearman = spearman(predicted, measured);
     se.top1_abs_err_pct = 100.0 * std::abs(se.predicted_top1_ms - se.advisor_top1_ms) / se.advisor_top1_ms;
     // Best of the shortlist: the top_k feasible configs in the advisor's order, and the top_k
@@ -174,7 +187,7 @@ Evaluation evaluate(const std::vector<MeasuredShape>& shapes, const Profile& pro
         if (fastest == 0 || ms < fastest) fastest = ms;
         ++taken;
       }
-      return fastest > 0 ? 100.0 * se.measured_best_ms / fastest : 0.0;
+      return fastest > 0 ? 100.0 * (se.measured_best_ms / fastest) : 0.0;
     };
     se.top_k_pct_of_oracle = best_of_top(ranked);
     std::vector<RankedConfig> distinct = ranked;
@@ -184,9 +197,9 @@ Evaluation evaluate(const std::vector<MeasuredShape>& shapes, const Profile& pro
     topk_pcts.push_back(se.top_k_pct_of_oracle);
     topk_distinct_pcts.push_back(se.top_k_distinct_pct_of_oracle);
     const double default_ms = measured_ms(fixed);
-    if (default_ms > 0) se.default_pct_of_oracle = 100.0 * se.measured_best_ms / default_ms;
+    if (default_ms > 0) se.default_pct_of_oracle = 100.0 * (se.measured_best_ms / default_ms);
     if (shape.vendor_ms > 0) {
-      se.vendor_pct_of_oracle = 100.0 * se.measured_best_ms / shape.vendor_ms;
+      se.vendor_pct_of_oracle = 100.0 * (se.measured_best_ms / shape.vendor_ms);
       se.vendor_kernel = shape.vendor_kernel;
     }
     pcts.push_back(se.pct_of_oracle);

@@ -142,7 +142,7 @@ void require_feasible(const std::vector<RankedConfig>& ranked, const GemmProblem
   // The one error line carries a reason (a front end's warnings give every one).
   const std::string why = infeasible == 1 ? ": " + ranked.front().infeasible_reason
                           : infeasible > 1
-                              ? " (all " + std::to_string(infeasible) + " given configs are infeasible; " +
+                              ? " (all " + std::to_string(infeasible) + " configs ranked are infeasible; " +
                                     infeasible_config_text(ranked.front()) + ")"
                               : empty_space_reason();
   throw InputError("no feasible config for " + p.shape_text() + " on " + hw.name + why);

@@ -240,10 +240,19 @@ FieldValues field_values(const GemmProblem& p, const Profile& profile, const Tar
 // fresh own-kernel user's find, 2026-12-04). Those it cannot run are reported by evaluate with the
 // reason. `values` caches field_values per kind of problem.
 void count_outside_space(const MeasuredShape& shape, const Profile& profile, const Target& target,
-                         std::map<std::string, FieldValues>& values, std::size_t* outside, std::string* first) {
+                         std::map<std::string, FieldValues>& values, std::size_t* outside, std::string* first,
+                         std::size_t* refused, std::string* first_refused) {
   const FieldValues* v = nullptr;
   for (const MeasuredConfig& c : shape.configs) {
-    if (c.status != "ok" || !target.infeasibility(c.config, shape.problem, profile).empty()) continue;
+    if (c.status != "ok") continue;
+    // A row that ran with a config the target's rules refuse (num_warps 3, block_m 17: a typo, or
+    // another kernel's space) was said only in evaluate's table, not in its JSON or by calibrate (a
+    // fresh user's find, 2026-12-05).
+    if (const std::string why = target.infeasibility(c.config, shape.problem, profile); !why.empty()) {
+      if ((*refused)++ == 0)
+        *first_refused = fmt::format("line {}: {} for {}: {}", c.line, c.config.text(), shape.problem.shape_text(), why);
+      continue;
+    }
     if (!v) {
       const GemmProblem& p = shape.problem;
       const std::string kind = std::string(dtype_name(p.dtype)) + " " + p.layout.name() + " " +
@@ -303,6 +312,8 @@ std::vector<MeasuredShape> read_measured_shapes(const std::vector<std::string>& 
     bool variant_warned = false;  // once per file
     std::size_t outside_space = 0;  // timed configs the target would run but never proposes
     std::string first_outside;      // the first of them, "line L: CONFIG for SHAPE"
+    std::size_t refused = 0;        // timed configs that ran but the target's rules refuse
+    std::string first_refused;      // the first of them, "line L: CONFIG for SHAPE: why"
     for (auto& shape : file_shapes) {
       if (shape.configs.empty() && !keep_vendor_only) continue;  // another kernel's problem (vendor rows only)
       const std::string key = shape.problem.shape_text() + " " + std::string(dtype_name(shape.problem.dtype)) + " " +
@@ -313,7 +324,8 @@ std::vector<MeasuredShape> read_measured_shapes(const std::vector<std::string>& 
           throw InputError(located(path, line, "dtype " + std::string(dtype_name(shape.problem.dtype)) +
                                                    " is not supported by " + profile.hw.name));
         require_measured_for(path, line, shape, profile, target, &variant_warned, log);
-        count_outside_space(shape, profile, target, space_values, &outside_space, &first_outside);
+        count_outside_space(shape, profile, target, space_values, &outside_space, &first_outside, &refused,
+                            &first_refused);
         for (const MeasuredConfig& c : shape.configs) timed += c.status == "ok";
         // The shape's context once, for its launch overhead and its configs' predictions.
         const EstimateContext ctx = target.context(shape.problem, profile);
@@ -386,6 +398,13 @@ std::vector<MeasuredShape> read_measured_shapes(const std::vector<std::string>& 
           fmt::format("{}: {} timed config{} outside {}'s candidate space (warps, stages or group_m it never takes; first: {}): "
                       "ranked as given, but the advisor never proposes such a config (if another kernel was timed, give its --target)",
                       path, outside_space, outside_space == 1 ? " is" : "s are", target.name(), first_outside));
+    // (Every timed config refused: the caller's error says so, in one line.)
+    if (refused > 0 && refused < timed)
+      log(LogLevel::warning,
+          fmt::format("{}: {} timed config{} that ran {} infeasible by {}'s rules (first: {}): left out of the "
+                      "ranking; a typo, or another kernel's space (give its --target)?",
+                      path, refused, refused == 1 ? "" : "s", refused == 1 ? "is called" : "are called", target.name(),
+                      first_refused));
     log(LogLevel::debug, fmt::format("{}: {} shapes read for kernel {} ({} in all so far)", path, file_shapes.size(), kernel,
                                      shapes.size()));
     if (retimed > 0)

@@ -433,6 +433,9 @@ void parse_compute(ProfileReader& r, const YAML::Node& c, Hardware& hw) {
   if (hw.warp_size > 0 && (hw.warp_size & (hw.warp_size - 1)) != 0)
     r.error(c["warp_size"], "compute.warp_size = " + std::to_string(hw.warp_size) +
                                 " must be a power of two (32 on NVIDIA, 64 on AMD CDNA)");
+  else if (hw.vendor == "nvidia" && hw.warp_size > 0 && hw.warp_size != 32)
+    r.warn(c["warp_size"], "compute.warp_size = " + std::to_string(hw.warp_size) +
+                               " on an NVIDIA profile: every NVIDIA GPU runs warps of 32 threads");
   r.plausible(c, "vector_fp32_lanes_per_cu", "compute.vector_fp32_lanes_per_cu", 8, 4096);
   // The model reads warps_to_feed_matrix_units; matrix_units_per_cu records the hardware it follows
   // from (one warp feeds one unit), checked so (1e9 units passed silently: a fresh user's find,
@@ -448,6 +451,15 @@ void parse_compute(ProfileReader& r, const YAML::Node& c, Hardware& hw) {
   r.plausible(c, "max_warps_per_cu", "compute.max_warps_per_cu", 8, 1024);
   r.plausible(c, "registers_per_cu", "compute.registers_per_cu", 1024, 1 << 24);
   r.plausible(c, "max_registers_per_thread", "compute.max_registers_per_thread", 32, 4096);
+  // One warp at the per-thread cap must fit in the register file (NVIDIA 255 x 32 = 8160 of 65536,
+  // AMD CDNA 512 x 64 = 32768 of 131072); fewer made every config fit no block while validate
+  // passed it (a fresh user's find, 2026-12-05).
+  if (hw.registers_per_cu >= 1024 && hw.max_registers_per_thread >= 32 && hw.warp_size >= 16 &&
+      hw.registers_per_cu < static_cast<std::int64_t>(hw.max_registers_per_thread) * hw.warp_size)
+    r.error(c["registers_per_cu"], "'compute.registers_per_cu' (" + std::to_string(hw.registers_per_cu) +
+                                       ") is less than one warp at 'compute.max_registers_per_thread' (" +
+                                       std::to_string(hw.max_registers_per_thread) + " x " +
+                                       std::to_string(hw.warp_size) + " threads)");
   r.plausible(c, "smem_per_block_bytes", "compute.smem_per_block_bytes", 1024, 1 << 24);
   // The per-CU figure in the same range as the per-block one: 100 (KB written as bytes) was taken, and
   // the error then blamed the per-block key's correct line (a fresh user's find, 2026-12-04).
@@ -456,6 +468,16 @@ void parse_compute(ProfileReader& r, const YAML::Node& c, Hardware& hw) {
     r.error(c["smem_per_block_bytes"], "'compute.smem_per_block_bytes' (" +
             std::to_string(hw.smem_per_block_bytes) + ") exceeds 'compute.smem_per_cu_bytes' (" +
             std::to_string(hw.smem_per_cu_bytes) + ")");
+  // A block of the largest size must fit beside the driver's reserve (NVIDIA: 227 KB + 1 KB = the
+  // 228 KB of an sm_90 SM exactly); more left every config of that size with no resident block,
+  // listed as infeasible while validate called the profile fine (a fresh user's find, 2026-12-05).
+  else if (hw.smem_per_block_bytes + hw.smem_reserved_per_block_bytes > hw.smem_per_cu_bytes &&
+           hw.smem_per_cu_bytes >= 1024 && c["smem_reserved_per_block_bytes"])
+    r.error(c["smem_reserved_per_block_bytes"],
+            "'compute.smem_reserved_per_block_bytes' (" + std::to_string(hw.smem_reserved_per_block_bytes) +
+                ") plus 'compute.smem_per_block_bytes' (" + std::to_string(hw.smem_per_block_bytes) +
+                ") exceeds 'compute.smem_per_cu_bytes' (" + std::to_string(hw.smem_per_cu_bytes) +
+                "): a block of the largest size would not fit beside the reserve");
 }
 
 // A bandwidth for a message: 3 significant digits (1.64e+12).
@@ -758,6 +780,36 @@ bool has_dotted_path(const YAML::Node& map, std::string_view path, YAML::Node* k
   return false;
 }
 
+// `calibration:`, the provenance `gemm-advisor calibrate` writes into an overlay (calibrate.cpp,
+// calibrated_profile_yaml): a mapping of `target` (a name), `targets` (a list of names),
+// `parameter_set` (a name) and `provenance` (a list of lines). A later calibrate on the overlay
+// appends to it, so a hand-edited section of another shape is said here, at its line (it passed
+// validation and then stopped calibrate with an internal error: a fresh user's find, 2026-12-05).
+void parse_calibration(ProfileReader& r, const YAML::Node& cal) {
+  if (!cal.IsMap()) {
+    r.error(cal, "'calibration' must be a mapping (target, targets, parameter_set, provenance), as calibrate writes it");
+    return;
+  }
+  r.check_keys(cal, "calibration", {"target", "targets", "parameter_set", "provenance"});
+  for (const char* key : {"target", "parameter_set"})
+    if (cal[key]) r.text(cal, key, std::string("calibration.") + key);
+  for (const char* key : {"targets", "provenance"}) {
+    const YAML::Node list = cal[key];
+    if (!list) continue;
+    const std::string path = std::string("calibration.") + key;
+    if (!list.IsSequence()) {
+      r.error(list, "'" + path + "' must be a list of " + (key == std::string("targets") ? "names" : "lines"));
+      continue;
+    }
+    for (const YAML::Node& item : list)
+      if (!item.IsScalar()) {
+        r.error(item, "each entry of '" + path + "' must be one " +
+                          (key == std::string("targets") ? "name" : "line of text"));
+        break;
+      }
+  }
+}
+
 // Every number should say where it came from.
 void check_sources(ProfileReader& r, const YAML::Node& root) {
   const YAML::Node sources = root["sources"];
@@ -850,6 +902,7 @@ Profile parse_profile(std::string_view yaml_text, const std::string& source, Pro
   if (YAML::Node t = r.section(root, "triton")) parse_triton(r, t, profile.triton);
   if (YAML::Node mp = root["model_parameters"]) parse_model_parameters(r, diag, mp, "model_parameters", profile.model);
   if (YAML::Node t = root["targets"]) parse_targets(r, diag, t, profile);
+  if (YAML::Node cal = root["calibration"]) parse_calibration(r, cal);
   check_sources(r, root);
   if (!diag.errors.empty()) throw InputError(diag.errors.front());
   // A partition's profile: the product's figures, and the CUs a kernel gets (use_cu_count).
