@@ -2,12 +2,39 @@
 """Writes gemm-advisor's shell completions (bash, zsh, fish) and help2man's include file from the
 binary's own --help (CLI11 writes none), so they list exactly the subcommands and options the
 binary has. Run at build time (apps/gemm-advisor/CMakeLists.txt).
-Usage: gen_cli_docs.py PATH/TO/gemm-advisor OUTDIR"""
+Usage: gen_cli_docs.py PATH/TO/gemm-advisor OUTDIR
+       gen_cli_docs.py --fix-man PAGE.1   (after help2man: the examples one a line)"""
 import json
 import os
 import re
 import subprocess
 import sys
+
+
+def fix_man_examples(path):
+    """help2man sets the footer's "Examples:" lines as one indented paragraph, which man fills into
+    one run-on line (a fresh user's find, 2026-12-05): each example becomes a line of its own (.nf)."""
+    with open(path) as f:
+        lines = f.read().split("\n")
+    out, i = [], 0
+    while i < len(lines):
+        out.append(lines[i])
+        if lines[i] == "Examples:" and i + 1 < len(lines) and lines[i + 1] == ".IP":
+            out[-1:] = [".PP", "Examples:", ".RS", ".nf"]
+            i += 2
+            while i < len(lines) and not lines[i].startswith("."):
+                out.append(lines[i])
+                i += 1
+            out += [".fi", ".RE"]
+            continue
+        i += 1
+    with open(path, "w") as f:
+        f.write("\n".join(out))
+
+
+if len(sys.argv) == 3 and sys.argv[1] == "--fix-man":
+    fix_man_examples(sys.argv[2])
+    sys.exit(0)
 
 BIN, OUT = sys.argv[1], sys.argv[2]
 DTYPES = "fp32 fp16 bf16 fp8 fp6 fp4"

@@ -67,7 +67,8 @@ if(HELP2MAN_EXECUTABLE)
             "--name=rank GPU GEMM tile configurations with an analytical latency model"
             --include=${GEMM_ADVISOR_DOCS_DIR}/gemm-advisor.h2m --output=${GEMM_ADVISOR_DOCS_DIR}/gemm-advisor.1
             gemm-advisor
-    DEPENDS gemm-advisor ${GEMM_ADVISOR_DOCS_DIR}/gemm-advisor.h2m
+    COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/cmake/gen_cli_docs.py --fix-man ${GEMM_ADVISOR_DOCS_DIR}/gemm-advisor.1
+    DEPENDS gemm-advisor ${GEMM_ADVISOR_DOCS_DIR}/gemm-advisor.h2m ${PROJECT_SOURCE_DIR}/cmake/gen_cli_docs.py
     COMMENT "Writing the man page (help2man)"
     VERBATIM)
   list(APPEND docs_outputs ${GEMM_ADVISOR_DOCS_DIR}/gemm-advisor.1)

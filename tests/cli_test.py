@@ -1029,6 +1029,15 @@ cal = json.loads(out) if rc == 0 else {}
 check("calibrate --format json: every % of oracle of a one-config shape set is exactly 100",
       rc == 0 and all(cal[k]["geomean_pct_of_oracle"] == 100.0 and cal[k]["top5_pct_of_oracle"] == 100.0
                       for k in ("held_out_before", "held_out_after", "all_before", "all_after")), out[:600])
+# The measurement CSV's columns are in evaluate's and calibrate's --help (the installed tool lacks the
+# tools/measure/README.md they pointed to: a fresh user's find, 2026-12-05); '-' validates stdin.
+for sub in ("evaluate", "calibrate"):
+    rc, out, err = run(sub, "--help")
+    check(f"{sub} --help lists the measurement CSV's required and optional columns",
+          rc == 0 and "required: m, n, k, block_m, block_n, block_k, num_warps, num_stages, ms" in out
+          and "layout (NN" in out and "tools/measure/README.md" not in out, out[-900:])
+rc, out, err = run("profiles", "validate", "-", stdin=open("profiles/h200.yaml").read())
+check("profiles validate -: the profile from stdin", rc == 0 and out.startswith("-: ok: h200"), out + err)
 with open(fast, "a") as f:
     f.write("4096,4096,4096,64,64,64,4,3,0.3\n")
 vendor_fast = os.path.join(TMP, "vendor-fast.csv")

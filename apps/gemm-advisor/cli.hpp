@@ -74,6 +74,11 @@ struct CommonOptions {
   const CLI::Option* layout_option = nullptr;
 };
 
+/// The `--help` footer of evaluate and calibrate: the measurement CSV's columns, then the exit codes
+/// (the installed tool has no tools/measure/README.md, which the help pointed to: a fresh user's
+/// find, 2026-12-05).
+std::string measurement_csv_footer();
+
 /// Validators of option values (a bad value is a usage error, exit 2).
 /// An integer option's value in decimal digits (a leading '-' allowed, for the range check to refuse).
 CLI::Validator whole_number_validator();

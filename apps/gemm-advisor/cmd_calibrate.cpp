@@ -76,6 +76,7 @@ Registered register_calibrate(CLI::App& app) {
   auto o = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand(
       "calibrate", "Fit a target's model parameters to measured configs of your kernel and GPU; write a profile");
+  cmd->footer(measurement_csv_footer());
   cmd->add_option("--hw", o->hw, "The profile of the GPU the measurements were taken on (a shipped name, a GPU name as nvidia-smi, rocm-smi or torch print it, or a YAML file; default: $GEMM_ADVISOR_HW, else the local GPU)")
       ->check(non_empty_validator());
   add_target_option(cmd, o->target);
@@ -87,7 +88,7 @@ Registered register_calibrate(CLI::App& app) {
                   "The `kernel` column value of your kernel's rows (default: the target's name); e.g. "
                   "--target triton --kernel my-matmul fits the triton target to your kernel")
       ->check(non_empty_validator());
-  cmd->add_option("--measurements", o->measurements, "Measurement CSV(s) of that kernel (tools/measure/README.md)")
+  cmd->add_option("--measurements", o->measurements, "Measurement CSV(s) of that kernel (columns below)")
       ->required()
       ->expected(1, CLI::detail::expected_max_vector_size);
   cmd->add_option("--families", o->families,

@@ -95,6 +95,7 @@ Registered register_evaluate(CLI::App& app) {
   };
   auto o = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand("evaluate", "Score the advisor against measured configs (a measurement CSV)");
+  cmd->footer(measurement_csv_footer());
   cmd->add_option("--hw", o->hw, "Hardware profile the measurements were taken on (a shipped name, a GPU name as nvidia-smi, rocm-smi or torch print it, or a YAML file; default: $GEMM_ADVISOR_HW, else the local GPU)")
       ->check(non_empty_validator());
   add_target_option(cmd, o->target);
@@ -106,7 +107,7 @@ Registered register_evaluate(CLI::App& app) {
                   "The `kernel` column value of the rows to score (default: the target's name), e.g. your own kernel's")
       ->check(non_empty_validator());
   cmd->add_option("--measurements", o->measurements,
-                  "Measurement CSV(s) (data/measurements/); several files are scored as one set")
+                  "Measurement CSV(s) (columns below); several files are scored as one set")
       ->required()
       ->expected(1, CLI::detail::expected_max_vector_size);
   cmd->add_option("--top-k", o->top_k, "Shortlist length: best of the advisor's top K (and top K distinct tiles), as an autotuner given them would get; also a hit-rate cut-off")->capture_default_str()->transform(whole_number_validator())->check(CLI::Range(1, 1000000));

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "cli.hpp"
+#include "gemm_advisor/csv_reader.hpp"
 #include "gemm_advisor/error.hpp"
 #include "gemm_advisor/frontend.hpp"
 #include "gemm_advisor/report.hpp"
@@ -93,8 +94,10 @@ Registered register_profiles(CLI::App& app) {
               // instead passed a broken file as "ok": two fresh users' finds, 2026-12-04). Without a
               // file: a shipped name, or a GPU name as --hw and show take it ("NVIDIA H200").
               std::string text, source = given;
-              const bool file_here = exists_here(given), shipped_name = is_shipped_name(given);
-              const bool path = is_profile_path(given);
+              const bool from_stdin = given == "-";
+              const bool file_here = !from_stdin && exists_here(given);
+              const bool shipped_name = !from_stdin && is_shipped_name(given);
+              const bool path = from_stdin || is_profile_path(given);
               const std::string shipped = path || file_here ? std::string()
                                           : shipped_name    ? given
                                                             : resolve_profile_name(given);
@@ -108,7 +111,15 @@ Registered register_profiles(CLI::App& app) {
                 diag.warnings.push_back("the file " + given + " is validated, but --hw " + given +
                                         " loads the shipped profile of that name (give --hw ./" + given +
                                         " to use the file)");
-              if (source == given) text = read_text_file(given);
+              // '-': the profile from stdin, as the shape and model lists read it (it was "-: cannot
+              // open": a fresh user's find, 2026-12-05).
+              if (from_stdin) {
+                claim_stdin("the profile");
+                source = "<stdin>";
+                text = read_whole_input(std::cin, source, "a profile is read whole");
+              } else if (source == given) {
+                text = read_text_file(given);
+              }
               Profile profile;
               try {
                 profile = parse_profile(text, source, &diag);
@@ -169,6 +180,8 @@ Registered register_profiles(CLI::App& app) {
             if (validate->parsed()) {
               // Several files: each checked, a bad one said and the rest still checked (`validate a.yaml
               // b.yaml` was "unexpected arguments": a fresh user's find, 2026-12-05).
+              if (std::count(o->validate_paths.begin(), o->validate_paths.end(), "-") > 1)
+                throw cli::UsageError("profiles validate: '-' is given twice: stdin holds one profile");
               int code = kExitOk;
               for (const std::string& given : o->validate_paths) {
                 try {

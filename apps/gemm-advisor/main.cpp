@@ -276,6 +276,20 @@ bool ranking_options_given(const CommonOptions& o) {
   return (o.top_option && o.top_option->count() > 0) || (o.distinct_option && o.distinct_option->count() > 0);
 }
 
+std::string measurement_csv_footer() {
+  return "Measurement CSV: a header row, then one row per (shape, config) timed.\n"
+         "  required: m, n, k, block_m, block_n, block_k, num_warps, num_stages, ms (milliseconds, the config's\n"
+         "            whole time: its split-K reduction launch too)\n"
+         "  optional: batch (1), dtype (bf16), layout (NN, the harness's default: not rank's NT), split_k (1),\n"
+         "            group_m, kernel (the row's kernel, default the target's: rows of another kernel are\n"
+         "            skipped; a vendor library's rows, block sizes 0, are its reference),\n"
+         "            status (ok; anything else: the config failed to run), family (cross-validation holds\n"
+         "            whole families out), name, gpu (as torch names it), reps, rel_err;\n"
+         "            vllm-fused-moe: experts, top_k, gemm, routing, block_shape\n"
+         "Exit codes: 0 success, 1 bad input (shape, profile, file; with --strict, any warning), 2 usage error,\n"
+         "3 internal error, 141 stdout closed by its reader (SIGPIPE).";
+}
+
 void claim_stdin(const std::string& what) {
   static std::string claimed;
   if (!claimed.empty() && claimed != what)

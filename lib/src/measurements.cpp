@@ -413,14 +413,18 @@ std::vector<MeasuredShape> read_measurements(std::istream& in, const std::string
       continue;
     }
     MeasuredConfig mc;
+    // A vendor library's row has every block size 0; block_m 0 beside a block_n is a typo, said as a
+    // range error (it was called a vendor library's row: a fresh user's find, 2026-12-05).
+    const auto zero = [&](long i) { return i >= 0 && static_cast<std::size_t>(i) < f.size() && f[i] == "0"; };
+    const bool vendor_like = zero(ibm) && zero(ibn) && zero(ibk);
     // A vendor library's row (block sizes 0) in a file without a kernel column reads as the triton
     // kernel's: the error says why (it said only "0 is outside 1..65536": a fresh user's find).
-    if (ikern < 0 && ibm >= 0 && static_cast<std::size_t>(ibm) < f.size() && f[ibm] == "0")
+    if (ikern < 0 && vendor_like)
       r.fail("column 'block_m': 0 is outside 1..65536; the file has no 'kernel' column, so every row is taken as " +
              target + "'s: a vendor library's row? (name each row's kernel in a kernel column)");
     // The kernel scored is a vendor library's (--kernel cublas): its rows have no tile config (a range
     // error said nothing of that: a fresh user's find, 2026-12-04).
-    if (ikern >= 0 && ibm >= 0 && static_cast<std::size_t>(ibm) < f.size() && f[ibm] == "0")
+    if (ikern >= 0 && vendor_like)
       r.fail("kernel '" + printable(kernel) + "': a vendor library's row (block sizes 0), no tile config to fit or "
              "score; give --kernel the name of a kernel whose rows carry its configs");
     mc.config.block_m = static_cast<int>(csv_int(r, f, ibm, "block_m", 1, 65536));

@@ -362,7 +362,7 @@ void parse_identity(ProfileReader& r, const YAML::Node& root, Hardware& hw) {
   const bool nv_arch = hw.arch == "ampere" || hw.arch == "hopper" || hw.arch == "blackwell";
   const bool amd_arch = hw.arch == "cdna3" || hw.arch == "cdna4";
   if (!hw.arch.empty() && (nvidia || amd) && !(nvidia ? nv_arch : amd_arch))
-    r.warn(root["arch"], "'arch' = '" + printable(hw.arch) + "' is not an " + hw.vendor + " architecture (" +
+    r.warn(root["arch"], "'arch' = '" + printable(hw.arch) + "' is not an " + hw.vendor + " architecture the advisor knows (" +
                              (nvidia ? "ampere, hopper, blackwell" : "cdna3, cdna4") + ")");
   // The ISAs the profiles and their rules were written for (an sm_70 or gfx90a profile passed
   // unsaid, while an unknown arch was warned about).
