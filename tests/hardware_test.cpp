@@ -87,6 +87,13 @@ TEST_CASE("broken profiles give file:line errors", "[hardware][errors]") {
     CHECK(diag.errors.size() == 1);
   }
   CHECK_NOTHROW(parse_profile(replaced(good, "cu_count: 100", "cu_count: !!int 100"), "ok.yaml"));
+  // YAML 1.2's integer spellings: 0o144 octal and 0x64 hexadecimal are 100; 0100 is decimal (YAML 1.2
+  // has no leading-zero octal), as gemm-advisor's integer options read it.
+  CHECK(parse_profile(replaced(good, "cu_count: 100", "cu_count: 0o144"), "ok.yaml").hw.cu_count == 100);
+  CHECK(parse_profile(replaced(good, "cu_count: 100", "cu_count: 0x64"), "ok.yaml").hw.cu_count == 100);
+  CHECK(parse_profile(replaced(good, "cu_count: 100", "cu_count: 0100"), "ok.yaml").hw.cu_count == 100);
+  CHECK_THROWS_WITH(parse_profile(replaced(good, "cu_count: 100", "cu_count: 0o18"), "bad.yaml"),
+                    Catch::Contains("must be a number, got '0o18'"));
   // A digit separator gets a hint; a key written as a list is one error, not also "missing key".
   CHECK_THROWS_WITH(parse_profile(replaced(good, "cu_count: 100", "cu_count: 1_00"), "bad.yaml"),
                     Catch::Contains("got '1_00' (YAML has no digit separators: write 100)"));

@@ -219,6 +219,13 @@ class ProfileReader {
     char* end = nullptr;
     errno = 0;
     v = std::strtod(s.c_str(), &end);
+    // YAML 1.2's octal integer, 0o204, as its hexadecimal 0x84 (strtod's) is read (0o204 was "must be
+    // a number" while 0x84 passed: a fresh user's find, 2026-12-05); 0204 is decimal, as YAML 1.2 has it.
+    if (s.size() > 2 && s[0] == '0' && s[1] == 'o' && s.size() <= 22 &&
+        s.find_first_not_of("01234567", 2) == std::string::npos) {
+      v = static_cast<double>(std::strtoull(s.c_str() + 2, nullptr, 8));
+      end = const_cast<char*>(s.c_str() + s.size());
+    }
     if (s.empty() || end != s.c_str() + s.size()) {
       // YAML's own spellings of infinity and not-a-number (.inf, -.Inf, .NaN, ...) are numbers, not finite ones.
       std::string lower;
