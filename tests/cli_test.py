@@ -681,8 +681,59 @@ with open(side_path, "w") as f:
     f.write('{"truncated": ')
 rc, out, err = run("batch", "-", "--hw", "h200", "--emit", "vllm", "--out", two, "--m-values", "1", stdin="16x576x7168\n")
 check("--emit vllm, unreadable sidecar, no --overwrite: the refusal names the sidecar as the reason",
-      rc == 1 and err.count("\n") == 1 and "was not written by gemm-advisor (gemm-advisor-generator.json, not JSON, "
-      "lists no file)" in err, err)
+      rc == 1 and err.count("\n") == 1 and "gemm-advisor-generator.json: not a sidecar gemm-advisor wrote (not JSON): "
+      "nothing written; remove it, or give --overwrite to replace it" in err, err)
+# -o over a file the run reads by another road: stdin ('-' redirected from it), or the profile that
+# $GEMM_ADVISOR_HW names (both replaced, exit 0: a fresh CI reviewer's find, 2026-12-05); and with
+# stderr closed the warnings do not land in the -o file (it took fd 2).
+self_list = os.path.join(TMP, "self-list.txt")
+with open(self_list, "w") as f:
+    f.write("m,n,k\n64,64,64\n")
+with open(self_list) as stdin_file:
+    p = subprocess.run([BIN, "batch", "-", "--hw", "h200", "-o", self_list], stdin=stdin_file, capture_output=True,
+                       text=True, timeout=60)
+check("batch - -o FILE < FILE: refused, the list kept",
+      p.returncode == 2 and "is the file stdin reads" in p.stderr and open(self_list).read() == "m,n,k\n64,64,64\n",
+      p.stderr)
+env_profile = os.path.join(TMP, "env-profile.yaml")
+shutil.copy("profiles/h200.yaml", env_profile)
+for args in (["batch", self_list], ["calibrate", "--measurements", "data/measurements/h200-triton-more.csv"]):
+    p = subprocess.run([BIN, *args, "-o", env_profile], capture_output=True, text=True, timeout=60,
+                       env=dict(os.environ, GEMM_ADVISOR_HW=env_profile))
+    check(f"{args[0]} -o naming $GEMM_ADVISOR_HW's profile: refused, the profile kept",
+          p.returncode == 2 and "GEMM_ADVISOR_HW" in p.stderr or "is an input of the run" in p.stderr
+          and open(env_profile).read() == open("profiles/h200.yaml").read(), p.stderr)
+closed_out = os.path.join(TMP, "closed-stderr.csv")
+p = subprocess.run(["bash", "-c", f'printf "64x64x64\\n2000000000x2000000000x64\\n" | "{BIN}" batch - --hw h200 '
+                    f'--format csv -o "{closed_out}" 2>&-'], capture_output=True, text=True, timeout=60)
+check("stderr closed: the warnings stay out of the -o file",
+      p.returncode == 0 and open(closed_out).read().startswith("name,m,n,k,") and "warning" not in open(closed_out).read(),
+      open(closed_out).read()[:300] if os.path.exists(closed_out) else p.stderr)
+# Links out of DIR: never the sidecar's (a repository's link there replaced the file it named, exit
+# 0); a config file's only with --overwrite (a fresh CI reviewer's find, 2026-12-05).
+links = os.path.join(TMP, "vllm-links")
+elsewhere = os.path.join(TMP, "elsewhere")
+os.makedirs(links)
+os.makedirs(elsewhere)
+secret = os.path.join(elsewhere, "bashrc")
+with open(secret, "w") as f:
+    f.write("export SECRET=1\n")
+os.symlink(secret, os.path.join(links, "gemm-advisor-generator.json"))
+rc, out, err = run("batch", "-", "--hw", "h200", "--emit", "vllm", "--out", links, "--m-values", "1", "--overwrite",
+                   stdin="16x576x7168\n")
+check("--emit vllm: a link at the sidecar's name is refused, even with --overwrite, and its target kept",
+      rc == 1 and "a link (to " in err and "never through a link" in err
+      and open(secret).read() == "export SECRET=1\n" and os.listdir(links) == ["gemm-advisor-generator.json"], err)
+os.unlink(os.path.join(links, "gemm-advisor-generator.json"))
+name = "N=576,K=7168,device_name=NVIDIA_H200,dtype=fp8_w8a8,block_shape=[128,128].json"
+with open(os.path.join(links, "gemm-advisor-generator.json"), "w") as f:
+    json.dump({"files": {name: {"hardware": "h200", "cu_count": 132, "target": "vllm-fp8-block"}}}, f)
+os.symlink(secret, os.path.join(links, name))
+rc, out, err = run("batch", "-", "--hw", "h200", "--emit", "vllm", "--out", links, "--m-values", "1",
+                   stdin="16x576x7168\n")
+check("--emit vllm: a config file's link out of DIR (the sidecar claiming it) is refused without --overwrite",
+      rc == 1 and "outside " in err and "followed only with --overwrite" in err
+      and open(secret).read() == "export SECRET=1\n", err)
 # A sidecar that cannot be replaced (a directory there) stops the run before any config file is written
 # (the files were written, then the run failed on the sidecar: a fresh user's find); an unreadable one
 # is an error too, not "not JSON" and replaced.

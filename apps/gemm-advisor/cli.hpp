@@ -250,6 +250,9 @@ void note_fp8_from(const std::string& config);
 /// "-": throws UsageError when another input of the command claimed it already (one stream feeds
 /// one reader; the second read nothing, and said the input was empty).
 void claim_stdin(const std::string& what);
+/// main() found standard output closed (and held its number with a descriptor writes fail on):
+/// the failure to write it is then said as "stdout is closed".
+void mark_stdout_closed();
 
 std::vector<gemm_advisor::TileConfig> read_given_candidates(
     const std::string& path, std::map<gemm_advisor::TileConfig, long>* line_of = nullptr);

@@ -290,6 +290,12 @@ std::string measurement_csv_footer() {
          "3 internal error, 141 stdout closed by its reader (SIGPIPE).";
 }
 
+namespace {
+bool g_stdout_was_closed = false;  // main() found fd 1 closed and held its number (writes fail there)
+}  // namespace
+
+void mark_stdout_closed() { g_stdout_was_closed = true; }
+
 void claim_stdin(const std::string& what) {
   static std::string claimed;
   if (!claimed.empty() && claimed != what)
@@ -325,8 +331,12 @@ void warn_vllm_market_name(const gemm_advisor::Hardware& hw, const CommonOptions
 
 ResultsFile::ResultsFile(const std::string& path, const std::string& input, const CommonOptions& common) {
   if (path.empty() || path == "-") return;
+  // The profile: --hw, else $GEMM_ADVISOR_HW (a profile named there was replaced: a fresh CI
+  // reviewer's find, 2026-12-05).
+  const char* env_hw = std::getenv("GEMM_ADVISOR_HW");
+  const std::string hw = !common.hw.empty() ? common.hw : env_hw ? std::string(env_hw) : std::string();
   const std::vector<std::string> inputs = {input, common.candidates, common.moe.from_hf,
-                                           gemm_advisor::is_profile_path(common.hw) ? common.hw : std::string()};
+                                           gemm_advisor::is_profile_path(hw) ? hw : std::string()};
   // The file behind stdout (-o /dev/stdout, /proc/self/fd/1) is stdout: written through, not replaced
   // (a CI log appended to with >> was replaced by the results: a fresh CI user's find, 2026-12-05).
   struct stat out_st {}, path_st {};
@@ -339,6 +349,12 @@ ResultsFile::ResultsFile(const std::string& path, const std::string& input, cons
   for (const std::string& read : inputs)
     if (!read.empty() && read != "-" && std::filesystem::equivalent(path, read, ec))
       throw UsageError("--out " + path + " is an input of the run (" + read + "): write the results elsewhere");
+  // An input read from stdin ('-') that is this file (`-o list.txt < list.txt`: the list was replaced
+  // by the results, exit 0: the same reviewer's find).
+  struct stat in_st {};
+  if (exists && std::find(inputs.begin(), inputs.end(), "-") != inputs.end() && ::fstat(STDIN_FILENO, &in_st) == 0 &&
+      S_ISREG(in_st.st_mode) && in_st.st_dev == path_st.st_dev && in_st.st_ino == path_st.st_ino)
+    throw UsageError("--out " + path + " is the file stdin reads ('-'): write the results elsewhere");
   if (std::filesystem::is_directory(path, ec))
     throw UsageError("--out " + path + " is a directory: the results go to a file (--emit vllm writes its "
                      "config files into a directory)");
@@ -482,7 +498,7 @@ int finish_stdout(int code) {
   if (!std::ferror(stdout) && !std::cout.fail()) return code;
   if (stdout_reader_gone()) return kExitBrokenPipe;
   std::string why;
-  if (::fcntl(STDOUT_FILENO, F_GETFD) == -1) why = ": stdout is closed";
+  if (g_stdout_was_closed || ::fcntl(STDOUT_FILENO, F_GETFD) == -1) why = ": stdout is closed";
   else if (flush_errno != 0) why = std::string(": ") + std::strerror(flush_errno);
   // What the run did write in full is said (calibrate's profile was written, yet the message read as
   // if nothing was: a fresh user's find, 2026-12-05).
@@ -600,6 +616,19 @@ void end_on_signal(int signo) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Standard input, output and error hold their numbers before any file is opened: with one closed
+  // (`2>&-`) the next file opened took its number, and the warnings went into the -o results (a
+  // fresh CI reviewer's find, 2026-12-05). A closed one gets /dev/null opened the other way, so that
+  // reading stdin or writing stdout still fails as on a closed descriptor (EBADF), and is said so.
+  for (int fd = 0; fd <= 2; ++fd)
+    if (::fcntl(fd, F_GETFD) == -1 && errno == EBADF) {
+      if (fd == 1) cli::mark_stdout_closed();
+      const int opened = ::open("/dev/null", fd == 0 ? O_WRONLY : O_RDONLY);
+      if (opened >= 0 && opened != fd) {
+        ::dup2(opened, fd);
+        ::close(opened);
+      }
+    }
   for (const int signo : {SIGTERM, SIGHUP, SIGINT}) ::signal(signo, end_on_signal);
   auto logger = spdlog::stderr_color_mt("gemm-advisor");
   const auto warnings = std::make_shared<WarningCounter>();

@@ -853,6 +853,26 @@ void remove_stale_temporaries(const std::string& dir) {
   }
 }
 
+void refuse_links_out_of(const std::string& dir, const std::vector<std::string>& names, bool overwrite) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const std::string sidecar = sidecar_path(dir);
+  if (fs::is_symlink(fs::symlink_status(sidecar, ec)))
+    throw InputError(sidecar + ": a link (to " + fs::read_symlink(sidecar, ec).string() +
+                     "): the sidecar is written in the directory itself, never through a link; remove it (nothing written)");
+  if (overwrite) return;
+  const fs::path home = fs::canonical(dir, ec);
+  for (const std::string& name : names) {
+    const fs::path path = fs::path(dir) / name;
+    if (!fs::is_symlink(fs::symlink_status(path, ec))) continue;
+    std::error_code target_ec;
+    const fs::path target = fs::canonical(path, target_ec);
+    if (target_ec || target.parent_path() != home)
+      throw InputError(path.string() + ": a link to " + fs::read_symlink(path, ec).string() +
+                       ", outside " + dir + ": followed only with --overwrite (nothing written)");
+  }
+}
+
 std::string unreadable_sidecar_warning(const std::string& dir, const std::string& why) {
   if (why.empty()) return "";
   // Not ours, or unreadable: replaced by this run's, and said (it was silent: a fresh user's find).
@@ -892,11 +912,21 @@ std::string write_config_directory(const std::string& dir, const std::vector<std
     const std::string path = (std::filesystem::path(dir) / name).string();
     refuse_non_regular(path, path + " (nothing written)");
   }
+  // Links: the sidecar is this tool's own file in DIR, never written through a link; a config
+  // file's link is followed where it stays in DIR, and out of it only with --overwrite (a checked-out
+  // repository's links, with a sidecar claiming their names, replaced files elsewhere, exit 0: a
+  // fresh CI reviewer's find, 2026-12-05). Both before any file is written.
+  refuse_links_out_of(dir, names, overwrite);
   // The sidecar, read once for the checks and as the base of the one written (a sidecar it cannot
   // read, permissions, is an error that leaves it alone; one that is no sidecar lists nothing, is
   // replaced, and said).
   std::string why;
   const nlohmann::json earlier = listed_files(dir, &why);
+  // A file at the sidecar's name that is no sidecar is someone's: replaced only with --overwrite (it
+  // was replaced with a warning that --quiet hid: a fresh CI reviewer's find, 2026-12-05).
+  if (!why.empty() && !overwrite)
+    throw InputError(sidecar_path(dir) + ": not a sidecar gemm-advisor wrote (" + why +
+                     "): nothing written; remove it, or give --overwrite to replace it");
   if (!overwrite) refuse_foreign_config_files(dir, names, run, earlier, why, "--overwrite");
   if (std::string mixed = mixed_runs_warning(dir, names, run, earlier); !mixed.empty() && warnings)
     warnings->push_back(std::move(mixed));
