@@ -698,6 +698,33 @@ check("-o FILE, a write failing midway (EFBIG): exit 1, FILE as it was, no tempo
       p.returncode == 1 and open(results).read() == "yesterday\n" and
       f"{results}: cannot write: File too large ({results} left as it was)" in p.stderr and
       not [n for n in os.listdir(TMP) if n.startswith(".gemm-advisor.")], p.stderr[-400:])
+# ... also where SIGXFSZ has its default action (a shell's `ulimit -f`): it ended the run with its
+# temporary file left behind, rc 153 (a fresh CI reviewer's find, 2026-12-05); now the same error.
+
+
+def small_file_limit_default_signal():
+    signal.signal(signal.SIGXFSZ, signal.SIG_DFL)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (20000, 20000))
+
+
+p = subprocess.run([BIN, "batch", many, "--hw", "h100", "--format", "csv", "--top", "0", "-o", results],
+                   preexec_fn=small_file_limit_default_signal, capture_output=True, text=True, timeout=300)
+check("-o FILE past ulimit -f with SIGXFSZ at its default: exit 1, FILE as it was, no temporary",
+      p.returncode == 1 and open(results).read() == "yesterday\n" and
+      f"{results}: cannot write: File too large" in p.stderr and
+      not [n for n in os.listdir(TMP) if n.startswith(".gemm-advisor.")], [p.returncode, p.stderr[-400:]])
+
+
+def few_files():
+    resource.setrlimit(resource.RLIMIT_NOFILE, (5, 5))
+
+
+# A failed --emit vllm run leaves no directory it made (out of descriptors it left an empty one).
+nofd_dir = os.path.join(TMP, "vllm-no-fds")
+p = subprocess.run([BIN, "batch", weights, "--hw", "h200", "--emit", "vllm", "--out", nofd_dir],
+                   preexec_fn=few_files, capture_output=True, text=True, timeout=120)
+check("--emit vllm failing for want of descriptors: exit 1, no directory left",
+      p.returncode == 1 and not os.path.exists(nofd_dir), [p.returncode, p.stderr[-300:]])
 rc, out, err = run("batch", good, "--hw", "h200", "-o", good)
 check("-o the input list itself: a usage error, the list untouched", rc == 2 and "is an input of the run" in err and
       open(good).read() == "m,n,k\n16,4096,4096\n64,64,64\n", err)

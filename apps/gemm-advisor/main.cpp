@@ -16,6 +16,7 @@
 #include <atomic>
 #include <cctype>
 #include <cerrno>
+#include <system_error>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -630,6 +631,10 @@ int main(int argc, char** argv) {
       }
     }
   for (const int signo : {SIGTERM, SIGHUP, SIGINT}) ::signal(signo, end_on_signal);
+  // Past the file-size limit (ulimit -f) a write fails with EFBIG, said and cleaned up like a full
+  // disk, instead of SIGXFSZ ending the run with its temporary file left behind (a fresh CI
+  // reviewer's find, 2026-12-05).
+  ::signal(SIGXFSZ, SIG_IGN);
   auto logger = spdlog::stderr_color_mt("gemm-advisor");
   const auto warnings = std::make_shared<WarningCounter>();
   logger->sinks().push_back(warnings);
@@ -755,6 +760,17 @@ int main(int argc, char** argv) {
     std::cerr << "gemm-advisor: error: out of memory\n";
     return cli::kExitBadInput;
   } catch (const std::exception& e) {
+    // A resource the system refused (a thread under `ulimit -v` or -u, which TBB reports as
+    // "pthread_create has failed: Resource temporarily unavailable"; too many open files) is the
+    // environment's limit, not a bug (it exited 3, "internal error": a fresh CI reviewer's find,
+    // 2026-12-05).
+    const std::string what = e.what();
+    for (const int refused : {EAGAIN, ENOMEM, EMFILE, ENFILE})
+      if (what.find(std::strerror(refused)) != std::string::npos) {
+        std::cerr << "gemm-advisor: error: out of resources: " << cli::one_line(what)
+                  << " (a limit of the environment: ulimit -v, -u or -n; -j 1 runs one thread)\n";
+        return cli::kExitBadInput;
+      }
     std::cerr << "gemm-advisor: internal error: " << cli::one_line(e.what()) << "\n";
     return 3;
   }

@@ -14,6 +14,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstring>
+#include <exception>
 #include <filesystem>
 #include <functional>
 #include <random>
@@ -611,6 +612,13 @@ void AtomicFile::commit() {
 }
 
 void AtomicFile::abandon(int error) {
+  // The reason, where the caller could not tell it (the buffer's failed write lost errno): one more
+  // byte at the temporary's end fails as the last write did (EFBIG past ulimit -f, ENOSPC); the
+  // temporary is discarded anyway.
+  if (error == 0 && lock_fd_ >= 0) {
+    struct stat st {};
+    if (::fstat(lock_fd_, &st) == 0 && ::pwrite(lock_fd_, "\n", 1, st.st_size) < 0) error = errno;
+  }
   discard();
   throw InputError(path_ + ": cannot write: " + (error != 0 ? std::string(std::strerror(error)) : "a write failed") +
                    " (" + path_ + " left as it was)");
@@ -889,6 +897,20 @@ std::string write_config_directory(const std::string& dir, const std::vector<std
   std::error_code exists_ec;
   const bool fresh_dir = !std::filesystem::is_directory(dir, exists_ec);  // made by this run
   ensure_directory(dir);
+  // A directory this run made goes again if the run fails before any config file is in it, whatever
+  // failed (out of file descriptors before the lock left an empty directory: a fresh CI reviewer's
+  // find, 2026-12-05); std::filesystem::remove takes a directory only when it is empty.
+  struct RemoveIfNothingWritten {
+    const std::string& dir;
+    bool armed;
+    int exceptions = std::uncaught_exceptions();
+    ~RemoveIfNothingWritten() {
+      if (!armed || std::uncaught_exceptions() <= exceptions) return;
+      std::error_code ec;
+      std::filesystem::remove(sidecar_path(dir), ec);
+      std::filesystem::remove(dir, ec);
+    }
+  } remove_if_nothing_written{dir, fresh_dir};
   // One run at a time in a directory: the check, the files and the sidecar under an exclusive lock
   // on the directory (flock), so that concurrent runs neither lose each other's sidecar entries nor
   // see each other's files half-listed (16 runs at once left the sidecar listing 6 of 16 files,
@@ -958,12 +980,7 @@ std::string write_config_directory(const std::string& dir, const std::vector<std
       // A directory this run made and wrote no config file into goes again: a run that writes
       // nothing leaves no directory, as README says (a file name too long for the file system left
       // one holding a sidecar that listed nothing: a fresh user's find, 2026-12-05).
-      if (fresh_dir && done.empty()) {
-        std::error_code ec;
-        std::filesystem::remove(sidecar_path(dir), ec);
-        std::filesystem::remove(dir, ec);  // only when empty: nothing else is touched
-        throw;
-      }
+      if (fresh_dir && done.empty()) throw;  // the directory goes again (remove_if_nothing_written)
       try {
         (void)record();
       } catch (const InputError&) {
@@ -973,6 +990,7 @@ std::string write_config_directory(const std::string& dir, const std::vector<std
       throw;
     }
     done.push_back(name);
+    remove_if_nothing_written.armed = false;
     // A long run's sidecar follows it (1,500 files written by a run killed after 1,001 were all
     // still "written": false: the sidecar was rewritten only at the end, noticed 2026-12-05).
     // The files still to come stay listed as planned.
