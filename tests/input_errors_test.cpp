@@ -200,15 +200,22 @@ TEST_CASE("a first line 'shapes:' is a YAML list whatever the source's name (std
 TEST_CASE("lists nested deeper than yaml-cpp reads are said to be, not 'not valid JSON: bad file'", "[readers][errors]") {
   // Valid JSON, 1000 lists deep: yaml-cpp stops at about 500 with its message "bad file", which
   // came out as "deep.json:2: not valid JSON: bad file" (a line past the file's one line, too).
+  // Flow nesting past 64 levels is refused before any parser builds it (2 MB of '[' took 284 MB: a
+  // fresh CI reviewer's find, 2026-12-05), at its line; 64 levels are read.
   const std::string deep = std::string(1000, '[') + std::string(1000, ']') + "\n";
   CHECK_THROWS_WITH(read_all(deep, "deep.json"),
-                    Catch::Equals("deep.json: lists or mappings nested too deep (yaml-cpp stops at about 500 "
-                                  "levels): not a shape list"));
+                    Catch::Equals("deep.json:1: lists or mappings nested deeper than 64 levels: not a shape list"));
+  CHECK_THROWS_WITH(read_all("[\n" + std::string(64, '[') + std::string(64, ']') + "]\n", "deep.json"),
+                    Catch::Contains("deep.json:2: lists or mappings nested deeper than 64 levels"));
+  // Brackets inside quoted strings and comments are not nesting.
+  CHECK_NOTHROW(read_all("- {m: 64, n: 64, k: 64, name: '" + std::string(100, '[') + "'} # " + std::string(100, '{') +
+                             "\n- {m: 32, n: 32, k: 32, name: \"" + std::string(100, '{') + "\\\"\"}\n",
+                         "quoted.yaml"));
   std::string block = "shapes:\n  ";  // block style too
   for (int i = 0; i < 1000; ++i) block += "- ";
   CHECK_THROWS_WITH(read_all(block + "1\n", "deep.yaml"), Catch::Contains("deep.yaml: lists or mappings nested too deep"));
   const std::string msg = profile_error("name: x\ncompute: " + deep);
-  CHECK(msg == "p.yaml: lists or mappings nested too deep (yaml-cpp stops at about 500 levels): not a profile");
+  CHECK(msg == "p.yaml:2: lists or mappings nested deeper than 64 levels: not a profile");
   CHECK(one_printable_line(msg));
 }
 

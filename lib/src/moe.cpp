@@ -502,6 +502,7 @@ MoeModel moe_model_from_hf_config(const std::string& file, std::int64_t tp, cons
       from_stdin ? read_whole_input(std::cin, path, "not a config.json", std::size_t{16} << 20) : read_text_file(path));
   if (in.find_first_not_of(" \t\r\n") == std::string::npos) throw InputError(path + ": is empty (expected a config.json)");
   if (in.find('\0') != std::string::npos) throw InputError(path + ": contains NUL bytes: not a text file");
+  check_flow_nesting(in, path, 0, "a config.json");
   nlohmann::json root;
   // nlohmann keeps the last of a key given twice: a config whose hidden_size is written twice is
   // ambiguous, so the parser's key events are checked per object.

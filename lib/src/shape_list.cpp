@@ -270,6 +270,7 @@ class YamlShapeReader : public ShapeReader {
     std::string text = read_whole_input(in, source, "YAML and JSON lists are read whole; use CSV or text, which stream");
     if (text.find('\0') != std::string::npos) throw InputError(source + ": contains NUL bytes: not a text file");
     if (json) {
+      check_flow_nesting(text, source, first_line, "a shape list");
       // Strict JSON first, for exact JSON error messages; then walk it with yaml-cpp for lines.
       try {
         const auto parsed = nlohmann::json::parse(text);

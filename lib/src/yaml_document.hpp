@@ -10,6 +10,44 @@
 
 namespace gemm_advisor {
 
+/// Deepest nesting of flow lists and mappings ([ ], { }) a list or profile may have; the files the
+/// advisor reads have 4 at most.
+constexpr int kMaxFlowNesting = 64;
+
+/// Throws InputError "source:line: lists or mappings nested deeper than 64 levels: not `what`" when
+/// `text` opens more than kMaxFlowNesting flow collections ('[' or '{' outside quoted strings and
+/// comments) at once; says nothing otherwise. Run before any parser: yaml-cpp and nlohmann build
+/// every level first, 2 MB of '[' took 284 MB (a fresh CI reviewer's find, 2026-12-05). Block
+/// (indented) nesting is left to yaml-cpp's own depth limit. `first_line` as load_one_document's.
+inline void check_flow_nesting(const std::string& text, const std::string& source, long first_line,
+                               const std::string& what) {
+  int depth = 0;
+  long line = 1;
+  char quote = 0;  // the open quoted string's quote character, 0 outside one
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char ch = text[i];
+    if (ch == '\n') ++line;
+    if (quote) {
+      if (quote == '"' && ch == '\\') ++i;  // an escape: the next character is the string's
+      else if (ch == quote && quote == '\'' && i + 1 < text.size() && text[i + 1] == '\'') ++i;  // YAML's ''
+      else if (ch == quote) quote = 0;
+      continue;
+    }
+    if (ch == '"' || ch == '\'') {
+      quote = ch;
+    } else if (ch == '#' && (i == 0 || text[i - 1] == ' ' || text[i - 1] == '\t' || text[i - 1] == '\n')) {
+      const std::size_t end = text.find('\n', i);
+      i = (end == std::string::npos ? text.size() : end) - 1;
+    } else if (ch == '[' || ch == '{') {
+      if (++depth > kMaxFlowNesting)
+        throw InputError(source + ":" + std::to_string(line + first_line) + ": lists or mappings nested deeper than " +
+                         std::to_string(kMaxFlowNesting) + " levels: not " + what);
+    } else if ((ch == ']' || ch == '}') && depth > 0) {
+      --depth;
+    }
+  }
+}
+
 /// The one YAML document of `text` (a Null node when there is none). A second document (after `---`)
 /// throws InputError "source:line: a second YAML document: `what` is one document (drop the '---')"
 /// (or, without a '---' or '...' line, "a second top-level YAML value: `what` is one YAML list ..."):
@@ -21,6 +59,7 @@ namespace gemm_advisor {
 /// Any other YAML::Exception passes through.
 inline YAML::Node load_one_document(const std::string& text, const std::string& source, long first_line,
                                     const std::string& what) {
+  check_flow_nesting(text, source, first_line, what);
   std::vector<YAML::Node> documents;
   try {
     documents = YAML::LoadAll(text);
