@@ -496,9 +496,14 @@ std::pair<std::string, int> create_temporary_beside(const std::string& path) {
   if (fd >= 0) (void)::flock(fd, LOCK_EX | LOCK_NB);
   // Said as what failed: the temporary file beside it (under /proc, creating one fails with ENOENT,
   // which alone read as if the path were missing: a fresh user's find).
-  if (fd < 0)
-    throw InputError(path + ": cannot write: cannot create a file in " +
-                     std::filesystem::path(tmp).parent_path().lexically_normal().string() + " (" + std::strerror(errno) + ")");
+  if (fd < 0) {
+    const int error = errno;
+    // "." for a name with no folder ("cannot create a file in  (Too many open files)": a fresh CI
+    // reviewer's find, 2026-12-05).
+    const std::string folder = std::filesystem::path(tmp).parent_path().lexically_normal().string();
+    throw InputError(path + ": cannot write: cannot create a file in " + (folder.empty() ? "." : folder) + " (" +
+                     std::strerror(error) + ")");
+  }
   return {tmp, fd};
 }
 
