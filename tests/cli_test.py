@@ -395,8 +395,14 @@ expect_error("--cu-count 0", ["rank", "64x64x64", "--cu-count", "0"], 2,
              "--cu-count: 0 is not a CU count: give 1 up to the GPU's CUs")
 # A partition's predictions say so in CSV's hardware column and in the --emit vllm sidecar.
 rc, out, err = run("batch", "-", "--hw", "h200", "--cu-count", "66", "--format", "csv", "-q", stdin="4096x4096x4096\n")
-check("batch --cu-count --format csv: hardware 'h200 (66 of 132 CUs)'", rc == 0 and
-      ",h200 (66 of 132 CUs),1," in out, out + err)
+check("batch --cu-count --format csv: hardware 'h200 (66 of 132 CUs)', then the target",
+      rc == 0 and ",h200 (66 of 132 CUs),triton,1," in out, out + err)
+# The CSV says which kernel was ranked, as the JSON outputs do (a fresh user's find, 2026-12-05: two
+# targets' rankings were told apart by the file name alone).
+rc, out, err = run("rank", "16x576x7168", "--hw", "h200", "--target", "vllm-fp8-block", "--top", "1", "--format", "csv")
+rows = list(csv.DictReader(io.StringIO(out))) if rc == 0 else []
+check("rank --format csv: a target column after hardware", len(rows) == 1 and rows[0]["target"] == "vllm-fp8-block"
+      and out.split("\n")[0].split(",")[7:9] == ["hardware", "target"], out + err)
 vdir = os.path.join(TMP, "vllm-66")
 rc, out, err = run("batch", "examples/deepseek-v3.csv", "--hw", "h200", "--cu-count", "66", "--emit", "vllm", "--out",
                    vdir, "-q")

@@ -526,7 +526,7 @@ int run_batch(const BatchOptions& o) {
                   case Output::jsonl:
                     out << json_text(ranking_json(e.problem, hw, common.target, s.ranked, top, e.name)) << "\n";
                     break;
-                  case Output::csv: write_ranking_csv_rows(out, e.problem, hw, s.ranked, top, e.name); break;
+                  case Output::csv: write_ranking_csv_rows(out, e.problem, hw, common.target, s.ranked, top, e.name); break;
                   default:
                     write_ranking_table(out, e.problem, hw, s.ranked, top, e.name);
                     out << "\n";

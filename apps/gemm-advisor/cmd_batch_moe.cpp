@@ -189,7 +189,7 @@ int run_moe_batch(const MoeBatchOptions& o) {
         files[key].second[m] = ranked.front().config;
       } else if (o.format == "csv") {
         if (csv_header_due) write_ranking_csv_header(std::cout, true), csv_header_due = false;
-        write_ranking_csv_rows(std::cout, p, hw, ranked, top, name);
+        write_ranking_csv_rows(std::cout, p, hw, std::string(target.name()), ranked, top, name);
       } else if (o.format == "table") {
         write_ranking_table(std::cout, p, hw, ranked, top, name);
         std::cout << "\n";

@@ -71,7 +71,7 @@ Registered register_rank(CLI::App& app) {
               out << json_text(ranking_json(p, hw, o->common.target, ranked, o->common.top), 2) << "\n";
             } else if (o->format == "csv") {
               write_ranking_csv_header(out, p.is_moe());
-              write_ranking_csv_rows(out, p, hw, ranked, o->common.top);
+              write_ranking_csv_rows(out, p, hw, o->common.target, ranked, o->common.top);
             } else {
               write_ranking_table(out, p, hw, ranked, o->common.top);
             }

@@ -166,19 +166,20 @@ std::string csv_field(const std::string& s) {
 
 void write_ranking_csv_header(std::ostream& out, bool moe) {
   out << "name,m,n,k,batch,dtype,layout," << (moe ? "experts,top_k,gemm,block_shape,routing," : "")
-      << "hardware,rank,block_m,block_n,block_k,group_m,num_warps,num_stages,split_k,"
+      << "hardware,target,rank,block_m,block_n,block_k,group_m,num_warps,num_stages,split_k,"
          "latency_us,tflops,pct_of_peak,bound,waves,occupancy,feasible,reason\n";
 }
 
-void write_ranking_csv_rows(std::ostream& out, const GemmProblem& p, const Hardware& hw,
+void write_ranking_csv_rows(std::ostream& out, const GemmProblem& p, const Hardware& hw, const std::string& target,
                             const std::vector<RankedConfig>& ranked, std::size_t top, const std::string& name) {
   const std::string moe =
       p.is_moe() ? fmt::format("{},{},{},{},{},", p.moe.experts, p.moe.top_k, moe_gemm_name(p.moe.gemm),
                                p.moe.quant_block ? fmt::format("{0}x{0}", p.moe.quant_block) : std::string(),
                                csv_field(moe_routing_text(p.moe)))
                  : std::string();
-  const std::string prefix = fmt::format("{},{},{},{},{},{},{},{}{}", csv_field(name), p.m, p.n, p.k, p.batch,
-                                         dtype_name(p.dtype), p.layout.name(), moe, hardware_label(hw));
+  const std::string prefix = fmt::format("{},{},{},{},{},{},{},{}{},{}", csv_field(name), p.m, p.n, p.k, p.batch,
+                                         dtype_name(p.dtype), p.layout.name(), moe, hardware_label(hw),
+                                         csv_field(target));
   std::size_t rank = 0;
   const std::size_t limit = shown(top, ranked.size());
   for (const auto& r : ranked) {

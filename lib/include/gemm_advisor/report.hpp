@@ -28,9 +28,10 @@ void write_ranking_table(std::ostream& out, const GemmProblem& p, const Hardware
 
 /// CSV: the header line, then one line per ranked entry (top `top`; 0: all). With `moe` (fused-MoE
 /// layers: rows of MoE problems only) the header has experts, top_k, gemm, block_shape and routing
-/// after layout, which say what layer m, n and k belong to.
+/// after layout, which say what layer m, n and k belong to. `target` (the kernel ranked, as
+/// `--target` names it) is the column after hardware, as the JSON outputs carry it.
 void write_ranking_csv_header(std::ostream& out, bool moe = false);
-void write_ranking_csv_rows(std::ostream& out, const GemmProblem& p, const Hardware& hw,
+void write_ranking_csv_rows(std::ostream& out, const GemmProblem& p, const Hardware& hw, const std::string& target,
                             const std::vector<RankedConfig>& ranked, std::size_t top, const std::string& name = "");
 
 /// Quotes a CSV field when it holds a comma, quote or newline (RFC 4180); control bytes other than
