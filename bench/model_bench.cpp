@@ -141,7 +141,7 @@ void BM_RankShapeCsv(benchmark::State& state) {
       triton_candidates(p, hw, space);
       rank_configs(triton_target(), p, hw, space, ranked);
       std::ostringstream out;
-      write_ranking_csv_rows(out, p, hw.hw, ranked, 1);
+      write_ranking_csv_rows(out, p, hw.hw, "triton", ranked, 1);
       benchmark::DoNotOptimize(out.str());
     }
     done += static_cast<std::int64_t>(shapes.size());
