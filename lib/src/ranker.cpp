@@ -220,6 +220,20 @@ void rank_configs(const Target& target, const EstimateContext& context, const st
           max_hit_rate > 0 &&
           std::adjacent_find(run, stop, [](const SortKey& a, const SortKey& b) { return a.latency_s == b.latency_s; }) !=
               stop;
+      // The less-work rule below holds for a run whose configs all run at most one block a CU, so
+      // that the comparison is one order over the run (a strict weak ordering, as std::sort needs):
+      // applied pair by pair where both fit, it was not transitive, and a subset of configs could
+      // come out in another relative order than in the whole ranking (a fresh user's find,
+      // 2026-12-05).
+      bool run_fits_one_wave = !p.is_moe() && !(context.a_aligned && context.b_aligned);
+      const double run_cus = profile.hw.cu_count;
+      for (auto it = run; run_fits_one_wave && it != stop; ++it) {
+        const TileConfig& c = config_of(*it);
+        run_fits_one_wave = static_cast<double>((p.m + c.block_m - 1) / c.block_m) *
+                                static_cast<double>((p.n + c.block_n - 1) / c.block_n) *
+                                static_cast<double>(p.batch) * static_cast<double>(c.split_k) <=
+                            run_cus;
+      }
       std::sort(run, stop, [&](const SortKey& a, const SortKey& b) {
         // A config with a block size past the problem's next power of two (a tile that is mostly
         // padding: given candidates, and the tutorial's space, which keeps its tuner's sizes) after
@@ -248,21 +262,13 @@ void rank_configs(const Target& target, const EstimateContext& context, const st
         // looked at): 83.2% -> 98.0% of oracle, worst 68.1% -> 93.0%. By more blocks instead of less work a block
         // (padding counted): set j of the tutorial -0.5 points (a tile padded into more blocks is
         // not less work a block).
-        if (!p.is_moe() && !(context.a_aligned && context.b_aligned)) {
+        if (run_fits_one_wave) {
           // In double: the product passes int64 at the limits (2^31 - 1 cubed, batch 2^24).
-          const auto blocks = [&](const TileConfig& c) {
-            return static_cast<double>((p.m + c.block_m - 1) / c.block_m) *
-                   static_cast<double>((p.n + c.block_n - 1) / c.block_n) * static_cast<double>(p.batch) *
-                   static_cast<double>(c.split_k);
-          };
           const auto block_work = [&](const TileConfig& c) {
             return static_cast<double>(c.block_m) * c.block_n * static_cast<double>((p.k + c.split_k - 1) / c.split_k);
           };
-          const double cus = profile.hw.cu_count;
-          if (blocks(config_of(a)) <= cus && blocks(config_of(b)) <= cus) {
-            const double wa = block_work(config_of(a)), wb = block_work(config_of(b));
-            if (wa != wb) return wa < wb;
-          }
+          const double wa = block_work(config_of(a)), wb = block_work(config_of(b));
+          if (wa != wb) return wa < wb;
         }
         if (a.arithmetic_intensity != b.arithmetic_intensity) return a.arithmetic_intensity > b.arithmetic_intensity;
         if (preferred_stages > 0) {
