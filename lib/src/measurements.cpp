@@ -322,11 +322,9 @@ std::vector<MeasuredShape> read_measurements(std::istream& in, const std::string
   }
   const ProblemColumns cols = problem_columns(h);
   const int ikern = h.index("kernel"), ist = h.index("status");
-  // Without a kernel column every row is the triton kernel's: said where another kernel's rows are
-  // wanted (it failed as "no shape has a timed config of the triton-tutorial kernel": a fresh user's find).
-  if (ikern < 0 && target != "triton" && warnings)
-    warnings->push_back(source + ": no 'kernel' column: its rows are taken as the triton kernel's, not " + target +
-                        "'s (add a kernel column, or give --kernel triton)");
+  // Without a kernel column every row is the kernel asked for (--kernel, else the target's), as
+  // tools/measure/README.md and --help say (they were the triton kernel's whatever was asked, and
+  // `evaluate --target triton-tutorial` on such a file failed: fresh users' finds, 2026-12-04/05).
   const int ibm = h.index("block_m"), ibn = h.index("block_n"), ibk = h.index("block_k");
   const int iw = h.index("num_warps"), is = h.index("num_stages"), ig = h.index("group_m");
   const int isk = h.index("split_k"), ims = h.index("ms");
@@ -346,7 +344,7 @@ std::vector<MeasuredShape> read_measurements(std::istream& in, const std::string
     require_header_fields(r, h, f);
     GemmProblem p = read_problem_row(r, f, cols);
     read_moe_columns(r, f, igemm, iexp, itopk, iroute, iblock, cols.layout, p);
-    const std::string kernel = csv_text(f, ikern, "triton");
+    const std::string kernel = csv_text(f, ikern, target);
     if (kernel == vllm_fused_moe_target().name() && !p.is_moe())
       r.fail("column 'gemm' is empty: a " + kernel + " row is one GEMM of a layer (up or down), with experts and top_k");
     // Kept for the record, not scored, but a slip there is still a slip (reps=abc passed unsaid: a
@@ -417,8 +415,8 @@ std::vector<MeasuredShape> read_measurements(std::istream& in, const std::string
     // range error (it was called a vendor library's row: a fresh user's find, 2026-12-05).
     const auto zero = [&](long i) { return i >= 0 && static_cast<std::size_t>(i) < f.size() && f[i] == "0"; };
     const bool vendor_like = zero(ibm) && zero(ibn) && zero(ibk);
-    // A vendor library's row (block sizes 0) in a file without a kernel column reads as the triton
-    // kernel's: the error says why (it said only "0 is outside 1..65536": a fresh user's find).
+    // A vendor library's row (block sizes 0) in a file without a kernel column reads as the kernel
+    // asked for: the error says why (it said only "0 is outside 1..65536": a fresh user's find).
     if (ikern < 0 && vendor_like)
       r.fail("column 'block_m': 0 is outside 1..65536; the file has no 'kernel' column, so every row is taken as " +
              target + "'s: a vendor library's row? (name each row's kernel in a kernel column)");
