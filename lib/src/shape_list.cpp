@@ -486,6 +486,22 @@ std::unique_ptr<ShapeReader> open_shape_reader(std::istream& in, const std::stri
       else prefixed->set_inner(std::make_unique<CsvShapeReader>(prefixed->stream(), source, defaults, skipped_lines));
       return std::make_unique<NonEmptyReader>(std::move(prefixed), source);
     }
+    // A '-' opens a YAML list item only before a space, a tab or the line's end ("- 64x64x64",
+    // "---"); "-1x2x3" is a text line with a negative M, said as such (it was "expected a list of
+    // shapes": a fresh user's find, 2026-12-05). The line is read to tell, then given back.
+    if (format == ShapeFormat::yaml) {
+      std::string first;
+      std::getline(in, first);
+      const bool item = first.size() < 2 || first[1] == ' ' || first[1] == '\t' || first[1] == '\r' ||
+                        first.compare(0, 3, "---") == 0;
+      if (!in.eof()) first += '\n';
+      auto buf = std::make_unique<PrefixStreambuf>(std::move(first), in.rdbuf());
+      auto stream = std::make_unique<std::istream>(buf.get());
+      auto prefixed = std::make_unique<PrefixedReader>(std::move(buf), std::move(stream));
+      if (item) prefixed->set_inner(std::make_unique<YamlShapeReader>(prefixed->stream(), source, defaults, false, skipped_lines));
+      else prefixed->set_inner(std::make_unique<TextShapeReader>(prefixed->stream(), source, defaults, skipped_lines));
+      return std::make_unique<NonEmptyReader>(std::move(prefixed), source);
+    }
   }
   std::unique_ptr<ShapeReader> reader;
   switch (format) {
