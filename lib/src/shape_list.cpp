@@ -471,37 +471,38 @@ std::unique_ptr<ShapeReader> open_shape_reader(std::istream& in, const std::stri
     else if (ch == '-') format = ShapeFormat::yaml;
     else if (std::isdigit(ch)) format = ShapeFormat::text;
     else format = ShapeFormat::csv;
-    // A first line "shapes:" opens the YAML mapping form (it was read as a CSV header lacking m:
-    // a fresh user's find, 2026-12-04, on stdin and in a file without an extension). The line is
-    // read to tell, then given back to the reader.
-    if (format == ShapeFormat::csv && ch == 's') {
+    // The first line read to tell the format, then given back to the reader it picks: YAML, or
+    // `other` (the CSV or text reader).
+    const auto first_line_decides = [&](auto&& yaml_if, ShapeFormat other) -> std::unique_ptr<ShapeReader> {
       std::string first;
       std::getline(in, first);
-      const bool yaml = opens_shapes_mapping(first);
+      const bool yaml = yaml_if(first);
       if (!in.eof()) first += '\n';
       auto buf = std::make_unique<PrefixStreambuf>(std::move(first), in.rdbuf());
       auto stream = std::make_unique<std::istream>(buf.get());
       auto prefixed = std::make_unique<PrefixedReader>(std::move(buf), std::move(stream));
-      if (yaml) prefixed->set_inner(std::make_unique<YamlShapeReader>(prefixed->stream(), source, defaults, false, skipped_lines));
-      else prefixed->set_inner(std::make_unique<CsvShapeReader>(prefixed->stream(), source, defaults, skipped_lines));
+      if (yaml)
+        prefixed->set_inner(std::make_unique<YamlShapeReader>(prefixed->stream(), source, defaults, false, skipped_lines));
+      else if (other == ShapeFormat::csv)
+        prefixed->set_inner(std::make_unique<CsvShapeReader>(prefixed->stream(), source, defaults, skipped_lines));
+      else
+        prefixed->set_inner(std::make_unique<TextShapeReader>(prefixed->stream(), source, defaults, skipped_lines));
       return std::make_unique<NonEmptyReader>(std::move(prefixed), source);
-    }
+    };
+    // A first line "shapes:" opens the YAML mapping form (it was read as a CSV header lacking m:
+    // a fresh user's find, 2026-12-04, on stdin and in a file without an extension).
+    if (format == ShapeFormat::csv && ch == 's')
+      return first_line_decides([](const std::string& first) { return opens_shapes_mapping(first); }, ShapeFormat::csv);
     // A '-' opens a YAML list item only before a space, a tab or the line's end ("- 64x64x64",
     // "---"); "-1x2x3" is a text line with a negative M, said as such (it was "expected a list of
-    // shapes": a fresh user's find, 2026-12-05). The line is read to tell, then given back.
-    if (format == ShapeFormat::yaml) {
-      std::string first;
-      std::getline(in, first);
-      const bool item = first.size() < 2 || first[1] == ' ' || first[1] == '\t' || first[1] == '\r' ||
-                        first.compare(0, 3, "---") == 0;
-      if (!in.eof()) first += '\n';
-      auto buf = std::make_unique<PrefixStreambuf>(std::move(first), in.rdbuf());
-      auto stream = std::make_unique<std::istream>(buf.get());
-      auto prefixed = std::make_unique<PrefixedReader>(std::move(buf), std::move(stream));
-      if (item) prefixed->set_inner(std::make_unique<YamlShapeReader>(prefixed->stream(), source, defaults, false, skipped_lines));
-      else prefixed->set_inner(std::make_unique<TextShapeReader>(prefixed->stream(), source, defaults, skipped_lines));
-      return std::make_unique<NonEmptyReader>(std::move(prefixed), source);
-    }
+    // shapes": a fresh user's find, 2026-12-05).
+    if (format == ShapeFormat::yaml)
+      return first_line_decides(
+          [](const std::string& first) {
+            return first.size() < 2 || first[1] == ' ' || first[1] == '\t' || first[1] == '\r' ||
+                   first.compare(0, 3, "---") == 0;
+          },
+          ShapeFormat::text);
   }
   std::unique_ptr<ShapeReader> reader;
   switch (format) {
