@@ -880,7 +880,8 @@ void refuse_links_out_of(const std::string& dir, const std::vector<std::string>&
     if (!fs::is_symlink(fs::symlink_status(path, ec))) continue;
     std::error_code target_ec;
     const fs::path target = fs::canonical(path, target_ec);
-    if (target_ec || target.parent_path() != home)
+    if (target_ec) continue;  // a link to nowhere: refused as such when the file is written
+    if (target.parent_path() != home)
       throw InputError(path.string() + ": a link to " + fs::read_symlink(path, ec).string() +
                        ", outside " + dir + ": followed only with --overwrite (nothing written)");
   }
