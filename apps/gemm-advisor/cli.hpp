@@ -74,6 +74,11 @@ struct CommonOptions {
   const CLI::Option* layout_option = nullptr;
 };
 
+/// The profile a run loads as named: `hw_option` (--hw), else $GEMM_ADVISOR_HW, else "" (the local
+/// GPU, which default_hardware() asks nvidia-smi or rocm-smi for). Names a file the run reads, for the
+/// checks that -o does not replace it.
+std::string hardware_named(const std::string& hw_option);
+
 /// The `--help` footer of evaluate and calibrate: the measurement CSV's columns, then the exit codes
 /// (the installed tool has no tools/measure/README.md, which the help pointed to: a fresh user's
 /// find, 2026-12-05).

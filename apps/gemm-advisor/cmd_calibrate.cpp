@@ -134,8 +134,7 @@ Registered register_calibrate(CLI::App& app) {
             std::error_code ec;
             // The profile as --hw or $GEMM_ADVISOR_HW names it (the variable's file was replaced: a
             // fresh CI reviewer's find, 2026-12-05).
-            const char* env_hw = std::getenv("GEMM_ADVISOR_HW");
-            const std::string hw = !o->hw.empty() ? o->hw : env_hw ? std::string(env_hw) : std::string();
+            const std::string hw = hardware_named(o->hw);
             if (!hw.empty() && std::filesystem::is_regular_file(hw, ec) && same_file(hw, o->out))
               throw cli::UsageError("-o " + o->out + " is the " + (o->hw.empty() ? "$GEMM_ADVISOR_HW" : "--hw") +
                                     " profile (" + hw + "): write the calibrated profile elsewhere and load it with --hw");

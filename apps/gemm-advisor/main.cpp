@@ -16,7 +16,6 @@
 #include <atomic>
 #include <cctype>
 #include <cerrno>
-#include <system_error>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -207,6 +206,12 @@ std::string default_hardware() {
   return resolved;
 }
 
+std::string hardware_named(const std::string& hw_option) {
+  if (!hw_option.empty()) return hw_option;
+  const char* env = std::getenv("GEMM_ADVISOR_HW");
+  return env ? std::string(env) : std::string();
+}
+
 gemm_advisor::Profile load_profile_logged(const std::string& name_or_path, const HardwareOverrides& overrides,
                                           std::string_view target) {
   gemm_advisor::ProfileDiagnostics diagnostics;
@@ -334,8 +339,7 @@ ResultsFile::ResultsFile(const std::string& path, const std::string& input, cons
   if (path.empty() || path == "-") return;
   // The profile: --hw, else $GEMM_ADVISOR_HW (a profile named there was replaced: a fresh CI
   // reviewer's find, 2026-12-05).
-  const char* env_hw = std::getenv("GEMM_ADVISOR_HW");
-  const std::string hw = !common.hw.empty() ? common.hw : env_hw ? std::string(env_hw) : std::string();
+  const std::string hw = hardware_named(common.hw);
   const std::vector<std::string> inputs = {input, common.candidates, common.moe.from_hf,
                                            gemm_advisor::is_profile_path(hw) ? hw : std::string()};
   // The file behind stdout (-o /dev/stdout, /proc/self/fd/1) is stdout: written through, not replaced

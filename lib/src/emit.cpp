@@ -714,15 +714,14 @@ void check_generator_sidecar(const std::string& dir) {
 
 namespace {
 // Throws InputError when any of `names` (config files inside `dir`) exists in `dir` and `listed`
-// (listed_files: the sidecar's "files"; `why` says why a sidecar there lists nothing) does not list it
+// (listed_files: the sidecar's "files") does not list it
 // as written by gemm-advisor: vLLM's own tuned files, or hand-edited ones. Writing over them lost
 // them unsaid (a fresh user's find, 2026-12-04): refused unless told to (`option`, --overwrite).
 // Also when the sidecar lists one of them as written for another hardware or CU count than `run`'s
 // (a --cu-count partition's configs under the whole GPU's file name, or the reverse: vLLM's file
 // names cannot tell them apart).
 void refuse_foreign_config_files(const std::string& dir, const std::vector<std::string>& names,
-                                 const nlohmann::json& run, const nlohmann::json& listed, const std::string& why,
-                                 const std::string& option) {
+                                 const nlohmann::json& run, const nlohmann::json& listed, const std::string& option) {
   const std::vector<std::string> foreign = foreign_among(dir, names, listed);
   if (foreign.empty()) {
     // Ours, but for another CU count: --cu-count 8 replaced the whole GPU's files under the same
@@ -748,12 +747,9 @@ void refuse_foreign_config_files(const std::string& dir, const std::vector<std::
   }
   const std::string more =
       foreign.size() > 1 ? " (and " + std::to_string(foreign.size() - 1) + " more of this run's files)" : std::string();
-  // A sidecar that is there but unreadable as one lists nothing: say that is why (the refusal named
-  // the file foreign with no word of the broken sidecar: a fresh user's find, 2026-12-04).
-  const std::string listing = why.empty() ? "gemm-advisor-generator.json does not list it"
-                                          : "gemm-advisor-generator.json, " + why + ", lists no file";
+  // (A sidecar that is there but is no sidecar was refused before this, by write_config_directory.)
   throw InputError((std::filesystem::path(dir) / foreign.front()).string() +
-                   ": exists and was not written by gemm-advisor (" + listing + ")" + more +
+                   ": exists and was not written by gemm-advisor (gemm-advisor-generator.json does not list it)" + more +
                    "; nothing written: give " + option + " to replace such files");
 }
 
@@ -946,8 +942,8 @@ std::string write_config_directory(const std::string& dir, const std::vector<std
   // fresh CI reviewer's find, 2026-12-05). Both before any file is written.
   refuse_links_out_of(dir, names, overwrite);
   // The sidecar, read once for the checks and as the base of the one written (a sidecar it cannot
-  // read, permissions, is an error that leaves it alone; one that is no sidecar lists nothing, is
-  // replaced, and said).
+  // read, permissions, is an error that leaves it alone; one that is no sidecar is refused below, or
+  // with --overwrite lists nothing, is replaced, and said).
   std::string why;
   const nlohmann::json earlier = listed_files(dir, &why);
   // A file at the sidecar's name that is no sidecar is someone's: replaced only with --overwrite (it
@@ -955,7 +951,7 @@ std::string write_config_directory(const std::string& dir, const std::vector<std
   if (!why.empty() && !overwrite)
     throw InputError(sidecar_path(dir) + ": not a sidecar gemm-advisor wrote (" + why +
                      "): nothing written; remove it, or give --overwrite to replace it");
-  if (!overwrite) refuse_foreign_config_files(dir, names, run, earlier, why, "--overwrite");
+  if (!overwrite) refuse_foreign_config_files(dir, names, run, earlier, "--overwrite");
   if (std::string mixed = mixed_runs_warning(dir, names, run, earlier); !mixed.empty() && warnings)
     warnings->push_back(std::move(mixed));
   if (std::string w = unreadable_sidecar_warning(dir, why); !w.empty() && warnings) warnings->push_back(std::move(w));

@@ -40,8 +40,9 @@ inline void check_flow_nesting(const std::string& text, const std::string& sourc
       i = (end == std::string::npos ? text.size() : end) - 1;
     } else if (ch == '[' || ch == '{') {
       if (++depth > kMaxFlowNesting)
-        throw InputError(source + ":" + std::to_string(line + first_line) + ": lists or mappings nested deeper than " +
-                         std::to_string(kMaxFlowNesting) + " levels: not " + what);
+        throw InputError(located(source, line + first_line,
+                                 "lists or mappings nested deeper than " + std::to_string(kMaxFlowNesting) +
+                                     " levels: not " + what));
     } else if ((ch == ']' || ch == '}') && depth > 0) {
       --depth;
     }
