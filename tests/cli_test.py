@@ -802,6 +802,47 @@ check("explain: the lone warpgroup wait is said to go by the config's occupancy"
       "lone warpgroup wait" in out and "occupancy allows at most one block, of one warpgroup, per CU" in out, out + err)
 rc, out, err = run("explain", "1x1x1", "--hw", "h200")
 check("explain's table shows the launch and the total", rc == 0 and "launch" in out and "= launch + all waves" in out, out)
+# A fresh user's hand check (2026-12-05). The JSON's last_wave_fill is the last wave's own fill: 8192^3 x 4
+# fp8 on the H100 with 128x256 tiles (one block a CU) launches 64 x 32 x 4 = 8192 blocks over 132 SMs:
+# 62 full waves and 8192 - 62 x 132 = 8 blocks, 8/132 = 6.06% (last_wave_efficiency, the share of all
+# the block slots busy, is 8192 / (63 x 132) = 98.5%).
+rc, out, err = run("explain", "8192x8192x8192x4", "--hw", "h100", "--dtype", "fp8", "--config", "128x256x128:8:4",
+                   "--format", "json")
+j = json.loads(out) if rc == 0 else {}
+t = j["configs"][0]["terms"] if rc == 0 else {}
+check("explain JSON: last_wave_fill is the last wave's own (8 of 132 slots), last_wave_efficiency all slots'",
+      rc == 0 and t["occupancy"] == 1 and t["last_wave_blocks"] == 8 and abs(t["last_wave_fill"] - 8 / 132) < 1e-12 and
+      abs(t["last_wave_efficiency"] - 8192 / (63 * 132)) < 1e-12, json.dumps(t)[:400] + err)
+# Its floors, by hand: 2 x 8192^3 x 4 FLOP at the H100's 1978.9 TFLOP/s dense fp8 (profiles/h100.yaml), and
+# A + B in fp8 (2 x 8192^2 x 4 bytes) + C in bf16 (8192^2 x 4 x 2 bytes) = 1073.74 MB at 3.35 TB/s.
+fl = j.get("floors", {})
+check("explain JSON: floors and the output dtype by hand (fp8 in, bf16 C)",
+      rc == 0 and j["output_dtype"] == "bf16" and abs(fl["compulsory_bytes"] - 4 * 8192 ** 2 * 4) < 1 and
+      abs(fl["dram_s"] - 4 * 8192 ** 2 * 4 / 3.35e12) < 1e-9 and
+      abs(fl["compute_s"] - 2 * 8192 ** 3 * 4 / 1978.9e12) < 1e-6 and
+      j["configs"][0]["latency_s"] >= max(fl["compute_s"], fl["dram_s"]), json.dumps(fl) + err)
+check("explain JSON: memory per K-step is the larger of the levels together and the unhidden latency",
+      rc == 0 and t["memory_step_s"] == max(t["memory_levels_step_s"], t["latency_step_s"]) and
+      t["memory_levels_step_s"] >= max(t["l2_step_s"], t["dram_step_s"], t["cu_load_step_s"]), json.dumps(t)[:300])
+# Split-K's partials: 2 (written, read) x split_k 8 x 128 x 128 x 4 bytes, and its reduction's parts.
+rc, out, err = run("explain", "128x128x65536", "--hw", "h200", "--config", "64x64x128:4:3:8", "--format", "json")
+t = json.loads(out)["configs"][0]["terms"] if rc == 0 else {}
+check("explain JSON: split-K's fp32 partials by hand, and the reduction's parts",
+      rc == 0 and t["split_k_partial_bytes"] == 2 * 8 * 128 * 128 * 4 and
+      t["split_k_reduce_s"] > max(t["split_k_reduce_bandwidth_s"], t["split_k_reduce_latency_s"]) > 0, json.dumps(t)[:300])
+rc, out, err = run("explain", "128x128x65536", "--hw", "h200", "--config", "64x64x128:4:3:8")
+check("explain table: split-K's partials in the DRAM traffic line, the reduction's parts said",
+      rc == 0 and "fp32 partials written and read, 1.049 MB" in out and "one loaded L2 latency per split" in out, out)
+# The block-scale math (vllm-fp8-block) is a line of the table, as it is a JSON term; a spilling config says so.
+rc, out, err = run("explain", "64x7168x2048", "--hw", "h200", "--target", "vllm-fp8-block", "--config",
+                   "128x128x128:4:3:g1")
+check("explain table: block-scale math, spills and the output dtype said",
+      rc == 0 and "block-scale math" in out and " spilled: stored and reloaded each K-step" in out and
+      "fp8 (C written as bf16)" in out and "levels together" in out, out)
+rc, out, err = run("explain", "1x1x1", "--hw", "h200")
+check("explain table: tiny traffic in bytes (A, B and C: 2 bytes each)", rc == 0 and "(compulsory 6 bytes)" in out, out)
+rc, out, err = run("explain", "8192x8192x8192", "--hw", "h200", "--config", "128x256x64:8:3")
+check("explain table: one block per CU said in the singular", rc == 0 and "1 block per CU" in out, out)
 # A first word that is no subcommand is named; --quiet and --verbose exclude each other.
 rc, out, err = run("bogus")
 check("unknown subcommand: exit 2, named", rc == 2 and "unknown subcommand 'bogus'" in err and "rank" in err, err)

@@ -67,15 +67,37 @@ Registered register_explain(CLI::App& app) {
               const double peak = hw.peak_flops_per_s(p.dtype);
               // Past 1e9 us (a 2^31-sized shape) in exponent form, as rank prints it (20 digits then
               // ".000 us" read as precision the model does not have: a fresh user's find, 2026-12-05).
+              // Past a second, the seconds beside (6087091.971 us was hard to read: a fresh user's find).
               auto us = [](double s) {
-                return s * 1e6 < 1e9 ? fmt::format("{:.3f} us", s * 1e6) : fmt::format("{:.4g} us", s * 1e6);
+                // Under a nanosecond in three significant digits (0.000 us read as nothing at all).
+                const std::string t = s * 1e6 < 1e9 && s * 1e6 >= 1e-3 ? fmt::format("{:.3f} us", s * 1e6)
+                                                                        : fmt::format("{:.4g} us", s * 1e6);
+                return s >= 1 ? t + fmt::format(" ({:.4g} s)", s) : t;
               };
+              // Megabytes to 3 decimals; under 10 kB in bytes (1x1x1 printed "0.000 MB (compulsory 0.000 MB)").
+              auto mb = [](double bytes) {
+                return bytes < 1e4 ? fmt::format("{:.0f} bytes", bytes) : fmt::format("{:.3f} MB", bytes / 1e6);
+              };
+              const ModelParams params = target.problem_params(p, profile);
               auto line = [&](const std::string& k, const std::string& v) { out << fmt::format("  {:<30} {}\n", k, v); };
-              out << fmt::format("{} {} {} on {}: config {} ({})\n", p.shape_text(), dtype_name(p.dtype), p.layout.name(),
-                                 hardware_heading(hw), c.text(), chosen);
+              // The output's dtype where it is not the input's (fp8 and narrower write bf16): the
+              // compulsory bytes count it (a fresh user could not tell from the output).
+              const Dtype out_dtype = output_dtype(p.dtype);
+              const std::string written =
+                  out_dtype == p.dtype ? "" : fmt::format(" (C written as {})", dtype_name(out_dtype));
+              out << fmt::format("{} {}{} {} on {}: config {} ({})\n", p.shape_text(), dtype_name(p.dtype), written,
+                                 p.layout.name(), hardware_heading(hw), c.text(), chosen);
               line("predicted time", fmt::format("{} = {:.1f} TFLOP/s, {:.1f}% of {:.0f} TFLOP/s peak, {}-bound",
                                                  us(e.latency_s), e.flops_per_s / 1e12, 100 * e.flops_per_s / peak,
                                                  peak / 1e12, bound_name(e.bound)));
+              // The floors no kernel beats, from the datasheet figures (a fresh user could not see the
+              // margin): FLOPs at the peak, compulsory bytes at the DRAM's full bandwidth.
+              const ProblemFloors floors = problem_floors(p, hw);
+              line("floors", fmt::format("compute {} (the FLOPs at the peak), DRAM {} ({} compulsory at {:.2f} TB/s); "
+                                         "predicted {:.2f}x the larger",
+                                         us(floors.compute_s), us(floors.dram_s), mb(floors.compulsory_bytes),
+                                         hw.dram_bandwidth_bytes_per_s / 1e12,
+                                         e.latency_s / std::max(floors.compute_s, floors.dram_s)));
               // The terms of one launch; a MoE layer has two (up and down, one config), each shown
               // on its own: its per-tile figures cannot be summed.
               auto sections = [&](const Estimate& x, const std::string& title, double compulsory_bytes) {
@@ -87,16 +109,24 @@ Registered register_explain(CLI::App& app) {
                     : x.accumulator_in_tensor_memory
                         ? fmt::format("{:.0f} bytes tensor memory (the accumulator), ", x.tensor_memory_bytes)
                         : fmt::format("{:.0f} bytes tensor memory (each step's product), ", x.tensor_memory_bytes);
-                line("occupancy", fmt::format("{} blocks per CU ({} bytes smem, {}~{:.0f} registers/thread)", x.occupancy,
-                                              x.smem_bytes, tensor_memory, x.registers_per_thread));
+                const std::string spilled =
+                    x.spilled_registers_per_thread > 0
+                        ? fmt::format(", {:.0f} spilled: stored and reloaded each K-step", x.spilled_registers_per_thread)
+                        : "";
+                line("occupancy", fmt::format("{} block{} per CU ({} bytes smem, {}~{:.0f} registers/thread{})", x.occupancy,
+                                              x.occupancy == 1 ? "" : "s", x.smem_bytes, tensor_memory,
+                                              x.registers_per_thread, spilled));
                 // Every wave but the last runs cu_count * occupancy blocks; the last runs the rest.
                 const double slots = static_cast<double>(hw.cu_count) * x.occupancy;
                 line("waves", fmt::format("{:.0f} over {} CUs; the last wave {:.1f}% full, {:.1f}% of all block slots busy",
                                           x.waves, hw.cu_count, 100 * x.last_wave_blocks / slots,
                                           100 * x.last_wave_efficiency));
                 line("padding waste", fmt::format("{:.2f}% of the matrix work", 100 * x.padding_waste));
-                line("arithmetic intensity", fmt::format("{:.1f} FLOP/byte of a tile-step (Origami's: the K-step's A and B tiles "
-                                                         "and the output tile)", x.arithmetic_intensity));
+                // Origami's tie-break figure counts every element at the input's size (an fp8 output
+                // tile is written as bf16: a fresh user's hand check found the figure off by that).
+                line("arithmetic intensity", fmt::format("{:.1f} FLOP/byte of a tile-step (Origami's tie-break figure: the "
+                                                         "K-step's A and B tiles and the output tile, each element at "
+                                                         "the input's size)", x.arithmetic_intensity));
                 out << "per tile (first wave)" << title << "\n";
                 line("prefetch", us(x.prefetch_s));
                 line("K-steps", fmt::format("{:.0f}", x.k_steps));
@@ -104,11 +134,25 @@ Registered register_explain(CLI::App& app) {
                                                        us(x.compute_step_s), 100 * x.matrix_unit_utilization,
                                                        us(x.step_overhead_s),
                                                        x.bound == Bound::memory ? "" : "  <- bounds"));
-                line("memory per K-step", us(x.memory_step_s) + (x.bound == Bound::memory ? "  <- bounds" : ""));
+                // Vector work of a step (the block scales of vllm-fp8-block and block-fp8 MoE), part of
+                // the compute step: it was in the JSON only (a fresh user's find).
+                if (x.vector_step_s > 0)
+                  line("  block-scale math", us(x.vector_step_s) + " on the FP32 lanes, part of the compute step");
+                line("memory per K-step", us(x.memory_step_s) + " (the larger of the levels together and the unhidden latency)" +
+                                              (x.bound == Bound::memory ? "  <- bounds" : ""));
                 line("  L2 bandwidth", us(x.l2_step_s));
                 if (hw.llc_bytes > 0) line("  LLC (MALL) bandwidth", us(x.llc_step_s));
-                line("  DRAM bandwidth", us(x.dram_step_s));
-                line("  L2->CU fill", us(x.cu_load_step_s));
+                line("  DRAM bandwidth",
+                     us(x.dram_step_s) + fmt::format(" (at {:.0f}% of the {:.2f} TB/s datasheet figure: the profile's "
+                                                     "dram_bandwidth_fraction)",
+                                                     100 * hw.dram_bandwidth_fraction, hw.dram_bandwidth_bytes_per_s / 1e12));
+                line("  L2->CU fill", us(x.cu_load_step_s) + (x.spilled_registers_per_thread > 0
+                                                                  ? " (the spilled registers' stores and reloads too)"
+                                                                  : ""));
+                line("  levels together", us(x.memory_levels_step_s) +
+                                              fmt::format(" (the slowest + {:.0f}% of the others: memory_level_overlap {:.3g})",
+                                                          100 * (1 - params.memory_level_overlap),
+                                                          params.memory_level_overlap));
                 line("  unhidden latency", us(x.latency_step_s));
                 if (x.matrix_drain_step_s > 0)
                   line("serialized matrix drain", us(x.matrix_drain_step_s) + " per K-step, added to the step");
@@ -126,13 +170,24 @@ Registered register_explain(CLI::App& app) {
                 line("launch", us(x.launch_s));
                 line("all waves", fmt::format("{} ({:.0f} x {}{})", us(x.latency_s - x.launch_s - x.split_k_reduce_s),
                                           x.waves, us(x.first_wave_s), shorter_last ? ", the last shorter" : ""));
-                if (c.split_k > 1) line("split-K reduction", us(x.split_k_reduce_s));
+                if (c.split_k > 1)
+                  line("split-K reduction",
+                       fmt::format("{} = launch {} + the larger of the partials read and C written at the DRAM's rate, "
+                                   "{}, and one loaded L2 latency per split, {}",
+                                   us(x.split_k_reduce_s),
+                                   us(x.split_k_reduce_s - std::max(x.split_k_reduce_bandwidth_s, x.split_k_reduce_latency_s)),
+                                   us(x.split_k_reduce_bandwidth_s), us(x.split_k_reduce_latency_s)));
                 line("time", fmt::format("{} = launch + all waves{}", us(x.latency_s), c.split_k > 1 ? " + reduction" : ""));
                 out << "memory hierarchy" << title << "\n";
-                line("L2 hit rate", fmt::format("{:.1f}%", 100 * x.l2_hit_rate));
+                // The first wave's K-step: later waves may hit more (a fresh user's hand count over the
+                // whole kernel's DRAM traffic did not match it).
+                line("L2 hit rate", fmt::format("{:.1f}% (a K-step of the first wave)", 100 * x.l2_hit_rate));
                 if (hw.llc_bytes > 0) line("LLC hit rate (of L2 misses)", fmt::format("{:.1f}%", 100 * x.llc_hit_rate));
-                line("DRAM traffic", fmt::format("{:.3f} MB (compulsory {:.3f} MB)", x.dram_bytes / 1e6,
-                                                 compulsory_bytes / 1e6));
+                line("DRAM traffic", fmt::format("{} (compulsory {}{})", mb(x.dram_bytes), mb(compulsory_bytes),
+                                                 x.split_k_partial_bytes > 0
+                                                     ? fmt::format("; split-K's fp32 partials written and read, {}",
+                                                                   mb(x.split_k_partial_bytes))
+                                                     : ""));
               };
               if (gemms.empty()) {
                 sections(e, "", p.compulsory_bytes());
@@ -152,8 +207,8 @@ Registered register_explain(CLI::App& app) {
                                                 blocks, c.block_m, 100 * (1 - rt.routed_rows / (blocks * c.block_m))));
                 for (const auto& [g, ge] : gemms) {
                   line(fmt::format("{} GEMM {}x{}x{}", moe_gemm_name(g.moe.gemm), g.m, g.n, g.k),
-                       fmt::format("{} = {:.1f} TFLOP/s, {}-bound, {:.0f} waves, {:.3f} MB DRAM", us(ge.latency_s),
-                                   ge.flops_per_s / 1e12, bound_name(ge.bound), ge.waves, ge.dram_bytes / 1e6));
+                       fmt::format("{} = {:.1f} TFLOP/s, {}-bound, {:.0f} waves, {} DRAM", us(ge.latency_s),
+                                   ge.flops_per_s / 1e12, bound_name(ge.bound), ge.waves, mb(ge.dram_bytes)));
                 }
               }
             }

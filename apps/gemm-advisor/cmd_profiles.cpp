@@ -31,6 +31,10 @@ Registered register_profiles(CLI::App& app) {
   cmd->add_option("--format", o->format, "table or json (for the list)")
       ->capture_default_str()
       ->check(CLI::IsMember({"table", "json"}));
+  // `profiles list`, as `targets`' users and other tools spell it (it exited 2, "unexpected argument:
+  // list": a fresh user's find, 2026-12-05); the same as `profiles`.
+  CLI::App* list = cmd->add_subcommand("list", "List the shipped hardware profiles (the same as `profiles` alone)");
+  list->add_option("--format", o->format, "table or json")->check(CLI::IsMember({"table", "json"}));
   CLI::App* show = cmd->add_subcommand("show", "Print a profile's YAML (a shipped name, a GPU name as --hw takes it, or a file)");
   show->add_option("name", o->show_name, "Profile name, GPU name or path")->required();
   CLI::App* validate = cmd->add_subcommand("validate", "Check a profile file and say what is wrong");
@@ -200,8 +204,10 @@ Registered register_profiles(CLI::App& app) {
               std::cout << out.str();
               return kExitOk;
             }
+            // L2 in MiB, as CUDA reports it and the datasheets' "40 MB" mean (decimal MB printed the
+            // A100's as 42: a fresh user's find, 2026-12-05).
             out << fmt::format("{:<8} {:<34} {:<7} {:>7} {:>12} {:>10} {:>9}  {}\n", "name", "display_name", "vendor",
-                               "CUs/SMs", "bf16 TFLOP/s", "DRAM TB/s", "L2 MB", "--hw also takes");
+                               "CUs/SMs", "bf16 TFLOP/s", "DRAM TB/s", "L2 MiB", "--hw also takes");
             for (const auto& e : embedded_profiles()) {
               const Hardware hw = parse_profile(e.yaml, "embedded:" + std::string(e.name)).hw;
               std::vector<std::string> aliases;
@@ -209,7 +215,7 @@ Registered register_profiles(CLI::App& app) {
                 if (name == hw.name) aliases.assign(names.begin() + 1, names.end());  // [0] is the display name
               out << fmt::format("{:<8} {:<34} {:<7} {:>7} {:>12.1f} {:>10.2f} {:>9.0f}  {}\n", hw.name, hw.display_name,
                                  hw.vendor, hw.cu_count, hw.peak_flops_per_s(Dtype::bf16) / 1e12,
-                                 hw.dram_bandwidth_bytes_per_s / 1e12, hw.l2_bytes / 1e6, fmt::join(aliases, "; "));
+                                 hw.dram_bandwidth_bytes_per_s / 1e12, hw.l2_bytes / 1048576.0, fmt::join(aliases, "; "));
             }
             std::cout << out.str();
             return kExitOk;

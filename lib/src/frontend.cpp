@@ -167,10 +167,22 @@ RankedConfig explain_config(const Target& target, const GemmProblem& p, const Pr
   return r;
 }
 
+ProblemFloors problem_floors(const GemmProblem& p, const Hardware& hw) {
+  ProblemFloors f;
+  f.compulsory_bytes = p.compulsory_bytes();
+  f.compute_s = p.flops() / hw.peak_flops_per_s(p.dtype);
+  f.dram_s = f.compulsory_bytes / hw.dram_bandwidth_bytes_per_s;
+  return f;
+}
+
 nlohmann::json explain_json(const GemmProblem& p, const Hardware& hw, const Target& target, const RankedConfig& r,
                             bool given) {
   nlohmann::json j = ranking_json(p, hw, std::string(target.name()), {r}, 1);
   j["chosen"] = given ? "given" : "the advisor's top config";
+  const ProblemFloors f = problem_floors(p, hw);
+  j["floors"] = {{"compute_s", f.compute_s}, {"dram_s", f.dram_s}, {"compulsory_bytes", f.compulsory_bytes}};
+  // The dtype C is written in (bf16 for fp8 and narrower inputs): the compulsory bytes count it.
+  j["output_dtype"] = dtype_name(output_dtype(p.dtype));
   if (given && j["configs"].is_array() && !j["configs"].empty()) j["configs"][0]["rank"] = nullptr;
   return j;
 }

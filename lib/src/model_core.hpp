@@ -94,6 +94,7 @@ inline const EstimateContext::WarpTerms& warp_terms(const EstimateContext& ctx, 
 struct Residency {
   double threads = 0;               // threads per block
   double registers_per_thread = 0;  // what the compiler allocates (capped)
+  double spilled_registers = 0;     // registers per thread beyond the cap (or the accumulators), spilled
   double spill_bytes_per_step = 0;  // registers beyond the cap, stored and reloaded every K-step
   // Unaligned operand elements a thread loads one after another in a K-step because the registers
   // to hold them in flight together are not there (0 when they fit).
@@ -143,6 +144,7 @@ inline Residency residency(const EstimateContext& ctx, const KernelShape& k, con
   // shape's best, data/measurements/h200-tutorial-b.csv).
   const double spilled = std::max(
       regs_needed - regs_cap, accumulators_fit(mp, k.accumulator_registers, regs_cap) ? 0.0 : k.accumulator_registers);
+  r.spilled_registers = spilled;
   // Staged elements that do not fit the registers are not loaded together: the compiler issues them
   // one after another, each waiting for the one before (measured on our H200, the masked kernel on
   // 1000x1000x1000 NT, both operands unaligned, h200-triton-bf16.csv: 128x128x64 with 8 warps, 64
@@ -328,7 +330,7 @@ inline double step_overhead_s(const ModelParams& mp, const Hardware& hw, double 
 // out instead of clearing the whole record first.
 struct WaveTerms {
   double time_s = 0, prefetch_s = 0, compute_step_s = 0, memory_step_s = 0, l2_step_s = 0, llc_step_s = 0,
-         dram_step_s = 0, cu_load_step_s = 0, latency_step_s = 0, step_overhead_s = 0, vector_step_s = 0, store_s = 0,
+         dram_step_s = 0, cu_load_step_s = 0, levels_step_s = 0, latency_step_s = 0, step_overhead_s = 0, vector_step_s = 0, store_s = 0,
          drain_step_s = 0, lone_warpgroup_step_s = 0,
          l2_hit_rate = 0, llc_hit_rate = 0, dram_bytes = 0, utilization = 0;
   Bound bound = Bound::compute;
@@ -501,6 +503,7 @@ __attribute__((always_inline)) inline WaveTerms wave_terms(const EstimateContext
   const double bandwidth_s =
       slowest_level_s + (1.0 - mp.memory_level_overlap) *
                             (w.l2_step_s + w.llc_step_s + w.dram_step_s + w.cu_load_step_s - slowest_level_s);
+  w.levels_step_s = bandwidth_s;
   // Latency (Little's law): one K-step's loads take the loaded latency plus their transfer at the
   // CU's share of bandwidth; with s operand buffers, s-1 such loads are in flight ahead of the
   // math, so a step can go no faster than a load over s-1. With one buffer each step waits for
@@ -562,6 +565,7 @@ void estimate_terms(const EstimateContext& ctx, const TileConfig& c, LatencyEsti
     record->b_aligned = ctx.b_aligned;
     record->smem_bytes = k.smem_bytes;
     record->registers_per_thread = r.registers_per_thread;
+    record->spilled_registers_per_thread = r.spilled_registers;
     record->tensor_memory_bytes = k.tensor_memory_bytes;
     record->accumulator_in_tensor_memory = k.tensor_memory_bytes > 0 && k.accumulator_registers == 0;
   }
@@ -669,11 +673,16 @@ void estimate_terms(const EstimateContext& ctx, const TileConfig& c, LatencyEsti
     // bytes: aligned rows then give exactly the sum at the DRAM rate, bit for bit.)
     const double partial_bytes = k.split_k * m * n * batch * kFp32Bytes;
     const double out_bytes = m * n * batch * ctx.bytes_out;
-    split_k_reduce_s = mp.split_k_reduce_launch_s +
-                       std::max((partial_bytes + out_bytes * (ctx.dram_bytes_per_s / ctx.out_store_bytes_per_s)) /
-                                    ctx.dram_bytes_per_s,
-                                k.split_k * hw.l2_latency_s * mp.loaded_latency_multiplier);
-    if constexpr (kRecord) record->dram_bytes += partial_bytes * 2 + out_bytes;
+    const double reduce_bandwidth_s =
+        (partial_bytes + out_bytes * (ctx.dram_bytes_per_s / ctx.out_store_bytes_per_s)) / ctx.dram_bytes_per_s;
+    const double reduce_latency_s = k.split_k * hw.l2_latency_s * mp.loaded_latency_multiplier;
+    split_k_reduce_s = mp.split_k_reduce_launch_s + std::max(reduce_bandwidth_s, reduce_latency_s);
+    if constexpr (kRecord) {
+      record->dram_bytes += partial_bytes * 2 + out_bytes;
+      record->split_k_partial_bytes = partial_bytes * 2;
+      record->split_k_reduce_bandwidth_s = reduce_bandwidth_s;
+      record->split_k_reduce_latency_s = reduce_latency_s;
+    }
     total_s += split_k_reduce_s;
   } else if constexpr (kRecord) {
     record->dram_bytes += m * n * batch * ctx.bytes_out;
@@ -692,6 +701,7 @@ void estimate_terms(const EstimateContext& ctx, const TileConfig& c, LatencyEsti
   e.waves = waves;
   e.last_wave_efficiency = work_tiles / (waves * concurrent);
   e.last_wave_blocks = last_tiles;
+  e.last_wave_fill = last_tiles / concurrent;
   e.padding_waste = 1.0 - (m * n * ctx.k) / (k.tiles_m * bm * k.tiles_n * bn * k.k_blocks * bk);
   e.arithmetic_intensity = arithmetic_intensity;
   e.split_k_reduce_s = split_k_reduce_s;
@@ -705,6 +715,7 @@ void estimate_terms(const EstimateContext& ctx, const TileConfig& c, LatencyEsti
   e.prefetch_s = first.prefetch_s;
   e.compute_step_s = first.compute_step_s;
   e.memory_step_s = first.memory_step_s;
+  e.memory_levels_step_s = first.levels_step_s;
   e.l2_step_s = first.l2_step_s;
   e.llc_step_s = first.llc_step_s;
   e.dram_step_s = first.dram_step_s;

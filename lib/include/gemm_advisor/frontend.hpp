@@ -67,9 +67,21 @@ void require_feasible(const std::vector<RankedConfig>& ranked, const GemmProblem
 RankedConfig explain_config(const Target& target, const GemmProblem& p, const Profile& profile,
                             const TileConfig* given);
 
+/// The physical floors of a problem on a GPU: no kernel runs faster than the larger of its FLOPs
+/// (GemmProblem::flops) at the dtype's datasheet matrix peak and its compulsory bytes
+/// (GemmProblem::compulsory_bytes: A and B read once, C written once) at the datasheet DRAM
+/// bandwidth (Hardware::peak_flops_per_s, dram_bytes_per_s without the achievable fraction).
+struct ProblemFloors {
+  double compute_s = 0;         ///< flops / peak matrix FLOP/s, seconds
+  double dram_s = 0;            ///< compulsory_bytes / datasheet DRAM bandwidth, seconds
+  double compulsory_bytes = 0;  ///< bytes
+};
+ProblemFloors problem_floors(const GemmProblem& p, const Hardware& hw);
+
 /// `explain --format json` for explain_config's pick `r` (the CLI adds a MoE layer's "gemms"):
-/// ranking_json of it, "chosen" ("given" or "the advisor's top config"), and for a given config
-/// "rank": null (it is estimated, not ranked: `rank` says where it stands).
+/// ranking_json of it, "chosen" ("given" or "the advisor's top config"), "floors" (problem_floors:
+/// compute_s, dram_s, compulsory_bytes), "output_dtype" (output_dtype), and for a given config "rank": null (it is estimated, not
+/// ranked: `rank` says where it stands).
 nlohmann::json explain_json(const GemmProblem& p, const Hardware& hw, const Target& target, const RankedConfig& r,
                             bool given);
 

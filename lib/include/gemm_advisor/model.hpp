@@ -43,16 +43,22 @@ struct Estimate {
   double k_steps = 0;             ///< K-steps per thread block: ceil(ceil(K/BK) / split_k)
   int occupancy = 0;              ///< thread blocks resident per CU/SM at once
   double waves = 0;               ///< ceil(work_tiles / (cu_count * occupancy))
-  double last_wave_efficiency = 0;  ///< work_tiles / (waves * cu_count * occupancy): the average fill
+  /// work_tiles / (waves * cu_count * occupancy): the share of all the waves' block slots that are
+  /// busy (Origami's wave efficiency), not the last wave's own fill (last_wave_fill)
+  double last_wave_efficiency = 0;
   double last_wave_blocks = 0;    ///< thread blocks the last wave runs (all of them in a single wave)
+  double last_wave_fill = 0;      ///< last_wave_blocks / (cu_count * occupancy): the last wave's own fill, 0..1
   double padding_waste = 0;       ///< fraction of the matrix work spent on tile overhang
 
   double prefetch_s = 0;          ///< pipeline fill before the first K-step of a wave
   double compute_step_s = 0;      ///< matrix work of one K-step on the busiest CU (full wave)
-  double memory_step_s = 0;       ///< operand traffic of one K-step (max of the levels below)
+  double memory_step_s = 0;       ///< operand traffic of one K-step: max(memory_levels_step_s, latency_step_s)
+  /// the levels below together: the slowest of l2, llc, dram and cu_load + (1 - memory_level_overlap)
+  /// x the others (ModelParams::memory_level_overlap)
+  double memory_levels_step_s = 0;
   double l2_step_s = 0;           ///< ... all tiles' operand bytes over L2 bandwidth
   double dram_step_s = 0;         ///< ... bytes missing L2 over DRAM bandwidth
-  double cu_load_step_s = 0;      ///< ... the busiest CU's bytes over its L2->CU fill rate
+  double cu_load_step_s = 0;      ///< ... the busiest CU's bytes over its L2->CU fill rate (spilled registers' too)
   double latency_step_s = 0;      ///< ... load latency not hidden by the pipeline
   double step_overhead_s = 0;     ///< per-K-step issue overhead, part of compute_step_s (model_params.hpp)
   double vector_step_s = 0;       ///< per-K-step vector math (e.g. applying scales), part of compute_step_s
@@ -65,6 +71,11 @@ struct Estimate {
   double lone_warpgroup_step_s = 0;
   double store_s = 0;             ///< writing the output tile(s) of a wave
   double split_k_reduce_s = 0;    ///< the split-K partial-sum reduction kernel (0 if split_k = 1)
+  /// its parts (0 if split_k = 1): split_k_reduce_s = its launch + max(split_k_reduce_bandwidth_s,
+  /// split_k_reduce_latency_s)
+  double split_k_reduce_bandwidth_s = 0;  ///< the partials read and the output written, over DRAM bandwidth
+  double split_k_reduce_latency_s = 0;    ///< one loaded L2 latency per split (the loop's trip count is run-time)
+  double split_k_partial_bytes = 0;       ///< fp32 partials written, then read: 2 x split_k x M x N x batch x 4 (in dram_bytes)
   /// The time's parts: latency_s = launch_s + (waves - 1) * first_wave_s + last_wave_s + split_k_reduce_s
   double launch_s = 0;            ///< the kernel launch (model parameter launch_overhead_s)
   double first_wave_s = 0;        ///< one full wave: prefetch + (k_steps - 1) * step + last step + store
@@ -73,12 +84,17 @@ struct Estimate {
   double l2_hit_rate = 0;         ///< fraction of operand bytes served by L2, first wave
   double llc_hit_rate = 0;        ///< fraction of L2 misses served by the last-level cache
   double dram_bytes = 0;          ///< predicted DRAM traffic of the whole kernel
-  double arithmetic_intensity = 0;  ///< 2*BM*BN*BK / ((BM*BK + BK*BN + BM*BN) * bytes)
+  /// 2*BM*BN*BK / ((BM*BK + BK*BN + BM*BN) * input dtype bytes), FLOP per byte: Origami's tie-break
+  /// figure, every element (the output tile's too) at the input dtype's size
+  double arithmetic_intensity = 0;
   double matrix_unit_utilization = 0;  ///< matrix units the resident warps can feed, 0..1
   bool a_aligned = true;          ///< A's contiguous dimension allows 16-byte vector loads
   bool b_aligned = true;          ///< B's contiguous dimension allows 16-byte vector loads
   std::int64_t smem_bytes = 0;    ///< shared memory per thread block
   double registers_per_thread = 0;  ///< estimated registers per thread
+  /// registers per thread beyond the cap (at least the accumulators where they do not fit beside the
+  /// kernel's others), stored and reloaded every K-step; their bytes are in cu_load_step_s
+  double spilled_registers_per_thread = 0;
   /// tensor memory one thread block holds (Blackwell's tcgen05 writes its fp32 result there), bytes;
   /// 0: none
   double tensor_memory_bytes = 0;

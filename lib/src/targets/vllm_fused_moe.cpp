@@ -173,6 +173,7 @@ Estimate combine_layer(const Estimate& up, const Estimate& down, double layer_fl
   const double slots = up.waves > 0 && up.last_wave_efficiency > 0 ? up.work_tiles / (up.waves * up.last_wave_efficiency) : 0;
   if (slots > 0) e.last_wave_efficiency = e.work_tiles / (e.waves * slots);
   e.last_wave_blocks = down.last_wave_blocks;
+  e.last_wave_fill = down.last_wave_fill;
   e.prefetch_s = up.prefetch_s + down.prefetch_s;
   e.store_s = up.store_s + down.store_s;
   e.launch_s = up.launch_s + down.launch_s;
