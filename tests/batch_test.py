@@ -905,6 +905,24 @@ check("--emit triton from a pipe: the first shape's entry is a whole line before
       first[0] == b"[\n" and first[1].startswith(b'  {"m":16,') and first[1].endswith(b"}\n") and
       [e["m"] for e in whole] == [16, 32], (first, rest[:100]))
 
+# A JSON list is read entry by entry (2026-12-05): each entry's error and each unknown key at its own
+# line as when the list was parsed whole. json.dumps(indent=2) puts "[" on line 1, each mapping's "{"
+# on the line after the last's "}", a key a line: the second entry's "{" is line 8, the third's 13,
+# the fourth's 17 and its fifth key, "bacth", line 21 (counted by hand from that layout).
+pretty = write("pretty.json", json.dumps([{"m": 64, "n": 64, "k": 64, "name": "a"}, {"m": 0, "n": 8, "k": 8},
+                                          {"m": 8, "n": 8}, {"m": 8, "n": 8, "k": 8, "bacth": 2}], indent=2))
+rc, out, err = run("batch", pretty, "--hw", "h200", "--format", "csv", "--top", "1", "--keep-going")
+check("a pretty-printed JSON list: errors and the unknown key at their lines, the good entries ranked",
+      rc == 1 and f"{pretty}:21: unknown key 'bacth' ignored" in err and f"{pretty}:8: 'm' = 0 is outside" in err and
+      f"{pretty}:13: missing 'k'" in err and len(out.splitlines()) == 3, err)
+# On one line (json.dump's form) the entry's place too; a batch result's "problem" read as its shape.
+flat = write("flat.json", json.dumps([{"m": 64, "n": 64, "k": 64}] * 3 + [{"m": 1, "n": 2}] +
+                                     [{"problem": {"m": 8, "n": 8, "k": 8}, "configs": [], "name": "p"}]))
+rc, out, err = run("batch", flat, "--hw", "h200", "--format", "csv", "--top", "1", "--keep-going")
+check("a one-line JSON list: the bad entry's place in the list; a result's problem ranked under its name",
+      rc == 1 and f"{flat}:1: entry 4 of the list: missing 'k'" in err and "unknown key" not in err and
+      len(out.splitlines()) == 5 and out.splitlines()[-1].startswith("p,"), out + err)
+
 # JSON Lines lists, and yesterday's `--format jsonl` results re-ranked as a list (both were "not valid
 # JSON: unexpected '{'": a fresh CI user's find, 2026-12-05); each entry keeps its own line.
 jl = write("shapes.jsonl", '{"m": 64, "n": 64, "k": 64, "name": "a"}\n\n{"m": 0, "n": 8, "k": 8}\n'

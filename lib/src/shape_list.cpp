@@ -207,61 +207,160 @@ class TextShapeReader : public ShapeReader {
   bool bom_checked_ = false;
 };
 
-// When `text` is JSON Lines (two or more lines, each blank or one JSON object), the same entries as one
-// YAML flow list, each on its own line (so marks keep the input's lines), into *list; false otherwise,
-// and where it opens as JSON Lines (its first line an object) but a later line is no JSON object, that
-// line (1-based) in *bad_line and why in *why.
-bool jsonl_as_flow_list(const std::string& text, std::string* list, long* bad_line, std::string* why) {
-  std::vector<std::string> lines;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    const std::size_t end = text.find('\n', start);
-    lines.push_back(text.substr(start, end == std::string::npos ? std::string::npos : end - start));
-    if (end == std::string::npos) break;
-    start = end + 1;
+// What a strict JSON pass over a text finds without building its document (nlohmann's SAX parser,
+// into a handler that keeps almost nothing): the root's kind, the distinct keys of every object (in
+// lower case, into a set shared over several passes; `keys_capped` past kMaxKeys), and the error
+// that stopped it (nlohmann's message; `out_of_range`: a number past a double's range, 1e400, which
+// is valid JSON nlohmann cannot hold). Parsing a list of a million shapes into nlohmann's and then
+// yaml-cpp's nodes took 3.5 KB a shape (0.9 GB for 200,000: README's "parsed whole first").
+class JsonScan : public nlohmann::json_sax<nlohmann::json> {
+ public:
+  enum class Root { none, list, object, scalar };
+  explicit JsonScan(std::set<std::string>* keys) : keys_(keys) {}
+  Root root = Root::none;
+  std::string error;
+  bool out_of_range = false;
+  bool keys_capped = false;
+
+  bool null() override { return value(); }
+  bool boolean(bool) override { return value(); }
+  bool number_integer(number_integer_t) override { return value(); }
+  bool number_unsigned(number_unsigned_t) override { return value(); }
+  bool number_float(number_float_t, const string_t&) override { return value(); }
+  bool string(string_t&) override { return value(); }
+  bool binary(binary_t&) override { return value(); }
+  bool start_object(std::size_t) override { return open(Root::object); }
+  bool start_array(std::size_t) override { return open(Root::list); }
+  bool end_object() override { return --depth_, true; }
+  bool end_array() override { return --depth_, true; }
+  bool key(string_t& k) override {
+    if (keys_->size() < kMaxKeys) keys_->insert(text::lower(k));
+    else if (!keys_->count(text::lower(k))) keys_capped = true;
+    return true;
   }
-  std::size_t objects = 0, last = 0;
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    const std::string& line = lines[i];
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    try {
-      if (!nlohmann::json::parse(line).is_object()) {
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& ex) override {
+    error = ex.what();
+    out_of_range = ex.id == 406;  // nlohmann's out_of_range.406: "number overflow parsing"
+    return false;
+  }
+
+ private:
+  static constexpr std::size_t kMaxKeys = 256;
+  bool value() {
+    if (depth_ == 0) root = Root::scalar;
+    return true;
+  }
+  bool open(Root kind) {
+    if (depth_++ == 0) root = kind;
+    return true;
+  }
+  std::set<std::string>* keys_;
+  int depth_ = 0;
+};
+
+// One entry of a JSON list read entry by entry: its text's place in the input and the 0-based line
+// it starts on.
+struct JsonSpan {
+  std::size_t offset = 0, size = 0;
+  long line = 0;
+};
+
+// The top-level entries of `text`, valid JSON whose root is a list (JsonScan said so), in order.
+std::vector<JsonSpan> json_list_spans(const std::string& text) {
+  std::vector<JsonSpan> spans;
+  std::size_t i = text.find('[');  // the root list's (a BOM and blanks may come first)
+  long line = static_cast<long>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(i), '\n'));
+  ++i;
+  const auto skip_blanks = [&] {
+    while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' || text[i] == '\n')) {
+      if (text[i] == '\n') ++line;
+      ++i;
+    }
+  };
+  for (;;) {
+    skip_blanks();
+    if (i >= text.size() || text[i] == ']') break;
+    JsonSpan span;
+    span.offset = i;
+    span.line = line;
+    int depth = 0;
+    bool in_string = false;
+    for (; i < text.size(); ++i) {
+      const char ch = text[i];
+      if (ch == '\n') ++line;
+      if (in_string) {
+        if (ch == '\\') ++i;  // an escape: the next character is the string's (JSON strings hold no newline)
+        else if (ch == '"') in_string = false;
+        continue;
+      }
+      if (ch == '"') in_string = true;
+      else if (ch == '[' || ch == '{') ++depth;
+      else if (ch == ']' || ch == '}') {
+        if (depth == 0) break;  // the root list's end
+        --depth;
+      } else if (depth == 0 && (ch == ',' || ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n')) {
+        if (ch == '\n') --line;  // counted again by skip_blanks
+        break;
+      }
+    }
+    span.size = i - span.offset;
+    spans.push_back(span);
+    skip_blanks();
+    if (i < text.size() && text[i] == ',') ++i;
+  }
+  return spans;
+}
+
+// When `text` is JSON Lines (two or more lines, each blank or one JSON object), each object's line
+// into *spans (its keys into *keys, as JsonScan keeps them), true; false otherwise, and where it opens
+// as JSON Lines (its first line an object) but a later line is no JSON object, that line (1-based)
+// in *bad_line and why in *why. A line with a number past a double's range is still an object line
+// (its entry's error comes later); *keys_incomplete is then set.
+bool jsonl_spans(const std::string& text, std::vector<JsonSpan>* spans, std::set<std::string>* keys,
+                 bool* keys_incomplete, long* bad_line, std::string* why) {
+  std::size_t objects = 0;
+  std::size_t start = 0;
+  long line = 0;
+  std::vector<JsonSpan> out;
+  while (start <= text.size()) {
+    const std::size_t end = std::min(text.find('\n', start), text.size());
+    const std::string_view row(text.data() + start, end - start);
+    if (row.find_first_not_of(" \t\r") != std::string_view::npos) {
+      JsonScan scan(keys);
+      nlohmann::json::sax_parse(row, &scan);
+      if (scan.out_of_range) {
+        *keys_incomplete = true;
+      } else if (!scan.error.empty() || scan.root != JsonScan::Root::object) {
         if (objects > 0) {
-          *bad_line = static_cast<long>(i) + 1;
-          *why = "not a JSON object";
+          *bad_line = line + 1;
+          if (scan.error.empty()) {
+            *why = "not a JSON object";
+          } else {
+            *why = text::json_error_message(scan.error);
+            // The parser's "line 1" is the line's own: the message is located at the file's line.
+            if (const auto at = why->find("at line 1, column"); at != std::string::npos) why->replace(at, 17, "at column");
+          }
         }
         return false;
       }
-    } catch (const nlohmann::json::out_of_range&) {
-      // a number past a double's range: still an object line, its entry's error later
-    } catch (const nlohmann::json::exception& err) {
-      if (objects > 0) {
-        *bad_line = static_cast<long>(i) + 1;
-        *why = text::json_error_message(err.what());
-        // The parser's "line 1" is the line's own: the message is located at the file's line.
-        if (const auto at = why->find("at line 1, column"); at != std::string::npos) why->replace(at, 17, "at column");
-      }
-      return false;
+      *keys_incomplete = *keys_incomplete || scan.keys_capped;
+      ++objects;
+      out.push_back({start, row.size(), line});
     }
-    ++objects;
-    last = i;
+    if (end == text.size()) break;
+    start = end + 1;
+    ++line;
   }
   if (objects < 2) return false;
-  std::string out = "[";
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    std::string line = lines[i];
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    const bool entry = line.find_first_not_of(" \t") != std::string::npos;
-    out += line;
-    if (entry && i != last) out += ",";
-    if (i == last) out += "]";
-    out += "\n";
-  }
-  *list = std::move(out);
+  *spans = std::move(out);
   return true;
 }
 
-// YAML (and JSON, which is YAML) lists are loaded whole: yaml-cpp has no streaming reader.
+// YAML lists are loaded whole (yaml-cpp has no streaming reader). A JSON list (or JSON Lines) is
+// checked as strict JSON first, without building it, and then read entry by entry: each entry's
+// text is loaded alone (JSON is YAML) where it starts, so that a list of a million shapes takes its
+// text and 24 bytes a shape, not a document of nodes; a JSON mapping ({"shapes": [...]}) and a list
+// with a number past a double's range are loaded whole, as YAML is.
 class YamlShapeReader : public ShapeReader {
  public:
   YamlShapeReader(std::istream& in, const std::string& source, const GemmProblem& defaults, bool json,
@@ -271,33 +370,52 @@ class YamlShapeReader : public ShapeReader {
     if (text.find('\0') != std::string::npos) throw InputError(source + ": contains NUL bytes: not a text file");
     if (json) {
       check_flow_nesting(text, source, first_line, "a shape list");
-      // Strict JSON first, for exact JSON error messages; then walk it with yaml-cpp for lines.
-      try {
-        const auto parsed = nlohmann::json::parse(text);
-        (void)parsed;
-      } catch (const nlohmann::json::parse_error& err) {
+      // Strict JSON first, for exact JSON error messages.
+      std::set<std::string> keys;
+      JsonScan scan(&keys);
+      nlohmann::json::sax_parse(text, &scan);
+      bool keys_incomplete = scan.keys_capped;
+      if (!scan.error.empty() && !scan.out_of_range) {
         // JSON Lines: one object a line (`batch --format jsonl`'s output too), read as the list of
         // them, each at its own line (it was "not valid JSON: unexpected '{'": a fresh CI user's
         // find, 2026-12-05). Otherwise the JSON error, where it is.
-        std::string as_list, jsonl_why;
+        std::string jsonl_why;
         long jsonl_line = 0;
-        if (!jsonl_as_flow_list(text, &as_list, &jsonl_line, &jsonl_why)) {
+        keys.clear();
+        keys_incomplete = false;
+        if (!jsonl_spans(text, &spans_, &keys, &keys_incomplete, &jsonl_line, &jsonl_why)) {
           if (jsonl_line > 0)
             throw InputError(located(source, jsonl_line + first_line,
                                      "not valid JSON (a JSON Lines list, one object a line): " + printable(jsonl_why, 300)));
-          const std::string what = text::json_error_message(err.what());
+          const std::string what = text::json_error_message(scan.error);
           const long line = text::json_error_line(text, what);
           throw InputError(located(source, line > 0 ? line + first_line : 0, "not valid JSON: " + printable(what, 300)));
         }
-        text = std::move(as_list);
-      } catch (const nlohmann::json::out_of_range&) {
-        // A number past a double's range (1e400) is valid JSON, which nlohmann cannot hold: yaml-cpp
-        // reads it as text below, and its entry is out of range there, the others ranked (it sank
-        // the whole list as "not valid JSON": a fresh batch user's find, 2026-12-05).
-      } catch (const nlohmann::json::exception& err) {  // parse_error
-        const std::string what = text::json_error_message(err.what());
-        const long line = text::json_error_line(text, what);
-        throw InputError(located(source, line > 0 ? line + first_line : 0, "not valid JSON: " + printable(what, 300)));
+        streaming_ = true;
+      } else if (scan.error.empty() && scan.root == JsonScan::Root::list) {
+        spans_ = json_list_spans(text);
+        streaming_ = true;
+      }
+      // A number past a double's range (1e400) is valid JSON, which nlohmann cannot hold: such a
+      // list is loaded whole by yaml-cpp below, which reads it as text, and its entry is out of
+      // range there, the others ranked (it sank the whole list as "not valid JSON": a fresh batch
+      // user's find, 2026-12-05).
+      if (streaming_) {
+        text_ = std::move(text);
+        // Unknown keys are warned of at the start, as a CSV column is: entries are looked at for
+        // them only where some key of the text is not a shape's.
+        const std::vector<std::string>& known = shape_list_keys();
+        const bool all_known = !keys_incomplete && std::all_of(keys.begin(), keys.end(), [&](const std::string& k) {
+          return std::find(known.begin(), known.end(), k) != known.end();
+        });
+        if (!all_known) {
+          std::set<std::string> unknown;
+          for (std::size_t i = 0; i < spans_.size(); ++i) {
+            note_unknown_keys(load_span(i), first_line_ + spans_[i].line, &unknown);
+            if (unknown.size() >= kMaxUnknownKeyWarnings && !keys.count("<<")) break;
+          }
+        }
+        return;
       }
     }
     try {
@@ -312,29 +430,57 @@ class YamlShapeReader : public ShapeReader {
     // A key the reader does not know is ignored with a warning at its first line, as a CSV column is
     // (it was an error on every entry here, a warning in a CSV list: a fresh user's find, 2026-12-04).
     std::set<std::string> unknown;
-    for (const auto& entry : root_) {
-      // A fused-MoE model's keys are not warned of one by one: the entry's error says what it is.
-      if (!entry.IsMap() || is_moe_model(entry)) continue;
-      const YAML::Node item = shape_of(entry);
-      for (const auto& kv : item) {
-        const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : "";
-        if (key == "<<") throw InputError(located(source, kv.first.Mark().line + 1 + first_line, kMergeKeyMessage));
-        if (!known_key(text::lower(key)) && unknown.size() < kMaxUnknownKeyWarnings && unknown.insert(key).second)
-          warnings_.push_back(located(source, kv.first.Mark().line + 1 + first_line,
-                                      "unknown key '" + printable(key) +
-                                          "' ignored (expected m, n, k, batch, dtype, layout, name)"));
-      }
-    }
+    for (const auto& entry : root_) note_unknown_keys(entry, first_line_, &unknown);
   }
   std::vector<std::string> warnings() const override { return warnings_; }
   bool next(ShapeEntry& e) override {
+    if (streaming_) {
+      if (index_ >= spans_.size()) return false;
+      const std::size_t i = index_++;
+      // Entries sharing a line: the entry's place in the list too (a fresh user's find, 2026-12-04).
+      const bool shares = (i > 0 && spans_[i - 1].line == spans_[i].line) ||
+                          (i + 1 < spans_.size() && spans_[i + 1].line == spans_[i].line);
+      read_entry(load_span(i), first_line_ + spans_[i].line, shares ? static_cast<long>(i + 1) : 0, e);
+      return true;
+    }
     if (index_ >= root_.size()) return false;
     const YAML::Node entry = root_[index_++];
+    // Entries sharing a line: the entry's place in the list too (a fresh user's find, 2026-12-04).
+    read_entry(entry, first_line_, entry_shares_line(root_, index_ - 1) ? static_cast<long>(index_) : 0, e);
+    return true;
+  }
+
+ private:
+  // Entry `i` of a JSON list read entry by entry, loaded alone (its marks count from its first line).
+  YAML::Node load_span(std::size_t i) const {
+    const JsonSpan& span = spans_[i];
+    try {
+      return YAML::Load(text_.substr(span.offset, span.size));
+    } catch (const YAML::Exception& err) {
+      throw InputError(located(source_, err.mark.line + 1 + first_line_ + span.line, "not valid JSON: " + printable(err.msg, 200)));
+    }
+  }
+  // The unknown keys of one entry (whose marks count from `line_base`, 0-based) warned of, each once
+  // (`unknown`: those warned so far, kMaxUnknownKeyWarnings at most); a YAML merge key is an error.
+  void note_unknown_keys(const YAML::Node& entry, long line_base, std::set<std::string>* unknown) {
+    // A fused-MoE model's keys are not warned of one by one: the entry's error says what it is.
+    if (!entry.IsMap() || is_moe_model(entry)) return;
+    const YAML::Node item = shape_of(entry);
+    for (const auto& kv : item) {
+      const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : "";
+      if (key == "<<") throw InputError(located(source_, kv.first.Mark().line + 1 + line_base, kMergeKeyMessage));
+      if (!known_key(text::lower(key)) && unknown->size() < kMaxUnknownKeyWarnings && unknown->insert(key).second)
+        warnings_.push_back(located(source_, kv.first.Mark().line + 1 + line_base,
+                                    "unknown key '" + printable(key) + "' ignored (expected m, n, k, batch, dtype, layout, name)"));
+    }
+  }
+  // The shape of one entry (marks counting from `line_base`, 0-based; `place`: its place in the list
+  // where it shares its line, else 0) into e, or its error.
+  void read_entry(const YAML::Node& entry, long line_base, long place, ShapeEntry& e) const {
     const YAML::Node item = entry.IsMap() ? shape_of(entry) : entry;
     e = ShapeEntry{};
-    e.line = item.Mark().line + 1 + first_line_;
-    // Entries sharing a line: the entry's place in the list too (a fresh user's find, 2026-12-04).
-    if (entry_shares_line(root_, index_ - 1)) e.entry = static_cast<long>(index_);
+    e.line = item.Mark().line + 1 + line_base;
+    e.entry = place;
     try {
       e.problem = defaults_;
       if (item.IsScalar()) {
@@ -367,10 +513,8 @@ class YamlShapeReader : public ShapeReader {
     } catch (const InputError& err) {
       e.error = located(source_, e.line, entry_place(e.entry) + err.what());
     }
-    return true;
   }
 
- private:
   // The value of `key` in a mapping, its key matched whatever its case ("M" is m), as a CSV header's
   // names are (JSON keys were matched exactly: "unknown key 'M'", then "missing 'm'": a fresh user's
   // find, 2026-12-04); an undefined node when absent.
@@ -432,7 +576,10 @@ class YamlShapeReader : public ShapeReader {
   std::string source_;
   GemmProblem defaults_;
   long first_line_ = 0;
-  YAML::Node root_;
+  YAML::Node root_;                // the list, loaded whole (YAML; a JSON mapping)
+  bool streaming_ = false;         // a JSON list read entry by entry: text_ and spans_ instead
+  std::string text_;
+  std::vector<JsonSpan> spans_;
   std::size_t index_ = 0;
   std::vector<std::string> warnings_;
 };
