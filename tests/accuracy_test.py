@@ -60,7 +60,10 @@ D = "data/measurements/"
 # 76.24 / 10.0 / 28.7 on the 35; vllm-fused-moe unchanged (96.54 / 87.00 / 5.4 / 16.1).
 GUARDS = [
     ("triton", [D + f for f in ("h200-triton-bf16.csv", "h200-triton-fp8.csv", "h200-triton-more.csv",
-                                "h200-triton-extra.csv")], 263, 96.9, 76.4, 11.2, 24.0),
+                                "h200-triton-extra.csv")], 262, 96.9, 76.4, 11.2, 24.0),
+    # 262 since 2026-12-05: h200-triton-extra.csv's unnamed 4096^3 bf16 NT is the named one of an
+    # earlier file, one problem (a re-time without family and name was a second shape: a fresh user's
+    # find); 97.19 / 76.77 / 10.7 / 23.0 both ways.
     # The same 263 with their re-time (h200-retime-tri.csv, 2026-12-03, twenty-first session: each
     # shape's 6 fastest, the advisor's top 6 and its first 5 distinct tiles timed again, each config
     # at its faster time): 96.69 / 78.95 / 10.1 / 23.1 with the shipped model; 96.82 / 78.95 / 10.1 /
@@ -71,7 +74,7 @@ GUARDS = [
     # twenty-eighth session): 97.41 / 78.95 / 10.0 / 23.0 (97.22 the day before); the first runs alone
     # (the guard above) 97.20 / 76.77 / 10.7 / 23.0 (97.01).
     ("triton", [D + f for f in ("h200-triton-bf16.csv", "h200-triton-fp8.csv", "h200-triton-more.csv",
-                                "h200-triton-extra.csv", "h200-retime-tri.csv")], 263, 97.1, 78.6, 10.4, 23.5),
+                                "h200-triton-extra.csv", "h200-retime-tri.csv")], 262, 97.1, 78.6, 10.4, 23.5),
     ("triton", [D + "h200-triton-h.csv", D + "h200-triton-h-retime.csv"], 29, 96.9, 82.6, 11.5, 26.0),
     # The 8 shapes of h200-triton-k.csv with their re-time (2026-12-03, twenty-first session: six families
     # new to the data, full space, measured with the shipped model, never fitted on): 96.01 / 88.88 / 8.7 / 14.8.

@@ -1257,4 +1257,23 @@ rc, out, err = run("batch", enc1, "--hw", "h200", "--format", "csv")
 check("... in a JSON list on one line, at its entry (the line alone named it)",
       rc == 0 and f"{enc1}:1: entry 2 of the list: dtype float8_e4m3fnuz" in err, err)
 
+# A re-time file without family and name columns is the same problem as the named one measured before
+# (it was a second shape, counted twice: a fresh user's find, 2026-12-05). The committed fp8-block file's
+# first shape, 1x1536x7168 (deepseek-v3 q_a_proj.m1), re-timed at 0.98x: its 156 shapes stay 156 (157 before).
+fp8_block = "data/measurements/h200-fp8-block.csv"
+with open(fp8_block, newline="") as f:
+    rows = list(csv.DictReader(f))
+first = [r for r in rows if (r["m"], r["n"], r["k"]) == (rows[0]["m"], rows[0]["n"], rows[0]["k"])]
+retime = os.path.join(tempfile.mkdtemp(), "retime.csv")
+with open(retime, "w", newline="") as f:
+    w = csv.DictWriter(f, fieldnames=[c for c in first[0] if c not in ("family", "name")], extrasaction="ignore")
+    w.writeheader()
+    for r in first:
+        w.writerow(dict(r, ms=str(float(r["ms"]) * 0.98) if r["status"] == "ok" else r["ms"]))
+rc, out, err = run("evaluate", "--hw", "h200", "--target", "vllm-fp8-block", "--measurements", fp8_block, "--format", "json")
+rc2, out2, err2 = run("evaluate", "--hw", "h200", "--target", "vllm-fp8-block", "--measurements", fp8_block, retime,
+                      "--format", "json")
+check("a re-time file without family and name merges into the named shape (no second copy of it)",
+      rc == rc2 == 0 and len(json.loads(out)["shapes"]) == len(json.loads(out2)["shapes"]) == 156, err + err2)
+
 cli_harness.finish()

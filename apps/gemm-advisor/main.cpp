@@ -289,8 +289,9 @@ std::string measurement_csv_footer() {
          "  optional: batch (1), dtype (bf16), layout (NN, the harness's default: not rank's NT), split_k (1),\n"
          "            group_m, kernel (the row's kernel, default --kernel's, else the target's: rows of another\n"
          "            kernel are skipped; a vendor library's rows, block sizes 0, are its reference),\n"
-         "            status (ok; anything else: the config failed to run), family (cross-validation holds\n"
-         "            whole families out), name, gpu (as torch names it), reps, rel_err;\n"
+         "            status (ok, else the config failed to run: wrong, compile_error or launch_error; other\n"
+         "            words are refused), family (cross-validation holds whole families out), name, gpu (as\n"
+         "            torch names it), reps, rel_err;\n"
          "            vllm-fused-moe: experts, top_k, gemm, routing, block_shape\n"
          "Exit codes: 0 success, 1 bad input (shape, profile, file; with --strict, any warning), 2 usage error,\n"
          "3 internal error, 141 stdout closed by its reader (SIGPIPE).";

@@ -277,6 +277,11 @@ std::vector<MeasuredShape> read_measured_shapes(const std::vector<std::string>& 
   std::vector<MeasuredShape> shapes;
   // shape key -> (the file that measured it first, its index in shapes)
   std::map<std::string, std::pair<std::string, std::size_t>> measured_in;
+  // Shape, dtype and layout (the key without family and name) -> the keys measured with them: a
+  // re-time file without family and name columns is the same shape as an earlier file's named one
+  // (it was counted twice, and could sit on both sides of a family fold: a fresh user's find,
+  // 2026-12-05).
+  std::map<std::string, std::vector<std::string>> keys_of_shape;
   std::vector<std::pair<std::string, std::uintmax_t>> sizes;  // (path, its size) of the regular files read so far
   // Files with none of the kernel's rows but another kernel's: (file, its kernels). Warned of when
   // other files hold the kernel's rows (such a file added nothing unsaid), one error when none does
@@ -316,8 +321,17 @@ std::vector<MeasuredShape> read_measured_shapes(const std::vector<std::string>& 
     std::string first_refused;      // the first of them, "line L: CONFIG for SHAPE: why"
     for (auto& shape : file_shapes) {
       if (shape.configs.empty() && !keep_vendor_only) continue;  // another kernel's problem (vendor rows only)
-      const std::string key = shape.problem.shape_text() + " " + std::string(dtype_name(shape.problem.dtype)) + " " +
-                              shape.problem.layout.name() + (shape.name.empty() ? "" : " " + shape.family + "/" + shape.name);
+      const std::string base = shape.problem.shape_text() + " " + std::string(dtype_name(shape.problem.dtype)) + " " +
+                               shape.problem.layout.name();
+      std::string key = base + (shape.name.empty() ? "" : " " + shape.family + "/" + shape.name);
+      // Unnamed here and measured under one name before, or named here and measured unnamed alone
+      // before: the same problem.
+      if (!measured_in.count(key)) {
+        const std::vector<std::string>& earlier = keys_of_shape[base];
+        if (earlier.size() == 1 && (shape.name.empty() || earlier.front() == base) &&
+            !same_file(measured_in[earlier.front()].first, path))
+          key = earlier.front();
+      }
       const long line = shape.configs.empty() ? 0 : shape.configs.front().line;
       if (!shape.configs.empty()) {
         if (!profile.hw.rate(shape.problem.dtype))
@@ -347,6 +361,7 @@ std::vector<MeasuredShape> read_measured_shapes(const std::vector<std::string>& 
       }
       const auto [it, fresh] = measured_in.try_emplace(key, path, shapes.size());
       if (fresh) {
+        keys_of_shape[base].push_back(key);
         shapes.push_back(std::move(shape));
       } else if (same_file(it->second.first, path)) {
         throw InputError(located(path, line, "shape " + key + " is measured in " + it->second.first +
