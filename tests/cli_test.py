@@ -1276,4 +1276,20 @@ rc2, out2, err2 = run("evaluate", "--hw", "h200", "--target", "vllm-fp8-block", 
 check("a re-time file without family and name merges into the named shape (no second copy of it)",
       rc == rc2 == 0 and len(json.loads(out)["shapes"]) == len(json.loads(out2)["shapes"]) == 156, err + err2)
 
+# A calibrated profile's fitted launch overhead does not tighten the check for impossible timings: a
+# profile fitting launch_overhead_s to 12 us (3.07 us shipped) refused 2.2 us CUDA-graph timings as "not
+# in milliseconds" (a fresh user's find, 2026-12-05). The floor stays a quarter of the lower one.
+slow_launch = os.path.join(tempfile.mkdtemp(), "slow-launch.yaml")
+with open("profiles/h200.yaml") as f:
+    text = f.read()
+with open(slow_launch, "w") as f:
+    f.write(text + "\ntargets:\n  triton:\n    model_parameters:\n      launch_overhead_s: 12.0e-6\n")
+graphs = os.path.join(tempfile.mkdtemp(), "graphs.csv")
+with open(graphs, "w") as f:
+    f.write("m,n,k,layout,block_m,block_n,block_k,num_warps,num_stages,ms\n"
+            "64,64,64,NT,16,16,64,4,3,0.0022\n64,64,64,NT,32,32,64,4,3,0.0024\n64,64,64,NT,64,64,64,4,3,0.0028\n")
+rc, out, err = run("evaluate", "--hw", slow_launch, "--measurements", graphs, "--format", "json")
+check("a profile with a fitted 12 us launch still takes 2.2 us timings (above a quarter of the shipped 3.07 us)",
+      rc == 0 and len(json.loads(out)["shapes"]) == 1, err)
+
 cli_harness.finish()
