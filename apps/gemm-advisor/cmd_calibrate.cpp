@@ -318,7 +318,7 @@ Registered register_calibrate(CLI::App& app) {
               const FoldResult& f = c.folds[i];
               provenance.push_back(fmt::format(
                   "fold {} held out ({}): geomean {:.1f}% -> {:.1f}% of oracle, worst {:.1f}% -> {:.1f}%, "
-                  "top-5 {:.1f}% -> {:.1f}%, median top-1 error {:.1f}% -> {:.1f}%",
+                  "top-5 distinct {:.1f}% -> {:.1f}%, median top-1 error {:.1f}% -> {:.1f}%",
                   i + 1, fmt::join(f.families, " "), f.before.geomean_pct_of_oracle, f.after.geomean_pct_of_oracle,
                   f.before.worst_pct_of_oracle, f.after.worst_pct_of_oracle, f.before.top5_pct_of_oracle,
                   f.after.top5_pct_of_oracle, f.before.median_abs_err_pct, f.after.median_abs_err_pct));
