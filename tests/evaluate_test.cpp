@@ -191,3 +191,21 @@ TEST_CASE("a measurement file of several kernels: the target's rows, other targe
   CHECK(shapes[0].vendor_kernel == "cublas");  // not the faster tutorial row
   CHECK(shapes[0].vendor_ms == 0.020);
 }
+
+TEST_CASE("rows of a tile kernel no target is named, beside the target's, are skipped with a warning", "[evaluate]") {
+  // A misspelt kernel name on half a file's rows changed the scores without a word (a fresh user's
+  // find, 2026-12-05); another target's rows (a harness plan file of several kernels) are not warned of.
+  std::istringstream csv(
+      "kernel,m,n,k,block_m,block_n,block_k,num_warps,num_stages,ms\n"
+      "my-matmul,64,64,64,16,16,64,4,3,0.010\n"
+      "my-matmull,64,64,64,32,32,64,4,3,0.009\n"
+      "my-matmull,64,64,64,64,64,64,4,3,0.011\n"
+      "triton,64,64,64,64,64,64,4,3,0.011\n");
+  std::vector<std::string> warnings;
+  const auto shapes = read_measurements(csv, "typo.csv", "my-matmul", &warnings);
+  REQUIRE(shapes.size() == 1);
+  CHECK(shapes[0].configs.size() == 1);
+  REQUIRE(warnings.size() == 1);
+  CHECK(warnings[0] == "typo.csv: 2 rows of another kernel (my-matmull) skipped: only my-matmul's are scored "
+                       "(--kernel NAME scores another's)");
+}

@@ -338,6 +338,8 @@ std::vector<MeasuredShape> read_measurements(std::istream& in, const std::string
   std::vector<std::map<TileConfig, std::size_t>> seen;  // per problem: config -> the line it was first on
   RepeatedRows repeated;  // configs measured again within this file
   std::set<std::string> other_kernels;  // kernels other than `target` with tile-config rows (a few)
+  std::set<std::string> unknown_kernels;  // ... of them, those no target is named (a few)
+  std::size_t unknown_kernel_rows = 0;    // ... their rows, skipped
   std::vector<std::string> f;
   std::size_t rows = 0;
   while (r.next(f)) {
@@ -401,8 +403,15 @@ std::vector<MeasuredShape> read_measurements(std::istream& in, const std::string
     }
     if (kernel != target) {
       // A tile config's row (block sizes not 0) of another kernel: named if the file has none of this one.
-      if (ibm >= 0 && static_cast<std::size_t>(ibm) < f.size() && f[ibm] != "0" && other_kernels.size() < 8)
-        other_kernels.insert(kernel);
+      if (ibm >= 0 && static_cast<std::size_t>(ibm) < f.size() && f[ibm] != "0") {
+        if (other_kernels.size() < 8) other_kernels.insert(kernel);
+        // Another target's kernel beside this one is a harness file of several (plan files are);
+        // a tile kernel of no target's name is a typo or a user's own kernel, counted.
+        if (!find_target_or_null(kernel)) {
+          ++unknown_kernel_rows;
+          if (unknown_kernels.size() < 8) unknown_kernels.insert(kernel);
+        }
+      }
       if (find_target_or_null(kernel)) continue;  // another target's kernel: not a vendor reference
       if (status == "ok" && (shape.vendor_ms == 0 || ms < shape.vendor_ms)) {
         shape.vendor_ms = ms;
@@ -449,6 +458,17 @@ std::vector<MeasuredShape> read_measurements(std::istream& in, const std::string
     shape.configs.push_back(mc);
   }
   if (rows == 0) throw InputError(source + ": no measurement rows (only a header)");
+  // Rows of a tile kernel no target is named, beside this one's, are skipped, and said (half a file's
+  // rows with a misspelt kernel name changed the scores without a word: a fresh user's find,
+  // 2026-12-05). A file with none of this kernel's rows is the caller's to name.
+  if (warnings && unknown_kernel_rows > 0 &&
+      std::any_of(shapes.begin(), shapes.end(), [](const MeasuredShape& m) { return !m.configs.empty(); })) {
+    std::string names;
+    for (const std::string& k : unknown_kernels) names += (names.empty() ? "" : ", ") + printable(k);
+    warnings->push_back(source + ": " + std::to_string(unknown_kernel_rows) + " row" +
+                        (unknown_kernel_rows == 1 ? "" : "s") + " of another kernel (" + names + ") skipped: only " +
+                        printable(target) + "'s are scored (--kernel NAME scores another's)");
+  }
   if (other_kernels_out) *other_kernels_out = std::move(other_kernels);
   if (std::string more = repeated.summary(source, "measured again", "each counts at its faster time");
       warnings && !more.empty())
