@@ -413,6 +413,18 @@ rep = json.loads(out) if rc == 0 else {}
 check(f"--families without dtype/layout columns: every shape gets its family ({rep.get('families')} families, "
       f"{len(set(fam_of.values()))} listed), no warning of shapes without one",
       rc == 0 and rep.get("families") == len(set(fam_of.values())) and "no family" not in err, err)
+# ... a mistyped row (no measured shape has it) is named with -v, at its line, the others used (it went
+# unsaid: a fresh user's find, 2026-12-05).
+fams_typo = os.path.join(TMP, "fams-typo.csv")
+with open(fams, encoding="utf-8") as f:
+    fams_text = f.read()
+with open(fams_typo, "w") as f:
+    f.write(fams_text + "99,99,99,typo\n")
+rc, out, err = run("calibrate", "--hw", "h200", "--target", "triton", "--kernel", "triton-tutorial", "--folds", "2",
+                   "--passes", "1", "--params", "launch_overhead_s", "--measurements", no_family, "--families",
+                   fams_typo, "-o", os.path.join(TMP, "fams-typo.yaml"), "-v")
+check("--families: a row matching no measured shape is named at its line (with -v)", rc == 0 and
+      f"fams-typo.csv:{len(fam_of) + 2}: 99x99x99 matches no measured shape: its family is not used" in err, err[-400:])
 # ... and an m,n,k listed in two families is an error at its line.
 with open(fams, "a") as f:
     (m, n, k), fam = next(iter(fam_of.items()))

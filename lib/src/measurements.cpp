@@ -117,7 +117,7 @@ GemmProblem read_problem_row(const CsvReader& r, const std::vector<std::string>&
 
 }  // namespace
 
-std::size_t apply_families(const std::string& path, std::vector<MeasuredShape>& shapes) {
+std::size_t apply_families(const std::string& path, std::vector<MeasuredShape>& shapes, std::vector<std::string>* warnings) {
   check_readable_file(path);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path + ": cannot open");
@@ -146,6 +146,29 @@ std::size_t apply_families(const std::string& path, std::vector<MeasuredShape>& 
              std::to_string(std::get<2>(it->second)) + ")" +
              ": a shape is in one family" +
              (by_batch && by_dtype && by_layout ? "" : " (two problems? add the batch, dtype and layout columns to tell them apart)"));
+  }
+  // Rows no measured shape matches, named (a mistyped shape's row went unsaid while the rest
+  // matched: a fresh user's find, 2026-12-05); a file matching nothing at all is the caller's to say.
+  if (warnings) {
+    std::set<Key> measured;
+    for (const MeasuredShape& s : shapes) measured.insert(key_of(s.problem));
+    std::size_t unmatched = 0;
+    const std::tuple<std::string, std::string, long>* first = nullptr;
+    Key first_key;
+    for (const auto& [key, value] : families) {
+      if (measured.count(key)) continue;
+      ++unmatched;
+      if (!first || std::get<2>(value) < std::get<2>(*first)) {
+        first = &value;
+        first_key = key;
+      }
+    }
+    if (unmatched > 0 && unmatched < families.size())
+      warnings->push_back(located(path, std::get<2>(*first),
+                                  std::to_string(std::get<0>(first_key)) + "x" + std::to_string(std::get<1>(first_key)) +
+                                      "x" + std::to_string(std::get<2>(first_key)) + " matches no measured shape" +
+                                      (unmatched > 1 ? " (" + std::to_string(unmatched) + " such rows)" : "") +
+                                      ": its family is not used (a mistyped shape?)"));
   }
   std::size_t set = 0;
   for (MeasuredShape& s : shapes) {
