@@ -1085,6 +1085,11 @@ check("evaluate: the advisor's first pick that failed to run is said and reporte
       and res["shapes"][0]["failed_pick"] == {"config": "128x256x64:8:4", "status": "compile_error", "line": 2,
                                               "file": failed_csv}
       and res["shapes"][0]["advisor_top1"] == "128x128x64:8:3" and res["aggregate"]["failed_picks"] == 1, err + out)
+rc, out, err = run("evaluate", "--hw", "h200", "--measurements", failed_csv)
+check("evaluate's table marks the substitute pick and names the failed one under its row",
+      rc == 0 and "128x128x64:8:3*" in out and
+      "* the advisor's first pick 128x256x64:8:4 failed to run (compile_error, line 2): scored at its first pick that ran"
+      in out, out)
 # ... also when it ties with the pick that ran: the ranking's own tie-break decides (rank puts
 # 64x128x64:4:5 before 128x64x64:4:5 on 1024^3, predicted alike, 12.07 us; the failed one went unsaid
 # when the two were compared by time alone: a fresh user's find, 2026-12-05).

@@ -47,11 +47,17 @@ void write_table(std::ostream& out, const gemm_advisor::Evaluation& e, const gem
   for (const auto& s : e.shapes) {
     out << fmt::format("{:<{}} {:>4} {:<18} {:>9.4f} {:<18} {:>9.4f} {:>7.1f} {:>5} {:>6} {:>6.1f} {:>8} {:>7}\n",
                        label(s), width, s.measured, s.measured_best.text(),
-                       s.measured_best_ms, s.advisor_top1.text(), s.advisor_top1_ms, s.pct_of_oracle,
+                       s.measured_best_ms, s.advisor_top1.text() + (s.failed_pick ? "*" : ""), s.advisor_top1_ms,
+                       s.pct_of_oracle,
                        s.best_rank ? std::to_string(*s.best_rank) : "-", rho_text(s.spearman), s.top1_abs_err_pct,
                        opt_pct(s.default_pct_of_oracle), opt_pct(s.vendor_pct_of_oracle));
     // With the model's reason: a config outside what the target describes (split-K on a kernel
     // without it) reads apart from a limit the model has wrong (a fresh user's find, 2026-12-04).
+    // The first pick failed to run: the row's is the first that ran, marked, the failed one named
+    // (the table showed the substitute unmarked: a fresh user's find, 2026-12-05).
+    if (s.failed_pick)
+      out << fmt::format("    * the advisor's first pick {} failed to run ({}, line {}): scored at its first pick that ran\n",
+                         s.failed_pick->config.text(), gemm_advisor::printable(s.failed_pick->status), s.failed_pick->line);
     for (const auto& mc : s.infeasible_but_ran) {
       const std::string why = target.infeasibility(mc.config, s.problem, profile);
       out << fmt::format("    ran but the model calls it infeasible: {} ({:.4f} ms, line {}){}\n", mc.config.text(),

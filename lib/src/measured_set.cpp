@@ -170,7 +170,10 @@ std::size_t drop_faster_than_peak(const std::string& path, MeasuredShape& shape,
       launch_floor_s >= std::max(compute_floor_s, dram_floor_s)
           ? fmt::format("shortest kernel launch ({:.2f} us, a quarter of the launch overhead)", launch_floor_s * 1e6)
       : dram_floor_s > compute_floor_s ? fmt::format("{:.2f} TB/s DRAM bandwidth", hw.dram_bandwidth_bytes_per_s / 1e12)
-                                       : fmt::format("{:.0f} TFLOP/s peak", peak / 1e12);
+                                       : fmt::format("{:.0f} TFLOP/s peak{}", peak / 1e12,
+                                                     hw.cu_count != hw.product_cu_count
+                                                         ? fmt::format(" on {} CUs", hw.cu_count)
+                                                         : std::string());
   if (shape.vendor_ms > 0 && shape.vendor_ms < floor_ms) {
     warnings->push_back(fmt::format("{}: {} {}: the {} row's {:g} ms is faster than {}'s {} allows ({:.4g} ms): "
                                     "left out", path, shape.problem.shape_text(),
