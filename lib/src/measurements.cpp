@@ -1,5 +1,7 @@
 #include "gemm_advisor/measurements.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <fstream>
 #include <limits>
@@ -358,7 +360,9 @@ std::vector<MeasuredShape> read_measurements(std::istream& in, const std::string
 
   std::vector<MeasuredShape> shapes;
   std::map<std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t, int, std::string>, std::size_t> index;
-  std::vector<std::map<TileConfig, std::size_t>> seen;  // per problem: config -> the line it was first on
+  // per problem: config -> the line it was first on and its time there (ms; 0 where it did not run)
+  std::vector<std::map<TileConfig, std::pair<std::size_t, double>>> seen;
+  std::size_t repeats_disagreeing = 0;  // ... timed again here more than kRetimeDisagreement apart
   RepeatedRows repeated;  // configs measured again within this file
   std::set<std::string> other_kernels;  // kernels other than `target` with tile-config rows (a few)
   std::set<std::string> unknown_kernels;  // ... of them, those no target is named (a few)
@@ -471,11 +475,17 @@ std::vector<MeasuredShape> read_measurements(std::istream& in, const std::string
     // The same config of the same problem twice: kept (evaluate and calibrate take the faster),
     // but said, since one of two times of one config is likely a bad run.
     if (seen.size() < shapes.size()) seen.resize(shapes.size());
-    auto [first, fresh] = seen[it->second].emplace(mc.config, mc.line);
+    auto [first, fresh] = seen[it->second].emplace(mc.config, std::make_pair(mc.line, status == "ok" ? ms : 0.0));
+    const double earlier_ms = first->second.second;
+    // Two times of one config far apart: one of them a bad run (counted as a re-time across files is:
+    // within a file they went uncounted, a fresh user's find, 2026-12-05).
+    if (!fresh && status == "ok" && earlier_ms > 0 &&
+        std::max(ms, earlier_ms) > kRetimeDisagreement * std::min(ms, earlier_ms))
+      ++repeats_disagreeing;
     // The first few at their lines, then one count: a file appended to itself gave one line per row.
     if (!fresh && warnings && repeated.name_next())
       warnings->push_back(source + ":" + std::to_string(mc.line) + ": config " + mc.config.text() + " of " +
-                          p.shape_text() + " was measured already (line " + std::to_string(first->second) +
+                          p.shape_text() + " was measured already (line " + std::to_string(first->second.first) +
                           "): the faster time counts" +
                           (isk < 0 ? " (the file has no split_k column: every row is taken as unsplit)" : ""));
     shape.configs.push_back(mc);
@@ -496,6 +506,12 @@ std::vector<MeasuredShape> read_measurements(std::istream& in, const std::string
   if (std::string more = repeated.summary(source, "measured again", "each counts at its faster time");
       warnings && !more.empty())
     warnings->push_back(std::move(more));
+  if (warnings && repeats_disagreeing > 0)
+    warnings->push_back(fmt::format("{}: {} config{} measured again in the file differ{} by more than {:g}x from {} "
+                                    "first time (a bad run? the faster counts)",
+                                    source, repeats_disagreeing, repeats_disagreeing == 1 ? "" : "s",
+                                    repeats_disagreeing == 1 ? "s" : "", kRetimeDisagreement,
+                                    repeats_disagreeing == 1 ? "its" : "their"));
   return shapes;
 }
 
