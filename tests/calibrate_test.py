@@ -423,6 +423,9 @@ with open(fams_typo, "w") as f:
 rc, out, err = run("calibrate", "--hw", "h200", "--target", "triton", "--kernel", "triton-tutorial", "--folds", "2",
                    "--passes", "1", "--params", "launch_overhead_s", "--measurements", no_family, "--families",
                    fams_typo, "-o", os.path.join(TMP, "fams-typo.yaml"), "-v")
+check("calibrate -v says each fold's fit and the last as they end (a large fit ran unsaid)",
+      rc == 0 and "calibrate: fold 1 of 2 fitted (" in err and "calibrate: fold 2 of 2 fitted (" in err and
+      "calibrate: the fit on all shapes done (" in err, err[-400:])
 check("--families: a row matching no measured shape is named at its line (with -v)", rc == 0 and
       f"fams-typo.csv:{len(fam_of) + 2}: 99x99x99 matches no measured shape: its family is not used" in err, err[-400:])
 # ... and an m,n,k listed in two families is an error at its line.

@@ -276,6 +276,13 @@ Registered register_calibrate(CLI::App& app) {
             const auto t0 = std::chrono::steady_clock::now();
             // The shapes are scored on this many threads (the result is the same on any number).
             tbb::global_control threads(tbb::global_control::max_allowed_parallelism, o->jobs ? o->jobs : usable_cpus());
+            // Each fit's end said with -v, with the time so far (a large fit ran unsaid).
+            const auto fit_start = std::chrono::steady_clock::now();
+            options.progress = [&](std::size_t done, std::size_t of) {
+              const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - fit_start).count();
+              if (done < of) spdlog::info("calibrate: fold {} of {} fitted ({:.1f} s)", done, of - 1, s);
+              else spdlog::info("calibrate: the fit on all shapes done ({:.1f} s)", s);
+            };
             const Calibration c = calibrate(shapes, profile, target, options);
             for (const std::string& shape : c.left_out)
               spdlog::warn("{}: {}: the start values call every config timed for it infeasible (they ran): left out "

@@ -379,10 +379,12 @@ Calibration calibrate(const std::vector<MeasuredShape>& shapes, const Profile& p
     r.before = aggregate(before);
     r.after = aggregate(after);
     c.folds.push_back(std::move(r));
+    if (o.progress) o.progress(c.folds.size(), fold_members.size() + 1);
   }
   c.held_out_before = aggregate(held_before);
   c.held_out_after = aggregate(held_after);
   c.fitted = fit(all, profile, target, c.variant, c.start, o);
+  if (o.progress) o.progress(fold_members.size() + 1, fold_members.size() + 1);
   c.all_before = score(all, profile, target, c.variant, c.start);
   c.all_after = score(all, profile, target, c.variant, c.fitted);
   return c;
