@@ -666,4 +666,23 @@ check("two models of one vLLM file: the second skipped, its other hidden size sa
       "is not this model's 2048" in err and "same-file.csv:4: c: E=8, N=14336 and dtype as a (line 2), whose file it "
       "is: vLLM names" in err, err)
 
+# A checkpoint of another quantization (gpt-oss's mxfp4) is refused, saying vLLM runs another MoE kernel
+# for it ("give --dtype" alone sent a user to files vLLM never reads), and with --dtype it is ranked,
+# warned; a Qwen-MoE config without moe_intermediate_size is warned of (its intermediate_size, 6144,
+# is the dense MLP's; vLLM looks for the experts' 768): fresh vLLM users' finds, 2026-12-05.
+mx = write("mxfp4.json", '{"model_type": "gpt_oss", "num_local_experts": 128, "num_experts_per_tok": 4, '
+           '"hidden_size": 2880, "intermediate_size": 2880, "quantization_config": {"quant_method": "mxfp4"}}')
+rc, out, err = run("rank", "16", "--target", "vllm-fused-moe", "--from-hf", mx, "--tp", "2", "--hw", "h200")
+check("--from-hf mxfp4: refused, another MoE kernel said", rc == 1 and not out and
+      "quantization 'mxfp4' is not one vLLM's Triton fused MoE tunes here" in err and "another kernel" in err, err)
+rc, out, err = run("rank", "16", "--target", "vllm-fused-moe", "--from-hf", mx, "--tp", "2", "--hw", "h200",
+                   "--dtype", "bf16", "--top", "1")
+check("--from-hf mxfp4 with --dtype bf16: ranked, warned that vLLM may not read the files",
+      rc == 0 and "ranked as an unquantized bf16 layer" in err and "may go unread" in err, err)
+qw = write("qwen-no-moe-int.json", '{"model_type": "qwen3_moe", "num_experts": 128, "num_experts_per_tok": 8, '
+           '"hidden_size": 2048, "intermediate_size": 6144}')
+rc, out, err = run("rank", "16", "--target", "vllm-fused-moe", "--from-hf", qw, "--hw", "h200", "--top", "1")
+check("--from-hf num_experts without moe_intermediate_size: warned that intermediate_size (6144) is taken",
+      rc == 0 and "no moe_intermediate_size: the experts' size is taken from intermediate_size (6144)" in err, err)
+
 cli_harness.finish()

@@ -591,6 +591,16 @@ MoeModel moe_model_from_hf_config(const std::string& file, std::int64_t tp, cons
   m.tp = tp;
   if (c.contains("model_type") && c["model_type"].is_string()) m.name = c["model_type"].get<std::string>();
   require_utf8(m.name, path + ": model_type");
+  // intermediate_size is the experts' own only where the config has no other (Mixtral's). Models
+  // naming their experts num_experts or n_routed_experts (Qwen-MoE, DeepSeek) keep a dense MLP's size
+  // there: without moe_intermediate_size the file came out for N = 6144 on Qwen3-30B-A3B, where vLLM
+  // looks for 768, unsaid (a fresh vLLM user's find, 2026-12-05).
+  if (warnings && (!c.contains("moe_intermediate_size") || c["moe_intermediate_size"].is_null()) &&
+      !c.contains("num_local_experts") && (c.contains("n_routed_experts") || c.contains("num_experts")))
+    warnings->push_back(path + ": no moe_intermediate_size: the experts' size is taken from intermediate_size (" +
+                        std::to_string(m.intermediate) + "), which a model naming its experts " +
+                        (c.contains("n_routed_experts") ? "n_routed_experts" : "num_experts") +
+                        " usually keeps for its dense MLP");
   const nlohmann::json* q = nullptr;
   const std::array<const nlohmann::json*, 2> nodes = {&root, &c};
   for (const nlohmann::json* node : nodes) {
@@ -624,10 +634,19 @@ MoeModel moe_model_from_hf_config(const std::string& file, std::int64_t tp, cons
     if (m.dtype != Dtype::fp8 && method == "fp8" && warnings)
       warnings->push_back(path + ": quantization_config is fp8, but dtype " + printable(dtype_override) +
                           " ranks the layer unquantized (drop --dtype for the checkpoint's fp8 layer)");
+    // Another quantization (mxfp4, awq, compressed-tensors, ...) ranked as the given dtype: the
+    // checkpoint runs another MoE kernel, which reads none of these files (it passed unsaid, where
+    // fp8 is warned of: a fresh vLLM user's find, 2026-12-05).
+    if (!method.empty() && method != "fp8" && warnings)
+      warnings->push_back(path + ": quantization '" + printable(method) + "': ranked as an unquantized " +
+                          printable(dtype_override) + " layer; vLLM runs such a checkpoint's MoE with another kernel, "
+                          "or reads files named for another dtype, so these files may go unread");
   } else if (q) {
     if (method != "fp8")
       throw InputError(path + ": quantization '" + printable(method) +
-                       "' is not one vLLM's Triton fused MoE tunes here (bf16, fp16, fp8_w8a8): give --dtype");
+                       "' is not one vLLM's Triton fused MoE tunes here (bf16, fp16, fp8_w8a8): vLLM runs such a "
+                       "checkpoint's MoE with another kernel, or reads files named for another dtype; --dtype bf16 "
+                       "ranks the layer as if unquantized (files vLLM may not read)");
     m.dtype = Dtype::fp8;
     m.quant_block = block_of(*q);
   } else {
