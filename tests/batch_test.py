@@ -422,6 +422,16 @@ check("another GPU's figures under NVIDIA_H200: warned, by option and by alias; 
       rc1 == rc2 == rc3 == 0 and "is the h200's, but the configs are ranked for l40s" in err1
       and "(142 SMs against 132)" in err1 and "aliases list NVIDIA_H200, the shipped h200's vLLM device name" in err2
       and "(142 SMs against 132)" in err2 and "warning" not in err3, [err1, err2, err3])
+# A variant's name under a shipped profile (the H100 PCIe's under the SXM5's figures) is warned of; the
+# profile's own name is not (a fresh vLLM user's find, 2026-12-05).
+rc, _, err = run("batch", weights, "--hw", "h100", "--emit", "vllm", "--out", os.path.join(TMP, "vpcie"),
+                 "--vllm-device-name", "NVIDIA H100 PCIe")
+check("--vllm-device-name of a variant under a shipped profile: written, warned",
+      rc == 0 and "--vllm-device-name NVIDIA_H100_PCIe is not the h100's (NVIDIA_H100_80GB_HBM3)" in err and
+      any("device_name=NVIDIA_H100_PCIe," in f for f in os.listdir(os.path.join(TMP, "vpcie"))), err)
+rc, _, err = run("batch", weights, "--hw", "h100", "--emit", "vllm", "--out", os.path.join(TMP, "vown"),
+                 "--vllm-device-name", "NVIDIA_H100_80GB_HBM3")
+check("--vllm-device-name of the shipped profile's own GPU: no warning", rc == 0 and "warning" not in err, err)
 # The name as torch prints it, with spaces, is vLLM's with '_' (vLLM replaces them so; it was refused).
 rc, out, err = run("batch", weights, "--hw", own, "--emit", "vllm", "--out", os.path.join(TMP, "vs"),
                    "--vllm-device-name", "NVIDIA H200 NVL")

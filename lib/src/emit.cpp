@@ -352,6 +352,13 @@ std::string vllm_device_vendor_warning(const Hardware& hw, const std::string& de
       return "--vllm-device-name " + device_name + " names the " + d.profile + ", whose files vLLM looks up as " +
              d.device_name + " (exactly): these would not be read";
   }
+  // Another name under a shipped profile, whose figures are that one GPU's: a variant (H100 PCIe, H200
+  // NVL) has other SMs, clocks or memory (SXM figures went unsaid into NVIDIA_H100_PCIe's files: a
+  // fresh vLLM user's find, 2026-12-05). A user's own profile may describe the GPU it names.
+  if (!own.empty() && device_name != own && hw.source == "embedded:" + hw.name)
+    return "--vllm-device-name " + device_name + " is not the " + hw.name + "'s (" + own + "): the configs are " +
+           "ranked with the shipped " + hw.name + " profile's figures (" + hw.display_name + "), and vLLM reads " +
+           "them on the GPU named so (a variant has other SMs, clocks or memory: give --hw a profile of it)";
   return "";
 }
 
