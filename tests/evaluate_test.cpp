@@ -192,16 +192,28 @@ TEST_CASE("a measurement file of several kernels: the target's rows, other targe
   CHECK(shapes[0].vendor_ms == 0.020);
 }
 
+namespace {
+// The warnings of reading `text` as a measurement file of `kernel`, which must hold one shape of
+// `configs` configs of that kernel.
+std::vector<std::string> one_shape_warnings(const std::string& text, const std::string& source,
+                                            const std::string& kernel, std::size_t configs) {
+  std::istringstream csv(text);
+  std::vector<std::string> warnings;
+  const auto shapes = read_measurements(csv, source, kernel, &warnings);
+  REQUIRE(shapes.size() == 1);
+  CHECK(shapes[0].configs.size() == configs);
+  return warnings;
+}
+}  // namespace
+
 TEST_CASE("a config timed twice in one file, the times more than 1.25x apart, is counted in a warning", "[evaluate]") {
   // 0.010 and 0.020 ms (2x apart: counted), 0.010 and 0.011 (1.1x: not); only the named repeats said
   // before (a fresh user's find, 2026-12-05).
-  std::istringstream csv(
+  const auto warnings = one_shape_warnings(
       "m,n,k,block_m,block_n,block_k,num_warps,num_stages,ms\n"
       "64,64,64,16,16,64,4,3,0.010\n64,64,64,32,32,64,4,3,0.010\n"
-      "64,64,64,16,16,64,4,3,0.020\n64,64,64,32,32,64,4,3,0.011\n");
-  std::vector<std::string> warnings;
-  const auto shapes = read_measurements(csv, "twice.csv", "triton", &warnings);
-  REQUIRE(shapes.size() == 1);
+      "64,64,64,16,16,64,4,3,0.020\n64,64,64,32,32,64,4,3,0.011\n",
+      "twice.csv", "triton", 4);
   REQUIRE(warnings.size() == 3);  // the two repeats at their lines, then the count
   CHECK(warnings[2] == "twice.csv: 1 config measured again in the file differs by more than 1.25x from its first "
                        "time (a bad run? the faster counts)");
@@ -210,16 +222,13 @@ TEST_CASE("a config timed twice in one file, the times more than 1.25x apart, is
 TEST_CASE("rows of a tile kernel no target is named, beside the target's, are skipped with a warning", "[evaluate]") {
   // A misspelt kernel name on half a file's rows changed the scores without a word (a fresh user's
   // find, 2026-12-05); another target's rows (a harness plan file of several kernels) are not warned of.
-  std::istringstream csv(
+  const auto warnings = one_shape_warnings(
       "kernel,m,n,k,block_m,block_n,block_k,num_warps,num_stages,ms\n"
       "my-matmul,64,64,64,16,16,64,4,3,0.010\n"
       "my-matmull,64,64,64,32,32,64,4,3,0.009\n"
       "my-matmull,64,64,64,64,64,64,4,3,0.011\n"
-      "triton,64,64,64,64,64,64,4,3,0.011\n");
-  std::vector<std::string> warnings;
-  const auto shapes = read_measurements(csv, "typo.csv", "my-matmul", &warnings);
-  REQUIRE(shapes.size() == 1);
-  CHECK(shapes[0].configs.size() == 1);
+      "triton,64,64,64,64,64,64,4,3,0.011\n",
+      "typo.csv", "my-matmul", 1);
   REQUIRE(warnings.size() == 1);
   CHECK(warnings[0] == "typo.csv: 2 rows of another kernel (my-matmull) skipped: only my-matmul's are scored "
                        "(--kernel NAME scores another's)");
