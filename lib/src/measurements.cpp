@@ -429,17 +429,18 @@ std::vector<MeasuredShape> read_measurements(std::istream& in, const std::string
         r.fail("column 'ms': " + f[ims] + " is above 1e9 ms (11.6 days): not one GEMM's time (a unit slip?)");
     }
     if (kernel != target) {
+      const bool other_target = find_target_or_null(kernel) != nullptr;
       // A tile config's row (block sizes not 0) of another kernel: named if the file has none of this one.
       if (ibm >= 0 && static_cast<std::size_t>(ibm) < f.size() && f[ibm] != "0") {
         if (other_kernels.size() < 8) other_kernels.insert(kernel);
         // Another target's kernel beside this one is a harness file of several (plan files are);
         // a tile kernel of no target's name is a typo or a user's own kernel, counted.
-        if (!find_target_or_null(kernel)) {
+        if (!other_target) {
           ++unknown_kernel_rows;
           if (unknown_kernels.size() < 8) unknown_kernels.insert(kernel);
         }
       }
-      if (find_target_or_null(kernel)) continue;  // another target's kernel: not a vendor reference
+      if (other_target) continue;  // another target's kernel: not a vendor reference
       if (status == "ok" && (shape.vendor_ms == 0 || ms < shape.vendor_ms)) {
         shape.vendor_ms = ms;
         shape.vendor_kernel = kernel;

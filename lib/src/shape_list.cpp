@@ -404,10 +404,7 @@ class YamlShapeReader : public ShapeReader {
         text_ = std::move(text);
         // Unknown keys are warned of at the start, as a CSV column is: entries are looked at for
         // them only where some key of the text is not a shape's.
-        const std::vector<std::string>& known = shape_list_keys();
-        const bool all_known = !keys_incomplete && std::all_of(keys.begin(), keys.end(), [&](const std::string& k) {
-          return std::find(known.begin(), known.end(), k) != known.end();
-        });
+        const bool all_known = !keys_incomplete && std::all_of(keys.begin(), keys.end(), known_key);
         if (!all_known) {
           std::set<std::string> unknown;
           for (std::size_t i = 0; i < spans_.size(); ++i) {
