@@ -344,9 +344,20 @@ def main():
                            num_stages=st, split_k=sk, ms="", reps=0, rel_err="", status="")
                 key = compile_key(args.variant, dtype, m, n, k, strides, cfg)
                 tw = time.time()
+                # Wait for the compile at most 300 s, and never past the hard limit: a shape whose kernels
+                # compile slowly (odd K and N, ~2 a second) once held a call 2 minutes past it, until the
+                # device call's own timeout dropped every row (2026-12-05, odd.127x4095x1023 on an H100).
+                wait_cap_s = 300.0
+                if limit_s is not None:
+                    wait_cap_s = min(wait_cap_s, max(0.0, t_start + limit_s + args.hard_extra_minutes * 60 - tw))
                 try:
-                    ok, err, _shared, _ct = futures[key].result(timeout=300)
-                except Exception as e:  # timeout or broken worker
+                    ok, err, _shared, _ct = futures[key].result(timeout=wait_cap_s)
+                except cf.TimeoutError:
+                    if limit_s is not None and time.time() - t_start > limit_s + args.hard_extra_minutes * 60:
+                        aborted = True
+                        break
+                    ok, err = False, "TimeoutError: no compile result in 300 s"
+                except Exception as e:  # broken worker
                     ok, err = False, f"{type(e).__name__}: {e}"
                 wait_s += time.time() - tw
                 grid = (triton.cdiv(m, bm) * triton.cdiv(n, bn), 1, batch * sk)
