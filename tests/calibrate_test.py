@@ -226,7 +226,11 @@ for gpu_name, extra, code, fragment in [
          "its 71 GB are a share of the GPU's memory, and so of its L2 and DRAM bandwidth"),
         ("NVIDIA H200 MIG 3g.71gb", ["--cu-count", "120"], 0, "a 3g slice holds about 3/7 of the SMs (~57 of 132), "
          "not the 120 ranked for"),
-        ("NVIDIA H200 NVL", [], 0, "the NVL card, not the NVIDIA H200 SXM 141GB")]:
+        ("NVIDIA H200 NVL", [], 0, "the NVL card, not the NVIDIA H200 SXM 141GB the profile describes: its SM "
+         "count, clocks, memory bandwidth or power limit may differ"),
+        # and how to describe that card (it said "clocks and power may differ" where an H100 PCIe has 114
+        # SMs and 2 TB/s: a fresh H100 user's find, 2026-12-05)
+        ("NVIDIA H200 NVL", [], 0, "(gemm-advisor profiles show h200 > mine.yaml)")]:
     variant = os.path.join(TMP, "variant.csv")
     with open(variant, "w", newline="") as f:
         csv.writer(f).writerows([rows[0] + ["gpu"]] + [r + [gpu_name] for r in rows[1:]])

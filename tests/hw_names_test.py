@@ -48,6 +48,22 @@ rc, out, err = run("rank", "64x64x64", "--hw", "gfx950")
 check("--hw gfx950: MI350X or MI355X, so an error naming both", rc == 1 and "mi350x or mi355x" in err, err)
 rc, out, err = run("rank", "64x64x64", "--hw", "NVIDIA H100 PCIe")
 check("--hw of a GPU with no profile: exit 1, the profiles listed", rc == 1 and "h100" in err and out == "", err)
+# Shortened spellings of a shipped GPU's own name (2026-12-05, a fresh H100 user's find: each was an
+# unknown profile): the short name in it, every word the start of a word of the profile's names.
+for text, want in [("H100 SXM", "h100"), ("h100-sxm5-80gb", "h100"), ("NVIDIA H100", "h100"), ("nvidia-h100", "h100"),
+                   ("H100SXM", "h100"), ("a100 80gb", "a100"), ("A100 SXM", "a100")]:
+    got, err = hardware_of("--hw", text, env_hw="")
+    check(f"--hw '{text}' is {want}", got == want, f"{got} {err}")
+# Another card of the chip (its own SMs, clocks or memory) is not the shipped one: the error names the
+# shipped card and how to make a profile of one's own (it only listed the names).
+for text, near, shipped in [("NVIDIA H100 PCIe", "h100", "NVIDIA H100 SXM5 80GB"), ("NVIDIA H200 NVL", "h200", "NVIDIA H200"),
+                            ("NVIDIA A100-SXM4-40GB", "a100", "NVIDIA A100 SXM4 80GB")]:
+    rc, out, err = run("rank", "64x64x64", "--hw", text)
+    check(f"--hw '{text}': exit 1, the shipped {near} named with its card and `profiles show {near}`",
+          rc == 1 and out == "" and shipped in err and f"profiles show {near} > mine.yaml" in err
+          and err.count("\n") == 1, err)
+rc, out, err = run("rank", "64x64x64", "--hw", "NVIDIA GeForce RTX 4090")
+check("--hw of a GPU near no shipped one: the plain list", rc == 1 and "known: a100" in err and "profiles show" not in err, err)
 
 # GEMM_ADVISOR_HW is the default, --hw wins over it.
 got, err = hardware_of(env_hw="mi300x")

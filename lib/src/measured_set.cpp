@@ -95,7 +95,11 @@ void require_measured_for(const std::string& path, long line, const MeasuredShap
       log(LogLevel::warning, located(path, line, "measured on '" + printable(shape.gpu) +
                                                                "', the " + variant + " card, not the " +
                                                                profile.hw.display_name +
-                                                               " the profile describes: clocks and power may differ"));
+                                                               " the profile describes: its SM count, clocks, memory "
+                                                               "bandwidth or power limit may differ (an H100 PCIe has "
+                                                               "114 SMs and 2 TB/s): write that card's figures into a copy "
+                                                               "(gemm-advisor profiles show " +
+                                                               profile.hw.name + " > mine.yaml) and give --hw mine.yaml"));
     }
   }
   if (const std::string why = target.problem_error(shape.problem, profile); !why.empty())
@@ -426,7 +430,8 @@ std::vector<MeasuredShape> read_measured_shapes(const std::vector<std::string>& 
     if (refused > 0 && refused < timed)
       log(LogLevel::warning,
           fmt::format("{}: {} timed config{} that ran {} infeasible by {}'s rules (first: {}): left out of the "
-                      "ranking; a typo, or another kernel's space (give its --target)?",
+                      "ranking; a typo, another kernel's space (give its --target), or another GPU's rows (give its "
+                      "--hw; a gpu column lets this be checked)?",
                       path, refused, refused == 1 ? "" : "s", refused == 1 ? "is called" : "are called", target.name(),
                       first_refused));
     log(LogLevel::debug, fmt::format("{}: {} shapes read for kernel {} ({} in all so far)", path, file_shapes.size(), kernel,

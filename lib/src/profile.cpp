@@ -937,6 +937,17 @@ std::string name_key(std::string_view text) {
   return out;
 }
 
+// name_key with every other character a space: the words of a name, lower case.
+std::string name_key_spaced(std::string_view text) {
+  std::string out;
+  for (char ch : text) {
+    if (ch >= 'A' && ch <= 'Z') out += static_cast<char>(ch - 'A' + 'a');
+    else if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9')) out += ch;
+    else out += ' ';
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<std::pair<std::string, std::vector<std::string>>> profile_aliases() {
@@ -984,6 +995,39 @@ std::string resolve_profile_name(std::string_view text) {
     }
     if (hits.size() == 1) return hits.front();
   }
+  // A shortened spelling of a shipped GPU's own name ("H100 SXM", "NVIDIA H100", "h100-sxm5-80gb"):
+  // its short name in it, and the whole of it within one of that profile's names (they were unknown
+  // profiles: a fresh H100 user's find, 2026-12-05). A variant's name ("H100 PCIe") is not within.
+  // Within: the letters and digits run together ("h100sxm" in "nvidiah100sxm580gb"), or each word of
+  // it the start of a word of the name ("a100 80gb" in "NVIDIA A100 SXM4 80GB").
+  if (hits.empty()) {
+    const auto words = [](std::string_view t) {
+      std::vector<std::string> out(1);
+      for (char ch : name_key_spaced(t)) {
+        if (ch == ' ') {
+          if (!out.back().empty()) out.emplace_back();
+        } else {
+          out.back() += ch;
+        }
+      }
+      if (out.back().empty()) out.pop_back();
+      return out;
+    };
+    const std::vector<std::string> given = words(text);
+    for (const auto& [name, names] : profile_aliases()) {
+      if (key.find(name_key(name)) == std::string::npos) continue;
+      bool within = false;
+      for (const std::string& a : names) {
+        const std::vector<std::string> of_name = words(a);
+        bool each = !given.empty();
+        for (const std::string& g : given)
+          each = each && std::any_of(of_name.begin(), of_name.end(),
+                                     [&](const std::string& w) { return w.rfind(g, 0) == 0; });
+        within = within || each || name_key(a).find(key) != std::string::npos;
+      }
+      if (within) hits.push_back(name);
+    }
+  }
   if (hits.size() > 1) {
     std::string list;
     for (const std::string& h : hits) list += (list.empty() ? "" : " or ") + h;
@@ -1026,6 +1070,18 @@ Profile load_profile(const std::string& name_or_path, ProfileDiagnostics* diagno
   // A GPU as drivers name it ("NVIDIA H100 80GB HBM3", "gfx942").
   const std::string resolved = resolve_profile_name(name_or_path);
   if (!resolved.empty()) return load_profile(resolved, diagnostics);
+  // A variant of a shipped GPU ("NVIDIA H100 PCIe", "NVIDIA A100-SXM4-40GB", "NVIDIA H200 NVL") has
+  // its own SM count, clocks or memory: say which shipped profile it is near and how to make its own
+  // (only the names were listed: a fresh H100 user's find, 2026-12-05).
+  const std::string key = printable(name_or_path) == name_or_path ? name_key(name_or_path) : std::string();
+  for (const auto& [name, names] : profile_aliases()) {
+    if (key.empty() || key.find(name_key(name)) == std::string::npos) continue;
+    throw InputError("unknown hardware profile '" + printable(name_or_path) + "': the shipped " + name + " is the " +
+                     names.front() +
+                     "; another card of the chip has its own SM count, clocks or memory: write its figures into a "
+                     "copy (gemm-advisor profiles show " + name + " > mine.yaml) and give --hw mine.yaml (known: " +
+                     known + ")");
+  }
   throw InputError("unknown hardware profile '" + printable(name_or_path) + "' (known: " + known +
                    ", or a GPU name they list under `gemm-advisor profiles`; or give a path to a .yaml file)");
 }

@@ -350,7 +350,8 @@ def run(args):
                     done.add(ps.problem_key(ps.parse_problem(r)))
         log(f"# resume: {len(resumed)} rows, {len(done)} complete problems from {args.resume}")
     out_f = open(args.out, "w", newline="")
-    writer = csv.DictWriter(out_f, fieldnames=ps.OUT_COLUMNS, extrasaction="ignore")
+    # gpu: the device as torch names it, so that evaluate and calibrate refuse another GPU's rows.
+    writer = csv.DictWriter(out_f, fieldnames=ps.OUT_COLUMNS + ["gpu"], extrasaction="ignore")
     writer.writeheader()
     for r in resumed:
         writer.writerow(r)
@@ -485,7 +486,7 @@ def run(args):
                 break
             rows.extend(r for r in results if r is not None)
             for r in rows:
-                writer.writerow(r)
+                writer.writerow(dict(r, gpu=dev.name))
             out_f.flush()
             os.fsync(out_f.fileno())
             torch.cuda.empty_cache()

@@ -31,7 +31,8 @@ if HERE not in sys.path:
 from space import candidate_space, next_pow2  # noqa: E402
 
 COLUMNS = ["m", "n", "k", "batch", "dtype", "layout", "kernel", "block_m", "block_n", "block_k", "group_m",
-           "num_warps", "num_stages", "split_k", "ms", "reps", "rel_err", "status"]
+           "num_warps", "num_stages", "split_k", "ms", "reps", "rel_err", "status",
+           "gpu"]  # the device as torch names it: evaluate and calibrate refuse another GPU's rows by it
 TOL = {"bf16": 1e-2, "fp16": 5e-3, "fp8": 1e-2}  # fp8: the reference uses the same fp8 inputs
 FLUSH_BYTES = 256 * 1024 * 1024      # > 2x the H200's 60 MB L2
 REP_BUDGET_S = 0.010                 # GPU time budget for the repeats of one config
@@ -425,7 +426,7 @@ def main():
                 stopped_early = True
                 break
             for r in rows:
-                writer.writerow(r)
+                writer.writerow(dict(r, gpu=dev.name))
             out_f.flush()
             os.fsync(out_f.fileno())
             el = time.time() - t_shape
