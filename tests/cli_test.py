@@ -824,6 +824,27 @@ check("explain JSON: floors and the output dtype by hand (fp8 in, bf16 C)",
 check("explain JSON: memory per K-step is the larger of the levels together and the unhidden latency",
       rc == 0 and t["memory_step_s"] == max(t["memory_levels_step_s"], t["latency_step_s"]) and
       t["memory_levels_step_s"] >= max(t["l2_step_s"], t["dram_step_s"], t["cu_load_step_s"]), json.dumps(t)[:300])
+# The DRAM term is the longer of the wave's bytes a K-step at the DRAM rate (the H100's 3.35 TB/s x 0.87,
+# profiles/h100.yaml) and the busiest CU's at its share; the table names which (a fresh H100 user could
+# not make it from the hit rate, 2026-12-05). 4096^3 NT: the busiest CU's term; 128x128x65536 NN split 16:
+# the wave's.
+for shape, layout, cu_bound in (("4096x4096x4096", "NT", True), ("128x128x65536", "NN", False)):
+    rc, out, err = run("explain", shape, "--hw", "h100", "--layout", layout, "--format", "json")
+    t = json.loads(out)["configs"][0]["terms"] if rc == 0 else {}
+    wave_s = t.get("dram_step_bytes", 0) / (3.35e12 * 0.87)
+    rc2, table, err2 = run("explain", shape, "--hw", "h100", "--layout", layout)
+    check(f"explain {shape} {layout}: the DRAM term by hand, {'the busiest CU' if cu_bound else 'the wave'}'s",
+          rc == 0 and rc2 == 0 and t["dram_step_bytes"] > 0 and
+          ((t["dram_step_s"] > wave_s * 1.001 and "share of that rate, longer: " in table) if cu_bound
+           else (abs(t["dram_step_s"] - wave_s) < 1e-6 * wave_s and "share of that rate, no longer" in table)),
+          json.dumps(t)[:300] + err + err2)
+# A compute step: the longer of the matrix work and the issue overhead + (1 - overlap) of the shorter; on
+# 4096^3 the matrix work is the longer, so the step less the overhead's unhidden part is the work alone.
+rc, out, err = run("explain", "4096x4096x4096", "--hw", "h100", "--format", "json")
+t = json.loads(out)["configs"][0]["terms"] if rc == 0 else {}
+check("explain JSON: the compute step's overhead overlap is the target's k_step_overhead_overlap (0.85, async wgmma)",
+      rc == 0 and t["step_overhead_overlap"] == 0.85 and
+      t["compute_step_s"] - 0.15 * t["step_overhead_s"] > t["step_overhead_s"], json.dumps(t)[:300] + err)
 # Split-K's partials: 2 (written, read) x split_k 8 x 128 x 128 x 4 bytes, and its reduction's parts.
 rc, out, err = run("explain", "128x128x65536", "--hw", "h200", "--config", "64x64x128:4:3:8", "--format", "json")
 t = json.loads(out)["configs"][0]["terms"] if rc == 0 else {}

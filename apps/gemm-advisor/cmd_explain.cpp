@@ -1,4 +1,5 @@
 // `gemm-advisor explain SHAPE`: every term of one estimate, with units.
+#include <cmath>
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
@@ -130,9 +131,17 @@ Registered register_explain(CLI::App& app) {
                 out << "per tile (first wave)" << title << "\n";
                 line("prefetch", us(x.prefetch_s));
                 line("K-steps", fmt::format("{:.0f}", x.k_steps));
-                line("compute per K-step", fmt::format("{} (matrix units fed {:.0f}%, issue overhead {}){}",
+                // How the two parts add up (a fresh H100 user could not redo it without the overlap).
+                const std::string compute_parts =
+                    x.vector_step_s > 0 ? std::string()
+                    : x.step_overhead_overlap > 0
+                        ? fmt::format(": the longer of the matrix work and the overhead + {:.0f}% of the shorter, "
+                                      "k_step_overhead_overlap {:.3g}",
+                                      100 * (1 - x.step_overhead_overlap), x.step_overhead_overlap)
+                        : ": the matrix work + the overhead (synchronous matrix instructions)";
+                line("compute per K-step", fmt::format("{} (matrix units fed {:.0f}%, issue overhead {}{}){}",
                                                        us(x.compute_step_s), 100 * x.matrix_unit_utilization,
-                                                       us(x.step_overhead_s),
+                                                       us(x.step_overhead_s), compute_parts,
                                                        x.bound == Bound::memory ? "" : "  <- bounds"));
                 // Vector work of a step (the block scales of vllm-fp8-block and block-fp8 MoE), part of
                 // the compute step: it was in the JSON only (a fresh user's find).
@@ -142,13 +151,31 @@ Registered register_explain(CLI::App& app) {
                                               (x.bound == Bound::memory ? "  <- bounds" : ""));
                 line("  L2 bandwidth", us(x.l2_step_s));
                 if (hw.llc_bytes > 0) line("  LLC (MALL) bandwidth", us(x.llc_step_s));
+                // Which of its two terms the DRAM time is, with its bytes: they are what no earlier wave
+                // left in L2, not the L2 misses of the hit rate below (a fresh H100 user's hand check
+                // could not make the line from the hit rate).
+                const double dram_rate = hw.dram_bandwidth_bytes_per_s * hw.dram_bandwidth_fraction;
+                const double wave_dram_s = x.dram_step_bytes / dram_rate;
+                const std::string cu_term = fmt::format(
+                    "the busiest CU's bytes at dram_active_cu_headroom {:.3g}x its 1/{} share of that rate",
+                    params.dram_active_cu_headroom, hw.cu_count);
                 line("  DRAM bandwidth",
-                     us(x.dram_step_s) + fmt::format(" (at {:.0f}% of the {:.2f} TB/s datasheet figure: the profile's "
-                                                     "dram_bandwidth_fraction)",
-                                                     100 * hw.dram_bandwidth_fraction, hw.dram_bandwidth_bytes_per_s / 1e12));
-                line("  L2->CU fill", us(x.cu_load_step_s) + (x.spilled_registers_per_thread > 0
-                                                                  ? " (the spilled registers' stores and reloads too)"
-                                                                  : ""));
+                     us(x.dram_step_s) +
+                         fmt::format(" ({} a K-step, what no earlier wave left in L2, at {:.0f}% of the {:.2f} TB/s "
+                                     "datasheet figure (dram_bandwidth_fraction), {}; {})",
+                                     mb(x.dram_step_bytes), 100 * hw.dram_bandwidth_fraction,
+                                     hw.dram_bandwidth_bytes_per_s / 1e12, us(wave_dram_s),
+                                     x.dram_step_s > wave_dram_s * (1 + 1e-9) ? cu_term + ", longer: " + us(x.dram_step_s)
+                                                                               : cu_term + ", no longer"));
+                line("  L2->CU fill", us(x.cu_load_step_s) +
+                                          fmt::format(" (the busiest CU's operand bytes at its {:.0f} B/cycle, times the "
+                                                      "target's fill fraction: async_copy_fill_fraction {:.3g} for "
+                                                      "asynchronous copies{})",
+                                                      hw.per_cu_load_bytes_per_s / hw.clock_hz,
+                                                      params.async_copy_fill_fraction,
+                                                      x.spilled_registers_per_thread > 0
+                                                          ? "; the spilled registers' stores and reloads too"
+                                                          : ""));
                 line("  levels together", us(x.memory_levels_step_s) +
                                               fmt::format(" (the slowest + {:.0f}% of the others: memory_level_overlap {:.3g})",
                                                           100 * (1 - params.memory_level_overlap),
@@ -161,7 +188,15 @@ Registered register_explain(CLI::App& app) {
                        us(x.lone_warpgroup_step_s) +
                            " per K-step, added to the step (the config's occupancy allows at most one block, of one "
                            "warpgroup, per CU; by occupancy, not the blocks a wave runs)");
-                line("store", us(x.store_s));
+                line("store", us(x.store_s) + fmt::format(" (one L2 latency, {}, + the wave's output tiles at the DRAM's "
+                                                          "write rate{}, or the busiest CU's at its fill rate where longer)",
+                                                          us(hw.l2_latency_s),
+                                                          std::fmod(static_cast<double>(p.n) * dtype_bits(out_dtype) / 8, 32.0) != 0 &&
+                                                                  hw.misaligned_store_fraction < 1
+                                                              ? fmt::format(", {:.3g} of it for output rows that are not "
+                                                                            "whole 32-byte sectors (misaligned_store_fraction)",
+                                                                            hw.misaligned_store_fraction)
+                                                              : std::string()));
                 const bool shorter_last = x.waves > 1 && x.last_wave_s != x.first_wave_s;
                 line("wave", fmt::format("{} = prefetch + {:.0f} x step + last step + store{}", us(x.first_wave_s),
                                          std::max(0.0, x.k_steps - 1),
@@ -172,8 +207,8 @@ Registered register_explain(CLI::App& app) {
                                           x.waves, us(x.first_wave_s), shorter_last ? ", the last shorter" : ""));
                 if (c.split_k > 1)
                   line("split-K reduction",
-                       fmt::format("{} = launch {} + the larger of the partials read and C written at the DRAM's rate, "
-                                   "{}, and one loaded L2 latency per split, {}",
+                       fmt::format("{} = launch {} + the larger of two: the partials read and C written at the DRAM's "
+                                   "rate, {}; one loaded L2 latency per split, {}",
                                    us(x.split_k_reduce_s),
                                    us(x.split_k_reduce_s - std::max(x.split_k_reduce_bandwidth_s, x.split_k_reduce_latency_s)),
                                    us(x.split_k_reduce_bandwidth_s), us(x.split_k_reduce_latency_s)));

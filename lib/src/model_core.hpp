@@ -719,6 +719,8 @@ void estimate_terms(const EstimateContext& ctx, const TileConfig& c, LatencyEsti
   e.l2_step_s = first.l2_step_s;
   e.llc_step_s = first.llc_step_s;
   e.dram_step_s = first.dram_step_s;
+  e.dram_step_bytes = in.k_steps > 0 ? first.dram_bytes / in.k_steps : 0.0;
+  e.step_overhead_overlap = in.overlap;
   e.cu_load_step_s = first.cu_load_step_s;
   e.latency_step_s = first.latency_step_s;
   e.step_overhead_s = first.step_overhead_s;

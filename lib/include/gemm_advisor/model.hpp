@@ -57,10 +57,19 @@ struct Estimate {
   /// x the others (ModelParams::memory_level_overlap)
   double memory_levels_step_s = 0;
   double l2_step_s = 0;           ///< ... all tiles' operand bytes over L2 bandwidth
-  double dram_step_s = 0;         ///< ... bytes missing L2 over DRAM bandwidth
+  /// ... the longer of dram_step_bytes at the DRAM rate and the busiest CU's bytes at its share of
+  /// it (ModelParams::dram_active_cu_headroom x its 1/cu_count)
+  double dram_step_s = 0;
+  /// the first wave's DRAM bytes a K-step: what no earlier wave left in L2 (and never less than the
+  /// wave's share of the compulsory bytes), not the L2 misses of l2_hit_rate
+  double dram_step_bytes = 0;
   double cu_load_step_s = 0;      ///< ... the busiest CU's bytes over its L2->CU fill rate (spilled registers' too)
   double latency_step_s = 0;      ///< ... load latency not hidden by the pipeline
   double step_overhead_s = 0;     ///< per-K-step issue overhead, part of compute_step_s (model_params.hpp)
+  /// the part of the shorter of the matrix work and step_overhead_s hidden under the longer:
+  /// compute_step_s = longer + (1 - this) x shorter (k_step_overhead_overlap for asynchronous
+  /// matrix instructions, 0 for synchronous ones); without vector_step_s
+  double step_overhead_overlap = 0;
   double vector_step_s = 0;       ///< per-K-step vector math (e.g. applying scales), part of compute_step_s
   /// Dead time of serialized matrix instructions per K-step (KernelShape::serialized_matrix_instructions
   /// x serialized_matrix_drain_cycles), added to the step whatever bounds it; 0 where pipelined
