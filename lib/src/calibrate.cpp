@@ -316,10 +316,21 @@ Calibration calibrate(const std::vector<MeasuredShape>& shapes, const Profile& p
                                              " more left out: the model calls every config timed for them infeasible"));
   // Advice that can be taken: fewer folds only down to 2, and a family column already there is
   // refined or dropped, not added (a fresh user's find, 2026-12-04).
+  // The most folds these shapes and families allow, each fold two shapes or more (the advice said
+  // "fewer, 2 at least" where 4 of 5 worked: a fresh H100 user's find, 2026-12-05); 0: none.
+  const auto most_folds = [&]() -> std::size_t {
+    for (std::size_t f = o.folds - 1; f >= 2; --f) {
+      if (families.size() < f || usable.size() < 2 * f) continue;
+      const std::vector<std::vector<std::size_t>> members = family_folds(usable, f);
+      if (std::all_of(members.begin(), members.end(), [](const auto& m) { return m.size() >= 2; })) return f;
+    }
+    return 0;
+  };
+  const std::size_t fewer = o.folds > 2 ? most_folds() : 0;
   const std::string way_out =
-      o.folds > 2 ? "give fewer --folds (2 at least), or measure more families"
-                  : "measure shapes of more families, or split the family column's values (a column left out makes "
-                    "each shape a family of its own)";
+      fewer > 0 ? "give --folds " + std::to_string(fewer) + " (the most these families allow), or measure more families"
+                : "measure shapes of more families, or split the family column's values (a column left out makes "
+                  "each shape a family of its own)";
   if (families.size() < o.folds)
     throw InputError("calibrate: " + std::to_string(families.size()) + " shape famil" +
                      (families.size() == 1 ? "y is" : "ies are") + " fewer than the " + std::to_string(o.folds) +
