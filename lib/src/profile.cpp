@@ -703,6 +703,22 @@ void parse_triton(ProfileReader& r, const YAML::Node& t, TritonSettings& triton)
                                                           "triton.misaligned_store_scratch_min_warps", true, 32);
 }
 
+// Levenshtein distance (insertions, deletions, substitutions) of two short names.
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
 // A `model_parameters:` mapping at `path`: each key a registry entry (model_params.hpp), each value
 // inside the entry's range.
 void parse_model_parameters(ProfileReader& r, ProfileDiagnostics& diag, const YAML::Node& mp, const std::string& path,
@@ -713,7 +729,25 @@ void parse_model_parameters(ProfileReader& r, ProfileDiagnostics& diag, const YA
   }
   std::set<std::string> keys;
   for (const ModelParamInfo& info : kModelParamRegistry) keys.insert(std::string(info.name));
-  r.check_keys(mp, path, keys);
+  // A name the registry lacks is an error here, not the warning of other unknown keys: a misspelt
+  // fitted parameter left the calibration's value unused with the run's exit 0 (a fresh H100 user's
+  // find, 2026-12-05). The nearest registry name, by edit distance, is suggested.
+  std::set<std::string> said = keys;  // and the unknown names, said here once, not again as unknown keys
+  for (const auto& kv : mp) {
+    if (!kv.first.IsScalar() || keys.count(kv.first.Scalar()) || kv.first.Scalar() == "<<") continue;
+    const std::string key = kv.first.Scalar();
+    said.insert(key);
+    std::string nearest;
+    std::size_t best = std::string::npos;
+    for (const std::string& k : keys) {
+      const std::size_t d = edit_distance(key, k);
+      if (d < best) best = d, nearest = k;
+    }
+    r.error(kv.first, "unknown model parameter '" + printable(path) + "." + printable(key) + "'" +
+                          (best <= 3 ? " (did you mean '" + nearest + "'?)" : std::string()) +
+                          ": the names are model_params.hpp's registry (gemm-advisor targets --format json)");
+  }
+  r.check_keys(mp, path, said);
   for (const ModelParamInfo& info : kModelParamRegistry) {
     const std::string key(info.name);
     if (!mp[key]) continue;
