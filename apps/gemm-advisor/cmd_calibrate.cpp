@@ -397,8 +397,11 @@ Registered register_calibrate(CLI::App& app) {
               out << fmt::format("calibrate {}{} on {}: {} shapes in {} families, {} folds by family ({:.1f} s)\n",
                                  target.name(), c.variant.empty() ? "" : " (parameter set " + c.variant + ")",
                                  hardware_label(profile.hw), c.shapes, c.families, c.folds.size(), seconds);
-              out << fmt::format("{:<7} {:>28}   {:>28}   {}\n", "", "held out, before (geo worst top5d err)",
-                                 "held out, after", "families held out");
+              // Both groups' columns named (the second had none: a fresh H100 user's find, 2026-12-05).
+              out << fmt::format("{:<7} {:^28}   {:^28}   {}\n", "", "held out, before", "held out, after",
+                                 "families held out");
+              out << fmt::format("{:<7} {:>6} {:>6} {:>6} {:>7}   {:>6} {:>6} {:>6} {:>7}\n", "", "geo", "worst",
+                                 "top5d", "err", "geo", "worst", "top5d", "err");
               PickScore mean_before, mean_after;
               for (std::size_t i = 0; i < c.folds.size(); ++i) {
                 const FoldResult& f = c.folds[i];
