@@ -62,6 +62,14 @@ for text, near, shipped in [("NVIDIA H100 PCIe", "h100", "NVIDIA H100 SXM5 80GB"
     check(f"--hw '{text}': exit 1, the shipped {near} named with its card and `profiles show {near}`",
           rc == 1 and out == "" and shipped in err and f"profiles show {near} > mine.yaml" in err
           and err.count("\n") == 1, err)
+# A profile file's name with its ending left off: the file is suggested (a fresh Python user's find).
+ending_dir = tempfile.mkdtemp(dir=TMP)
+with open(os.path.join(ending_dir, "h100pcie.yaml"), "w") as f:
+    f.write(subprocess.run([BIN, "profiles", "show", "h100"], capture_output=True, text=True, check=True).stdout)
+p = subprocess.run([BIN, "rank", "64x64x64", "--hw", "h100pcie"], capture_output=True, text=True, cwd=ending_dir,
+                   timeout=60)
+check("--hw h100pcie beside h100pcie.yaml: exit 1, the file suggested",
+      p.returncode == 1 and not p.stdout and "did you mean the file h100pcie.yaml here?" in p.stderr, p.stderr)
 rc, out, err = run("rank", "64x64x64", "--hw", "NVIDIA GeForce RTX 4090")
 check("--hw of a GPU near no shipped one: the plain list", rc == 1 and "known: a100" in err and "profiles show" not in err, err)
 

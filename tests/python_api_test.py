@@ -272,6 +272,14 @@ check("moe_rank, torch.float8_e4m3fnuz on h200: the warning", any("FNUZ" in str(
 e = py_error(g.explain, (4096, 4096, 4096), "h200")
 check("explain(shape, 'h200'): the Error says the second argument is the config", e is not None and
       "explain's second argument is the config: give the GPU as hw=" in str(e), repr(e))
+# ... and with a loaded Profile there (a bare TypeError: a fresh Python user's find, 2026-12-05).
+try:
+    g.explain((4096, 4096, 4096), g.load_profile("h200"))
+    e = None
+except TypeError as err:
+    e = err
+check("explain(shape, Profile): the TypeError says the GPU goes in hw=", e is not None and
+      "the GPU goes in hw=" in str(e) and "not Profile" in str(e), repr(e))
 
 # A numpy dtype object (arr.dtype) is a dtype, as np.float16 is (a TypeError that listed numpy dtypes
 # as accepted before: a fresh Python user's find; numpy 1.24's is a class named "dtype[float16]").

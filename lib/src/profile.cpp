@@ -1104,6 +1104,16 @@ Profile load_profile(const std::string& name_or_path, ProfileDiagnostics* diagno
   // A GPU as drivers name it ("NVIDIA H100 80GB HBM3", "gfx942").
   const std::string resolved = resolve_profile_name(name_or_path);
   if (!resolved.empty()) return load_profile(resolved, diagnostics);
+  // A profile file of that name with its ending left off ("h100pcie" beside h100pcie.yaml: a fresh
+  // Python user's find, 2026-12-05).
+  for (const char* ending : {".yaml", ".yml"}) {
+    struct stat near_file {};
+    const std::string with_ending = name_or_path + ending;
+    if (!name_or_path.empty() && printable(name_or_path) == name_or_path && ::stat(with_ending.c_str(), &near_file) == 0 &&
+        S_ISREG(near_file.st_mode))
+      throw InputError("unknown hardware profile '" + name_or_path + "': did you mean the file " + with_ending +
+                       " here? (give its name with the ending)");
+  }
   // A variant of a shipped GPU ("NVIDIA H100 PCIe", "NVIDIA A100-SXM4-40GB", "NVIDIA H200 NVL") has
   // its own SM count, clocks or memory: say which shipped profile it is near and how to make its own
   // (only the names were listed: a fresh H100 user's find, 2026-12-05).
@@ -1113,8 +1123,8 @@ Profile load_profile(const std::string& name_or_path, ProfileDiagnostics* diagno
     throw InputError("unknown hardware profile '" + printable(name_or_path) + "': the shipped " + name + " is the " +
                      names.front() +
                      "; another card of the chip has its own SM count, clocks or memory: write its figures into a "
-                     "copy (gemm-advisor profiles show " + name + " > mine.yaml) and give --hw mine.yaml (known: " +
-                     known + ")");
+                     "copy (gemm-advisor profiles show " + name + " > mine.yaml) and give that file as the profile "
+                     "(--hw mine.yaml; hw=\"mine.yaml\" in Python) (known: " + known + ")");
   }
   throw InputError("unknown hardware profile '" + printable(name_or_path) + "' (known: " + known +
                    ", or a GPU name they list under `gemm-advisor profiles`; or give a path to a .yaml file)");

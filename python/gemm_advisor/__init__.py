@@ -279,8 +279,11 @@ def config_text(config, target="triton", where="config"):
         config = {**dict(config.kwargs or {}), "num_warps": config.num_warps,
                   "num_stages": getattr(config, "num_stages", None)}
     if not isinstance(config, dict):
+        # explain(shape, load_profile("h200")), as rank(shape, profile) is written: the GPU goes in hw=
+        # (a bare TypeError: a fresh Python user's find, 2026-12-05).
+        hint = " (the GPU goes in hw=: explain's second argument is the config)" if isinstance(config, Profile) else ""
         raise TypeError(f"{where} must be a dict of config fields, config text or a triton.Config, "
-                        f"not {type(config).__name__}")
+                        f"not {type(config).__name__}{hint}")
     by_name = _parameter_names(target)
     values = {}
     unknown = []
@@ -390,7 +393,9 @@ def rank(shape, hw=None, dtype=None, layout=None, target="triton", top=10, candi
 
     shape: "MxNxK" or "MxNxKxB" text, or a tuple (M, N, K) or (M, N, K, B) of ints.
     hw: a profile name, a GPU name, a profile YAML path, a :class:`Profile`, or None (see the
-        module's doc: $GEMM_ADVISOR_HW, else the local GPU, else :class:`Error`).
+        module's doc: $GEMM_ADVISOR_HW, else the local GPU, else :class:`Error`). A path is read
+        and checked on every call (10,000 calls: ~22 s against ~5 s by name): in a loop, pass
+        :func:`load_profile`'s Profile.
     dtype: fp32, fp16, bf16, fp8, fp6 or fp4; None: the target's default (bf16; fp8 for
         vllm-fp8-block). layout: NN, NT, TN or TT (storage of A and B; NT = a PyTorch Linear);
         None: the target's default (NT).
@@ -544,7 +549,8 @@ def load_profile(name_or_path):
     """Load a hardware profile once, to pass as hw= to many calls.
 
     name_or_path: a shipped name or GPU name (as hw= takes it) or a path to a profile YAML
-    (schema: profiles/SCHEMA.md; a path needs a '/' or a .yaml ending). Returns a
+    (schema: profiles/SCHEMA.md): text with a '/' or a .yaml/.yml ending is a path, and so is
+    the name of a file that exists, unless it is a shipped name ('h200': give './h200'). Returns a
     :class:`Profile` (name, display_name, vendor, arch, cu_count, dram_bandwidth_bytes_per_s,
     l2_bandwidth_bytes_per_s, peak_flops_per_s(dtype), warnings). The file's warnings (unknown
     keys, uncited numbers) are issued as :class:`AdvisorWarning`. Raises :class:`Error` for an
