@@ -965,4 +965,18 @@ class FakeConfig:  # what triton.Config holds
 got = g.rank("4096x4096x4096", hw="h200", candidates=[FakeConfig({"BLOCK_M": 64, "BLOCK_N": 128, "BLOCK_K": 64}, 4, 3)])
 check("a triton.Config is a candidate", [(c["block_m"], c["num_warps"], c["num_stages"]) for c in got] == [(64, 4, 3)], got)
 
+# A path as hw= is read once while the file stays as it is (it was read on every call: a fresh Python
+# user's find, 2026-12-05), and again once it changes: 114 SMs instead of 132 is a slower 4096^3.
+own = os.path.join(TMP, "own-h100.yaml")
+shipped = subprocess.run([BIN, "profiles", "show", "h100"], capture_output=True, text=True, check=True).stdout
+with open(own, "w") as f:
+    f.write(shipped)
+by_name = g.rank((4096, 4096, 4096), hw="h100", top=1)[0]["latency_s"]
+by_path = [g.rank((4096, 4096, 4096), hw=own, top=1)[0]["latency_s"] for _ in range(3)]
+with open(own, "w") as f:
+    f.write(shipped.replace("cu_count: 132", "cu_count: 114", 1) + "\n")
+changed = g.rank((4096, 4096, 4096), hw=own, top=1)[0]["latency_s"]
+check("hw= a path: the shipped profile's copy ranks as the name does; the file changed is read again",
+      by_path == [by_name] * 3 and changed > by_name, (by_name, by_path, changed))
+
 cli_harness.finish()

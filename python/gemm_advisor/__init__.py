@@ -32,6 +32,8 @@ import functools as _functools
 import json as _json
 import operator as _operator
 import os as _os
+import stat as _stat
+import threading as _threading
 import warnings as _warnings
 
 try:
@@ -156,17 +158,52 @@ def _shape_text(shape):
     raise TypeError(f"shape must be 'MxNxK[xB]' text or a tuple (M, N, K[, B]) of ints, not {type(shape).__name__}")
 
 
-def _hw_arg(hw):
+# Profiles read from a path, by the file's identity and state: a path given as hw= to every call of a
+# loop was read and checked each time (10,000 ranks: 22 s against 5 s by name: a fresh Python user's
+# find, 2026-12-05). A file changed since (time, size or inode) is read again. A few files at most.
+_path_profiles = {}
+_path_profiles_lock = _threading.Lock()
+
+
+def _path_profile(path):
+    try:
+        st = _os.stat(path)
+    except (OSError, ValueError):
+        return None  # the C++ side says what is wrong, as before
+    if not _stat.S_ISREG(st.st_mode):
+        return None
+    key = (_os.path.realpath(path), st.st_ino, st.st_size, st.st_mtime_ns)
+    with _path_profiles_lock:
+        profile = _path_profiles.get(key)
+    if profile is None:
+        profile = load_profile(path)  # its warnings issued on this read
+        with _path_profiles_lock:
+            if len(_path_profiles) >= 8:
+                _path_profiles.clear()
+            _path_profiles[key] = profile
+    return profile
+
+
+def _hw_arg(hw, cache=True):
     if isinstance(hw, _os.PathLike):
         hw = _os.fspath(hw)
     if isinstance(hw, str):
         if "\x00" in hw:  # the C++ side would read the path up to it (a fresh user's find, 2026-12-03)
             raise Error(f"hw: {hw!r} holds a NUL character: not a profile name or path")
-        return _utf8(hw, "hw")
+        hw = _utf8(hw, "hw")
+        if cache and ("/" in hw or hw.endswith((".yaml", ".yml"))):
+            profile = _path_profile(hw)
+            if profile is not None:
+                return profile
+        return hw
     if hw is None:
         env = _os.environ.get("GEMM_ADVISOR_HW")
         if env:  # loaded here so that a bad value is named as the CLI names it
             try:
+                if "/" in env or env.endswith((".yaml", ".yml")):
+                    profile = _path_profile(env)  # read once while the file stays as it is
+                    if profile is not None:
+                        return profile
                 return load_profile(env)  # its warnings issued, as for hw=None before
             except Error as e:
                 raise Error(f"GEMM_ADVISOR_HW: {e}") from None
@@ -562,7 +599,7 @@ def load_profile(name_or_path):
         # Named as this function's argument, not as hw= (a fresh user's find, 2026-12-04).
         raise TypeError(f"load_profile: name_or_path must be a profile name, a GPU name, a path or a "
                         f"gemm_advisor.Profile, not {type(name_or_path).__name__}")
-    hw = _hw_arg(name_or_path)
+    hw = _hw_arg(name_or_path, cache=False)  # read now: load_profile is the explicit read
     if hw is None:
         raise TypeError("load_profile needs a name or a path (for the default: load_profile(default_hardware()))")
     if isinstance(hw, Profile):
