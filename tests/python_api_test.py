@@ -5,6 +5,7 @@ gemm_advisor.Error (a ValueError) with the CLI's one-line message; candidates= r
 configs given; hw=None resolves as the CLI does; gemm_advisor.triton's configs() and shortlist()
 work with a stand-in triton module (tests/fake_triton) and without any.
 Usage: python_api_test.py PATH/TO/gemm-advisor PACKAGE_DIR (PACKAGE_DIR holds gemm_advisor/)."""
+import csv
 import json
 import os
 import shutil
@@ -978,5 +979,26 @@ with open(own, "w") as f:
 changed = g.rank((4096, 4096, 4096), hw=own, top=1)[0]["latency_s"]
 check("hw= a path: the shipped profile's copy ranks as the name does; the file changed is read again",
       by_path == [by_name] * 3 and changed > by_name, (by_name, by_path, changed))
+
+# read_shapes: a shape list as batch reads it, each shape ranked as batch ranks it (a fresh Python user's
+# find, 2026-12-05: Python had no way to read one), its first bad entry an Error at its line.
+listed = g.read_shapes("examples/llama3-8b.csv")
+batch_csv = subprocess.run([BIN, "batch", "examples/llama3-8b.csv", "--hw", "h200", "--top", "1", "--format", "csv"],
+                           capture_output=True, text=True, check=True).stdout.splitlines()
+by_batch = [(int(r["block_m"]), int(r["block_n"]), int(r["block_k"]), round(float(r["latency_us"]), 4))
+            for r in csv.DictReader(batch_csv)]
+by_python = []
+for shp in listed:
+    top = g.rank((shp["m"], shp["n"], shp["k"], shp["batch"]), hw="h200", dtype=shp["dtype"], layout=shp["layout"],
+                 top=1)[0]
+    by_python.append((top["block_m"], top["block_n"], top["block_k"], round(top["latency_s"] * 1e6, 4)))
+check("read_shapes + rank: the same top configs and times as batch, in the file's order",
+      len(listed) == len(by_batch) > 0 and by_python == by_batch and listed[0]["name"] and listed[0]["line"] > 1,
+      (listed[:1], by_python[:2], by_batch[:2]))
+bad_list = os.path.join(TMP, "bad-list.csv")
+with open(bad_list, "w") as f:
+    f.write("m,n,k\n64,64,64\n0,64,64\n")
+e = py_error(g.read_shapes, bad_list)
+check("read_shapes: the first bad entry is an Error at its line", e is not None and f"{bad_list}:3:" in str(e), repr(e))
 
 cli_harness.finish()

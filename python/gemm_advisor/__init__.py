@@ -73,7 +73,7 @@ Profile.__new__ = _profile_new
 __version__ = _core.__version__
 __all__ = ["Error", "AdvisorWarning", "Profile", "rank", "ranking", "moe_rank", "moe_ranking", "moe_explain", "explain",
            "profiles", "targets",
-           "load_profile", "default_hardware", "version", "config_text"]
+           "load_profile", "default_hardware", "version", "config_text", "read_shapes"]
 
 # The TileConfig fields, in the order of a config's text (BMxBNxBK:WARPS:STAGES:SPLITK:gGROUP_M).
 FIELDS = ("block_m", "block_n", "block_k", "group_m", "num_warps", "num_stages", "split_k")
@@ -580,6 +580,33 @@ def targets():
     kernel's own name, field: the advisor's, values}) and model_parameters.
     """
     return [dict(t) for t in _targets_cached()]
+
+
+def read_shapes(path, dtype=None, layout=None, target="triton", *, format="auto"):
+    """The shapes of a shape-list file, as ``gemm-advisor batch`` reads it, to rank one by one.
+
+    path: a CSV with a header (m, n, k and optional batch, dtype, layout, name), a YAML or JSON
+    list of such mappings (or a mapping with a ``shapes:`` list), JSON Lines, or text of one
+    MxNxK[xB] a line ('#' comments and blank lines allowed); the format from the name's ending,
+    else sniffed (``format``: "csv", "yaml", "json", "text" or "auto"). dtype, layout: the defaults
+    of entries without their own, as for :func:`rank` (None: the target's). Returns a list of dicts
+    with m, n, k, batch (ints), dtype, layout, name (text, "" where none) and line (the entry's
+    line in the file), in the file's order; each is ranked by ``rank((s["m"], s["n"], s["k"],
+    s["batch"]), hw, dtype=s["dtype"], layout=s["layout"])``. The reader's warnings (an unknown
+    column) are issued as :class:`AdvisorWarning`. Raises :class:`Error` for an unreadable file
+    (over 256 MiB included), a broken list or the first bad entry, with its file:line.
+    """
+    if not isinstance(path, (str, _os.PathLike)):
+        raise TypeError(f"read_shapes: path must be a path, not {type(path).__name__}")
+    path = _utf8(_os.fspath(path), "path")
+    if "\x00" in path:
+        raise Error(f"path: {path!r} holds a NUL character")
+    target = _target_arg(target)
+    shapes, warnings = _core.read_shapes(path, _dtype_arg(dtype), _text_arg("layout", layout), target,
+                                         _text_arg("format", format) or "auto")
+    _warn(warnings)
+    keys = ("m", "n", "k", "batch", "dtype", "layout", "name", "line")
+    return [dict(zip(keys, s)) for s in shapes]
 
 
 def load_profile(name_or_path):

@@ -11,6 +11,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -24,6 +25,7 @@
 #include "gemm_advisor/profile.hpp"
 #include "gemm_advisor/ranker.hpp"
 #include "gemm_advisor/report.hpp"
+#include "gemm_advisor/shape_list.hpp"
 #include "gemm_advisor/target.hpp"
 #include "gemm_advisor/targets/vllm_fused_moe.hpp"
 #include "gemm_advisor/version.hpp"
@@ -291,6 +293,29 @@ std::pair<std::string, std::vector<std::string>> moe_explain_json(std::int64_t t
   return explained(ga::vllm_fused_moe_target(), p, resolve_hw(hw, cu_count), config, dtype);
 }
 
+// read_shapes: the shapes of a list file in batch's formats (CSV, YAML, JSON, JSON Lines, text), each
+// (m, n, k, batch, dtype, layout, name, line), with the reader's warnings; the first bad entry is an
+// InputError "path:line: what" (as batch without --keep-going).
+std::pair<std::vector<py::tuple>, std::vector<std::string>> read_shapes(const std::string& path, const std::string& dtype,
+                                                                        const std::string& layout,
+                                                                        const std::string& target_name,
+                                                                        const std::string& format) {
+  const ga::Target& target = ga::find_target(target_name);
+  const ga::GemmProblem defaults = ga::problem_defaults_for(target.info(), dtype, layout);
+  std::istringstream in(ga::read_text_file(path, std::size_t{256} << 20));
+  auto reader = ga::open_shape_reader(in, path, ga::parse_shape_format(format), defaults);
+  std::vector<py::tuple> shapes;
+  ga::ShapeEntry e;
+  while (reader->next(e)) {
+    if (!e.error.empty()) throw ga::InputError(e.error);
+    const ga::GemmProblem& q = e.problem;
+    shapes.push_back(py::make_tuple(q.m, q.n, q.k, q.batch,
+                                    e.dtype_text.empty() ? std::string(ga::dtype_name(q.dtype)) : e.dtype_text,
+                                    q.layout.name(), e.name, e.line));
+  }
+  return {shapes, reader->warnings()};
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_gemm_advisor, m) {
@@ -352,6 +377,8 @@ PYBIND11_MODULE(_gemm_advisor, m) {
       });
 
   m.def("load_profile", &load, py::arg("name_or_path"));
+  m.def("read_shapes", &read_shapes, py::arg("path"), py::arg("dtype"), py::arg("layout"), py::arg("target"),
+        py::arg("format"));
   m.def("profile_from_text", &profile_from_text, py::arg("text"), py::arg("source"));
   m.def("default_hardware_name", []() { return ga::default_hardware_name("hw="); });
   m.def("ranking_json", &ranking_json, py::arg("shape"), py::arg("hw"), py::arg("dtype"), py::arg("layout"),
