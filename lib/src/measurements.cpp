@@ -17,41 +17,21 @@
 #include "gemm_advisor/targets/vllm_fp8_block.hpp"
 #include "gemm_advisor/targets/vllm_fused_moe.hpp"
 #include "gemm_advisor/target.hpp"
+#include "text.hpp"
 
 namespace gemm_advisor {
 
 static_assert(kMaxMeasuredMs == 1e9, "read_measurements' message names the bound");
 
-namespace {
-
-// The runs of letters and digits of a device name, lowercased, in order: "NVIDIA H200 MIG 3g.71gb"
-// -> nvidia, h200, mig, 3g, 71gb. What the two name checks below compare.
-std::vector<std::string> lowercase_words(const std::string& s) {
-  std::vector<std::string> out;
-  std::string w;
-  for (const char ch : s + " ") {
-    if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9')) w += ch;
-    else if (ch >= 'A' && ch <= 'Z') w += static_cast<char>(ch - 'A' + 'a');
-    else if (!w.empty()) out.push_back(std::exchange(w, std::string()));
-  }
-  return out;
-}
-
-}  // namespace
-
 bool gpu_matches_profile(const std::string& gpu, const std::string& profile_name, const std::string& display_name,
                          const std::vector<std::string>& aliases) {
-  auto squeeze = [](const std::string& s) {
-    std::string out;
-    for (const std::string& w : lowercase_words(s)) out += w;
-    return out;
-  };
-  const std::string g = squeeze(gpu), name = squeeze(profile_name);
+  // The names' letters and digits run together (text::squeezed).
+  const std::string g = text::squeezed(gpu), name = text::squeezed(profile_name);
   if (g.empty()) return false;
   if (!name.empty() && g.find(name) != std::string::npos) return true;
   // The display name and the aliases: either holding the other ("H200" in "NVIDIA H200 SXM 141GB").
   auto holds = [&](const std::string& other) {
-    const std::string o = squeeze(other);
+    const std::string o = text::squeezed(other);
     return !o.empty() && (o.find(g) != std::string::npos || g.find(o) != std::string::npos);
   };
   return holds(display_name) || std::any_of(aliases.begin(), aliases.end(), holds);
@@ -59,7 +39,7 @@ bool gpu_matches_profile(const std::string& gpu, const std::string& profile_name
 
 std::string gpu_variant(const std::string& gpu, const std::string& display_name) {
   // Whole words: "NVIDIA H200 NVL" has the word "nvl"; "MIG-3g.71gb" the word "mig".
-  const std::vector<std::string> g = lowercase_words(gpu), d = lowercase_words(display_name);
+  const std::vector<std::string> g = text::words(gpu), d = text::words(display_name);
   auto has = [](const std::vector<std::string>& words, const char* w) {
     return std::find(words.begin(), words.end(), w) != words.end();
   };
@@ -71,7 +51,7 @@ std::string gpu_variant(const std::string& gpu, const std::string& display_name)
 
 MigSlice mig_slice(const std::string& gpu) {
   MigSlice slice;
-  const std::vector<std::string> words = lowercase_words(gpu);
+  const std::vector<std::string> words = text::words(gpu);
   const auto mig = std::find(words.begin(), words.end(), "mig");
   if (mig == words.end()) return slice;
   // The words after "mig": "3g" and "40gb", or "1c", "3g" and "40gb" (a compute instance).

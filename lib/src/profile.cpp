@@ -19,6 +19,7 @@
 #include "gemm_advisor/error.hpp"
 #include "gemm_advisor/target.hpp"
 #include "gemm_advisor/version.hpp"
+#include "text.hpp"
 #include "yaml_document.hpp"
 
 namespace gemm_advisor {
@@ -962,25 +963,7 @@ Profile parse_profile(std::string_view yaml_text, const std::string& source, Pro
 namespace {
 
 // Lowercase letters and digits only: how GPU names are compared.
-std::string name_key(std::string_view text) {
-  std::string out;
-  for (char ch : text) {
-    if (ch >= 'A' && ch <= 'Z') out += static_cast<char>(ch - 'A' + 'a');
-    else if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9')) out += ch;
-  }
-  return out;
-}
-
-// name_key with every other character a space: the words of a name, lower case.
-std::string name_key_spaced(std::string_view text) {
-  std::string out;
-  for (char ch : text) {
-    if (ch >= 'A' && ch <= 'Z') out += static_cast<char>(ch - 'A' + 'a');
-    else if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9')) out += ch;
-    else out += ' ';
-  }
-  return out;
-}
+std::string name_key(std::string_view name) { return text::squeezed(name); }
 
 }  // namespace
 
@@ -1035,24 +1018,12 @@ std::string resolve_profile_name(std::string_view text) {
   // Within: the letters and digits run together ("h100sxm" in "nvidiah100sxm580gb"), or each word of
   // it the start of a word of the name ("a100 80gb" in "NVIDIA A100 SXM4 80GB").
   if (hits.empty()) {
-    const auto words = [](std::string_view t) {
-      std::vector<std::string> out(1);
-      for (char ch : name_key_spaced(t)) {
-        if (ch == ' ') {
-          if (!out.back().empty()) out.emplace_back();
-        } else {
-          out.back() += ch;
-        }
-      }
-      if (out.back().empty()) out.pop_back();
-      return out;
-    };
-    const std::vector<std::string> given = words(text);
+    const std::vector<std::string> given = text::words(text);
     for (const auto& [name, names] : profile_aliases()) {
       if (key.find(name_key(name)) == std::string::npos) continue;
       bool within = false;
       for (const std::string& a : names) {
-        const std::vector<std::string> of_name = words(a);
+        const std::vector<std::string> of_name = text::words(a);
         bool each = !given.empty();
         for (const std::string& g : given)
           each = each && std::any_of(of_name.begin(), of_name.end(),

@@ -8,6 +8,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace gemm_advisor::text {
 
@@ -29,6 +31,27 @@ inline std::string trim(std::string_view s) {
 /// Whether `s` ends with `suffix` (case-sensitive).
 inline bool ends_with(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+/// The runs of ASCII letters and digits of a name, lower case, in order: "NVIDIA H200 MIG 3g.71gb"
+/// -> nvidia, h200, mig, 3g, 71gb. How GPU names are compared (profile names, the gpu column).
+inline std::vector<std::string> words(std::string_view s) {
+  std::vector<std::string> out;
+  std::string w;
+  for (const char ch : s) {
+    if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9')) w += ch;
+    else if (ch >= 'A' && ch <= 'Z') w += static_cast<char>(ch - 'A' + 'a');
+    else if (!w.empty()) out.push_back(std::exchange(w, std::string()));
+  }
+  if (!w.empty()) out.push_back(std::move(w));
+  return out;
+}
+
+/// The words of `s` run together: "NVIDIA H100 80GB HBM3" -> nvidiah10080gbhbm3.
+inline std::string squeezed(std::string_view s) {
+  std::string out;
+  for (const std::string& w : words(s)) out += w;
+  return out;
 }
 
 /// Whether `s` holds a multiplication sign pasted where an 'x' goes (U+00D7, U+22C5 or '*'): the
