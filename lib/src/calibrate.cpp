@@ -326,15 +326,17 @@ Calibration calibrate(const std::vector<MeasuredShape>& shapes, const Profile& p
     }
     return 0;
   };
-  const std::size_t fewer = o.folds > 2 ? most_folds() : 0;
-  const std::string way_out =
-      fewer > 0 ? "give --folds " + std::to_string(fewer) + " (the most these families allow), or measure more families"
-                : "measure shapes of more families, or split the family column's values (a column left out makes "
-                  "each shape a family of its own)";
+  // Built only for an error: most_folds splits the shapes into folds once per fold count tried.
+  const auto way_out = [&]() -> std::string {
+    const std::size_t fewer = o.folds > 2 ? most_folds() : 0;
+    return fewer > 0 ? "give --folds " + std::to_string(fewer) + " (the most these families allow), or measure more families"
+                     : "measure shapes of more families, or split the family column's values (a column left out "
+                       "makes each shape a family of its own)";
+  };
   if (families.size() < o.folds)
     throw InputError("calibrate: " + std::to_string(families.size()) + " shape famil" +
                      (families.size() == 1 ? "y is" : "ies are") + " fewer than the " + std::to_string(o.folds) +
-                     " folds: " + way_out);
+                     " folds: " + way_out());
 
   // Each fold holds at least two shapes: families of very unequal sizes can leave one shape in a
   // fold, and the others' fit on very few (7, 1 and 1 shapes in 3 folds fitted one fold on 2: a fresh
@@ -350,7 +352,7 @@ Calibration calibrate(const std::vector<MeasuredShape>& shapes, const Profile& p
                      std::to_string(fold_members[f].size()) + " measured shape" +
                      (fold_members[f].size() == 1 ? "" : "s") + (listed.empty() ? "" : " (" + listed + ")") +
                      ": each fold needs at least two (the families' sizes are too unequal for " +
-                     std::to_string(o.folds) + " folds: " + way_out + ")");
+                     std::to_string(o.folds) + " folds: " + way_out() + ")");
   }
 
   Calibration c;
