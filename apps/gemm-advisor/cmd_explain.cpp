@@ -1,5 +1,4 @@
 // `gemm-advisor explain SHAPE`: every term of one estimate, with units.
-#include <cmath>
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
@@ -80,6 +79,9 @@ Registered register_explain(CLI::App& app) {
                 return bytes < 1e4 ? fmt::format("{:.0f} bytes", bytes) : fmt::format("{:.3f} MB", bytes / 1e6);
               };
               const ModelParams params = target.problem_params(p, profile);
+              // The rates the model used (the DRAM's, the output write's), read off its context, not
+              // computed again here.
+              const EstimateContext ctx = target.context(p, profile);
               auto line = [&](const std::string& k, const std::string& v) { out << fmt::format("  {:<30} {}\n", k, v); };
               // The output's dtype where it is not the input's (fp8 and narrower write bf16): the
               // compulsory bytes count it (a fresh user could not tell from the output).
@@ -154,8 +156,7 @@ Registered register_explain(CLI::App& app) {
                 // Which of its two terms the DRAM time is, with its bytes: they are what no earlier wave
                 // left in L2, not the L2 misses of the hit rate below (a fresh H100 user's hand check
                 // could not make the line from the hit rate).
-                const double dram_rate = hw.dram_bandwidth_bytes_per_s * hw.dram_bandwidth_fraction;
-                const double wave_dram_s = x.dram_step_bytes / dram_rate;
+                const double wave_dram_s = x.dram_step_bytes / ctx.dram_bytes_per_s;
                 const std::string cu_term = fmt::format(
                     "the busiest CU's bytes at dram_active_cu_headroom {:.3g}x its 1/{} share of that rate",
                     params.dram_active_cu_headroom, hw.cu_count);
@@ -191,8 +192,7 @@ Registered register_explain(CLI::App& app) {
                 line("store", us(x.store_s) + fmt::format(" (one L2 latency, {}, + the wave's output tiles at the DRAM's "
                                                           "write rate{}, or the busiest CU's at its fill rate where longer)",
                                                           us(hw.l2_latency_s),
-                                                          std::fmod(static_cast<double>(p.n) * dtype_bits(out_dtype) / 8, 32.0) != 0 &&
-                                                                  hw.misaligned_store_fraction < 1
+                                                          ctx.out_store_bytes_per_s < ctx.dram_bytes_per_s
                                                               ? fmt::format(", {:.3g} of it for output rows that are not "
                                                                             "whole 32-byte sectors (misaligned_store_fraction)",
                                                                             hw.misaligned_store_fraction)
