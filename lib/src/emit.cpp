@@ -358,7 +358,7 @@ std::string vllm_device_vendor_warning(const Hardware& hw, const std::string& de
   if (!own.empty() && device_name != own && hw.source == "embedded:" + hw.name)
     return "--vllm-device-name " + device_name + " is not the " + hw.name + "'s (" + own + "): the configs are " +
            "ranked with the shipped " + hw.name + " profile's figures (" + hw.display_name + "), and vLLM reads " +
-           "them on the GPU named so (a variant has other SMs, clocks or memory: give --hw a profile of it)";
+           "them on the GPU named so (a variant has other SMs, clocks or memory: " + own_profile_advice(hw.name) + ")";
   return "";
 }
 

@@ -97,9 +97,8 @@ void require_measured_for(const std::string& path, long line, const MeasuredShap
                                                                profile.hw.display_name +
                                                                " the profile describes: its SM count, clocks, memory "
                                                                "bandwidth or power limit may differ (an H100 PCIe has "
-                                                               "114 SMs and 2 TB/s): write that card's figures into a copy "
-                                                               "(gemm-advisor profiles show " +
-                                                               profile.hw.name + " > mine.yaml) and give that file as the profile"));
+                                                               "114 SMs and 2 TB/s): " +
+                                                               own_profile_advice(profile.hw.name)));
     }
   }
   if (const std::string why = target.problem_error(shape.problem, profile); !why.empty())

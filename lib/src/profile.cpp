@@ -1047,6 +1047,11 @@ bool is_profile_path(std::string_view text) {
          (text.size() > 4 && text.compare(text.size() - 4, 4, ".yml") == 0);
 }
 
+std::string own_profile_advice(const std::string& shipped) {
+  return "write its figures into a copy (gemm-advisor profiles show " + shipped +
+         " > mine.yaml) and give that file as the profile (--hw mine.yaml; hw=\"mine.yaml\" in Python)";
+}
+
 Profile load_profile(const std::string& name_or_path, ProfileDiagnostics* diagnostics) {
   // A file's text is read once: parsed, and kept in the diagnostics for a caller that keeps it.
   const auto parse_file = [&]() {
@@ -1093,9 +1098,8 @@ Profile load_profile(const std::string& name_or_path, ProfileDiagnostics* diagno
     if (key.empty() || key.find(name_key(name)) == std::string::npos) continue;
     throw InputError("unknown hardware profile '" + printable(name_or_path) + "': the shipped " + name + " is the " +
                      names.front() +
-                     "; another card of the chip has its own SM count, clocks or memory: write its figures into a "
-                     "copy (gemm-advisor profiles show " + name + " > mine.yaml) and give that file as the profile "
-                     "(--hw mine.yaml; hw=\"mine.yaml\" in Python) (known: " + known + ")");
+                     "; another card of the chip has its own SM count, clocks or memory: " + own_profile_advice(name) +
+                     " (known: " + known + ")");
   }
   throw InputError("unknown hardware profile '" + printable(name_or_path) + "' (known: " + known +
                    ", or a GPU name they list under `gemm-advisor profiles`; or give a path to a .yaml file)");

@@ -125,9 +125,17 @@ const std::vector<EmbeddedProfile>& embedded_profiles();
 /// The shipped profile a GPU name means: its `name`, its `display_name`, one of its `aliases`
 /// (torch / nvidia-smi / rocm-smi / vLLM spellings), or its `isa` where only one shipped profile
 /// has it; compared on lowercase letters and digits only ("NVIDIA H100 80GB HBM3", "nvidia_h100_80gb_hbm3"
-/// and "h100" all give "h100"). Returns "" when nothing matches; throws InputError when the text
-/// names several profiles (gfx950: mi350x and mi355x), naming them.
+/// and "h100" all give "h100"), or a shortened spelling of one of its names that holds its `name`
+/// ("H100 SXM", "nvidia-h100": each word the start of a word of that name, or the letters and
+/// digits a run of them). Returns "" when nothing matches; throws InputError when the text names
+/// several profiles (gfx950: mi350x and mi355x), naming them.
 std::string resolve_profile_name(std::string_view text);
+
+/// How to describe a GPU the shipped profile `shipped` is near but does not describe (another card of
+/// the chip: its own SM count, clocks or memory): "write its figures into a copy (gemm-advisor
+/// profiles show SHIPPED > mine.yaml) and give that file as the profile (...)". One text for the
+/// messages that give it (an unknown --hw, a gpu column's variant card, a vLLM device name).
+std::string own_profile_advice(const std::string& shipped);
 
 /// Every shipped profile's names as resolve_profile_name takes them: name -> aliases (display
 /// name, aliases, a unique isa), for `gemm-advisor profiles`.
