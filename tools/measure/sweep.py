@@ -247,6 +247,8 @@ def main():
     summary = []
     compile_errors_seen = 0
     limit_s = args.max_minutes * 60 if args.max_minutes else None
+    # past this (seconds since t_start) the current shape is aborted and dropped, as harness.py's hard_s
+    hard_s = limit_s + args.hard_extra_minutes * 60 if limit_s is not None else None
     stopped_early = False
 
     def time_fn(launch, reps, events):
@@ -336,7 +338,7 @@ def main():
             aborted = False
             wait_s = 0.0
             for cfg in cfgs:
-                if limit_s is not None and time.time() - t_start > limit_s + args.hard_extra_minutes * 60:
+                if hard_s is not None and time.time() - t_start > hard_s:
                     aborted = True
                     break
                 bm, bn, bk, gm = cfg["block_m"], cfg["block_n"], cfg["block_k"], cfg["group_m"]
@@ -349,12 +351,12 @@ def main():
                 # compile slowly (odd K and N, ~2 a second) once held a call 2 minutes past it, until the
                 # device call's own timeout dropped every row (2026-12-05, odd.127x4095x1023 on an H100).
                 wait_cap_s = 300.0
-                if limit_s is not None:
-                    wait_cap_s = min(wait_cap_s, max(0.0, t_start + limit_s + args.hard_extra_minutes * 60 - tw))
+                if hard_s is not None:
+                    wait_cap_s = min(wait_cap_s, max(0.0, t_start + hard_s - tw))
                 try:
                     ok, err, _shared, _ct = futures[key].result(timeout=wait_cap_s)
                 except cf.TimeoutError:
-                    if limit_s is not None and time.time() - t_start > limit_s + args.hard_extra_minutes * 60:
+                    if hard_s is not None and time.time() - t_start > hard_s:
                         aborted = True
                         break
                     ok, err = False, "TimeoutError: no compile result in 300 s"
