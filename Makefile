@@ -11,7 +11,7 @@ BIN        := $(BUILD)/apps/gemm-advisor/gemm-advisor
 
 # Debian 12 packages the build needs (checked with dpkg, installed with apt-get only when missing).
 DEB_PACKAGES := g++ make cmake libcli11-dev nlohmann-json3-dev libspdlog-dev libfmt-dev catch2 \
-                libyaml-cpp-dev libcsv-dev libtbb-dev libbenchmark-dev python3 \
+                libyaml-cpp-dev libcsv-dev libtbb-dev zlib1g-dev libbenchmark-dev python3 \
                 python3-dev pybind11-dev python3-matplotlib help2man
 FUZZ_PACKAGES := clang libclang-rt-14-dev
 

@@ -103,6 +103,6 @@ if(GEMM_ADVISOR_PYTHON_BUILT)
   set(CPACK_DEBIAN_PACKAGE_DEPENDS
       "python3 (>= ${Python3_VERSION_MAJOR}.${Python3_VERSION_MINOR}), python3 (<< ${Python3_VERSION_MAJOR}.${next_minor})")
 endif()
-set(CPACK_DEBIAN_PACKAGE_SUGGESTS "python3-matplotlib, nlohmann-json3-dev, libyaml-cpp-dev, libfmt-dev, libtbb-dev, libcsv-dev")
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "python3-matplotlib, nlohmann-json3-dev, libyaml-cpp-dev, libfmt-dev, libtbb-dev, libcsv-dev, zlib1g-dev")
 set(CPACK_PRE_BUILD_SCRIPTS ${PROJECT_SOURCE_DIR}/cmake/cpack_debian_python.cmake)
 include(CPack)

@@ -12,6 +12,8 @@
 #include "gemm_advisor/targets/triton.hpp"
 #include "test_util.hpp"
 
+#include <zlib.h>
+
 using namespace gemm_advisor;
 
 TEST_CASE("spearman, geomean and percentile by hand", "[evaluate]") {
@@ -58,6 +60,45 @@ TEST_CASE("calibrate refuses a null parameter to fit", "[evaluate][errors]") {
   CalibrationOptions o;
   o.params = {find_model_param("no_such_parameter")};
   CHECK_THROWS_WITH(calibrate(shapes, test_util::toy(), triton_target(), o), Catch::Contains("is null"));
+}
+
+TEST_CASE("a gzip-compressed measurement file reads as the plain one", "[evaluate][gzip]") {
+  // Measurement files may be committed gzipped (data/measurements/h100-fp8-block.csv.gz): the same
+  // rows, whether written in one gzip member or two (as `cat a.gz b.gz` makes), and a member cut
+  // short is an error naming the file, not a shorter table.
+  const std::string plain = test_util::source_path("tests/data/tiny-measurements.csv");
+  std::ifstream in(plain, std::ios::binary);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  REQUIRE(text.size() > 100);
+  test_util::TempDir tmp;
+  const std::string one = (tmp.path / "one.csv.gz").string(), two = (tmp.path / "two.csv.gz").string();
+  const auto write_gz = [](const std::string& path, const std::string& data, const char* mode) {
+    gzFile f = gzopen(path.c_str(), mode);
+    REQUIRE(f != nullptr);
+    REQUIRE(gzwrite(f, data.data(), static_cast<unsigned>(data.size())) == static_cast<int>(data.size()));
+    REQUIRE(gzclose(f) == Z_OK);
+  };
+  write_gz(one, text, "wb");
+  const std::size_t half = text.find('\n', text.size() / 2) + 1;
+  write_gz(two, text.substr(0, half), "wb");
+  write_gz(two, text.substr(half), "ab");  // a second gzip member appended
+  const auto expected = read_measurements(plain);
+  for (const std::string& path : {one, two}) {
+    const auto got = read_measurements(path);
+    REQUIRE(got.size() == expected.size());
+    for (std::size_t i = 0; i < got.size(); ++i) {
+      CHECK(got[i].problem.shape_text() == expected[i].problem.shape_text());
+      CHECK(got[i].vendor_ms == expected[i].vendor_ms);
+      REQUIRE(got[i].configs.size() == expected[i].configs.size());
+      for (std::size_t j = 0; j < got[i].configs.size(); ++j) CHECK(got[i].configs[j].ms == expected[i].configs[j].ms);
+    }
+  }
+  // Cut inside the first member: zlib reports the end of the file, and the reader says so.
+  std::ifstream gz(one, std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(gz)), std::istreambuf_iterator<char>());
+  const std::string cut = (tmp.path / "cut.csv.gz").string();
+  std::ofstream(cut, std::ios::binary) << bytes.substr(0, bytes.size() - 12);
+  CHECK_THROWS_WITH(read_measurements(cut), Catch::Contains("cut.csv.gz: corrupt gzip data"));
 }
 
 TEST_CASE("evaluate on a hand-made measurement file", "[evaluate]") {

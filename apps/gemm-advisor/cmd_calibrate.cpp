@@ -88,7 +88,7 @@ Registered register_calibrate(CLI::App& app) {
                   "The `kernel` column value of your kernel's rows (default: the target's name); e.g. "
                   "--target triton --kernel my-matmul fits the triton target to your kernel")
       ->check(non_empty_validator());
-  cmd->add_option("--measurements", o->measurements, "Measurement CSV(s) of that kernel (columns below)")
+  cmd->add_option("--measurements", o->measurements, "Measurement CSV(s) of that kernel (columns below; .gz read gzipped)")
       ->required()
       ->expected(1, CLI::detail::expected_max_vector_size);
   cmd->add_option("--families", o->families,

@@ -1,12 +1,15 @@
 #include "gemm_advisor/csv_reader.hpp"
 
 #include <csv.h>
+#include <zlib.h>
 
 #include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <deque>
+#include <fstream>
+#include <sstream>
 
 #include "gemm_advisor/error.hpp"
 #include "text.hpp"
@@ -98,6 +101,42 @@ struct CsvReader::Impl {
     impl->fields.clear();
   }
 };
+
+std::unique_ptr<std::istream> open_csv_file(const std::string& path, std::size_t max_bytes) {
+  const bool gzip = path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0;
+  if (!gzip) {
+    auto in = std::make_unique<std::ifstream>(path, std::ios::binary);
+    if (!*in) throw InputError(path + ": cannot open");
+    return in;
+  }
+  const gzFile file = gzopen(path.c_str(), "rb");
+  if (file == nullptr) throw InputError(path + ": cannot open");
+  const std::unique_ptr<gzFile_s, int (*)(gzFile)> closer(file, gzclose);
+  const auto corrupt = [&] {  // gzerror's text is "PATH: what"; the path is said once
+    int code = Z_OK;
+    std::string what = gzerror(file, &code);
+    if (what.rfind(path + ": ", 0) == 0) what.erase(0, path.size() + 2);
+    return InputError(path + ": corrupt gzip data (" + (what.empty() ? "zlib error " + std::to_string(code) : what) + ")");
+  };
+  std::string text;
+  char buffer[1 << 16];
+  for (;;) {
+    const int got = gzread(file, buffer, sizeof buffer);
+    if (got < 0) throw corrupt();
+    if (got == 0) break;
+    // zlib passes bytes without a gzip header through unchanged: a ".gz" that is not gzip is an error
+    // (a renamed plain CSV would read, but a misnamed binary file would give a row error far away).
+    if (text.empty() && gzdirect(file)) throw InputError(path + ": not gzip data (the name ends in .gz)");
+    text.append(buffer, static_cast<std::size_t>(got));
+    if (text.size() > max_bytes)
+      throw InputError(path + ": decompresses to more than " + std::to_string(max_bytes >> 20) + " MiB");
+  }
+  int code = Z_OK;
+  gzerror(file, &code);
+  if (code != Z_OK && code != Z_STREAM_END) throw corrupt();
+  if (text.empty() && gzdirect(file)) throw InputError(path + ": not gzip data (the name ends in .gz)");
+  return std::make_unique<std::istringstream>(std::move(text));
+}
 
 CsvReader::CsvReader(std::istream& in, std::string source, long first_line)
     : impl_(std::make_unique<Impl>()), in_(in), source_(std::move(source)), line_(first_line) {

@@ -101,9 +101,8 @@ GemmProblem read_problem_row(const CsvReader& r, const std::vector<std::string>&
 
 std::size_t apply_families(const std::string& path, std::vector<MeasuredShape>& shapes, std::vector<std::string>* warnings) {
   check_readable_file(path);
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot open");
-  CsvReader r(in, path);
+  const std::unique_ptr<std::istream> in = open_csv_file(path);
+  CsvReader r(*in, path);
   const CsvHeader h = CsvHeader::read(r, {"m", "n", "k", "family"});
   const ProblemColumns cols = problem_columns(h);
   const int ifam = h.index("family"), iname = h.index("name");
@@ -170,9 +169,8 @@ std::vector<MeasuredShape> read_measurements(const std::string& path, const std:
   if (path == "-")
     throw InputError("-: measurements are read from files, not stdin (give the CSV's path; several may be given)");
   check_readable_file(path);
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot open");
-  return read_measurements(in, path, target, warnings, other_kernels);
+  const std::unique_ptr<std::istream> in = open_csv_file(path);  // plain, or gzip when it ends in .gz
+  return read_measurements(*in, path, target, warnings, other_kernels);
 }
 
 namespace {

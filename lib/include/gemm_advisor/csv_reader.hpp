@@ -122,6 +122,16 @@ constexpr std::size_t kMaxWholeInputBytes = std::size_t{256} << 20;
 std::string read_whole_input(std::istream& in, const std::string& source, const std::string& why,
                              std::size_t max_bytes = kMaxWholeInputBytes);
 
+/// Largest a gzip-compressed CSV may decompress to (1 GiB: the largest measurement file committed is
+/// 10 MB; a gzip bomb stops here instead of exhausting memory).
+constexpr std::size_t kMaxGzipCsvBytes = std::size_t{1} << 30;
+
+/// Opens the CSV file `path` for CsvReader: read as it is, or, when `path` ends in ".gz",
+/// decompressed whole in memory with zlib (gzip, one or more members; never more than `max_bytes`).
+/// Errors throw InputError naming `path`: unreadable ("cannot open"); for ".gz", not gzip data,
+/// corrupt or truncated data (zlib's message), or larger than `max_bytes` decompressed.
+std::unique_ptr<std::istream> open_csv_file(const std::string& path, std::size_t max_bytes = kMaxGzipCsvBytes);
+
 /// Field helpers: each throws InputError "source:line: column 'NAME': ..." on bad text.
 std::int64_t csv_int(const CsvReader& r, const std::vector<std::string>& fields, int index,
                      const char* name, std::int64_t min_value, std::int64_t max_value);
