@@ -24,6 +24,7 @@ Usage: tools/compare_vllm_tuned.py BUILD/apps/gemm-advisor/gemm-advisor \
 import argparse
 import csv
 import glob
+import gzip
 import json
 import math
 import os
@@ -51,7 +52,7 @@ def main():
     ap.add_argument("--hw", default="h200", help="profile name or file (a file needs --device)")
     ap.add_argument("--device", help="vLLM's device name for the tuned rows (default: the one of --hw's profile name)")
     ap.add_argument("--predicted", action="store_true", help="tuned config's predicted time against the top-1's")
-    ap.add_argument("--data", default=DATA, help=f"measured full-space CSV of the kernel (default {DATA})")
+    ap.add_argument("--data", default=DATA, help=f"measured full-space CSV of the kernel, plain or .gz (default {DATA})")
     a = ap.parse_args()
     a.device = a.device or DEVICE.get(a.hw)
     if a.device is None:
@@ -60,7 +61,8 @@ def main():
         return predicted(a)
 
     measured = {}  # (m, n, k) -> {config key: fastest ms}
-    for r in csv.DictReader(open(a.data)):
+    data = gzip.open(a.data, "rt", newline="") if a.data.endswith(".gz") else open(a.data, newline="")
+    for r in csv.DictReader(data):
         if r["kernel"] != "vllm-fp8-block" or r["status"] != "ok":
             continue
         key = cfg_key(r["block_m"], r["block_n"], r["block_k"], r["group_m"], r["num_warps"], r["num_stages"])
@@ -130,6 +132,11 @@ def main():
         for label in scores:
             xs = [r[label] for r in common]
             print(f"  {label:13s} {geo(xs):5.1f}% ({min(xs):5.1f}%)")
+        # issue #11's agreement, measured instead of predicted: the tuned config's time within 10% of
+        # the advisor's pick's (both measured; what a model that ranks perfectly would score)
+        close = sum(r["advisor"] / r["vllm-tuned"] <= 1.10 for r in common)
+        print(f"  vLLM's tuned config measured within 10% of the advisor's pick on {close} of {len(common)} "
+              f"({100 * close / len(common):.0f}%)")
     return 0
 
 

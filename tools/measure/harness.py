@@ -41,7 +41,7 @@ if HERE not in sys.path:
 
 import plan_spec as ps  # noqa: E402
 import worker  # noqa: E402
-from sweep import FLUSH_BYTES, MAX_REPS, MIN_REPS, REP_BUDGET_S, SLOW_FACTOR  # noqa: E402  (same constants)
+from sweep import FLUSH_BYTES, MAX_REPS, MIN_REPS, REP_BUDGET_S, SLOW_FACTOR, stop_pool  # noqa: E402  (same constants)
 
 COMPILE_STALL_S = 300.0     # no compile finishing for this long: the remaining configs become compile_error
 SLOW_LOAD_S = 1.0           # a main-process load slower than this means it compiled here (key mismatch)
@@ -275,17 +275,7 @@ class CompilePool:
 
     @staticmethod
     def _shutdown(pool):
-        procs = list(getattr(pool, "_processes", {}).values() or [])
-        try:
-            pool.shutdown(wait=False, cancel_futures=True)
-        except Exception:
-            pass
-        for pr in procs:
-            try:
-                if pr.is_alive():
-                    pr.terminate()
-            except Exception:
-                pass
+        stop_pool(pool)
 
     def close(self):
         for f in self.futs.values():

@@ -68,6 +68,11 @@ DEVICE = "NVIDIA_H200"
 STARTUP_S = 20.0       # torch import, CUDA init, pool spawn, first compiles
 
 FP8_M = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096]
+# The H100 check of vllm-fp8-block (--only fp8-h100, 2026-12-05): the same 12 (N, K), six of the M values
+# (chosen before measuring: decode, small batch, the tile-size crossovers, prefill), vLLM's H100 tuned
+# config for the nearest M added. A held-out GPU for the target: its parameters were fitted on the H200.
+FP8_H100_M = [1, 16, 64, 256, 1024, 4096]
+FP8_H100_DEVICE = "NVIDIA_H100_80GB_HBM3"
 MOE_M = [1, 2, 4, 8, 16, 24, 32, 48, 64, 96, 128, 256, 512, 1024, 1536, 2048, 3072, 4096]
 
 # Budgets (minutes of device time on one H200, for ONE call each) and the sample fractions that meet them.
@@ -86,14 +91,14 @@ def _cfg_of(r):
                 num_stages=int(r["num_stages"] or 3), split_k=1)
 
 
-def load_fp8_tuned(path=FP8_CSV):
-    """{(N, K): [(M, config), ...] in file order} for device NVIDIA_H200, fp8_w8a8, [128,128]."""
+def load_fp8_tuned(path=FP8_CSV, device=DEVICE):
+    """{(N, K): [(M, config), ...] in file order} for `device` (vLLM's device_name), fp8_w8a8, [128,128]."""
     out = {}
     if not os.path.exists(path):
         print(f"make_plans: {path} not found: no vLLM tuned fp8-block configs added", file=sys.stderr)
         return out
     for r in csv.DictReader(open(path)):
-        if r["device_name"] == DEVICE and r["dtype"] == "fp8_w8a8" and r["block_shape"].replace(" ", "") == "[128,128]":
+        if r["device_name"] == device and r["dtype"] == "fp8_w8a8" and r["block_shape"].replace(" ", "") == "[128,128]":
             out.setdefault((int(r["N"]), int(r["K"])), []).append((int(r["M"]), _cfg_of(r)))
     return out
 
@@ -236,12 +241,12 @@ FP8_E_SHAPES = [
 FP8_E_M = [1, 4, 16, 64, 256, 1024, 4096]
 
 
-def make_fp8_plan(fraction=FP8_KEY_FRACTION, seed=11, shapes=None, m_values=None):
+def make_fp8_plan(fraction=FP8_KEY_FRACTION, seed=11, shapes=None, m_values=None, device=DEVICE):
     keys = space.fp8_block_keys()
     rng = random.Random(seed)
     sample = sorted(rng.sample(range(len(keys)), max(1, round(fraction * len(keys)))))
     sample = [keys[i] for i in sample]
-    tuned = load_fp8_tuned()
+    tuned = load_fp8_tuned(device=device)
     vllm_d, sgl_d = fp8_defaults()
     problems = []
     have_tuned = {}
@@ -956,7 +961,7 @@ def make_moe_plan(sample=None, seed=7, m_values=None, models=None):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     held_out = [f"tutorial-{letter}" for letter, _, _, _ in HELD_OUT_TUTORIAL_SETS]
-    ap.add_argument("--only", choices=["fp8", "fp8-e", "tutorial", "tutorial-b", "tutorial-c", *held_out,
+    ap.add_argument("--only", choices=["fp8", "fp8-e", "fp8-h100", "tutorial", "tutorial-b", "tutorial-c", *held_out,
                                        "wave-probe", "moe", "moe-fp8"],
                     default=None)
     ap.add_argument("--extra", default=None, help="CSV of extra tutorial configs per shape (see tutorial_extra)")
@@ -981,6 +986,12 @@ def main():
         probs = build_tutorial_c_plan(extra_path=a.extra)
         ps.write_plan(os.path.join(a.outdir, "plan-tutorial-3.csv"), probs)
         stats("plan-tutorial-3.csv", probs, BUDGET_MIN["tutorial"])
+    if a.only == "fp8-h100":  # not in the default run: the H100 check (vLLM's H100 tuned configs added)
+        probs, info = make_fp8_plan(m_values=FP8_H100_M, device=FP8_H100_DEVICE)
+        ps.write_plan(os.path.join(a.outdir, "plan-fp8-block-h100.csv"), probs)
+        for (fam, layer, n, k), has in info["have_tuned"].items():
+            print(f"   {fam:18s} {layer:20s} N={n:6d} K={k:6d}  vLLM H100 tuned file: {'yes' if has else 'no'}")
+        stats("plan-fp8-block-h100.csv", probs, BUDGET_MIN["fp8"])
     if a.only == "fp8-e":  # not in the default run: the held-out block-fp8 set
         probs, info = make_fp8_plan(shapes=FP8_E_SHAPES, m_values=FP8_E_M)
         ps.write_plan(os.path.join(a.outdir, "plan-fp8-block-e.csv"), probs)

@@ -7,6 +7,7 @@
 #   moe       plans/plan-moe.csv        -> $OUT/moe.csv, $OUT/moe.log
 #   moe-check plans/plan-moe-check.csv  -> $OUT/moe-check.csv (make_moe_check_plan.py: the emitted files)
 #   all-b     tutorial, then moe in the time left
+#   fp8-h100  plans/plan-fp8-block-h100.csv (make_plans.py --only fp8-h100) -> $OUT/fp8-h100.csv, .log
 #   triton-more  plans/plan-triton-more.csv (make_triton_plan.py) -> $OUT/triton-more.csv, .log
 # $OUT (the folder whose files come back; at most 8 files) also gets env.txt. The call must end within
 # 9.5 minutes of wall time (the per-call limit is 10): --max-minutes defaults to what is left of that after
@@ -60,6 +61,7 @@ case "$MODE" in
   tutorial) run_plan tutorial plan-tutorial.csv "${MAXMIN:-$(left_min)}" ;;
   moe)      run_plan moe plan-moe.csv "${MAXMIN:-$(left_min)}" ;;
   moe-check) P=${2:-plan-moe-check}; run_plan "${P#plan-}" "$P.csv" "${MAXMIN:-$(left_min)}" ;;
+  fp8-h100) run_plan fp8-h100 plan-fp8-block-h100.csv "${MAXMIN:-$(left_min)}" ;;
   triton-more) run_plan triton-more plan-triton-more.csv "${MAXMIN:-$(left_min)}" ;;
   all-b)
     run_plan tutorial plan-tutorial.csv "${MAXMIN:-4.8}"

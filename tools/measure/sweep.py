@@ -145,6 +145,53 @@ def estimate_shape_s(m, n, k, batch, ncfg):
 
 
 # ----------------------------------------------------------------------------------------------
+def _descendants(pids):
+    """The pids of every live descendant of `pids` (Linux: read from /proc/*/stat); [] elsewhere."""
+    children = {}
+    try:
+        entries = [e for e in os.listdir("/proc") if e.isdigit()]
+    except OSError:
+        return []
+    for e in entries:
+        try:
+            with open(f"/proc/{e}/stat") as fh:
+                ppid = int(fh.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        children.setdefault(ppid, []).append(int(e))
+    out, todo = [], list(pids)
+    while todo:
+        for c in children.get(todo.pop(), []):
+            out.append(c)
+            todo.append(c)
+    return out
+
+
+def stop_pool(pool):
+    """Stops a compile pool now: pending compiles cancelled, the workers terminated, and what they
+    started (ptxas, which inherits the call's stdout) killed. Without the last step a compile still
+    running held a piped stdout open after the sweep's exit, and the device call hung until it ended
+    (2026-12-05: 90 s past the sweep's hard limit)."""
+    import signal
+    procs = list(getattr(pool, "_processes", {}).values() or [])
+    kids = _descendants([p.pid for p in procs])
+    try:
+        pool.shutdown(wait=False, cancel_futures=True)
+    except Exception:  # noqa: BLE001 - a broken pool is stopped below all the same
+        pass
+    for pid in kids:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    for p in procs:
+        try:
+            if p.is_alive():
+                p.terminate()
+        except Exception:  # noqa: BLE001
+            pass
+
+
 def main():
     global _log_file
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -461,11 +508,7 @@ def main():
         f"median {statistics.median(ctimes) if ctimes else float('nan'):.2f}, max {max(ctimes) if ctimes else float('nan'):.1f}")
     for f in futures.values():
         f.cancel()
-    procs = list(getattr(pool, "_processes", {}).values())
-    pool.shutdown(wait=False, cancel_futures=True)
-    for p in procs:
-        if p.is_alive():
-            p.terminate()
+    stop_pool(pool)
 
     # ---- final table
     log("")
