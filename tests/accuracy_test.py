@@ -151,11 +151,11 @@ GUARDS = [
     # The 14 of h200-tutorial-q.csv with their re-time (2026-12-03, nineteenth session, measured with the
     # same model; held out): 98.60 / 91.78 / 6.1 / 14.1.
     ("triton-tutorial", [D + "h200-tutorial-q.csv", D + "h200-retime-q.csv"], 14, 98.3, 91.5, 6.4, 14.4),
-    ("vllm-fp8-block", [D + "h200-fp8-block.csv"], 156, 96.2, 77.0, 10.5, 25.4),
+    ("vllm-fp8-block", [D + "h200-fp8-block.csv.gz"], 156, 96.2, 77.0, 10.5, 25.4),
     ("vllm-fp8-block", [D + "h200-fp8-block-e.csv"], 35, 96.0, 75.9, 10.3, 29.0),
     # The 156 with their re-time (h200-retime-fp8.csv, 2026-12-03, twenty-first session: each problem's 6
     # fastest, the advisor's top 6 and its first 5 distinct tiles timed again): 96.61 / 76.99 / 10.1 / 25.7.
-    ("vllm-fp8-block", [D + "h200-fp8-block.csv", D + "h200-retime-fp8.csv"], 156, 96.3, 76.6, 10.4, 26.0),
+    ("vllm-fp8-block", [D + "h200-fp8-block.csv.gz", D + "h200-retime-fp8.csv"], 156, 96.3, 76.6, 10.4, 26.0),
     # vllm-fused-moe: 96.50 / 87.32 / 8.3 / 20.2 on the 108 layers (up + down, one config) of the
     # first run: 16-bit layers on the fit of data/fit/h200-fused-moe.txt, DeepSeek-V3's block-fp8
     # ones on data/fit/h200-fused-moe-fp8.txt; 97.63 / 80.27 / 13.6 / 32.4 on the 90 layers of the

@@ -147,7 +147,7 @@ check("rank: the overlay used for another target on other CUs: the target warnin
       rc == 0 and "runs with its own" in err and "fitted on 132 CUs" not in err and err.count("\n") == 1, err)
 
 # The lift on a kernel the target describes badly: vLLM's block-scaled fp8 kernel's data
-# (data/measurements/h200-fp8-block.csv) scored with --target triton-tutorial (the kernel's nearest
+# (data/measurements/h200-fp8-block.csv.gz) scored with --target triton-tutorial (the kernel's nearest
 # relative: wrapped offsets, no split-K), which knows nothing of the per-step scale loads and
 # multiply. Two folds by family (DeepSeek-V3 tp1; DeepSeek-V3 tp8 + Qwen3-32B-FP8): each half fitted
 # on the other. Measured 2026-12-04 (twenty-second session, after the ranking's warps and group_m
@@ -155,7 +155,7 @@ check("rank: the overlay used for another target on other CUs: the target warnin
 # both halves up (README, "Calibrate"; 62.3% -> 77.5% earlier that day, before its later model changes,
 # 62.7% -> 70.1% on 2026-12-02); the issue asks for 5 points. (With --target triton it was 39.9% -> 58.9%
 # until the loads-in-flight count of that day, which took the start to 57.1%, and the lift to 3 points.)
-FP8 = "data/measurements/h200-fp8-block.csv"
+FP8 = "data/measurements/h200-fp8-block.csv.gz"
 rc, out, err = run("calibrate", "--hw", "h200", "--target", "triton-tutorial", "--kernel", "vllm-fp8-block", "--folds",
                    "2", "--measurements", FP8, "-o", os.path.join(TMP, "fp8-as-tutorial.yaml"), "--format", "json")
 fp8 = json.loads(out) if rc == 0 else {}
@@ -267,7 +267,7 @@ for sub in ("evaluate", "calibrate"):
           and "one device per shape" in err and err.count("error") == 1, err)
 # The report table's rows line up (the fold rows ran one column right of "pooled" and "all").
 rc, out, err = run("calibrate", "--hw", "h200", "--target", "vllm-fp8-block", "--measurements",
-                   "data/measurements/h200-fp8-block.csv", "--folds", "3", "--passes", "1", "--params",
+                   "data/measurements/h200-fp8-block.csv.gz", "--folds", "3", "--passes", "1", "--params",
                    "async_copy_fill_fraction", "-o", os.path.join(TMP, "table.yaml"))
 rows = [l for l in out.splitlines() if l.startswith(("fold ", "pooled", "all "))]
 check("calibrate's table: every fold, pooled and all row has its first % in the same column",

@@ -2,6 +2,7 @@
 """End-to-end tests of the gemm-advisor command line: exit codes, stdout/stderr discipline,
 JSON/CSV shapes, --top, --candidates. Usage: cli_test.py PATH/TO/gemm-advisor (run from the repo root)."""
 import csv
+import gzip
 import io
 import json
 import shutil
@@ -1286,8 +1287,8 @@ check("... in a JSON list on one line, at its entry (the line alone named it)",
 # A re-time file without family and name columns is the same problem as the named one measured before
 # (it was a second shape, counted twice: a fresh user's find, 2026-12-05). The committed fp8-block file's
 # first shape, 1x1536x7168 (deepseek-v3 q_a_proj.m1), re-timed at 0.98x: its 156 shapes stay 156 (157 before).
-fp8_block = "data/measurements/h200-fp8-block.csv"
-with open(fp8_block, newline="") as f:
+fp8_block = "data/measurements/h200-fp8-block.csv.gz"
+with gzip.open(fp8_block, "rt", newline="") as f:
     rows = list(csv.DictReader(f))
 first = [r for r in rows if (r["m"], r["n"], r["k"]) == (rows[0]["m"], rows[0]["n"], rows[0]["k"])]
 retime = os.path.join(tempfile.mkdtemp(), "retime.csv")

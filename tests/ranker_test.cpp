@@ -115,7 +115,7 @@ TEST_CASE("a tile's warp counts predicted alike go nearest the compiler's defaul
 TEST_CASE("group_m variants predicted alike go nearest the kernel's default group_m first", "[ranker]") {
   // 128x24576x1536 fp8 (DeepSeek-V3's q_b_proj at M 128) on vllm-fp8-block: 64x128x128 w4 s3 is
   // predicted 23.16 us at GROUP_SIZE_M 1, 16, 32 and 64 alike. Measured on our H200
-  // (data/measurements/h200-fp8-block.csv, h200-retime-fp8.csv): 31.7 and 32.0 us at 1, 29.7 at 16,
+  // (data/measurements/h200-fp8-block.csv.gz, h200-retime-fp8.csv): 31.7 and 32.0 us at 1, 29.7 at 16,
   // 29.6 and 29.9 at 32. vLLM's kernel runs GROUP_SIZE_M 32 untuned (vllm_fp8_block_default_config):
   // 32 first, then 16 (16 away), 1 (31), 64 (32); before, 1 went first (config order).
   REQUIRE(vllm_fp8_block_default_config().group_m == 32);

@@ -2,7 +2,7 @@
 """How good are vLLM's own tuned block-fp8 configs, vLLM's default, and the advisor's picks (and the
 files `batch --emit vllm` writes), on our measured H200 data?
 
-For every problem of data/measurements/h200-fp8-block.csv (the kernel's full tuner space, timed),
+For every problem of data/measurements/h200-fp8-block.csv.gz (the kernel's full tuner space, timed),
 each pick's measured time is looked up and scored as % of oracle (measured best / measured time of
 the pick), geomean over the problems:
   - advisor: `gemm-advisor evaluate --target vllm-fp8-block` (its top-1 among the measured configs);
@@ -32,7 +32,7 @@ import subprocess
 import sys
 import tempfile
 
-DATA = "data/measurements/h200-fp8-block.csv"
+DATA = "data/measurements/h200-fp8-block.csv.gz"
 DEVICE = {"h200": "NVIDIA_H200", "h100": "NVIDIA_H100_80GB_HBM3", "b200": "NVIDIA_B200", "mi300x": "AMD_Instinct_MI300X",
           "mi325x": "AMD_Instinct_MI325X"}
 

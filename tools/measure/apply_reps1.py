@@ -12,8 +12,11 @@ import csv
 import io
 import json
 import os
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import plan_spec as ps  # noqa: E402
 PROBLEM = ("kernel", "family", "name", "m", "n", "k", "batch", "dtype", "layout", "experts", "top_k", "gemm")
 CONFIG = ("block_m", "block_n", "block_k", "group_m", "num_warps", "num_stages", "split_k")
 
@@ -46,7 +49,8 @@ def main():
             edits[f][i] = new[key]
     for f, ed in sorted(edits.items()):
         path = os.path.join(a.data, f)
-        raw = open(path, newline="").read()
+        with ps.open_csv(path) as fh:   # plain or .gz (h200-fp8-block.csv.gz since 2026-12-05)
+            raw = fh.read()
         rd = csv.DictReader(io.StringIO(raw))
         rows = list(rd)
         for i, r in ed.items():
@@ -56,7 +60,12 @@ def main():
         w = csv.DictWriter(buf, fieldnames=rd.fieldnames, lineterminator="\r\n" if "\r\n" in raw[:4096] else "\n")
         w.writeheader()
         w.writerows(rows)
-        open(path, "w", newline="").write(buf.getvalue())
+        if path.endswith(".gz"):
+            import gzip
+            with gzip.open(path, "wt", newline="") as fh:
+                fh.write(buf.getvalue())
+        else:
+            open(path, "w", newline="").write(buf.getvalue())
         print(f"{f}: {len(ed)} rows")
 
 

@@ -17,12 +17,13 @@ ap.add_argument("-o", "--out", default=os.path.join(HERE, "plans", "plan-reps1.c
 ap.add_argument("--sources", default=os.path.join(HERE, "plans", "plan-reps1-sources.json"))
 a = ap.parse_args()
 D = os.path.join(HERE, "..", "..", "data", "measurements") + os.sep
-files = sorted(f for f in glob.glob(D + 'h200-*.csv') if os.path.basename(f) != 'h200-triton-families.csv')
+files = sorted(f for f in glob.glob(D + 'h200-*.csv') + glob.glob(D + 'h200-*.csv.gz') if os.path.basename(f) != 'h200-triton-families.csv')
 plan = []; seen = set(); src = collections.defaultdict(list)
 PK = ('kernel','family','name','m','n','k','batch','dtype','layout','experts','top_k','gemm')
 def pkey(r): return tuple((r.get(c) or '') for c in PK)
 for f in files:
-    rows = list(csv.DictReader(open(f)))
+    with ps.open_csv(f) as fh:
+        rows = list(csv.DictReader(fh))
     if not rows or 'reps' not in rows[0] or 'ms' not in rows[0]: continue
     best = collections.defaultdict(lambda: 9e9)
     for r in rows:

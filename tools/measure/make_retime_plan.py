@@ -83,7 +83,7 @@ def main():
     plan = []
     for path, per in zip(a.measurements, a.per):
         shapes = collections.OrderedDict()
-        with open(path) as f:
+        with ps.open_csv(path) as f:   # plain or .gz
             for r in csv.DictReader(f):
                 if r["kernel"] == a.target and r["status"] == "ok":
                     shapes.setdefault((r["m"], r["n"], r["k"], r.get("batch", "1"), r["dtype"], r["layout"]),

@@ -91,10 +91,17 @@ def row_of(p, c):
     return r
 
 
+def open_csv(path):
+    """A measurement or plan CSV opened for csv.reader: gzip-decompressed text when `path` ends in .gz
+    (as gemm-advisor reads it: data/measurements/h200-fp8-block.csv.gz), else the plain file."""
+    import gzip
+    return gzip.open(path, "rt", newline="") if path.endswith(".gz") else open(path, newline="")
+
+
 def read_plan(path):
     """[(problem, [config, ...]), ...] in plan order: a problem is the rows sharing problem_key; rows keep
     their order inside it. Blank lines and '#' comments are skipped."""
-    with open(path) as f:
+    with open_csv(path) as f:
         lines = [ln for ln in f if ln.strip() and not ln.lstrip().startswith("#")]
     order = []
     by_key = {}

@@ -102,7 +102,7 @@ struct ModelParams {
   /// How far the memory levels of a K-step (L2 bandwidth, LLC, DRAM, the CU's fill) overlap: the
   /// step's transfer takes the slowest level plus (1 - overlap) times the others. 1: fully overlapped
   /// (the slowest alone). Fitted per target (DRAM-heavy rasters of vLLM's block-fp8 kernel, GROUP_SIZE_M
-  /// 1 against 16, run 1.5x slower where L2 and fill alone would be equal: h200-fp8-block.csv).
+  /// 1 against 16, run 1.5x slower where L2 and fill alone would be equal: h200-fp8-block.csv.gz).
   /// Fitted: 1 for the triton target (0.95 before 2026-12-02; vllm-fp8-block keeps 0.95).
   double memory_level_overlap = 1.0;
   /// Share of each co-resident thread block's per-step overhead that hides under the other blocks of

@@ -107,7 +107,7 @@ inline void map_wrapped_operands(const EstimateContext& ctx, const TileConfig& c
 /// still reads the current step's buffer while the next loads are issued, so it needs one more
 /// than the loads in flight, while mma.sync has copied its operands to registers by then and keeps
 /// num_stages - 1 buffers for the same num_stages - 1 loads. Measured on our H200 (vllm-fp8-block,
-/// h200-fp8-block.csv, the same tile at 3 and 5 stages, mma.sync tiles of 16 rows, 5,376
+/// h200-fp8-block.csv.gz, the same tile at 3 and 5 stages, mma.sync tiles of 16 rows, 5,376
 /// pairs): 3 stages run 1.11x and 0.95x the time of 5 (M <= 64 and above), which the buffers-less-one
 /// count (1 load in flight against 3) predicted 1.90x and 1.58x, and this count 1.13x and 1.01x.
 /// None where an operand is left out of the pipeline

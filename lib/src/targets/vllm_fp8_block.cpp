@@ -30,7 +30,7 @@ constexpr double kScaleBytes = 4.0;
 // The kernel's own limits: BLOCK_SIZE_K divides the 128-wide quantization group (one scale per
 // step), no split-K, power-of-two tiles, and what the Triton compiler refuses (triton_resources:
 // on our H200 every config of the tuner's space compiled and ran but those over the shared memory,
-// data/measurements/h200-fp8-block.csv; 256x256 tiles with 4 warps spill but run).
+// data/measurements/h200-fp8-block.csv.gz; 256x256 tiles with 4 warps spill but run).
 // The Triton rules every target shares (triton_config_rules_ok: the profile's max_num_stages among
 // them, which given configs broke unchecked here while the other targets refused them: a fresh
 // user's find, 2026-12-04).
@@ -73,7 +73,7 @@ class Fp8BlockTarget final : public RulesTarget<Fp8BlockRules> {
         "128x128 block scales, bf16 out; wrapped offsets, scales loaded and applied every K-step, no split-K",
         "vllm-project/vllm vllm/model_executor/layers/quantization/utils/fp8_utils.py (_w8a8_triton_block_scaled_mm), "
         "tuner space of benchmarks/kernels/benchmark_w8a8_block_fp8.py; our copy after it: "
-        "tools/measure/fp8_block_kernel.py, measured on the H200 (data/measurements/h200-fp8-block.csv)",
+        "tools/measure/fp8_block_kernel.py, measured on the H200 (data/measurements/h200-fp8-block.csv.gz)",
         {{"block_m", "BLOCK_SIZE_M", "16, 32, 64, 128, 256 (<= the next power of two of M)"},
          {"block_n", "BLOCK_SIZE_N", "32, 64, 128, 256"},
          {"block_k", "BLOCK_SIZE_K", "64, 128 (divides the 128-wide quantization group)"},
@@ -149,7 +149,7 @@ TileConfig vllm_fp8_block_default_config() {
 const ModelParams& vllm_fp8_block_default_params() {
   static const ModelParams kParams = [] {
     // Fitted with `gemm-advisor calibrate` on this kernel's H200 data (191 problems, the whole tuner
-    // space each: data/measurements/h200-fp8-block.csv, 12 (N, K) of DeepSeek-V3 tp1 and tp8 and
+    // space each: data/measurements/h200-fp8-block.csv.gz, 12 (N, K) of DeepSeek-V3 tp1 and tp8 and
     // Qwen3-32B-FP8 x 13 M, and h200-fp8-block-e.csv, 5 (N, K) of Qwen3-8B-FP8 and other DeepSeek-V3
     // splits x 7 M), 5-fold cross-validation by model: 95.0% of oracle held out before, 96.1% after
     // (data/fit/h200-fp8-block.txt); these values are the fit on all of it, 96.7% in sample. History:
