@@ -15,13 +15,13 @@ the SM clock read from nvidia-smi during the runs. Written for this project; the
 usual one (e.g. Jia et al., "Dissecting the NVIDIA Volta GPU Architecture via Microbenchmarking").
 """
 import argparse
-import csv
 import statistics
-import subprocess
 
 import torch
 import triton
 import triton.language as tl
+
+from peaks import sm_clock_mhz, write_rows  # same folder: run as tools/measure/chase.py
 
 
 @triton.jit
@@ -30,15 +30,6 @@ def chase_kernel(ptr, start_ptr, out_ptr, n_hops):
     for _ in range(n_hops):
         p = tl.load(ptr + p, cache_modifier=".cg")
     tl.store(out_ptr, p)
-
-
-def sm_clock_mhz():
-    try:
-        out = subprocess.run(["nvidia-smi", "--query-gpu=clocks.sm", "--format=csv,noheader,nounits"],
-                             capture_output=True, text=True, timeout=20).stdout.split()
-        return int(out[0])
-    except Exception:  # noqa: BLE001 - context only
-        return -1
 
 
 def main():
@@ -90,11 +81,7 @@ def main():
             torch.cuda.empty_cache()
         except Exception as e:  # noqa: BLE001 - one size failing keeps the others
             print(f"chase: {size_mb} MB: {type(e).__name__}: {str(e)[:300]}", flush=True)
-    if rows:
-        with open(a.out, "w", newline="") as fh:
-            w = csv.DictWriter(fh, fieldnames=list(rows[0]))
-            w.writeheader()
-            w.writerows(rows)
+    write_rows(a.out, rows)
 
 
 if __name__ == "__main__":

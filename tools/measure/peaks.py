@@ -32,6 +32,16 @@ def sm_clock_mhz():
         return -1
 
 
+def write_rows(path, rows):
+    """Writes a list of same-keyed dicts as CSV (the header from the first); nothing when empty."""
+    if not rows:
+        return
+    with open(path, "w", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+
+
 def median_time_s(fn, reps):
     for _ in range(5):
         fn()
@@ -90,10 +100,7 @@ def main():
     except Exception as e:  # noqa: BLE001 - reported, the other rows stand
         print(f"scaled_mm: not measured: {type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}")
 
-    with open(a.out, "w", newline="") as fh:
-        w = csv.DictWriter(fh, fieldnames=list(rows[0]))
-        w.writeheader()
-        w.writerows(rows)
+    write_rows(a.out, rows)
 
 
 if __name__ == "__main__":
