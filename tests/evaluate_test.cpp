@@ -99,6 +99,18 @@ TEST_CASE("a gzip-compressed measurement file reads as the plain one", "[evaluat
   const std::string cut = (tmp.path / "cut.csv.gz").string();
   std::ofstream(cut, std::ios::binary) << bytes.substr(0, bytes.size() - 12);
   CHECK_THROWS_WITH(read_measurements(cut), Catch::Contains("cut.csv.gz: corrupt gzip data"));
+  // Zero padding after the last member is allowed (gzip -t allows it); rows appended uncompressed
+  // are an error at their byte offset, not dropped (zlib's gzread dropped them: a fresh user's find).
+  const std::string padded = (tmp.path / "padded.csv.gz").string(), appended = (tmp.path / "appended.csv.gz").string();
+  std::ofstream(padded, std::ios::binary) << bytes << std::string(100, '\0');
+  CHECK(read_measurements(padded).size() == expected.size());
+  std::ofstream(appended, std::ios::binary) << bytes << "4096,4096,4096,1,bf16,NT,triton,64,64,32,8,4,2,1,0.9,ok\n";
+  CHECK_THROWS_WITH(read_measurements(appended),
+                    Catch::Contains("appended.csv.gz: bytes after the gzip data at byte " + std::to_string(bytes.size())));
+  // An empty .gz reads as an empty file (a failed upload), as the plain path says it.
+  const std::string empty = (tmp.path / "empty.csv.gz").string();
+  std::ofstream(empty, std::ios::binary).flush();
+  CHECK_THROWS_WITH(read_measurements(empty), Catch::Contains("empty.csv.gz: empty file"));
 }
 
 TEST_CASE("evaluate on a hand-made measurement file", "[evaluate]") {

@@ -9,7 +9,6 @@
 #include <cstdlib>
 #include <deque>
 #include <fstream>
-#include <sstream>
 
 #include "gemm_advisor/error.hpp"
 #include "text.hpp"
@@ -102,40 +101,114 @@ struct CsvReader::Impl {
   }
 };
 
-std::unique_ptr<std::istream> open_csv_file(const std::string& path, std::size_t max_bytes) {
-  const bool gzip = path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0;
-  if (!gzip) {
-    auto in = std::make_unique<std::ifstream>(path, std::ios::binary);
-    if (!*in) throw InputError(path + ": cannot open");
-    return in;
+namespace {
+
+// A gzip file read as a stream of its decompressed bytes (zlib's inflate, one member after another,
+// 64 KiB at a time: memory does not grow with the file). What follows a member must be another member
+// or zero padding (as gzip -t accepts): other bytes are an error, not dropped (gzread ignores them:
+// rows appended uncompressed to a .gz vanished, a fresh user's find, 2026-12-05). Errors throw
+// InputError from underflow(); GzipStream sets badbit in its exception mask so that the istream
+// functions pass them on instead of ending the input early.
+class GzipBuf : public std::streambuf {
+ public:
+  explicit GzipBuf(const std::string& path) : path_(path), file_(path, std::ios::binary) {
+    if (!file_) throw InputError(path + ": cannot open");
+    if (inflateInit2(&z_, 15 + 16) != Z_OK) throw InputError(path + ": cannot start zlib");  // 16: gzip only
   }
-  const gzFile file = gzopen(path.c_str(), "rb");
-  if (file == nullptr) throw InputError(path + ": cannot open");
-  const std::unique_ptr<gzFile_s, int (*)(gzFile)> closer(file, gzclose);
-  const auto corrupt = [&] {  // gzerror's text is "PATH: what"; the path is said once
-    int code = Z_OK;
-    std::string what = gzerror(file, &code);
-    if (what.rfind(path + ": ", 0) == 0) what.erase(0, path.size() + 2);
-    return InputError(path + ": corrupt gzip data (" + (what.empty() ? "zlib error " + std::to_string(code) : what) + ")");
-  };
-  std::string text;
-  char buffer[1 << 16];
-  for (;;) {
-    const int got = gzread(file, buffer, sizeof buffer);
-    if (got < 0) throw corrupt();
-    if (got == 0) break;
-    // zlib passes bytes without a gzip header through unchanged: a ".gz" that is not gzip is an error
-    // (a renamed plain CSV would read, but a misnamed binary file would give a row error far away).
-    if (text.empty() && gzdirect(file)) throw InputError(path + ": not gzip data (the name ends in .gz)");
-    text.append(buffer, static_cast<std::size_t>(got));
-    if (text.size() > max_bytes)
-      throw InputError(path + ": decompresses to more than " + std::to_string(max_bytes >> 20) + " MiB");
+  ~GzipBuf() override { inflateEnd(&z_); }
+  GzipBuf(const GzipBuf&) = delete;
+  GzipBuf& operator=(const GzipBuf&) = delete;
+
+ protected:
+  int_type underflow() override {
+    if (gptr() < egptr()) return traits_type::to_int_type(*gptr());
+    for (;;) {
+      if (z_.avail_in == 0 && !refill()) {
+        if (in_member_) throw InputError(path_ + ": corrupt gzip data (unexpected end of file)");
+        return traits_type::eof();
+      }
+      if (!in_member_) {  // between members: another one, or zero padding to the end
+        if (z_.next_in[0] == 0) {
+          skip_zeros();
+          continue;
+        }
+        if (z_.next_in[0] != 0x1f)
+          throw InputError(path_ + (consumed() == 0 ? ": not gzip data (the name ends in .gz)"
+                                                    : ": bytes after the gzip data at byte " +
+                                                          std::to_string(consumed()) +
+                                                          " that are not another gzip member (appended uncompressed?)"));
+        if (consumed() > 0) inflateReset(&z_);
+        in_member_ = true;
+      }
+      z_.next_out = reinterpret_cast<Bytef*>(out_);
+      z_.avail_out = sizeof out_;
+      const int rc = inflate(&z_, Z_NO_FLUSH);
+      if (rc == Z_STREAM_END) in_member_ = false;
+      else if (rc != Z_OK && rc != Z_BUF_ERROR)
+        throw InputError(path_ + ": corrupt gzip data (" + (z_.msg ? z_.msg : "zlib error " + std::to_string(rc)) + ")");
+      const std::size_t produced = sizeof out_ - z_.avail_out;
+      if (produced > 0) {
+        setg(out_, out_, out_ + produced);
+        return traits_type::to_int_type(*gptr());
+      }
+    }
   }
-  int code = Z_OK;
-  gzerror(file, &code);
-  if (code != Z_OK && code != Z_STREAM_END) throw corrupt();
-  if (text.empty() && gzdirect(file)) throw InputError(path + ": not gzip data (the name ends in .gz)");
-  return std::make_unique<std::istringstream>(std::move(text));
+
+ private:
+  bool refill() {
+    file_.read(in_, sizeof in_);
+    const std::streamsize got = file_.gcount();
+    if (got <= 0) {
+      if (file_.bad()) throw InputError(path_ + ": read error");
+      return false;
+    }
+    read_ += static_cast<std::uint64_t>(got);
+    z_.next_in = reinterpret_cast<Bytef*>(in_);
+    z_.avail_in = static_cast<uInt>(got);
+    return true;
+  }
+  void skip_zeros() {
+    while (z_.avail_in > 0 && z_.next_in[0] == 0) {
+      ++z_.next_in;
+      --z_.avail_in;
+    }
+  }
+  std::uint64_t consumed() const { return read_ - z_.avail_in; }  // compressed bytes used so far
+
+  std::string path_;
+  std::ifstream file_;
+  z_stream z_{};
+  bool in_member_ = false;
+  std::uint64_t read_ = 0;
+  char in_[1 << 16];
+  char out_[1 << 16];
+};
+
+class GzipStream : public std::istream {
+ public:
+  explicit GzipStream(const std::string& path) : std::istream(nullptr), buf_(path) {
+    rdbuf(&buf_);
+    exceptions(std::ios::badbit);  // a GzipBuf error reaches the reader as its InputError
+  }
+
+ private:
+  GzipBuf buf_;
+};
+
+}  // namespace
+
+bool is_gzip_path(const std::string& path) {
+  if (path.size() <= 3) return false;  // ".gz" alone is a hidden file's name, not an extension
+  const std::string ext = path.substr(path.size() - 3);
+  return ext[0] == '.' && std::tolower(static_cast<unsigned char>(ext[1])) == 'g' &&
+         std::tolower(static_cast<unsigned char>(ext[2])) == 'z';
+}
+
+std::unique_ptr<std::istream> open_csv_file(const std::string& path) {
+  if (is_gzip_path(path)) return std::make_unique<GzipStream>(path);
+  auto in = std::make_unique<std::ifstream>(path, std::ios::binary);
+  if (!*in) throw InputError(path + ": cannot open");
+  return in;
 }
 
 CsvReader::CsvReader(std::istream& in, std::string source, long first_line)
@@ -174,10 +247,15 @@ bool CsvReader::next(std::vector<std::string>& fields) {
       break;
     }
     ++line_;
+    bool first = false;
     if (impl_->first_line) {
       impl_->first_line = false;
+      first = true;
       if (text.size() >= 3 && text.compare(0, 3, "\xEF\xBB\xBF") == 0) text.erase(0, 3);
     }
+    if (first && text.size() >= 2 && text.compare(0, 2, "\x1f\x8b") == 0)  // gzip's magic bytes
+      fail_reading("gzip-compressed data, not a text CSV file (measurement files whose name ends in .gz are "
+                   "read decompressed)");
     if (text.find('\0') != std::string::npos) fail_reading("contains NUL bytes: not a text CSV file");
     if (!text.empty() && text.back() == '\r') text.pop_back();
     // A bare carriage return inside an unquoted line ends a row for the CSV parser, which would then

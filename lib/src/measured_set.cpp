@@ -7,10 +7,12 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "gemm_advisor/csv_reader.hpp"
 #include "gemm_advisor/error.hpp"
 #include "gemm_advisor/evaluate.hpp"
 #include "gemm_advisor/measurements.hpp"
@@ -108,8 +110,10 @@ void require_measured_for(const std::string& path, long line, const MeasuredShap
 
 // Whether two regular files hold the same bytes, read in chunks.
 bool same_bytes(const std::string& a, const std::string& b) {
-  std::ifstream fa(a, std::ios::binary), fb(b, std::ios::binary);
-  if (!fa || !fb) return false;
+  // As the reader sees them: a .gz decompressed (the same CSV gzipped twice differs on disk in its
+  // header's time stamp and level, a fresh user's find, 2026-12-05).
+  const std::unique_ptr<std::istream> pa = open_csv_file(a), pb = open_csv_file(b);
+  std::istream &fa = *pa, &fb = *pb;
   char ba[1 << 16], bb[1 << 16];
   while (true) {
     fa.read(ba, sizeof ba);
@@ -305,12 +309,16 @@ std::vector<MeasuredShape> read_measured_shapes(const std::vector<std::string>& 
     // config would count as re-timed and agree with itself (a fresh user's find: merged unsaid).
     // Compared by streaming (a measurement file may be larger than read_text_file takes whole); a
     // pipe reads empty a second time, so only regular files are.
+    // Sizes tell plain files apart without reading them; a .gz is compared whole (decompressed).
     std::error_code ec;
     if (paths.size() > 1 && std::filesystem::is_regular_file(path, ec)) {
       const std::uintmax_t size = std::filesystem::file_size(path, ec);
       for (const auto& [earlier, earlier_size] : sizes)
-        if (!ec && earlier_size == size && !same_file(earlier, path) && same_bytes(earlier, path))
-          throw InputError(path + ": the same bytes as " + earlier + ": the same measurements given twice");
+        if (!ec && (earlier_size == size || is_gzip_path(path) || is_gzip_path(earlier)) &&
+            !same_file(earlier, path) && same_bytes(earlier, path))
+          throw InputError(path + (is_gzip_path(path) || is_gzip_path(earlier) ? ": the same bytes, decompressed, as "
+                                                                                 : ": the same bytes as ") +
+                           earlier + ": the same measurements given twice");
       if (!ec) sizes.emplace_back(path, size);
     }
     for (const std::string& w : warnings) log(LogLevel::warning, w);

@@ -122,15 +122,15 @@ constexpr std::size_t kMaxWholeInputBytes = std::size_t{256} << 20;
 std::string read_whole_input(std::istream& in, const std::string& source, const std::string& why,
                              std::size_t max_bytes = kMaxWholeInputBytes);
 
-/// Largest a gzip-compressed CSV may decompress to (1 GiB: the largest measurement file committed is
-/// 10 MB; a gzip bomb stops here instead of exhausting memory).
-constexpr std::size_t kMaxGzipCsvBytes = std::size_t{1} << 30;
+/// Whether `path` names a gzip file for open_csv_file: its name ends in ".gz" (any case: ".GZ").
+bool is_gzip_path(const std::string& path);
 
-/// Opens the CSV file `path` for CsvReader: read as it is, or, when `path` ends in ".gz",
-/// decompressed whole in memory with zlib (gzip, one or more members; never more than `max_bytes`).
-/// Errors throw InputError naming `path`: unreadable ("cannot open"); for ".gz", not gzip data,
-/// corrupt or truncated data (zlib's message), or larger than `max_bytes` decompressed.
-std::unique_ptr<std::istream> open_csv_file(const std::string& path, std::size_t max_bytes = kMaxGzipCsvBytes);
+/// Opens the CSV file `path` for CsvReader: read as it is, or, when `path` ends in ".gz", as the
+/// stream of its decompressed bytes (zlib; one gzip member after another, zero padding after the
+/// last allowed; streamed, so memory does not grow with the file). Errors throw InputError naming
+/// `path`: "cannot open"; for ".gz", from the first read on: not gzip data, corrupt or truncated data
+/// (zlib's message), bytes after the gzip data that are not another member (with their offset).
+std::unique_ptr<std::istream> open_csv_file(const std::string& path);
 
 /// Field helpers: each throws InputError "source:line: column 'NAME': ..." on bad text.
 std::int64_t csv_int(const CsvReader& r, const std::vector<std::string>& fields, int index,
