@@ -111,6 +111,8 @@ TEST_CASE("a gzip-compressed measurement file reads as the plain one", "[evaluat
   const std::string empty = (tmp.path / "empty.csv.gz").string();
   std::ofstream(empty, std::ios::binary).flush();
   CHECK_THROWS_WITH(read_measurements(empty), Catch::Contains("empty.csv.gz: empty file"));
+  // No name at all (the library's own check; the CLI refuses '' as an option value before it).
+  CHECK_THROWS_WITH(read_measurements(""), Catch::Contains("'': an empty file name"));
 }
 
 TEST_CASE("evaluate on a hand-made measurement file", "[evaluate]") {

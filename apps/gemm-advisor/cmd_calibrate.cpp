@@ -90,10 +90,12 @@ Registered register_calibrate(CLI::App& app) {
       ->check(non_empty_validator());
   cmd->add_option("--measurements", o->measurements, "Measurement CSV(s) of that kernel (columns below; .gz read gzipped)")
       ->required()
-      ->expected(1, CLI::detail::expected_max_vector_size);
+      ->expected(1, CLI::detail::expected_max_vector_size)
+      ->check(non_empty_validator());
   cmd->add_option("--families", o->families,
                   "CSV(s) of m,n,k[,batch,dtype,layout],family[,name]: the families of shapes whose rows have none")
-      ->expected(1, CLI::detail::expected_max_vector_size);
+      ->expected(1, CLI::detail::expected_max_vector_size)
+      ->check(non_empty_validator());
   cmd->add_option("--folds", o->folds, "K of the K-fold cross-validation by shape family")
       ->capture_default_str()
       ->transform(whole_number_validator())->check(CLI::Range(2, 100));

@@ -115,7 +115,8 @@ Registered register_evaluate(CLI::App& app) {
   cmd->add_option("--measurements", o->measurements,
                   "Measurement CSV(s) (columns below; a name ending in .gz is read gzipped); several files are scored as one set")
       ->required()
-      ->expected(1, CLI::detail::expected_max_vector_size);
+      ->expected(1, CLI::detail::expected_max_vector_size)
+      ->check(non_empty_validator());
   cmd->add_option("--top-k", o->top_k, "Shortlist length: best of the advisor's top K (and top K distinct tiles), as an autotuner given them would get; also a hit-rate cut-off")->capture_default_str()->transform(whole_number_validator())->check(CLI::Range(1, 1000000));
   cmd->add_option("--format", o->format, "table or json")
       ->capture_default_str()

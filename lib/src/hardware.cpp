@@ -62,6 +62,8 @@ std::string hardware_label(const Hardware& hw) {
 }
 
 void check_readable_file(const std::string& path) {
+  // An empty argument ('' from an unset shell variable) printed ": cannot open: ..." with no name.
+  if (path.empty()) throw InputError("'': an empty file name (an unset shell variable?)");
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) throw InputError(located(path, 0, std::string("cannot open: ") + std::strerror(errno)));
   if (S_ISDIR(st.st_mode)) throw InputError(located(path, 0, "is a directory, expected a file"));
