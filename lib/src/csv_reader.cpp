@@ -261,7 +261,8 @@ bool CsvReader::next(std::vector<std::string>& fields) {
     // A bare carriage return inside an unquoted line ends a row for the CSV parser, which would then
     // count the line's fields wrongly (an old Mac line end, or a CRLF file edited with an LF tool).
     if (text.find('\r') != std::string::npos && text.find('"') == std::string::npos)
-      fail_reading("a carriage return inside the line (a CRLF line joined to another?): remove it");
+      fail_reading("a carriage return inside the line (old Mac CR line ends, or a CRLF line joined to another?): "
+                   "end lines with LF or CRLF");
     const bool inside_quotes = !impl_->fields.empty() || impl_->parser.pstate != 0;
     if (!inside_quotes) {
       std::size_t i = 0;
