@@ -16,15 +16,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "tools", "measure"))
 import sweep  # noqa: E402  (pure Python at import: torch is imported inside main)
-
-failed = checks = 0
-
-
-def check(ok, what):
-    global failed, checks
-    checks += 1
-    failed += not ok
-    print(f"{'ok  ' if ok else 'FAIL'} {what}")
+from cli_harness import check, finish  # noqa: E402
 
 
 def task(pid_dir):
@@ -52,17 +44,16 @@ if __name__ == "__main__":
     while len(os.listdir(pid_dir)) < 2 and time.time() < deadline:
         time.sleep(0.1)
     pids = [int(name.split(".")[0]) for name in os.listdir(pid_dir)]
-    check(len(pids) == 2, f"both workers started their child ({len(pids)})")
+    check("both workers started their child", len(pids) == 2, pids)
     # _descendants finds them from the workers' pids (what stop_pool kills)
     workers = [p.pid for p in pool._processes.values()]
     found = set(sweep._descendants(workers))
-    check(set(pids) <= found, f"the workers' children are their descendants ({sorted(pids)} in {sorted(found)})")
+    check("the workers' children are their descendants", set(pids) <= found, f"{sorted(pids)} in {sorted(found)}")
     t0 = time.time()
     sweep.stop_pool(pool)
     time.sleep(0.5)
     gone = [p for p in pids if not alive(p)]
-    check(len(gone) == len(pids), f"stop_pool ended the workers' children ({len(gone)} of {len(pids)}) in "
-          f"{time.time() - t0:.1f} s (they would sleep 60 s)")
-    check(all(not alive(w) for w in workers), "and the workers")
-    print(f"{checks - failed} passed, {failed} failed")
-    os._exit(1 if failed else 0)
+    check("stop_pool ended the workers' children (they would sleep 60 s)", len(gone) == len(pids),
+          f"{len(gone)} of {len(pids)} in {time.time() - t0:.1f} s")
+    check("stop_pool ended the workers", all(not alive(w) for w in workers), workers)
+    finish()
