@@ -24,13 +24,15 @@ Usage: tools/compare_vllm_tuned.py BUILD/apps/gemm-advisor/gemm-advisor \
 import argparse
 import csv
 import glob
-import gzip
 import json
 import math
 import os
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "measure"))
+import plan_spec as ps  # noqa: E402  (open_csv: plain or .gz, as gemm-advisor reads measurements)
 
 DATA = "data/measurements/h200-fp8-block.csv.gz"
 DEVICE = {"h200": "NVIDIA_H200", "h100": "NVIDIA_H100_80GB_HBM3", "b200": "NVIDIA_B200", "mi300x": "AMD_Instinct_MI300X",
@@ -61,8 +63,7 @@ def main():
         return predicted(a)
 
     measured = {}  # (m, n, k) -> {config key: fastest ms}
-    data = gzip.open(a.data, "rt", newline="") if a.data.endswith(".gz") else open(a.data, newline="")
-    for r in csv.DictReader(data):
+    for r in csv.DictReader(ps.open_csv(a.data)):
         if r["kernel"] != "vllm-fp8-block" or r["status"] != "ok":
             continue
         key = cfg_key(r["block_m"], r["block_n"], r["block_k"], r["group_m"], r["num_warps"], r["num_stages"])
@@ -141,8 +142,8 @@ def main():
               f"({100 * close / len(common):.0f}%)")
         # ... and as --predicted scores it, on the same problems: the tuned config's predicted time
         # within 10% of the advisor's top-1's (the gap between the two is the model's level error)
-        near = sum(predicted_ratio(a, f"{m}x{n}x{k}", config_text(*r["tuned_config"])) <= 1.10
-                   for r in common for (m, n, k) in [r["problem"]])
+        ratios = [predicted_ratio(a, "{}x{}x{}".format(*r["problem"]), config_text(*r["tuned_config"])) for r in common]
+        near = sum(x is not None and x <= 1.10 for x in ratios)
         print(f"  ... and predicted within 10% of the advisor's top-1 on {near} of {len(common)} "
               f"({100 * near / len(common):.0f}%)")
     return 0
@@ -159,11 +160,11 @@ def config_text(bm, bn, bk, g, w, s):
 
 def predicted_ratio(a, shape, config):
     """The model's predicted time of `config` on `shape` over its own top-1's (None: called infeasible)."""
-    common = ["--hw", a.hw, "--target", "vllm-fp8-block", "--dtype", "fp8", "--layout", "NT", "--format", "json"]
+    common = ["--hw", a.hw, "--target", "vllm-fp8-block", "--format", "json"]
     e = subprocess.run([a.binary, "explain", shape, "--config", config, *common], capture_output=True, text=True)
     t = subprocess.run([a.binary, "rank", shape, "--top", "1", *common], capture_output=True, text=True)
     if e.returncode or t.returncode:
-        return float("inf")
+        return None
     return json.loads(e.stdout)["configs"][0]["latency_s"] / json.loads(t.stdout)["configs"][0]["latency_s"]
 
 
@@ -171,15 +172,13 @@ def predicted(a):
     rows = [r for r in csv.DictReader(open(a.vllm_configs)) if r["device_name"] == a.device]
     ratios, failed, by_m = [], 0, {}
     for r in rows:
-        shape = f"{r['M']}x{r['N']}x{r['K']}"
-        config = f"{r['block_m']}x{r['block_n']}x{r['block_k']}:{r['num_warps']}:{r['num_stages'] or 2}:g{r['group_m']}"
-        common = ["--hw", a.hw, "--target", "vllm-fp8-block", "--format", "json"]
-        e = subprocess.run([a.binary, "explain", shape, "--config", config, *common], capture_output=True, text=True)
-        t = subprocess.run([a.binary, "rank", shape, "--top", "1", *common], capture_output=True, text=True)
-        if e.returncode or t.returncode:
+        ratio = predicted_ratio(a, f"{r['M']}x{r['N']}x{r['K']}",
+                                config_text(r["block_m"], r["block_n"], r["block_k"], r["group_m"], r["num_warps"],
+                                            r["num_stages"] or 2))
+        if ratio is None:
             failed += 1  # the model calls the tuned config infeasible
             continue
-        ratios.append(json.loads(e.stdout)["configs"][0]["latency_s"] / json.loads(t.stdout)["configs"][0]["latency_s"])
+        ratios.append(ratio)
         by_m.setdefault("M < 1024" if int(r["M"]) < 1024 else "M >= 1024", []).append(ratios[-1])
     within = sum(x <= 1.10 for x in ratios)
     geo = math.exp(sum(math.log(x) for x in ratios) / len(ratios)) if ratios else float("nan")

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <memory>
 #include <set>
@@ -313,12 +312,12 @@ std::vector<MeasuredShape> read_measured_shapes(const std::vector<std::string>& 
     std::error_code ec;
     if (paths.size() > 1 && std::filesystem::is_regular_file(path, ec)) {
       const std::uintmax_t size = std::filesystem::file_size(path, ec);
-      for (const auto& [earlier, earlier_size] : sizes)
-        if (!ec && (earlier_size == size || is_gzip_path(path) || is_gzip_path(earlier)) &&
-            !same_file(earlier, path) && same_bytes(earlier, path))
-          throw InputError(path + (is_gzip_path(path) || is_gzip_path(earlier) ? ": the same bytes, decompressed, as "
-                                                                                 : ": the same bytes as ") +
-                           earlier + ": the same measurements given twice");
+      for (const auto& [earlier, earlier_size] : sizes) {
+        const bool gzip = is_gzip_path(path) || is_gzip_path(earlier);
+        if (!ec && (earlier_size == size || gzip) && !same_file(earlier, path) && same_bytes(earlier, path))
+          throw InputError(path + (gzip ? ": the same bytes, decompressed, as " : ": the same bytes as ") + earlier +
+                           ": the same measurements given twice");
+      }
       if (!ec) sizes.emplace_back(path, size);
     }
     for (const std::string& w : warnings) log(LogLevel::warning, w);
