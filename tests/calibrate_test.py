@@ -207,6 +207,13 @@ check("calibrate -o /dev/stdout with stdout in a file: a usage error, the file l
 rc, out, err = run("calibrate", "--hw", "h200", "--target", "triton-tutorial", "--measurements", DATA, "-o", "-")
 check("calibrate -o -: a usage error (it wrote a file named '-')", rc == 2 and "-o -: calibrate writes a profile file" in err
       and not os.path.exists("-"), err)
+# -o NAME.gz: plain YAML under a gzip name (zcat refused it; --hw reads profiles as text): refused
+# before the fit, nothing written (thirty-sixth session).
+gz_out = os.path.join(TMP, "mine.yaml.GZ")
+rc, out, err = run("calibrate", "--hw", "h200", "--target", "triton-tutorial", "--measurements", DATA, "-o", gz_out)
+check("calibrate -o x.yaml.GZ: a usage error naming the output, no file written",
+      rc == 2 and gz_out in err and "without .gz" in err and len(err.splitlines()) == 1 and not os.path.exists(gz_out),
+      err)
 # evaluate refuses another GPU's measurements, as calibrate does (it scored them without a word).
 other_gpu = os.path.join(TMP, "h100-rows.csv")
 with open(DATA) as f:

@@ -19,12 +19,12 @@
 
 #include "cli.hpp"
 #include "gemm_advisor/calibrate.hpp"
+#include "gemm_advisor/csv_reader.hpp"
 #include "gemm_advisor/emit.hpp"
 #include "gemm_advisor/error.hpp"
 #include "gemm_advisor/evaluate.hpp"
 #include "gemm_advisor/measurements.hpp"
 #include "gemm_advisor/targets/vllm_fused_moe.hpp"
-#include "gemm_advisor/measurements.hpp"
 #include "gemm_advisor/report.hpp"
 #include "gemm_advisor/version.hpp"
 
@@ -124,6 +124,10 @@ Registered register_calibrate(CLI::App& app) {
             using namespace gemm_advisor;
             if (o->out == "-")
               throw cli::UsageError("-o -: calibrate writes a profile file (give its path); the report goes to stdout");
+            // A .gz name got plain YAML (zcat refused it, and --hw reads profiles as text only).
+            if (is_gzip_path(o->out))
+              throw cli::UsageError("-o " + o->out + ": calibrate writes a plain YAML profile (--hw reads profiles as "
+                                    "text, not gzipped): give a name without .gz");
             // The overlay must not replace an input (a -o naming the measurements lost them; one naming
             // the --hw profile replaced the user's own profile, comments and all).
             for (const std::vector<std::string>* inputs : {&o->measurements, &o->families}) {
