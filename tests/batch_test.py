@@ -88,6 +88,35 @@ with open(inputs["csv"]) as f:
     rc, out, err = run("batch", "-", "--hw", "h200", "--top", "2", "-q", stdin=f.read())
 check("stdin CSV (sniffed): same as the file", rc == 0 and out == outputs["csv"], err)
 
+# gzipped shape lists (thirty-sixth session): by name (.csv.gz, .yaml.gz: the format from the name
+# under .gz) and on stdin (told by gzip's magic byte), the same bytes as the plain files; bad gzip is a
+# one-line error naming the input, and nothing is ranked from it.
+import gzip as _gzip  # noqa: E402
+for fmt_name, ext in (("csv", "csv"), ("yaml", "yaml"), ("text", "txt")):
+    with open(inputs[fmt_name], "rb") as f:
+        plain = f.read()
+    gz_path = os.path.join(TMP, f"shapes-gz.{ext}.gz")
+    with open(gz_path, "wb") as f:
+        f.write(_gzip.compress(plain))
+    rc, out, err = run("batch", gz_path, "--hw", "h200", "--top", "2", "-q")
+    check(f"{fmt_name}.gz: the same output as the plain file", rc == 0 and out == outputs[fmt_name], err)
+with open(inputs["csv"], "rb") as f:
+    csv_gz = _gzip.compress(f.read())
+p = subprocess.run([BIN, "batch", "-", "--hw", "h200", "--top", "2", "-q"], input=csv_gz, capture_output=True,
+                   timeout=300)
+check("gzipped CSV on stdin (magic byte): the same output as the plain file",
+      p.returncode == 0 and p.stdout.decode() == outputs["csv"], p.stderr.decode())
+not_gz = write("plain-named.csv.gz", "m,n,k\n64,64,64\n")
+rc, out, err = run("batch", not_gz, "--hw", "h200")
+check("a plain list named .gz: exit 1, one error line naming it, no output",
+      rc == 1 and out == "" and len(error_lines(err)) == 1 and f"{not_gz}: not gzip data" in err, err)
+truncated = os.path.join(TMP, "truncated.csv.gz")
+with open(truncated, "wb") as f:
+    f.write(csv_gz[:len(csv_gz) // 2])
+rc, out, err = run("batch", truncated, "--hw", "h200")
+check("a truncated .gz list: exit 1, the corrupt-data error naming it, no shape claimed complete",
+      rc == 1 and f"{truncated}: corrupt gzip data" in err and "0 bad" not in err, err)
+
 # jsonl: the same object as `rank --format json`
 rc, out, _ = run("rank", "16x6144x4096", "--hw", "h200", "--top", "2", "--format", "json")
 ranked = json.loads(out)

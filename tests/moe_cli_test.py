@@ -82,6 +82,18 @@ side = json.load(open(os.path.join(outdir, "gemm-advisor-generator.json")))
 check("the sidecar names the advisor, target and routing (tuner by default)", side.get("target") == "vllm-fused-moe" and
       side.get("routing") == "tuner" and side.get("name") == "gemm-advisor", json.dumps(side))
 
+# The same model list gzipped (thirty-sixth session): the same files, byte for byte.
+import gzip  # noqa: E402
+gz_models = os.path.join(TMP, "moe-models.csv.gz")
+with open("examples/moe-models.csv", "rb") as src, open(gz_models, "wb") as dst:
+    dst.write(gzip.compress(src.read()))
+gz_dir = os.path.join(TMP, "h200-gz")
+rc, out, err = run("batch", gz_models, "--target", "vllm-fused-moe", "--hw", "h200", "--emit", "vllm", "--out", gz_dir)
+same = rc == 0 and sorted(os.listdir(gz_dir)) == names and all(
+    open(os.path.join(gz_dir, n), "rb").read() == open(os.path.join(outdir, n), "rb").read()
+    for n in names if not n.startswith("gemm-advisor"))
+check("a gzipped model list (.csv.gz): the same config files as the plain list", same, err)
+
 # An amd-smi market name given as --hw ("AMD Instinct MI355 OAM") is the name an older vLLM looks the
 # files up under: said, with the --vllm-device-name that gives it (a fresh MoE user's find, 2026-12-05).
 oam_dir = os.path.join(TMP, "oam")

@@ -1000,5 +1000,18 @@ with open(bad_list, "w") as f:
     f.write("m,n,k\n64,64,64\n0,64,64\n")
 e = py_error(g.read_shapes, bad_list)
 check("read_shapes: the first bad entry is an Error at its line", e is not None and f"{bad_list}:3:" in str(e), repr(e))
+# A gzipped list reads as batch reads it (thirty-sixth session): the same entries as the plain file,
+# the format from the name under .gz; a plain file named .gz is an Error naming it.
+import gzip  # noqa: E402
+gz_list = os.path.join(TMP, "llama3-8b.csv.gz")
+with open("examples/llama3-8b.csv", "rb") as src, open(gz_list, "wb") as dst:
+    dst.write(gzip.compress(src.read()))
+check("read_shapes of a .csv.gz: the plain file's entries", g.read_shapes(gz_list) == listed)
+plain_gz = os.path.join(TMP, "plain.csv.gz")
+with open(plain_gz, "w") as f:
+    f.write("m,n,k\n64,64,64\n")
+e = py_error(g.read_shapes, plain_gz)
+check("read_shapes of a plain file named .gz: an Error naming it", e is not None and f"{plain_gz}: not gzip data" in str(e),
+      repr(e))
 
 cli_harness.finish()

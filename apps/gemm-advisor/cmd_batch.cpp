@@ -34,6 +34,7 @@
 
 #include "cli.hpp"
 #include "gemm_advisor/advise.hpp"
+#include "gemm_advisor/csv_reader.hpp"
 #include "gemm_advisor/emit.hpp"
 #include "gemm_advisor/error.hpp"
 #include "gemm_advisor/frontend.hpp"
@@ -375,6 +376,14 @@ int run_batch(const BatchOptions& o) {
   std::istream input(buffer.get());
   input.exceptions(std::ios::badbit);  // a read error is the buffer's InputError, not an end
   std::istream* in = &input;
+  // A gzipped list (a name ending in .gz, or data that starts with gzip's first magic byte, which no
+  // text list does: `zcat` not needed on stdin) is read decompressed, streamed; the progress bar
+  // counts the compressed bytes, as the file's size does.
+  std::unique_ptr<std::istream> gunzipped;
+  if (is_gzip_path(o.input) || input.peek() == 0x1f) {
+    gunzipped = gzip_stream(buffer.get(), source);
+    in = gunzipped.get();
+  }
   auto reader = open_shape_reader(*in, source, parse_shape_format(o.input_format), defaults);
   for (const std::string& w : reader->warnings()) spdlog::warn("{}", w);
   if (vllm) {

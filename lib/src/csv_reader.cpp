@@ -111,9 +111,9 @@ namespace {
 // functions pass them on instead of ending the input early.
 class GzipBuf : public std::streambuf {
  public:
-  explicit GzipBuf(const std::string& path) : path_(path), file_(path, std::ios::binary) {
-    if (!file_) throw InputError(path + ": cannot open");
-    if (inflateInit2(&z_, 15 + 16) != Z_OK) throw InputError(path + ": cannot start zlib");  // 16: gzip only
+  /// Inflates what `compressed` (not owned) gives; `name` names the input in messages.
+  GzipBuf(std::streambuf* compressed, std::string name) : name_(std::move(name)), src_(compressed) {
+    if (inflateInit2(&z_, 15 + 16) != Z_OK) throw InputError(name_ + ": cannot start zlib");  // 16: gzip only
   }
   ~GzipBuf() override { inflateEnd(&z_); }
   GzipBuf(const GzipBuf&) = delete;
@@ -124,7 +124,7 @@ class GzipBuf : public std::streambuf {
     if (gptr() < egptr()) return traits_type::to_int_type(*gptr());
     for (;;) {
       if (z_.avail_in == 0 && !refill()) {
-        if (in_member_) throw InputError(path_ + ": corrupt gzip data (unexpected end of file)");
+        if (in_member_) throw InputError(name_ + ": corrupt gzip data (unexpected end of file)");
         return traits_type::eof();
       }
       if (!in_member_) {  // between members: another one, or zero padding to the end
@@ -133,7 +133,7 @@ class GzipBuf : public std::streambuf {
           continue;
         }
         if (z_.next_in[0] != 0x1f)
-          throw InputError(path_ + (consumed() == 0 ? ": not gzip data (the name ends in .gz)"
+          throw InputError(name_ + (consumed() == 0 ? ": not gzip data (the name ends in .gz)"
                                                     : ": bytes after the gzip data at byte " +
                                                           std::to_string(consumed()) +
                                                           " that are not another gzip member (appended uncompressed?)"));
@@ -145,7 +145,7 @@ class GzipBuf : public std::streambuf {
       const int rc = inflate(&z_, Z_NO_FLUSH);
       if (rc == Z_STREAM_END) in_member_ = false;
       else if (rc != Z_OK && rc != Z_BUF_ERROR)
-        throw InputError(path_ + ": corrupt gzip data (" + (z_.msg ? z_.msg : "zlib error " + std::to_string(rc)) + ")");
+        throw InputError(name_ + ": corrupt gzip data (" + (z_.msg ? z_.msg : "zlib error " + std::to_string(rc)) + ")");
       const std::size_t produced = sizeof out_ - z_.avail_out;
       if (produced > 0) {
         setg(out_, out_, out_ + produced);
@@ -156,12 +156,9 @@ class GzipBuf : public std::streambuf {
 
  private:
   bool refill() {
-    file_.read(in_, sizeof in_);
-    const std::streamsize got = file_.gcount();
-    if (got <= 0) {
-      if (file_.bad()) throw InputError(path_ + ": read error");
-      return false;
-    }
+    // The source's own errors (a file's read error, batch's InputBuffer's InputError) pass through.
+    const std::streamsize got = src_->sgetn(in_, sizeof in_);
+    if (got <= 0) return false;
     read_ += static_cast<std::uint64_t>(got);
     z_.next_in = reinterpret_cast<Bytef*>(in_);
     z_.avail_in = static_cast<uInt>(got);
@@ -175,8 +172,8 @@ class GzipBuf : public std::streambuf {
   }
   std::uint64_t consumed() const { return read_ - z_.avail_in; }  // compressed bytes used so far
 
-  std::string path_;
-  std::ifstream file_;
+  std::string name_;
+  std::streambuf* src_;
   z_stream z_{};
   bool in_member_ = false;
   std::uint64_t read_ = 0;
@@ -184,14 +181,17 @@ class GzipBuf : public std::streambuf {
   char out_[1 << 16];
 };
 
+// The decompressed stream of a gzip file it opens (`file` set) or of another stream's buffer.
 class GzipStream : public std::istream {
  public:
-  explicit GzipStream(const std::string& path) : std::istream(nullptr), buf_(path) {
+  GzipStream(std::unique_ptr<std::ifstream> file, std::streambuf* compressed, const std::string& name)
+      : std::istream(nullptr), file_(std::move(file)), buf_(file_ ? file_->rdbuf() : compressed, name) {
     rdbuf(&buf_);
     exceptions(std::ios::badbit);  // a GzipBuf error reaches the reader as its InputError
   }
 
  private:
+  std::unique_ptr<std::ifstream> file_;  // before buf_, which reads it
   GzipBuf buf_;
 };
 
@@ -205,10 +205,14 @@ bool is_gzip_path(const std::string& path) {
 }
 
 std::unique_ptr<std::istream> open_csv_file(const std::string& path) {
-  if (is_gzip_path(path)) return std::make_unique<GzipStream>(path);
   auto in = std::make_unique<std::ifstream>(path, std::ios::binary);
   if (!*in) throw InputError(path + ": cannot open");
+  if (is_gzip_path(path)) return std::make_unique<GzipStream>(std::move(in), nullptr, path);
   return in;
+}
+
+std::unique_ptr<std::istream> gzip_stream(std::streambuf* compressed, const std::string& source) {
+  return std::make_unique<GzipStream>(nullptr, compressed, source);
 }
 
 CsvReader::CsvReader(std::istream& in, std::string source, long first_line)

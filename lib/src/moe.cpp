@@ -8,7 +8,6 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
-#include <fstream>
 #include <functional>
 #include <set>
 #include <iostream>
@@ -433,12 +432,12 @@ std::vector<MoeModel> read_moe_models(const std::string& path_given, std::vector
     all = read_whole_input(std::cin, path, why);
   } else {
     check_readable_file(path);
-    std::ifstream file(path, std::ios::binary);
-    if (!file) throw InputError(path + ": cannot open");
-    all = read_whole_input(file, path, why);
+    const std::unique_ptr<std::istream> file = open_csv_file(path);  // a ".gz" list read decompressed
+    all = read_whole_input(*file, path, why);
   }
   std::vector<MoeModel> models;
-  const std::string lower_path = lower(path);
+  // The format from the name under a ".gz" (models.yaml.gz: YAML).
+  const std::string lower_path = lower(is_gzip_path(path) ? path.substr(0, path.size() - 3) : path);
   const bool yaml = !from_stdin && (text::ends_with(lower_path, ".yaml") || text::ends_with(lower_path, ".yml") ||
                                     text::ends_with(lower_path, ".json"));
   // Sniff: a list whose first significant line opens a YAML/JSON sequence or mapping.

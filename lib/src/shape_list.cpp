@@ -586,11 +586,13 @@ class YamlShapeReader : public ShapeReader {
 std::unique_ptr<ShapeReader> open_shape_reader(std::istream& in, const std::string& source, ShapeFormat format,
                                                const GemmProblem& defaults) {
   if (format == ShapeFormat::automatic) {
-    if (ends_with(source, ".csv")) format = ShapeFormat::csv;
-    else if (ends_with(source, ".yaml") || ends_with(source, ".yml")) format = ShapeFormat::yaml;
-    else if (ends_with(source, ".json") || ends_with(source, ".jsonl") || ends_with(source, ".ndjson"))
+    // A gzipped list is told by the name under its ".gz" (shapes.csv.gz: CSV).
+    const std::string name = is_gzip_path(source) ? source.substr(0, source.size() - 3) : source;
+    if (ends_with(name, ".csv")) format = ShapeFormat::csv;
+    else if (ends_with(name, ".yaml") || ends_with(name, ".yml")) format = ShapeFormat::yaml;
+    else if (ends_with(name, ".json") || ends_with(name, ".jsonl") || ends_with(name, ".ndjson"))
       format = ShapeFormat::json;
-    else if (ends_with(source, ".txt")) format = ShapeFormat::text;
+    else if (ends_with(name, ".txt")) format = ShapeFormat::text;
   }
   long skipped_lines = 0;
   if (format == ShapeFormat::automatic) {

@@ -587,7 +587,8 @@ def read_shapes(path, dtype=None, layout=None, target="triton", *, format="auto"
 
     path: a CSV with a header (m, n, k and optional batch, dtype, layout, name), a YAML or JSON
     list of such mappings (or a mapping with a ``shapes:`` list), JSON Lines, or text of one
-    MxNxK[xB] a line ('#' comments and blank lines allowed); the format from the name's ending,
+    MxNxK[xB] a line ('#' comments and blank lines allowed), any of them gzipped (a name ending in
+    ``.gz``: ``shapes.csv.gz``); the format from the name's ending (under ``.gz``),
     else sniffed (``format``: "csv", "yaml", "json", "text" or "auto"). dtype, layout: the defaults
     of entries without their own, as for :func:`rank` (None: the target's). Returns a list of dicts
     with m, n, k, batch (ints), dtype, layout, name (text, "" where none) and line (the entry's

@@ -302,7 +302,10 @@ std::pair<std::vector<py::tuple>, std::vector<std::string>> read_shapes(const st
                                                                         const std::string& format) {
   const ga::Target& target = ga::find_target(target_name);
   const ga::GemmProblem defaults = ga::problem_defaults_for(target.info(), dtype, layout);
-  std::istringstream in(ga::read_text_file(path, std::size_t{256} << 20));
+  // A ".gz" list is read decompressed (as batch reads it), to the same 256 MiB as a plain one.
+  std::istringstream in(ga::is_gzip_path(path)
+                            ? ga::read_whole_input(*ga::open_csv_file(path), path, "a shape list is read whole here")
+                            : ga::read_text_file(path, std::size_t{256} << 20));
   auto reader = ga::open_shape_reader(in, path, ga::parse_shape_format(format), defaults);
   std::vector<py::tuple> shapes;
   ga::ShapeEntry e;

@@ -132,6 +132,14 @@ bool is_gzip_path(const std::string& path);
 /// (zlib's message), bytes after the gzip data that are not another member (with their offset).
 std::unique_ptr<std::istream> open_csv_file(const std::string& path);
 
+/// The decompressed bytes of the gzip data `compressed` gives (not owned: it must outlive the
+/// stream), as open_csv_file reads a ".gz" file: streamed, members one after another, zero padding
+/// after the last allowed. Errors throw InputError naming `source` from the first read on (not gzip
+/// data, corrupt or truncated data, bytes after the gzip data); the source buffer's own exceptions
+/// pass through. `batch` reads gzipped shape lists (a .gz name, or data starting with gzip's magic
+/// byte) through it.
+std::unique_ptr<std::istream> gzip_stream(std::streambuf* compressed, const std::string& source);
+
 /// Field helpers: each throws InputError "source:line: column 'NAME': ..." on bad text.
 std::int64_t csv_int(const CsvReader& r, const std::vector<std::string>& fields, int index,
                      const char* name, std::int64_t min_value, std::int64_t max_value);

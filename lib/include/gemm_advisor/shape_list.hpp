@@ -44,7 +44,8 @@ class ShapeReader {
 };
 
 /// Opens a reader over `in` (which must outlive it). `source` names the input in messages
-/// ("-" is shown as "<stdin>"). The format is taken from the name's extension, else sniffed from
+/// ("-" is shown as "<stdin>"). The format is taken from the name's extension (under a ".gz": the
+/// caller decompresses, csv_reader.hpp's gzip_stream), else sniffed from
 /// the first significant line; an input with none (empty, or only blank lines and comments) then
 /// throws InputError "source: empty input: no shapes" (or "... only comments ..."), which needs no
 /// header, whatever the format would have been.
