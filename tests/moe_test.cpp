@@ -396,14 +396,18 @@ TEST_CASE("block-fp8 MoE layers have their own parameter set, which a profile ov
   CHECK(t.problem_params(bf16, p).k_step_overhead_cycles == 11);
   CHECK(t.problem_params(fp8, p).k_step_overhead_cycles == 22);
   CHECK(t.context(fp8, p).params.k_step_overhead_cycles == 22);
-  // A variant another target does not have is an unknown key there (a warning, ignored); a
-  // malformed one is an error.
+  // A variant another target does not have holds fitted values nothing would read: an error (it was
+  // a warning and the values went unused: a fresh user's find, 2026-12-05); a malformed one too.
+  CHECK_THROWS_WITH(parse_profile(text + "targets:\n  triton:\n    fp8_block:\n      model_parameters: {}\n", "w.yaml"),
+                    Catch::Contains("w.yaml:") && Catch::Contains("unknown key 'targets.triton.fp8_block' holds "
+                                                                   "model_parameters that nothing reads"));
+  // Another unknown key without fitted values stays a warning.
   ProfileDiagnostics diag;
-  const Profile w = parse_profile(text + "targets:\n  triton:\n    fp8_block:\n      model_parameters: {}\n", "w.yaml", &diag);
+  const Profile w = parse_profile(text + "targets:\n  triton:\n    fp8_blok: 3\n", "w.yaml", &diag);
   CHECK(std::any_of(diag.warnings.begin(), diag.warnings.end(), [](const std::string& m) {
-    return m.find("w.yaml:") != std::string::npos && m.find("unknown key 'targets.triton.fp8_block'") != std::string::npos;
+    return m.find("w.yaml:") != std::string::npos && m.find("unknown key 'targets.triton.fp8_blok'") != std::string::npos;
   }));
-  CHECK(w.target_model.count("triton.fp8_block") == 0);
+  CHECK(w.target_model.count("triton.fp8_blok") == 0);
   CHECK_THROWS_WITH(parse_profile(text + "targets:\n  vllm-fused-moe:\n    fp8_block: 3\n", "x.yaml"),
                     Catch::Contains("x.yaml:") && Catch::Contains("targets.vllm-fused-moe.fp8_block' must be a mapping"));
   // calibrate fits the set its measured problems share; mixed problems fit the target's own set.

@@ -41,6 +41,22 @@ ModelParams Profile::params_for(std::string_view target, const ModelParams& defa
 
 namespace {
 
+// Levenshtein distance (insertions, deletions, substitutions) of two short names.
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
 // Largest whole number a profile key may hold (see ProfileReader::integer).
 constexpr int kMaxProfileInteger = 1 << 30;
 
@@ -95,7 +111,25 @@ class ProfileReader {
         continue;
       }
       if (!known.empty() && !known.count(key)) {
-        warn(kv.first, "unknown key '" + full + "' (ignored)");
+        // A section of fitted values under a name nothing reads is an error, not the warning of other
+        // unknown keys: every value in it would go unused and the ranking silently change (a fresh
+        // user's find, 2026-12-05: `model_parameter:` ranked as the shipped profile with a warning).
+        // Such a section is a misspelt `model_parameters` where that key belongs, or any key whose
+        // mapping holds a `model_parameters:` (a parameter set under another target).
+        std::string lower_key;
+        for (const char ch : key)
+          if (ch != '_' && ch != '-' && ch != ' ') lower_key += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+        if (known.count("model_parameters") && edit_distance(lower_key, "modelparameters") <= 3) {
+          error(kv.first, "unknown key '" + full + "': did you mean 'model_parameters'? (a misspelt section would "
+                          "leave every value in it unused)");
+        } else if (kv.second.IsMap() && kv.second["model_parameters"]) {
+          std::string names;
+          for (const std::string& k : known) names += (names.empty() ? "" : ", ") + k;
+          error(kv.first, "unknown key '" + full + "' holds model_parameters that nothing reads (known here: " +
+                              printable(names) + ")");
+        } else {
+          warn(kv.first, "unknown key '" + full + "' (ignored)");
+        }
         unknown_keys_[path].push_back(key);
       }
     }
@@ -704,21 +738,6 @@ void parse_triton(ProfileReader& r, const YAML::Node& t, TritonSettings& triton)
                                                           "triton.misaligned_store_scratch_min_warps", true, 32);
 }
 
-// Levenshtein distance (insertions, deletions, substitutions) of two short names.
-std::size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
 
 // A `model_parameters:` mapping at `path`: each key a registry entry (model_params.hpp), each value
 // inside the entry's range.
