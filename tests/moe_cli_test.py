@@ -186,6 +186,14 @@ check("--from-hf - reads stdin: the same output as the file", piped[0] == 0 and 
 piped = cli_harness.run(BIN, "rank", "16", "--target", "vllm-fused-moe", "--from-hf", "-", "--hw", "h200", stdin="")
 check("--from-hf - with nothing on stdin: one error naming stdin", piped[0] == 1 and
       piped[2].strip() == "gemm-advisor: error: <stdin>: is empty (expected a config.json)", piped[2])
+# --from-hf - and --candidates - both: the usage error before stdin is read, whatever stdin holds (it
+# was said only when stdin held a valid config.json: a fresh user's find, 2026-12-05).
+for stdin_text in ("", "x", open(hf).read()):
+    piped = cli_harness.run(BIN, "rank", "16", "--target", "vllm-fused-moe", "--from-hf", "-", "--candidates", "-",
+                            "--hw", "h200", stdin=stdin_text)
+    check(f"--from-hf - and --candidates - ({len(stdin_text)} bytes on stdin): exit 2, the both-stdin error",
+          piped[0] == 2 and "--candidates and --from-hf are both '-'" in piped[2] and len(piped[2].splitlines()) == 1,
+          piped[2])
 rc, out, err = run("rank", "16", "--target", "vllm-fused-moe", "--from-hf", hf, "--hw", "h200", "--routing", "zipf:1.2")
 check("rank --from-hf with skewed routing", rc == 0 and "/E8/top2/layer" in out, err)
 

@@ -1013,5 +1013,8 @@ with open(plain_gz, "w") as f:
 e = py_error(g.read_shapes, plain_gz)
 check("read_shapes of a plain file named .gz: an Error naming it", e is not None and f"{plain_gz}: not gzip data" in str(e),
       repr(e))
+e = py_error(g.read_shapes, "-")
+check("read_shapes('-'): an Error saying stdin is not read here (it said the file '-' was missing)",
+      e is not None and "'-' (stdin) is not read here" in str(e), repr(e))
 
 cli_harness.finish()

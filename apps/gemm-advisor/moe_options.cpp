@@ -65,7 +65,12 @@ gemm_advisor::MoeModel moe_model(const CommonOptions& o) {
     if (o.moe.experts || o.moe.top_k || o.moe.hidden || o.moe.intermediate)
       throw UsageError("--from-hf gives experts, top_k, hidden and intermediate: drop --experts, --top-k, --hidden, "
                        "--intermediate");
-    if (o.moe.from_hf == "-") claim_stdin("--from-hf");
+    if (o.moe.from_hf == "-") {
+      claim_stdin("--from-hf");
+      // Both on stdin is a usage error before stdin is read (it was said only when stdin held a valid
+      // config.json, else its parse error, exit 1: a fresh user's find, 2026-12-05).
+      if (o.candidates == "-") claim_stdin("--candidates");
+    }
     const std::string source = o.moe.from_hf == "-" ? "<stdin>" : o.moe.from_hf;  // as the reader names it
     // --dtype and --tp are the command line's: one the kernel cannot take, or a tp that does not
     // divide the config's intermediate size, is a usage error, as for --intermediate (they were

@@ -602,6 +602,8 @@ def read_shapes(path, dtype=None, layout=None, target="triton", *, format="auto"
     path = _utf8(_os.fspath(path), "path")
     if "\x00" in path:
         raise Error(f"path: {path!r} holds a NUL character")
+    if path == "-":  # batch's stdin; here a missing file was reported (a fresh user's find, 2026-12-05)
+        raise Error("read_shapes: '-' (stdin) is not read here: give a file path (or write stdin to a file first)")
     target = _target_arg(target)
     shapes, warnings = _core.read_shapes(path, _dtype_arg(dtype), _text_arg("layout", layout), target,
                                          _text_arg("format", format) or "auto")
