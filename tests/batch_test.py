@@ -372,6 +372,12 @@ rc, out, err = run("batch", weights, "--hw", "h200", "--emit", "vllm", "--out", 
                    "64,1,16")
 with open(os.path.join(TMP, "vm", "N=576,K=7168,device_name=NVIDIA_H200,dtype=fp8_w8a8,block_shape=[128,128].json")) as f:
     check("--m-values LIST: those M values, sorted", rc == 0 and list(json.load(f)) == ["1", "16", "64"], err)
+# Spaces around the values, as "--m-values '64, 1, 16'" is typed (they were refused: a fresh user's find,
+# 2026-12-05), and --emit in another case: the same file.
+rc, out, err = run("batch", weights, "--hw", "h200", "--emit", "VLLM", "--out", os.path.join(TMP, "vm-spaced"),
+                   "--m-values", " 64, 1 ,16 ")
+with open(os.path.join(TMP, "vm-spaced", "N=576,K=7168,device_name=NVIDIA_H200,dtype=fp8_w8a8,block_shape=[128,128].json")) as f:
+    check("--m-values with spaces, --emit VLLM: the same M values", rc == 0 and list(json.load(f)) == ["1", "16", "64"], err)
 rc, out, err = run("batch", weights, "--hw", "h200", "--emit", "vllm", "--out", os.path.join(TMP, "vi"), "--m-values",
                    "input")
 with open(os.path.join(TMP, "vi", "N=6144,K=4096,device_name=NVIDIA_H200,dtype=fp8_w8a8,block_shape=[128,128].json")) as f:

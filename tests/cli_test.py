@@ -56,6 +56,13 @@ check("rank of a GEMM past the GPU's memory: ranked, one warning naming both siz
       rc == 0 and "take 103 GB, more than a100's 80 GB of memory" in err and len(err.splitlines()) == 1, err)
 rc, out, err = run("rank", "4096x4096x4096", "--hw", "a100", "--top", "1")
 check("... and none for a GEMM that fits", rc == 0 and err == "", err)
+# Option values from a fixed list match in any case, as --dtype and --layout do (--format JSON was
+# refused: a fresh user's find, 2026-12-05), and mean the listed value.
+rc, out, err = run("rank", "64x64x64", "--hw", "h200", "--target", "Triton-Tutorial", "--format", "JSON", "--top", "1")
+check("--format JSON, --target Triton-Tutorial: the tutorial target's JSON",
+      rc == 0 and json.loads(out)["target"] == "triton-tutorial", err)
+rc, out, err = run("rank", "64x64x64", "--hw", "h200", "--format", "XML")
+check("--format XML: a usage error listing the formats", rc == 2 and "{table,json,csv}" in err, err)
 # --candidates - reads stdin, as a shape list and --from-hf do; stdin feeds one input (fresh-user
 # finds, 2026-12-04).
 rc, out, err = run("rank", "4096x4096x4096", "--hw", "h200", "--candidates", "-", "--format", "json", stdin="128x128x64:8:3\n")

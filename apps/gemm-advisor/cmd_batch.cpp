@@ -51,7 +51,10 @@ std::vector<std::int64_t> parse_m_value_list(const std::string& text) {
   std::size_t start = 0;
   while (start <= text.size()) {
     const std::size_t comma = std::min(text.find(',', start), text.size());
-    const std::string_view field = std::string_view(text).substr(start, comma - start);
+    std::string_view field = std::string_view(text).substr(start, comma - start);
+    // Spaces around a value are allowed ("1, 16, 128", as --params and --names read theirs).
+    while (!field.empty() && (field.front() == ' ' || field.front() == '\t')) field.remove_prefix(1);
+    while (!field.empty() && (field.back() == ' ' || field.back() == '\t')) field.remove_suffix(1);
     std::int64_t m = 0;
     const auto [ptr, ec] = std::from_chars(field.data(), field.data() + field.size(), m);
     const bool whole = !field.empty() && ptr == field.data() + field.size() &&
@@ -685,7 +688,7 @@ Registered register_batch(CLI::App& app) {
   o->target_option = cmd->get_option("--target");
   CLI::Option* format = cmd->add_option("--format", o->format, "jsonl (one object per shape), csv or table")
                             ->capture_default_str()
-                            ->check(CLI::IsMember({"jsonl", "csv", "table"}));
+                            ->transform(CLI::IsMember({"jsonl", "csv", "table"}, CLI::ignore_case));
   cmd->add_option("--input-format", o->input_format, "auto, csv, yaml, json (also JSON Lines: jsonl) or text")
       ->capture_default_str()
       // Any case, as dtypes, layouts and column names (JSON was refused: a fresh user's find).
@@ -694,7 +697,7 @@ Registered register_batch(CLI::App& app) {
                   "Write configs for a kernel library instead: triton (a JSON list per shape on stdout) or "
                   "vllm (vLLM's tuned-config files in --out DIR: the block FP8 GEMM's, or with --target vllm-fused-moe the "
                   "fused MoE's)")
-      ->check(CLI::IsMember({"triton", "vllm"}))
+      ->transform(CLI::IsMember({"triton", "vllm"}, CLI::ignore_case))
       ->excludes(format);
   cmd->add_option("-o,--out", o->out_dir,
                   "Where the output goes: with --emit vllm the directory for the config files (created if missing); "

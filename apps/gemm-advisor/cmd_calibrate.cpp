@@ -119,7 +119,7 @@ Registered register_calibrate(CLI::App& app) {
       ->check(non_empty_validator());  // what stands there is checked before the fit (check_writable_path)
   cmd->add_option("--format", o->format, "table or json (the report on stdout)")
       ->capture_default_str()
-      ->check(CLI::IsMember({"table", "json"}));
+      ->transform(CLI::IsMember({"table", "json"}, CLI::ignore_case));
   return {cmd, [o]() {
             using namespace gemm_advisor;
             if (o->out == "-")

@@ -120,7 +120,7 @@ Registered register_evaluate(CLI::App& app) {
   cmd->add_option("--top-k", o->top_k, "Shortlist length: best of the advisor's top K (and top K distinct tiles), as an autotuner given them would get; also a hit-rate cut-off")->capture_default_str()->transform(whole_number_validator())->check(CLI::Range(1, 1000000));
   cmd->add_option("--format", o->format, "table or json")
       ->capture_default_str()
-      ->check(CLI::IsMember({"table", "json"}));
+      ->transform(CLI::IsMember({"table", "json"}, CLI::ignore_case));
   return {cmd, [o]() {
             using namespace gemm_advisor;
             const Profile profile = load_profile_logged(o->hw, o->overrides, o->target);

@@ -39,7 +39,7 @@ Registered register_explain(CLI::App& app) {
       ->check(tile_config_validator());
   cmd->add_option("--format", o->format, "table or json")
       ->capture_default_str()
-      ->check(CLI::IsMember({"table", "json"}));
+      ->transform(CLI::IsMember({"table", "json"}, CLI::ignore_case));
   return {cmd, [o]() {
             using namespace gemm_advisor;
             const GemmProblem p = parse_problem(o->shape, o->common);

@@ -30,11 +30,11 @@ Registered register_profiles(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("profiles", "List the shipped hardware profiles, show one, or validate a file");
   cmd->add_option("--format", o->format, "table or json (for the list)")
       ->capture_default_str()
-      ->check(CLI::IsMember({"table", "json"}));
+      ->transform(CLI::IsMember({"table", "json"}, CLI::ignore_case));
   // `profiles list`, as `targets`' users and other tools spell it (it exited 2, "unexpected argument:
   // list": a fresh user's find, 2026-12-05); the same as `profiles`.
   CLI::App* list = cmd->add_subcommand("list", "List the shipped hardware profiles (the same as `profiles` alone)");
-  list->add_option("--format", o->format, "table or json")->check(CLI::IsMember({"table", "json"}));
+  list->add_option("--format", o->format, "table or json")->transform(CLI::IsMember({"table", "json"}, CLI::ignore_case));
   CLI::App* show = cmd->add_subcommand("show", "Print a profile's YAML (a shipped name, a GPU name as --hw takes it, or a file)");
   show->add_option("name", o->show_name, "Profile name, GPU name or path")->required();
   CLI::App* validate = cmd->add_subcommand("validate", "Check a profile file and say what is wrong");

@@ -30,7 +30,7 @@ Registered register_rank(CLI::App& app) {
   add_moe_options(cmd, o->common.moe, true);
   cmd->add_option("--format", o->format, "table, json or csv")
       ->capture_default_str()
-      ->check(CLI::IsMember({"table", "json", "csv"}));
+      ->transform(CLI::IsMember({"table", "json", "csv"}, CLI::ignore_case));
   return {cmd, [o]() {
             using namespace gemm_advisor;
             const GemmProblem p = parse_problem(o->shape, o->common);

@@ -19,7 +19,7 @@ Registered register_targets(CLI::App& app) {
   };
   auto o = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand("targets", "List the kernels (--target NAME) with their parameters and source");
-  cmd->add_option("--format", o->format, "table or json")->capture_default_str()->check(CLI::IsMember({"table", "json"}));
+  cmd->add_option("--format", o->format, "table or json")->capture_default_str()->transform(CLI::IsMember({"table", "json"}, CLI::ignore_case));
   return {cmd, [o]() {
             using namespace gemm_advisor;
             std::ostringstream out;

@@ -196,7 +196,7 @@ void add_target_option(CLI::App* cmd, std::string& target) {
   for (const gemm_advisor::Target* t : gemm_advisor::all_targets()) names.emplace_back(t->name());
   cmd->add_option("--target", target, "Kernel whose configs are ranked (see `gemm-advisor targets`)")
       ->capture_default_str()
-      ->check(CLI::IsMember(names));
+      ->transform(CLI::IsMember(names, CLI::ignore_case));
 }
 
 std::string default_hardware() {

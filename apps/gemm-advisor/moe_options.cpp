@@ -23,7 +23,7 @@ void add_moe_options(CLI::App* cmd, MoeOptions& o, bool layer) {
     o.options.push_back(cmd->add_option("--gemm", o.gemm,
                                         "vllm-fused-moe: layer (both launches, one config, as vLLM runs them), up or down")
                             ->capture_default_str()
-                            ->check(CLI::IsMember({"layer", "up", "down"})));
+                            ->transform(CLI::IsMember({"layer", "up", "down"}, CLI::ignore_case)));
     o.options.push_back(cmd->add_option("--block-shape", o.block_shape,
                                         "vllm-fused-moe, fp8: block-scale shape, e.g. 128x128 (default: per-tensor scales)")
                             ->check(non_empty_validator())
