@@ -117,6 +117,18 @@ rc, out, err = run("batch", truncated, "--hw", "h200")
 check("a truncated .gz list: exit 1, the corrupt-data error naming it, no shape claimed complete",
       rc == 1 and f"{truncated}: corrupt gzip data" in err and "0 bad" not in err, err)
 
+# Leading '#' comment lines in a list named .json or .jsonl, as in one whose format is sniffed (the
+# named one was "not valid JSON": a fresh user's find, 2026-12-05); errors keep their file's lines.
+commented_json = write("commented.json", "# from a generator\n\n" + open(inputs["json"]).read())
+commented_noext = write("commented-json", "# from a generator\n\n" + open(inputs["json"]).read())
+rc, out, err = run("batch", commented_json, "--hw", "h200", "--top", "2", "-q")
+rc2, out2, err2 = run("batch", commented_noext, "--hw", "h200", "--top", "2", "-q")
+check("a .json list after '#' comment lines: the same output as without the name, and as the plain list",
+      rc == 0 and rc2 == 0 and out == out2 == outputs["json"], err + err2)
+bad_jsonl = write("commented.jsonl", '# c\n{"m": 64, "n": 64, "k": 64}\n{"m": 65, "n": 64}\n')
+rc, out, err = run("batch", bad_jsonl, "--hw", "h200", "-q")
+check("... and an error after them names the file's own line", rc == 1 and f"{bad_jsonl}:3: missing 'k'" in err, err)
+
 # jsonl: the same object as `rank --format json`
 rc, out, _ = run("rank", "16x6144x4096", "--hw", "h200", "--top", "2", "--format", "json")
 ranked = json.loads(out)

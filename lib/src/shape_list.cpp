@@ -595,7 +595,11 @@ std::unique_ptr<ShapeReader> open_shape_reader(std::istream& in, const std::stri
     else if (ends_with(name, ".txt")) format = ShapeFormat::text;
   }
   long skipped_lines = 0;
-  if (format == ShapeFormat::automatic) {
+  // A JSON list by name skips its leading blank and '#' comment lines as a sniffed one does (the same
+  // file ranked without its .json ending and was "not valid JSON" with it: a fresh user's find,
+  // 2026-12-05); JSON itself has no comments, so none are read past the first value.
+  const bool json_by_name = format == ShapeFormat::json;
+  if (format == ShapeFormat::automatic || json_by_name) {
     // Sniff the first significant character without consuming it.
     int ch;
     bool comments = false;
@@ -613,10 +617,12 @@ std::unique_ptr<ShapeReader> open_shape_reader(std::istream& in, const std::stri
     if (in.bad()) throw InputError(source + ": read error");
     if (ch == EOF)
       throw InputError(source + (comments ? ": no shapes (only comments and blank lines)" : ": empty input: no shapes"));
-    if (ch == '[' || ch == '{') format = ShapeFormat::json;
-    else if (ch == '-') format = ShapeFormat::yaml;
-    else if (std::isdigit(ch)) format = ShapeFormat::text;
-    else format = ShapeFormat::csv;
+    if (!json_by_name) {
+      if (ch == '[' || ch == '{') format = ShapeFormat::json;
+      else if (ch == '-') format = ShapeFormat::yaml;
+      else if (std::isdigit(ch)) format = ShapeFormat::text;
+      else format = ShapeFormat::csv;
+    }
     // The first line read to tell the format, then given back to the reader it picks: YAML, or
     // `other` (the CSV or text reader).
     const auto first_line_decides = [&](auto&& yaml_if, ShapeFormat other) -> std::unique_ptr<ShapeReader> {
