@@ -8,6 +8,7 @@ import io
 import json
 import os
 import re
+import subprocess
 import sys
 import tempfile
 
@@ -93,6 +94,15 @@ same = rc == 0 and sorted(os.listdir(gz_dir)) == names and all(
     open(os.path.join(gz_dir, n), "rb").read() == open(os.path.join(outdir, n), "rb").read()
     for n in names if not n.startswith("gemm-advisor"))
 check("a gzipped model list (.csv.gz): the same config files as the plain list", same, err)
+
+# ... and on stdin, told by gzip's magic bytes (it was "gzip-compressed data, not a text CSV file").
+piped = subprocess.run([BIN, "batch", "-", "--target", "vllm-fused-moe", "--hw", "h200", "--emit", "vllm", "--out",
+                        os.path.join(TMP, "h200-gz-stdin")], input=open(gz_models, "rb").read(), capture_output=True,
+                       timeout=300)
+check("a gzipped model list on stdin: the same config files",
+      piped.returncode == 0 and all(open(os.path.join(TMP, "h200-gz-stdin", n), "rb").read() ==
+                                    open(os.path.join(outdir, n), "rb").read() for n in names
+                                    if not n.startswith("gemm-advisor")), piped.stderr.decode())
 
 # An amd-smi market name given as --hw ("AMD Instinct MI355 OAM") is the name an older vLLM looks the
 # files up under: said, with the --vllm-device-name that gives it (a fresh MoE user's find, 2026-12-05).
@@ -411,7 +421,6 @@ emitted = os.path.join(TMP, "tuner")
 for models in ("examples/moe-models.csv", "examples/moe-fp8-models.csv"):
     rc, out, err = run("batch", models, "--target", "vllm-fused-moe", "--hw", "h200", "--routing", "tuner",
                        "--emit", "vllm", "--out", emitted, "-q")
-import subprocess  # noqa: E402
 score = subprocess.run([sys.executable, "tools/compare_moe_check.py", "--same-run", "--min-of-runs",
                         "data/measurements/h200-fused-moe-check21.csv,data/measurements/h200-fused-moe-check22.csv",
                         "data/measurements/h200-fused-moe.csv,data/measurements/h200-fused-moe-fp8.csv",

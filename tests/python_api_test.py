@@ -1013,6 +1013,14 @@ with open(plain_gz, "w") as f:
 e = py_error(g.read_shapes, plain_gz)
 check("read_shapes of a plain file named .gz: an Error naming it", e is not None and f"{plain_gz}: not gzip data" in str(e),
       repr(e))
+gz_plain_name = os.path.join(TMP, "llama3-8b-gzipped.csv")
+shutil.copy(gz_list, gz_plain_name)
+check("read_shapes of gzip data under a plain name (magic bytes, as batch tells it): the plain file's entries",
+      g.read_shapes(gz_plain_name) == [dict(s, line=s["line"]) for s in listed])
+check("target= and gemm= in any case, as the CLI takes them",
+      g.rank("64x4096x4096", hw="h200", target="TRITON", top=1) == g.rank("64x4096x4096", hw="h200", top=1)
+      and g.moe_rank(64, 8, 2, 4096, 14336, hw="h200", gemm="UP", top=1) ==
+      g.moe_rank(64, 8, 2, 4096, 14336, hw="h200", gemm="up", top=1))
 e = py_error(g.read_shapes, "-")
 check("read_shapes('-'): an Error saying stdin is not read here (it said the file '-' was missing)",
       e is not None and "'-' (stdin) is not read here" in str(e), repr(e))

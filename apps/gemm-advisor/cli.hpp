@@ -141,6 +141,8 @@ int run_moe_batch(const MoeBatchOptions& o);
 /// --m-values: "" -> vLLM's tuner list (gemm_advisor::vllm_default_m_values), else "1,16,128"
 /// (sorted, duplicates dropped). Throws gemm_advisor::InputError for a bad entry.
 std::vector<std::int64_t> parse_m_value_list(const std::string& text);
+/// Whether an --m-values text is the keyword 'input' (any case, spaces around it allowed).
+bool is_input_keyword(const std::string& text);
 
 /// Adds --hw, --dtype, --layout, --target, --candidates (and --top when with_top) to a subcommand.
 void add_common_options(CLI::App* cmd, CommonOptions& o, bool with_top);

@@ -45,6 +45,15 @@
 
 namespace cli {
 
+// --m-values' keyword 'input', in any case and with spaces around it, as the option's numbers and
+// fixed-list values are read (' input ' and INPUT were "not a whole number": a fresh user's find).
+bool is_input_keyword(const std::string& text) {
+  std::string word;
+  for (const char ch : text)
+    if (ch != ' ' && ch != '\t') word += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return word == "input";
+}
+
 std::vector<std::int64_t> parse_m_value_list(const std::string& text) {
   if (text.empty()) return gemm_advisor::vllm_default_m_values();
   std::vector<std::int64_t> out;
@@ -234,7 +243,7 @@ class InputBuffer : public std::streambuf {
 
 // --m-values: "" -> vLLM's list; "input" -> each line's own M; else a comma-separated list.
 bool parse_m_values(const std::string& text, std::vector<std::int64_t>& out) {
-  if (text == "input") return true;
+  if (is_input_keyword(text)) return true;
   try {
     out = parse_m_value_list(text);
   } catch (const gemm_advisor::InputError& e) {
@@ -450,7 +459,9 @@ int run_batch(const BatchOptions& o) {
             }
             if (progress.enabled() && position_tells && ++read_count % Progress::kPositionSampleShapes == 0)
             {
-              const auto pos = in->tellg();  // -1 once the stream hit its end
+              // The compressed bytes taken so far for a gzipped list (its file's size is the total);
+              // the decompressed stream cannot tell (tellg -1: the bar stood at 100% from the start).
+              const auto pos = input.tellg();  // -1 once the stream hit its end
               progress.set_position(pos < 0 ? total_bytes : static_cast<double>(pos));
             }
             ShapeEntry& e = item->entry;

@@ -41,7 +41,7 @@ int run_moe_batch(const MoeBatchOptions& o) {
     if (layout != "NT")
       throw UsageError("--layout " + common.layout + ": vLLM's fused MoE computes x W^T (layout NT), got " + layout);
   }
-  if (o.m_values == "input") throw UsageError("--m-values input: a model list has no M; give a list, e.g. 1,16,128");
+  if (is_input_keyword(o.m_values)) throw UsageError("--m-values input: a model list has no M; give a list, e.g. 1,16,128");
   std::vector<std::int64_t> m_values;
   try {
     m_values = parse_m_value_list(o.m_values);

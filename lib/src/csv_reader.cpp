@@ -258,8 +258,7 @@ bool CsvReader::next(std::vector<std::string>& fields) {
       if (text.size() >= 3 && text.compare(0, 3, "\xEF\xBB\xBF") == 0) text.erase(0, 3);
     }
     if (first && text.size() >= 2 && text.compare(0, 2, "\x1f\x8b") == 0)  // gzip's magic bytes
-      fail_reading("gzip-compressed data, not a text CSV file (measurement files whose name ends in .gz are "
-                   "read decompressed)");
+      fail_reading("gzip-compressed data, not a text CSV file (a file whose name ends in .gz is read decompressed)");
     if (text.find('\0') != std::string::npos) fail_reading("contains NUL bytes: not a text CSV file");
     if (!text.empty() && text.back() == '\r') text.pop_back();
     // A bare carriage return inside an unquoted line ends a row for the CSV parser, which would then

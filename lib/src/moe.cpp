@@ -435,6 +435,11 @@ std::vector<MoeModel> read_moe_models(const std::string& path_given, std::vector
     const std::unique_ptr<std::istream> file = open_csv_file(path);  // a ".gz" list read decompressed
     all = read_whole_input(*file, path, why);
   }
+  // Gzip data under another name or on stdin, told by its magic bytes, as batch tells a shape list.
+  if (all.compare(0, 2, "\x1f\x8b") == 0) {
+    std::istringstream compressed(std::move(all));
+    all = read_whole_input(*gzip_stream(compressed.rdbuf(), path), path, why);
+  }
   std::vector<MoeModel> models;
   // The format from the name under a ".gz" (models.yaml.gz: YAML).
   const std::string lower_path = lower(is_gzip_path(path) ? path.substr(0, path.size() - 3) : path);

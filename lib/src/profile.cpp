@@ -119,14 +119,21 @@ class ProfileReader {
         std::string lower_key;
         for (const char ch : key)
           if (ch != '_' && ch != '-' && ch != ' ') lower_key += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+        // A mapping whose every key names a model parameter is such a section under any name
+        // (model_params:, parameters:: a second fresh user's find, 2026-12-05).
+        bool parameter_names = kv.second.IsMap() && kv.second.size() > 0;
+        if (parameter_names)
+          for (const auto& entry : kv.second)
+            parameter_names = parameter_names && entry.first.IsScalar() && find_model_param(entry.first.Scalar());
+        const std::string where_they_go =
+            "model parameters go under 'model_parameters:', at the top level or under 'targets: NAME:'";
         if (known.count("model_parameters") && edit_distance(lower_key, "modelparameters") <= 3) {
           error(kv.first, "unknown key '" + full + "': did you mean 'model_parameters'? (a misspelt section would "
                           "leave every value in it unused)");
         } else if (kv.second.IsMap() && kv.second["model_parameters"]) {
-          std::string names;
-          for (const std::string& k : known) names += (names.empty() ? "" : ", ") + k;
-          error(kv.first, "unknown key '" + full + "' holds model_parameters that nothing reads (known here: " +
-                              printable(names) + ")");
+          error(kv.first, "unknown key '" + full + "' holds model_parameters that nothing reads (" + where_they_go + ")");
+        } else if (parameter_names) {
+          error(kv.first, "unknown key '" + full + "' holds model parameters that nothing reads (" + where_they_go + ")");
         } else {
           warn(kv.first, "unknown key '" + full + "' (ignored)");
         }

@@ -261,6 +261,9 @@ def _text_arg(name, value):
 def _target_arg(target):
     if not isinstance(target, str):
         raise TypeError(f"target must be a target name (see gemm_advisor.targets()), not {type(target).__name__}")
+    # Any case, as the CLI's --target takes it (target="TRITON" was unknown: a fresh user's find, 2026-12-05).
+    if target.lower() in {t["name"] for t in _targets_cached()}:
+        target = target.lower()
     if target == "vllm-fused-moe":
         raise Error("target vllm-fused-moe ranks a MoE layer: call gemm_advisor.moe_rank(tokens, experts, top_k, "
                     "hidden, intermediate, ...), moe_ranking(...) or moe_explain(...)")
@@ -479,7 +482,7 @@ def _moe_args(tokens, experts, top_k, hidden, intermediate, tp, dtype, block_sha
         block_shape = "x".join(str(_int(b, "block_shape")) for b in block_shape)
     return (tokens, experts, top_k, hidden, intermediate, tp, _dtype_arg(dtype) or "bf16",
             _text_arg("block_shape", block_shape) or "", _text_arg("routing", routing) or "tuner",
-            _text_arg("gemm", gemm) or "layer")
+            (_text_arg("gemm", gemm) or "layer").lower())  # any case, as the CLI's --gemm
 
 
 def moe_ranking(tokens, experts, top_k, hidden, intermediate, tp=1, hw=None, dtype="bf16", block_shape=None,

@@ -302,10 +302,14 @@ std::pair<std::vector<py::tuple>, std::vector<std::string>> read_shapes(const st
                                                                         const std::string& format) {
   const ga::Target& target = ga::find_target(target_name);
   const ga::GemmProblem defaults = ga::problem_defaults_for(target.info(), dtype, layout);
-  // A ".gz" list is read decompressed (as batch reads it), to the same 256 MiB as a plain one.
-  std::istringstream in(ga::is_gzip_path(path)
-                            ? ga::read_whole_input(*ga::open_csv_file(path), path, "a shape list is read whole here")
-                            : ga::read_text_file(path, std::size_t{256} << 20));
+  // A gzipped list (a ".gz" name, or gzip's magic bytes under any name, as batch tells it) is read
+  // decompressed, to the same 256 MiB as a plain one.
+  std::string text = ga::read_text_file(path, std::size_t{256} << 20);
+  if (ga::is_gzip_path(path) || text.compare(0, 2, "\x1f\x8b") == 0) {
+    std::istringstream compressed(std::move(text));
+    text = ga::read_whole_input(*ga::gzip_stream(compressed.rdbuf(), path), path, "a shape list is read whole here");
+  }
+  std::istringstream in(std::move(text));
   auto reader = ga::open_shape_reader(in, path, ga::parse_shape_format(format), defaults);
   std::vector<py::tuple> shapes;
   ga::ShapeEntry e;
