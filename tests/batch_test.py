@@ -117,6 +117,18 @@ rc, out, err = run("batch", truncated, "--hw", "h200")
 check("a truncated .gz list: exit 1, the corrupt-data error naming it, no shape claimed complete",
       rc == 1 and f"{truncated}: corrupt gzip data" in err and "0 bad" not in err, err)
 
+# A flipped bit in the middle of a gzipped list: the corruption is said, not the garbage line it made
+# (it was "expected 3 fields as in the header": a fresh user's find, 2026-12-05).
+flipped = bytearray(_gzip.compress(("m,n,k\n" + "".join(f"{64 + i % 900},{4096 + i % 7},4096\n"
+                                                          for i in range(20000))).encode()))
+flipped[len(flipped) // 2] ^= 0x10
+flipped_path = os.path.join(TMP, "flipped.csv.gz")
+with open(flipped_path, "wb") as f:
+    f.write(bytes(flipped))
+rc, out, err = run("batch", flipped_path, "--hw", "h200", "--format", "csv")
+check("a bit flipped in a .gz list: exit 1, the one error says the gzip data is corrupt",
+      rc == 1 and len(error_lines(err)) == 1 and f"{flipped_path}: corrupt gzip data" in err, err)
+
 # Leading '#' comment lines in a list named .json or .jsonl, as in one whose format is sniffed (the
 # named one was "not valid JSON": a fresh user's find, 2026-12-05); errors keep their file's lines.
 commented_json = write("commented.json", "# from a generator\n\n" + open(inputs["json"]).read())

@@ -457,6 +457,21 @@ int run_batch(const BatchOptions& o) {
               reader_failed = true;
               return item;
             }
+            // A bad line of gzipped data that stops the run may be the data's corruption, which zlib
+            // finds only at the member's check: read on to the end and say that instead (a flipped
+            // bit was "expected 3 fields as in the header": a fresh user's find, 2026-12-05).
+            if (gunzipped && !o.keep_going && !item->entry.error.empty()) {
+              try {
+                char sink[1 << 14];
+                while (in->read(sink, sizeof sink) || in->gcount() > 0) {
+                }
+              } catch (const InputError& err) {
+                item->entry.error = err.what();
+                item->fatal = true;
+                reader_failed = true;
+                return item;
+              }
+            }
             if (progress.enabled() && position_tells && ++read_count % Progress::kPositionSampleShapes == 0)
             {
               // The compressed bytes taken so far for a gzipped list (its file's size is the total);
