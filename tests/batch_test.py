@@ -140,6 +140,10 @@ check("a .json list after '#' comment lines: the same output as without the name
 bad_jsonl = write("commented.jsonl", '# c\n{"m": 64, "n": 64, "k": 64}\n{"m": 65, "n": 64}\n')
 rc, out, err = run("batch", bad_jsonl, "--hw", "h200", "-q")
 check("... and an error after them names the file's own line", rc == 1 and f"{bad_jsonl}:3: missing 'k'" in err, err)
+broken_json = write("commented-broken.json", '# a\n# b\n# c\n[\n{"m": 64, "n": 64, "k": 64},\n{"m": 64, "n": 64, "k": 64,}\n]\n')
+rc, out, err = run("batch", broken_json, "--hw", "h200", "-q")
+check("... and a JSON syntax error after them: the parser's line is the file's line too",
+      rc == 1 and f"{broken_json}:6: not valid JSON: parse error at line 6," in err, err)
 
 # jsonl: the same object as `rank --format json`
 rc, out, _ = run("rank", "16x6144x4096", "--hw", "h200", "--top", "2", "--format", "json")

@@ -663,7 +663,18 @@ std::unique_ptr<ShapeReader> open_shape_reader(std::istream& in, const std::stri
       reader = std::make_unique<YamlShapeReader>(in, source, defaults, false, skipped_lines);
       break;
     case ShapeFormat::json:
-      reader = std::make_unique<YamlShapeReader>(in, source, defaults, true, skipped_lines);
+      if (skipped_lines > 0) {
+        // The skipped lines given back as blank ones, so that the JSON parser's own line numbers in
+        // its messages are the file's, as the reader's file:line is (they counted from after the
+        // comments: "d2.json:6: ... parse error at line 3": a fresh user's find, 2026-12-05).
+        auto buf = std::make_unique<PrefixStreambuf>(std::string(static_cast<std::size_t>(skipped_lines), '\n'), in.rdbuf());
+        auto stream = std::make_unique<std::istream>(buf.get());
+        auto prefixed = std::make_unique<PrefixedReader>(std::move(buf), std::move(stream));
+        prefixed->set_inner(std::make_unique<YamlShapeReader>(prefixed->stream(), source, defaults, true, 0));
+        reader = std::move(prefixed);
+      } else {
+        reader = std::make_unique<YamlShapeReader>(in, source, defaults, true, 0);
+      }
       break;
     default: reader = std::make_unique<TextShapeReader>(in, source, defaults, skipped_lines); break;
   }
