@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <deque>
 #include <fstream>
+#include <sstream>
 
 #include "gemm_advisor/error.hpp"
 #include "text.hpp"
@@ -213,6 +214,16 @@ std::unique_ptr<std::istream> open_csv_file(const std::string& path) {
 
 std::unique_ptr<std::istream> gzip_stream(std::streambuf* compressed, const std::string& source) {
   return std::make_unique<GzipStream>(nullptr, compressed, source);
+}
+
+std::string gunzip_whole(std::string text, const std::string& source, const std::string& why, bool named_gzip) {
+  if (!named_gzip && text.compare(0, 2, "\x1f\x8b") != 0) return text;
+  std::istringstream compressed(std::move(text));
+  return read_whole_input(*gzip_stream(compressed.rdbuf(), source), source, why);
+}
+
+std::string name_under_gzip(const std::string& path) {
+  return is_gzip_path(path) ? path.substr(0, path.size() - 3) : path;
 }
 
 CsvReader::CsvReader(std::istream& in, std::string source, long first_line)

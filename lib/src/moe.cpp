@@ -436,13 +436,9 @@ std::vector<MoeModel> read_moe_models(const std::string& path_given, std::vector
     all = read_whole_input(*file, path, why);
   }
   // Gzip data under another name or on stdin, told by its magic bytes, as batch tells a shape list.
-  if (all.compare(0, 2, "\x1f\x8b") == 0) {
-    std::istringstream compressed(std::move(all));
-    all = read_whole_input(*gzip_stream(compressed.rdbuf(), path), path, why);
-  }
+  all = gunzip_whole(std::move(all), path, why);
   std::vector<MoeModel> models;
-  // The format from the name under a ".gz" (models.yaml.gz: YAML).
-  const std::string lower_path = lower(is_gzip_path(path) ? path.substr(0, path.size() - 3) : path);
+  const std::string lower_path = lower(name_under_gzip(path));  // models.yaml.gz: YAML
   const bool yaml = !from_stdin && (text::ends_with(lower_path, ".yaml") || text::ends_with(lower_path, ".yml") ||
                                     text::ends_with(lower_path, ".json"));
   // Sniff: a list whose first significant line opens a YAML/JSON sequence or mapping.

@@ -586,8 +586,7 @@ class YamlShapeReader : public ShapeReader {
 std::unique_ptr<ShapeReader> open_shape_reader(std::istream& in, const std::string& source, ShapeFormat format,
                                                const GemmProblem& defaults) {
   if (format == ShapeFormat::automatic) {
-    // A gzipped list is told by the name under its ".gz" (shapes.csv.gz: CSV).
-    const std::string name = is_gzip_path(source) ? source.substr(0, source.size() - 3) : source;
+    const std::string name = name_under_gzip(source);  // shapes.csv.gz: CSV
     if (ends_with(name, ".csv")) format = ShapeFormat::csv;
     else if (ends_with(name, ".yaml") || ends_with(name, ".yml")) format = ShapeFormat::yaml;
     else if (ends_with(name, ".json") || ends_with(name, ".jsonl") || ends_with(name, ".ndjson"))

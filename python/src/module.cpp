@@ -304,12 +304,8 @@ std::pair<std::vector<py::tuple>, std::vector<std::string>> read_shapes(const st
   const ga::GemmProblem defaults = ga::problem_defaults_for(target.info(), dtype, layout);
   // A gzipped list (a ".gz" name, or gzip's magic bytes under any name, as batch tells it) is read
   // decompressed, to the same 256 MiB as a plain one.
-  std::string text = ga::read_text_file(path, std::size_t{256} << 20);
-  if (ga::is_gzip_path(path) || text.compare(0, 2, "\x1f\x8b") == 0) {
-    std::istringstream compressed(std::move(text));
-    text = ga::read_whole_input(*ga::gzip_stream(compressed.rdbuf(), path), path, "a shape list is read whole here");
-  }
-  std::istringstream in(std::move(text));
+  std::istringstream in(ga::gunzip_whole(ga::read_text_file(path, std::size_t{256} << 20), path,
+                                         "a shape list is read whole here", ga::is_gzip_path(path)));
   auto reader = ga::open_shape_reader(in, path, ga::parse_shape_format(format), defaults);
   std::vector<py::tuple> shapes;
   ga::ShapeEntry e;

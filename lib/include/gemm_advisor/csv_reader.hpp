@@ -140,6 +140,16 @@ std::unique_ptr<std::istream> open_csv_file(const std::string& path);
 /// byte) through it.
 std::unique_ptr<std::istream> gzip_stream(std::streambuf* compressed, const std::string& source);
 
+/// `text`, a list read whole from `source` (a fused-MoE model list, Python's read_shapes), decompressed
+/// when it is gzip data: its first bytes are gzip's magic bytes, or `named_gzip` (its name ends in
+/// .gz, when the caller read the file as it is). Else `text` itself. At most kMaxWholeInputBytes
+/// decompressed ("SOURCE: larger than ...: WHY"); gzip_stream's errors otherwise.
+std::string gunzip_whole(std::string text, const std::string& source, const std::string& why, bool named_gzip = false);
+
+/// `path` without a ".gz" ending (is_gzip_path), the name a gzipped list's format is told by
+/// (shapes.csv.gz: CSV); `path` itself otherwise.
+std::string name_under_gzip(const std::string& path);
+
 /// Field helpers: each throws InputError "source:line: column 'NAME': ..." on bad text.
 std::int64_t csv_int(const CsvReader& r, const std::vector<std::string>& fields, int index,
                      const char* name, std::int64_t min_value, std::int64_t max_value);
