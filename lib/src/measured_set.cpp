@@ -336,12 +336,16 @@ std::vector<MeasuredShape> read_measured_shapes(const std::vector<std::string>& 
       if (shape.configs.empty() && !keep_vendor_only) continue;  // another kernel's problem (vendor rows only)
       const std::string base = shape.problem.shape_text() + " " + std::string(dtype_name(shape.problem.dtype)) + " " +
                                shape.problem.layout.name();
-      std::string key = base + (shape.name.empty() ? "" : " " + shape.family + "/" + shape.name);
-      // Unnamed here and measured under one name before, or named here and measured unnamed alone
-      // before: the same problem.
+      // A problem is its shape and its family and name where the file gives them, as read_measurements
+      // groups a file's rows (a shape in two families of one file, with no name, was two problems
+      // there and "the same file given twice" here: a fresh user's find, 2026-12-06).
+      const bool labelled = !shape.family.empty() || !shape.name.empty();
+      std::string key = base + (labelled ? " " + shape.family + "/" + shape.name : "");
+      // Unlabelled here and measured under one label before, or labelled here and measured unlabelled
+      // alone before: the same problem.
       if (!measured_in.count(key)) {
         const std::vector<std::string>& earlier = keys_of_shape[base];
-        if (earlier.size() == 1 && (shape.name.empty() || earlier.front() == base) &&
+        if (earlier.size() == 1 && (!labelled || earlier.front() == base) &&
             !same_file(measured_in[earlier.front()].first, path))
           key = earlier.front();
       }
