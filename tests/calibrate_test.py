@@ -239,12 +239,25 @@ for gpu_name, extra, code, fragment in [
         # SMs and 2 TB/s: a fresh H100 user's find, 2026-12-05)
         ("NVIDIA H200 NVL", [], 0, "(gemm-advisor profiles show h200 > mine.yaml)")]:
     variant = os.path.join(TMP, "variant.csv")
+    # On a slice the whole GPU's times are too fast (a row faster than the slice's matrix peak is an
+    # error: timed on more CUs): times as a slice of 60 of 132 SMs could run them, 132/60 x as long.
+    ms = rows[0].index("ms")
+    scale = 132 / 60 if extra else 1.0
     with open(variant, "w", newline="") as f:
-        csv.writer(f).writerows([rows[0] + ["gpu"]] + [r + [gpu_name] for r in rows[1:]])
+        csv.writer(f).writerows([rows[0] + ["gpu"]] + [r[:ms] + [f"{float(r[ms]) * scale:.6f}"] + r[ms + 1:] + [gpu_name]
+                                                       for r in rows[1:]])
     rc, out, err = run("evaluate", "--hw", "h200", "--target", "triton-tutorial", "--measurements", variant, *extra)
     check(f"evaluate: gpu '{gpu_name}' {' '.join(extra)}: exit {code}, said once",
           rc == code and (fragment in err if fragment else "MIG" not in err) and err.count(fragment or "@@") <= 1 and
           (bool(out) == (code == 0)), f"rc={rc} err={err[:300]!r}")
+# The whole GPU's times scored for a partition: a row faster than the partition's matrix peak is one
+# only more CUs could run, an error naming it (its shape's fastest rows were left out and the slowest
+# scored as if complete: a fresh user's find, 2026-12-06).
+rc, out, err = run("evaluate", "--hw", "h200", "--target", "triton-tutorial", "--measurements", DATA,
+                   "--cu-count", "66")
+check("evaluate: the whole GPU's times on --cu-count 66 are an error at the first too-fast row",
+      rc == 1 and not out and "faster than h200's 495 TFLOP/s peak on 66 CUs allows" in err and
+      "timed on more CUs than --cu-count's 66?" in err and err.count("error:") == 1, err[-400:])
 # A time beyond any one GEMM's (1e308 ms) is a bad row at its line: scored, it printed inf and nan.
 huge = write("huge-ms.csv", "m,n,k,kernel,block_m,block_n,block_k,num_warps,num_stages,ms\n"
              "4096,4096,4096,triton,128,128,64,8,3,1e308\n4096,4096,4096,triton,128,256,64,8,3,2e9\n")
