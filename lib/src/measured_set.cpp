@@ -156,7 +156,8 @@ constexpr double kShortestLaunchFraction = 0.25;
 // 1e-300 ms: geomean 0.0%). Returns the number of rows left out; the warnings go to *warnings
 // (printed once the file is known not to be a unit slip). A vendor-library row below the floor is
 // dropped too (it was scored as the vendor's time: 2732% of oracle for a file in seconds, a fresh
-// user's find).
+// user's find). Throws InputError instead where, on a partition (--cu-count), the shape's first such
+// row is faster than the partition's matrix peak allows but not the whole GPU's: timed on more CUs.
 
 std::size_t drop_faster_than_peak(const std::string& path, MeasuredShape& shape,
                                   const Hardware& hw, double launch_floor_s,
