@@ -20,6 +20,15 @@ launch, the median of --reps runs):
           `noload` (the loads predicated off: no operand traffic), `nostore` (the store predicated off),
           `neither`. What it answers: whether the 8- and 2-warp tiles' extra time is in their loads, their
           store or neither (data/measurements/README.md, thirty-sixth session: 10-30% over 4 warps).
+  epilogue  the same store-bound launches, and twins whose output row stride is a multiple of 16
+          elements (Triton then vectorises the store), through three kernels: `sweep` (matmul_kernel,
+          SPLIT_K a run-time value), `sweepspec` (the same body with SPLIT_K specialised: the split-K
+          store path compiled out) and `full` (the stripped copy above); each row also gives the
+          compiled kernel's registers, spills, shared memory and its SASS counts of global stores and
+          of all instructions (columns n_regs, n_spills, shared_bytes, sass_stores, sass_instructions).
+          What it answers: why the sweep's kernel runs these launches 7-19 us slower than the
+          stripped copy (H100 run of the phase part, 2026-12-06), and what an output row stride that
+          is not a multiple of 16 costs.
 
 Columns: part,name,m,n,k,dtype,layout,block_m,block_n,block_k,group_m,num_warps,num_stages,split_k,
 variant,median_us,p10_us,p90_us,reps,gpu
@@ -62,7 +71,22 @@ PHASE_CASES = [  # (name, m, n, k, layout, dtype, configs)
 GROUP_M = 8
 FLUSH_BYTES = 256 * 1024 * 1024
 COLUMNS = ["part", "name", "m", "n", "k", "dtype", "layout", "block_m", "block_n", "block_k", "group_m",
-           "num_warps", "num_stages", "split_k", "variant", "median_us", "p10_us", "p90_us", "reps", "gpu"]
+           "num_warps", "num_stages", "split_k", "variant", "median_us", "p10_us", "p90_us", "reps", "gpu",
+           "n_regs", "n_spills", "shared_bytes", "sass_stores", "sass_instructions"]
+EPILOGUE_CASES = [  # (name, m, n, k, layout, dtype, configs): the phase part's store-bound shapes and twins
+    ("store.10020x2215x12.nn", 10020, 2215, 12, "NN", "bf16",
+     [(16, 256, 16, 4, 1), (16, 256, 16, 8, 1), (64, 128, 16, 2, 3), (64, 128, 16, 4, 3), (64, 128, 16, 8, 3),
+      (128, 256, 16, 8, 3), (128, 128, 16, 4, 2), (64, 64, 16, 4, 3), (32, 128, 16, 4, 1)]),
+    ("store.10020x2224x12.nn", 10020, 2224, 12, "NN", "bf16",
+     [(16, 256, 16, 4, 1), (16, 256, 16, 8, 1), (64, 128, 16, 2, 3), (64, 128, 16, 4, 3), (64, 128, 16, 8, 3),
+      (128, 256, 16, 8, 3), (128, 128, 16, 4, 2), (64, 64, 16, 4, 3), (32, 128, 16, 4, 1)]),
+    ("m.20000x1023x32.nt", 20000, 1023, 32, "NT", "bf16",
+     [(64, 128, 32, 2, 3), (64, 128, 32, 4, 3), (64, 128, 32, 8, 3), (64, 64, 32, 4, 3), (128, 128, 32, 8, 3)]),
+    ("m.20000x1024x32.nt", 20000, 1024, 32, "NT", "bf16",
+     [(64, 128, 32, 2, 3), (64, 128, 32, 4, 3), (64, 128, 32, 8, 3), (64, 64, 32, 4, 3), (128, 128, 32, 8, 3)]),
+    ("big.4096x4096x4096.nn", 4096, 4096, 4096, "NN", "bf16",  # a compute-bound control
+     [(128, 256, 64, 8, 3), (128, 128, 64, 4, 3)]),
+]
 
 
 def main():
@@ -132,13 +156,28 @@ def main():
     w = csv.DictWriter(out, fieldnames=COLUMNS)
     w.writeheader()
 
-    def emit(part, name, m, n, k, dtype, layout, cfg, split, variant, t):
+    def emit(part, name, m, n, k, dtype, layout, cfg, split, variant, t, facts=None):
         bm, bn, bk, nw, ns = cfg
         w.writerow(dict(part=part, name=name, m=m, n=n, k=k, dtype=dtype, layout=layout, block_m=bm, block_n=bn,
                         block_k=bk, group_m=GROUP_M, num_warps=nw, num_stages=ns, split_k=split, variant=variant,
-                        median_us=f"{t[0]:.2f}", p10_us=f"{t[1]:.2f}", p90_us=f"{t[2]:.2f}", reps=t[3], gpu=gpu))
+                        median_us=f"{t[0]:.2f}", p10_us=f"{t[1]:.2f}", p90_us=f"{t[2]:.2f}", reps=t[3], gpu=gpu,
+                        **(facts or {})))
         out.flush()
-        print(part, name, cfg, split, variant, f"{t[0]:.2f}", flush=True)
+        print(part, name, cfg, split, variant, f"{t[0]:.2f}", facts or "", flush=True)
+
+    def compiled_facts(kern):
+        """Registers, spills, shared memory and SASS store/instruction counts of a launch's kernel."""
+        facts = dict(n_regs=int(kern.n_regs), n_spills=int(kern.n_spills),
+                     shared_bytes=int(getattr(kern.metadata, "shared", 0)))
+        try:
+            import re
+            from resource_probe import sass_of
+            sass = sass_of(kern)
+            facts["sass_stores"] = len(re.findall(r"\bSTG\S*", sass))
+            facts["sass_instructions"] = len(re.findall(r"/\*[0-9a-f]{4,}\*/\s+[A-Z@]", sass))
+        except Exception as ex:  # no cuobjdump: the counts stay empty
+            print(f"# sass: {type(ex).__name__}: {str(ex)[:120]}", flush=True)
+        return facts
 
     parts = a.parts.split(",")
     if "split" in parts:
@@ -195,6 +234,32 @@ def main():
                 except Exception as ex:
                     print(f"# {name} {cfg}: {type(ex).__name__}: {str(ex)[:200]}", flush=True)
                     torch.cuda.synchronize()
+    if "epilogue" in parts:
+        spec_kernel = triton.jit(gk._matmul_body)  # SPLIT_K == 1 specialised: the split-K path compiled out
+        dts = {"bf16": torch.bfloat16, "fp16": torch.float16}
+        for name, m, n, k, layout, dtype, cfgs in EPILOGUE_CASES:
+            (sab, sam, sak), (sbb, sbk, sbn), (scb, scm, scn) = kernel_strides(m, n, k, 1, layout)
+            A = torch.randn((m, k) if layout[0] == "N" else (k, m), device="cuda").to(dts[dtype])
+            B = torch.randn((k, n) if layout[1] == "N" else (n, k), device="cuda").to(dts[dtype])
+            C = torch.empty((m, n), device="cuda", dtype=dts[dtype])
+            ws = torch.empty(1, device="cuda", dtype=torch.float32)
+            for cfg in cfgs:
+                bm, bn, bk, nw, ns = cfg
+                grid = (triton.cdiv(m, bm) * triton.cdiv(n, bn),)
+                kw = dict(BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, GROUP_M=GROUP_M, num_warps=nw, num_stages=ns)
+                sargs = (A, B, C, ws, m, n, k, sab, sam, sak, sbb, sbk, sbn, scb, scm, scn, 1)
+                launches = {
+                    "sweep": lambda: gk.matmul_kernel[grid + (1,)](*sargs, **kw),
+                    "sweepspec": lambda: spec_kernel[grid + (1,)](*sargs, **kw),
+                    "full": lambda: phase_kernel[grid](A, B, C, m, n, k, sam, sak, sbk, sbn, scm, scn, 1, 1, **kw),
+                }
+                for variant, launch in launches.items():
+                    try:
+                        facts = compiled_facts(launch())
+                        emit("epilogue", name, m, n, k, dtype, layout, cfg, 1, variant, time_us(launch), facts)
+                    except Exception as ex:
+                        print(f"# {name} {cfg} {variant}: {type(ex).__name__}: {str(ex)[:200]}", flush=True)
+                        torch.cuda.synchronize()
     out.close()
 
 
