@@ -84,7 +84,11 @@ const PublicTable kXlaH100{"h100", "XLA default_matmul_perf_table.txtpb@3ddd1793
                            // 512x2048x4096 and 256x1024x2048 out at 0.72x and 0.75x. The same change
                            // took the triton target on our own H100 measurements from 96.3% to 97.6%
                            // of oracle (README "On a GPU the fit never saw"): cuBLAS is not the target.
-                           9};
+                           // 8 since the split-K reduction's measured cost (2026-12-06: 3.4 us + 0.245 us
+                           // a split on the H100, h100-phase-probe.csv; 1.7 + 0.62 before): the split-2
+                           // picks lose their 1.7 us, and 256x4096x4096 falls to 0.74x, 512x2048x4096
+                           // to 0.67x.
+                           8};
 // ROCm aiter's tuned bf16 GEMMs: ROCm/aiter, aiter/configs/bf16_tuned_gemm.csv at commit 032c54e4,
 // gfx950 with 256 CUs (MI350X/MI355X; compared on the MI355X profile), the `tflops` column. aiter's
 // "tn" kernels take A as M x K and B as N x K, both K-contiguous: our NT.
@@ -389,9 +393,12 @@ int within_issue_band(const char* profile, const XlaFigure (&figures)[N]) {
 // Regression floors, 2026-12-04: the B200 18 of 27 (0.60-0.84x: every shape predicted slower than
 // cuBLAS, the nine below 0.7 the largest N and K: the model predicts a plain Triton kernel, which
 // ran 0.63x of cuBLAS at 4096^3 on a B200, next test), the H100 27 of 27 (0.72-0.89x; 0.70-0.87x since its measured DRAM latency, 2026-12-05, 1024x1024x4096 at 0.7005: at the band's edge).
+// Since the split-K reduction's measured cost (2026-12-06, model_params.hpp: 3.4 us + 0.245 us a
+// split on the H100, where 1.7 + 0.62 was assumed): the B200 18 of 27 still, the H100 26 of 27
+// (1024x1024x4096 at 0.66x: its split-2 pick's reduction 1.4 us longer, the unsplit tile then first).
 TEST_CASE("cross-vendor: XLA's shapes >= 1024 within 0.7-1.15x, B200 and H100", "[model][crossvendor]") {
   CHECK(within_issue_band("b200", kXlaB200Large) >= 18);
-  CHECK(within_issue_band("h100", kXlaH100Large) >= 27);
+  CHECK(within_issue_band("h100", kXlaH100Large) >= 26);
 }
 
 TEST_CASE("cross-vendor: B200 within 0.7-1.15x of XLA on 80% of shapes >= 1024 (issue target, not met)",

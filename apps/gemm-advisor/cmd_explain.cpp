@@ -208,7 +208,7 @@ Registered register_explain(CLI::App& app) {
                 if (c.split_k > 1)
                   line("split-K reduction",
                        fmt::format("{} = launch {} + the larger of two: the partials read and C written at the DRAM's "
-                                   "rate, {}; one loaded L2 latency per split, {}",
+                                   "rate, {}; an L2 hit wait per split, {}",
                                    us(x.split_k_reduce_s),
                                    us(x.split_k_reduce_s - std::max(x.split_k_reduce_bandwidth_s, x.split_k_reduce_latency_s)),
                                    us(x.split_k_reduce_bandwidth_s), us(x.split_k_reduce_latency_s)));

@@ -664,8 +664,9 @@ void estimate_terms(const EstimateContext& ctx, const TileConfig& c, LatencyEsti
   double split_k_reduce_s = 0;
   if (k.split_k > 1) {
     // Second kernel: read split_k fp32 partials, write the output once. Its loop over the splits
-    // has a run-time trip count, so each iteration waits about one loaded L2 latency (the partials
-    // were just written and sit in L2), unless the bytes themselves take longer. Its output write
+    // has a run-time trip count, so each iteration waits for its L2 hit (the partials were just
+    // written and sit in L2: split_k_reduce_latency_multiplier idle L2 latencies, measured),
+    // unless the bytes themselves take longer. Its output write
     // is the launch's output as the main kernel's would be: rows that are not whole 32-byte sectors
     // are written at the misaligned rate (out_store_bytes_per_s). The partials are only read here
     // (whole sectors are fetched, the bytes counted); their write, in the main kernel, takes the
@@ -675,7 +676,7 @@ void estimate_terms(const EstimateContext& ctx, const TileConfig& c, LatencyEsti
     const double out_bytes = m * n * batch * ctx.bytes_out;
     const double reduce_bandwidth_s =
         (partial_bytes + out_bytes * (ctx.dram_bytes_per_s / ctx.out_store_bytes_per_s)) / ctx.dram_bytes_per_s;
-    const double reduce_latency_s = k.split_k * hw.l2_latency_s * mp.loaded_latency_multiplier;
+    const double reduce_latency_s = k.split_k * hw.l2_latency_s * mp.split_k_reduce_latency_multiplier;
     split_k_reduce_s = mp.split_k_reduce_launch_s + std::max(reduce_bandwidth_s, reduce_latency_s);
     if constexpr (kRecord) {
       record->dram_bytes += partial_bytes * 2 + out_bytes;

@@ -83,7 +83,7 @@ struct Estimate {
   /// its parts (0 if split_k = 1): split_k_reduce_s = its launch + max(split_k_reduce_bandwidth_s,
   /// split_k_reduce_latency_s)
   double split_k_reduce_bandwidth_s = 0;  ///< the partials read and the output written, over DRAM bandwidth
-  double split_k_reduce_latency_s = 0;    ///< one loaded L2 latency per split (the loop's trip count is run-time)
+  double split_k_reduce_latency_s = 0;    ///< split_k x the idle L2 latency x split_k_reduce_latency_multiplier (its loop waits each split)
   double split_k_partial_bytes = 0;       ///< fp32 partials written, then read: 2 x split_k x M x N x batch x 4 (in dram_bytes)
   /// The time's parts: latency_s = launch_s + (waves - 1) * first_wave_s + last_wave_s + split_k_reduce_s
   double launch_s = 0;            ///< the kernel launch (model parameter launch_overhead_s)

@@ -45,11 +45,22 @@ struct ModelParams {
   /// predicted time of tiny problems (p90 top-1 error 63% against 27% over the 263 triton shapes).
   double launch_overhead_s = 3.07e-6;
   /// Fixed cost of the split-K reduction kernel, launched right behind the GEMM in the same stream:
-  /// its launch overlaps the GEMM's run, so only the dependency gap and its ramp-up remain, in s.
-  /// Measured, not fitted (data/measurements/h200-launch.csv, tools/measure/launch.py): a tiny
-  /// GEMM followed by a tiny reduction takes 3.43 us more than the GEMM alone; less the reduction's
-  /// own modelled work (2 splits x one loaded L2 latency, ~1.7 us) leaves 1.7 us.
-  double split_k_reduce_launch_s = 1.7e-6;
+  /// its launch overlaps the GEMM's run, so only the dependency gap, its ramp-up and its drain
+  /// remain, in s. Measured, not fitted (data/measurements/h100-phase-probe.csv, part `split`,
+  /// tools/measure/phase_probe.py, 2026-12-06, H100 SXM): over 102 (tile, split 2-64) pairs of the
+  /// triton target's split-K decode shapes (1x130x6868 TT, 1x1280x5120 NT, 1x576x7168 NT; 130-1280
+  /// outputs, the partials L2-resident), the pair GEMM + reduction takes 3.40 us + 0.245 us a split
+  /// more than the GEMM alone (least squares, largest residual 1.2 us); the intercept is this
+  /// figure, the slope split_k_reduce_latency_multiplier's. (The H200's one point,
+  /// h200-launch.csv: 3.43 us at split 2, against 3.89 from this fit.)
+  double split_k_reduce_launch_s = 3.4e-6;
+  /// Wait of one iteration of the split-K reduction's loop over the splits (its trip count is a
+  /// run-time value, so each iteration's load of the partials waits for its L2 hit), as a multiple of
+  /// the profile's idle L2 latency. Measured, not fitted: the slope above, 0.245 us a split = 485
+  /// cycles at 1980 MHz, over the H100's idle L2 latency of 288 cycles (profiles/h100.yaml) = 1.68.
+  /// Before 2026-12-06 the reduction waited loaded_latency_multiplier (4.25) L2 latencies a split,
+  /// 2.5x the measured 0.245 us.
+  double split_k_reduce_latency_multiplier = 1.68;
   /// Fraction of the L2 that keeps operand panels between waves (the rest holds the working set of
   /// the wave itself and the output). Fitted: 1.0.
   double l2_reuse_fraction = 1.0;
@@ -226,6 +237,8 @@ constexpr ModelParamInfo kModelParamRegistry[] = {
     {"launch_overhead_s", "s", 0, 1e-2, &ModelParams::launch_overhead_s, "fixed cost of one kernel launch"},
     {"split_k_reduce_launch_s", "s", 0, 1e-2, &ModelParams::split_k_reduce_launch_s,
      "fixed cost of the split-K reduction kernel behind the GEMM"},
+    {"split_k_reduce_latency_multiplier", "multiple", 0, 1e3, &ModelParams::split_k_reduce_latency_multiplier,
+     "wait of one split of the split-K reduction's loop, over the idle L2 latency"},
     {"l2_reuse_fraction", "fraction", 0, 1, &ModelParams::l2_reuse_fraction,
      "share of the L2 keeping operand panels between waves"},
     {"narrow_tile_matrix_efficiency", "fraction", 1e-3, 1, &ModelParams::narrow_tile_matrix_efficiency,
