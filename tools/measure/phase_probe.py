@@ -211,18 +211,25 @@ def main():
                     except Exception as ex:  # a config that fails is recorded by its absence, the probe goes on
                         print(f"# {name} {cfg} split {sk}: {type(ex).__name__}: {str(ex)[:200]}", flush=True)
                         torch.cuda.synchronize()
+    def one_step_problem(m, n, k, layout, dtype):
+        """The strides and operands of a one-launch problem (split 1: a one-element workspace)."""
+        dt = {"bf16": torch.bfloat16, "fp16": torch.float16}[dtype]
+        strides = kernel_strides(m, n, k, 1, layout)
+        A = torch.randn((m, k) if layout[0] == "N" else (k, m), device="cuda").to(dt)
+        B = torch.randn((k, n) if layout[1] == "N" else (n, k), device="cuda").to(dt)
+        return strides, A, B, torch.empty((m, n), device="cuda", dtype=dt), torch.empty(1, device="cuda")
+
+    def launch_of(m, n, cfg):
+        """The 1-D grid and the launch keywords of a config (block_m, block_n, block_k, warps, stages)."""
+        bm, bn, bk, nw, ns = cfg
+        return ((triton.cdiv(m, bm) * triton.cdiv(n, bn),),
+                dict(BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, GROUP_M=GROUP_M, num_warps=nw, num_stages=ns))
+
     if "phase" in parts:
-        dts = {"bf16": torch.bfloat16, "fp16": torch.float16}
         for name, m, n, k, layout, dtype, cfgs in PHASE_CASES:
-            (sab, sam, sak), (sbb, sbk, sbn), (scb, scm, scn) = kernel_strides(m, n, k, 1, layout)
-            A = torch.randn((m, k) if layout[0] == "N" else (k, m), device="cuda").to(dts[dtype])
-            B = torch.randn((k, n) if layout[1] == "N" else (n, k), device="cuda").to(dts[dtype])
-            C = torch.empty((m, n), device="cuda", dtype=dts[dtype])
-            ws = torch.empty(1, device="cuda", dtype=torch.float32)
+            ((sab, sam, sak), (sbb, sbk, sbn), (scb, scm, scn)), A, B, C, ws = one_step_problem(m, n, k, layout, dtype)
             for cfg in cfgs:
-                bm, bn, bk, nw, ns = cfg
-                grid = (triton.cdiv(m, bm) * triton.cdiv(n, bn),)
-                kw = dict(BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, GROUP_M=GROUP_M, num_warps=nw, num_stages=ns)
+                grid, kw = launch_of(m, n, cfg)
                 try:
                     emit("phase", name, m, n, k, dtype, layout, cfg, 1, "sweep", time_us(
                         lambda: gk.matmul_kernel[grid + (1,)](A, B, C, ws, m, n, k, sab, sam, sak, sbb, sbk, sbn,
@@ -236,17 +243,10 @@ def main():
                     torch.cuda.synchronize()
     if "epilogue" in parts:
         spec_kernel = triton.jit(gk._matmul_body)  # SPLIT_K == 1 specialised: the split-K path compiled out
-        dts = {"bf16": torch.bfloat16, "fp16": torch.float16}
         for name, m, n, k, layout, dtype, cfgs in EPILOGUE_CASES:
-            (sab, sam, sak), (sbb, sbk, sbn), (scb, scm, scn) = kernel_strides(m, n, k, 1, layout)
-            A = torch.randn((m, k) if layout[0] == "N" else (k, m), device="cuda").to(dts[dtype])
-            B = torch.randn((k, n) if layout[1] == "N" else (n, k), device="cuda").to(dts[dtype])
-            C = torch.empty((m, n), device="cuda", dtype=dts[dtype])
-            ws = torch.empty(1, device="cuda", dtype=torch.float32)
+            ((sab, sam, sak), (sbb, sbk, sbn), (scb, scm, scn)), A, B, C, ws = one_step_problem(m, n, k, layout, dtype)
             for cfg in cfgs:
-                bm, bn, bk, nw, ns = cfg
-                grid = (triton.cdiv(m, bm) * triton.cdiv(n, bn),)
-                kw = dict(BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, GROUP_M=GROUP_M, num_warps=nw, num_stages=ns)
+                grid, kw = launch_of(m, n, cfg)
                 sargs = (A, B, C, ws, m, n, k, sab, sam, sak, sbb, sbk, sbn, scb, scm, scn, 1)
                 launches = {
                     "sweep": lambda: gk.matmul_kernel[grid + (1,)](*sargs, **kw),
