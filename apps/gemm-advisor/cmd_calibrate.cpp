@@ -104,8 +104,8 @@ Registered register_calibrate(CLI::App& app) {
       ->capture_default_str()
       ->transform(whole_number_validator())->check(CLI::Range(1, 20));
   cmd->add_option("--params", o->params,
-                  "Comma-separated parameters to fit (default: all but split_k_reduce_launch_s and "
-                  "register_overhead_per_thread; `gemm-advisor targets --format json` lists them); "
+                  "Comma-separated parameters to fit (default: all but split_k_reduce_launch_s, "
+                  "split_k_reduce_latency_multiplier and register_overhead_per_thread; `gemm-advisor targets --format json` lists them); "
                   "may be given more than once")
       ->check(non_empty_validator())
       ->multi_option_policy(CLI::MultiOptionPolicy::Join);  // several --params join with a newline
@@ -202,9 +202,9 @@ Registered register_calibrate(CLI::App& app) {
               // A parameter the target's kernel never uses is fitted to nothing: said, as --max-split-k is.
               const bool splits = target_has_field(target, "split_k");
               for (const ModelParamInfo* p : options.params)
-                if (!splits && std::string_view(p->name) == "split_k_reduce_launch_s")
-                  spdlog::warn("--params: target {} has no split-K: split_k_reduce_launch_s has no effect on it",
-                               target.name());
+                if (!splits && (std::string_view(p->name) == "split_k_reduce_launch_s" ||
+                                std::string_view(p->name) == "split_k_reduce_latency_multiplier"))
+                  spdlog::warn("--params: target {} has no split-K: {} has no effect on it", target.name(), p->name);
             }
             // A families file given twice: the second copy found every shape taken and said it matched
             // none (a fresh user's find, 2026-12-03); as --measurements twice, a usage error.

@@ -200,8 +200,11 @@ std::string_view fitted_variant(const std::vector<MeasuredShape>& shapes, const 
 std::vector<const ModelParamInfo*> default_fit_parameters() {
   std::vector<const ModelParamInfo*> out;
   for (const ModelParamInfo& p : kModelParamRegistry) {
-    // Measured (split-K reduction launch) or assumed (register overhead): not the fit's to move.
-    if (p.name == "split_k_reduce_launch_s" || p.name == "register_overhead_per_thread") continue;
+    // Measured (the split-K reduction's launch and wait a split) or assumed (register overhead): not
+    // the fit's to move.
+    if (p.name == "split_k_reduce_launch_s" || p.name == "split_k_reduce_latency_multiplier" ||
+        p.name == "register_overhead_per_thread")
+      continue;
     out.push_back(&p);
   }
   return out;
