@@ -503,6 +503,25 @@ rc, out, err = run("calibrate", "--hw", "h200", "--target", "triton-tutorial", "
                    "-o", os.path.join(TMP, "sk.yaml"))
 check("calibrate --params split_k_reduce_launch_s on a kernel without split-K: warned", rc == 0 and
       "has no split-K: split_k_reduce_launch_s has no effect" in err, err[-300:])
+rc, out, err = run("calibrate", "--hw", "h200", "--target", "triton-tutorial", "--measurements", nine, "--folds", "2",
+                   "--passes", "1", "--params", "split_k_reduce_latency_multiplier", "--families", uneven,
+                   "-o", os.path.join(TMP, "skm.yaml"))
+check("calibrate --params split_k_reduce_latency_multiplier on a kernel without split-K: warned", rc == 0 and
+      "has no split-K: split_k_reduce_latency_multiplier has no effect" in err, err[-300:])
+# The report marks the parameters the fit was not asked to move (they looked fitted and unmoved: a fresh
+# user's find, 2026-12-06): the one named is not marked, every other is, in the table and the JSON.
+lines = {l.split()[0]: l for l in out.splitlines() if l.startswith("  ") and "->" in l}
+check("calibrate's parameter table marks what was not fitted",
+      rc == 0 and "(not fitted)" not in lines.get("split_k_reduce_latency_multiplier", "(not fitted)") and
+      "(not fitted)" in lines.get("launch_overhead_s", "") and "(not fitted)" in lines.get("split_k_reduce_launch_s", ""),
+      out[-900:])
+rc, out, err = run("calibrate", "--hw", "h200", "--target", "triton-tutorial", "--measurements", nine, "--folds", "2",
+                   "--passes", "1", "--params", "launch_overhead_s", "--families", uneven,
+                   "-o", os.path.join(TMP, "fitflag.yaml"), "--format", "json")
+params = json.loads(out)["parameters"] if rc == 0 else {}
+check("calibrate JSON: each parameter says whether it was fitted",
+      rc == 0 and params["launch_overhead_s"]["fit"] is True and
+      not any(v["fit"] for k, v in params.items() if k != "launch_overhead_s"), out[-600:] + err[-300:])
 
 # A partition is said in evaluate's header and JSON (a partition's scores looked like the whole GPU's);
 # a second target fitted on top of an overlay keeps the first's name under calibration: targets.

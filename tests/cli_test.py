@@ -861,7 +861,7 @@ check("explain JSON: split-K's fp32 partials by hand, and the reduction's parts"
       t["split_k_reduce_s"] > max(t["split_k_reduce_bandwidth_s"], t["split_k_reduce_latency_s"]) > 0, json.dumps(t)[:300])
 rc, out, err = run("explain", "128x128x65536", "--hw", "h200", "--config", "64x64x128:4:3:8")
 check("explain table: split-K's partials in the DRAM traffic line, the reduction's parts said",
-      rc == 0 and "fp32 partials written and read, 1.049 MB" in out and "an L2 hit wait per split" in out, out)
+      rc == 0 and "fp32 partials written and read, 1.049 MB" in out and "8 splits, each waiting for its L2 hit (0.264 us: split_k_reduce_latency_multiplier x the idle L2 latency), 2.115 us" in out, out)
 # The block-scale math (vllm-fp8-block) is a line of the table, as it is a JSON term; a spilling config says so.
 rc, out, err = run("explain", "64x7168x2048", "--hw", "h200", "--target", "vllm-fp8-block", "--config",
                    "128x128x128:4:3:g1")

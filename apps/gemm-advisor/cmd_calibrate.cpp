@@ -375,8 +375,14 @@ Registered register_calibrate(CLI::App& app) {
               for (const FoldResult& f : c.folds)
                 folds.push_back({{"families", f.families}, {"before", score_json(f.before)}, {"after", score_json(f.after)}});
               nlohmann::json params = nlohmann::json::object();
-              for (const ModelParamInfo& info : kModelParamRegistry)
-                params[std::string(info.name)] = {{"start", c.start.*(info.field)}, {"fitted", c.fitted.*(info.field)}};
+              // Whether the fit moved it is start != fitted; whether the fit was asked to is "fit" (a
+              // parameter left at its start looked fitted and unmoved: a fresh user's find, 2026-12-06).
+              for (const ModelParamInfo& info : kModelParamRegistry) {
+                const bool fit =
+                    std::find(fitted_names.begin(), fitted_names.end(), info.name) != fitted_names.end();
+                params[std::string(info.name)] = {
+                    {"start", c.start.*(info.field)}, {"fitted", c.fitted.*(info.field)}, {"fit", fit}};
+              }
               out << json_text(nlohmann::json{{"generator", generator_json()},
                                               {"target", target.name()},
                                               {"parameter_set", c.variant},
@@ -419,10 +425,13 @@ Registered register_calibrate(CLI::App& app) {
                                  score_text(c.held_out_before), score_text(c.held_out_after));
               out << fmt::format("{:<7} {:>28}   {:>28}   (in-sample, the fit that is written)\n", "all",
                                  score_text(c.all_before), score_text(c.all_after));
-              out << "parameters (start -> fitted):\n";
+              out << "parameters (start -> fitted; those not fitted stay at the start):\n";
               for (const ModelParamInfo& info : kModelParamRegistry) {
                 const double a = c.start.*(info.field), b = c.fitted.*(info.field);
-                out << fmt::format("  {:<30} {:>10.4g} -> {:<10.4g} {}\n", info.name, a, b, a == b ? "" : "(changed)");
+                const bool fit =
+                    std::find(fitted_names.begin(), fitted_names.end(), info.name) != fitted_names.end();
+                out << fmt::format("  {:<34} {:>10.4g} -> {:<10.4g} {}\n", info.name, a, b,
+                                   a != b ? "(changed)" : fit ? "" : "(not fitted)");
               }
               out << fmt::format("wrote {} (use it with --hw {} --target {})\n", o->out, o->out, target.name());
             }

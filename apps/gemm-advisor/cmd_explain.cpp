@@ -207,11 +207,13 @@ Registered register_explain(CLI::App& app) {
                                           x.waves, us(x.first_wave_s), shorter_last ? ", the last shorter" : ""));
                 if (c.split_k > 1)
                   line("split-K reduction",
-                       fmt::format("{} = launch {} + the larger of two: the partials read and C written at the DRAM's "
-                                   "rate, {}; an L2 hit wait per split, {}",
+                       fmt::format("{} = launch {} (split_k_reduce_launch_s) + the larger of two: the partials read "
+                                   "and C written at the DRAM's rate, {}; {} splits, each waiting for its L2 hit "
+                                   "({}: split_k_reduce_latency_multiplier x the idle L2 latency), {}",
                                    us(x.split_k_reduce_s),
                                    us(x.split_k_reduce_s - std::max(x.split_k_reduce_bandwidth_s, x.split_k_reduce_latency_s)),
-                                   us(x.split_k_reduce_bandwidth_s), us(x.split_k_reduce_latency_s)));
+                                   us(x.split_k_reduce_bandwidth_s), c.split_k,
+                                   us(x.split_k_reduce_latency_s / c.split_k), us(x.split_k_reduce_latency_s)));
                 line("time", fmt::format("{} = launch + all waves{}", us(x.latency_s), c.split_k > 1 ? " + reduction" : ""));
                 out << "memory hierarchy" << title << "\n";
                 // The first wave's K-step: later waves may hit more (a fresh user's hand count over the
