@@ -103,10 +103,13 @@ Registered register_calibrate(CLI::App& app) {
   cmd->add_option("--passes", o->passes, "Coordinate-descent passes over the parameters")
       ->capture_default_str()
       ->transform(whole_number_validator())->check(CLI::Range(1, 20));
+  std::vector<std::string_view> not_by_default;  // the measured or assumed ones (ModelParamInfo::fit_by_default)
+  for (const gemm_advisor::ModelParamInfo& p : gemm_advisor::kModelParamRegistry)
+    if (!p.fit_by_default) not_by_default.push_back(p.name);
   cmd->add_option("--params", o->params,
-                  "Comma-separated parameters to fit (default: all but split_k_reduce_launch_s, "
-                  "split_k_reduce_latency_multiplier and register_overhead_per_thread; `gemm-advisor targets --format json` lists them); "
-                  "may be given more than once")
+                  fmt::format("Comma-separated parameters to fit (default: all but {}; `gemm-advisor targets --format "
+                              "json` lists them); may be given more than once",
+                              fmt::join(not_by_default, ", ")))
       ->check(non_empty_validator())
       ->multi_option_policy(CLI::MultiOptionPolicy::Join);  // several --params join with a newline
   cmd->add_option("--param-set", o->param_set,
@@ -202,8 +205,7 @@ Registered register_calibrate(CLI::App& app) {
               // A parameter the target's kernel never uses is fitted to nothing: said, as --max-split-k is.
               const bool splits = target_has_field(target, "split_k");
               for (const ModelParamInfo* p : options.params)
-                if (!splits && (std::string_view(p->name) == "split_k_reduce_launch_s" ||
-                                std::string_view(p->name) == "split_k_reduce_latency_multiplier"))
+                if (!splits && p->split_k_only)
                   spdlog::warn("--params: target {} has no split-K: {} has no effect on it", target.name(), p->name);
             }
             // A families file given twice: the second copy found every shape taken and said it matched
@@ -279,6 +281,11 @@ Registered register_calibrate(CLI::App& app) {
             std::vector<std::string> fitted_names;
             for (const ModelParamInfo* p : options.params.empty() ? default_fit_parameters() : options.params)
               fitted_names.emplace_back(p->name);
+            // Whether the fit was asked to move a parameter (the report marks those it was not: they
+            // looked fitted and unmoved, a fresh user's find, 2026-12-06).
+            const auto was_fit = [&](const ModelParamInfo& info) {
+              return std::find(fitted_names.begin(), fitted_names.end(), info.name) != fitted_names.end();
+            };
             const auto t0 = std::chrono::steady_clock::now();
             // The shapes are scored on this many threads (the result is the same on any number).
             tbb::global_control threads(tbb::global_control::max_allowed_parallelism, o->jobs ? o->jobs : usable_cpus());
@@ -375,14 +382,10 @@ Registered register_calibrate(CLI::App& app) {
               for (const FoldResult& f : c.folds)
                 folds.push_back({{"families", f.families}, {"before", score_json(f.before)}, {"after", score_json(f.after)}});
               nlohmann::json params = nlohmann::json::object();
-              // Whether the fit moved it is start != fitted; whether the fit was asked to is "fit" (a
-              // parameter left at its start looked fitted and unmoved: a fresh user's find, 2026-12-06).
-              for (const ModelParamInfo& info : kModelParamRegistry) {
-                const bool fit =
-                    std::find(fitted_names.begin(), fitted_names.end(), info.name) != fitted_names.end();
+              // Whether the fit moved it is start != fitted; whether the fit was asked to is "fit".
+              for (const ModelParamInfo& info : kModelParamRegistry)
                 params[std::string(info.name)] = {
-                    {"start", c.start.*(info.field)}, {"fitted", c.fitted.*(info.field)}, {"fit", fit}};
-              }
+                    {"start", c.start.*(info.field)}, {"fitted", c.fitted.*(info.field)}, {"fit", was_fit(info)}};
               out << json_text(nlohmann::json{{"generator", generator_json()},
                                               {"target", target.name()},
                                               {"parameter_set", c.variant},
@@ -428,10 +431,8 @@ Registered register_calibrate(CLI::App& app) {
               out << "parameters (start -> fitted; those not fitted stay at the start):\n";
               for (const ModelParamInfo& info : kModelParamRegistry) {
                 const double a = c.start.*(info.field), b = c.fitted.*(info.field);
-                const bool fit =
-                    std::find(fitted_names.begin(), fitted_names.end(), info.name) != fitted_names.end();
                 out << fmt::format("  {:<34} {:>10.4g} -> {:<10.4g} {}\n", info.name, a, b,
-                                   a != b ? "(changed)" : fit ? "" : "(not fitted)");
+                                   a != b ? "(changed)" : was_fit(info) ? "" : "(not fitted)");
               }
               out << fmt::format("wrote {} (use it with --hw {} --target {})\n", o->out, o->out, target.name());
             }

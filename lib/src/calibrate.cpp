@@ -201,10 +201,8 @@ std::vector<const ModelParamInfo*> default_fit_parameters() {
   std::vector<const ModelParamInfo*> out;
   for (const ModelParamInfo& p : kModelParamRegistry) {
     // Measured (the split-K reduction's launch and wait a split) or assumed (register overhead): not
-    // the fit's to move.
-    if (p.name == "split_k_reduce_launch_s" || p.name == "split_k_reduce_latency_multiplier" ||
-        p.name == "register_overhead_per_thread")
-      continue;
+    // the fit's to move (ModelParamInfo::fit_by_default).
+    if (!p.fit_by_default) continue;
     out.push_back(&p);
   }
   return out;

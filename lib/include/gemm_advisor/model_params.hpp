@@ -224,6 +224,10 @@ struct ModelParamInfo {
   double max_value;            ///< largest allowed value
   double ModelParams::*field;  ///< where the value lives
   std::string_view meaning;    ///< one line for `gemm-advisor targets --params` and the docs
+  /// Whether calibrate fits it unless --params names others: false for the measured or assumed ones
+  bool fit_by_default = true;
+  /// Whether only a kernel with split-K uses it (calibrate warns when it is fitted for one without)
+  bool split_k_only = false;
 };
 
 /// Every free parameter, in a fixed order (the order of ModelParams' fields).
@@ -236,9 +240,10 @@ constexpr ModelParamInfo kModelParamRegistry[] = {
      "asynchronous global->shared copy rate over the CU's register-load fill rate"},
     {"launch_overhead_s", "s", 0, 1e-2, &ModelParams::launch_overhead_s, "fixed cost of one kernel launch"},
     {"split_k_reduce_launch_s", "s", 0, 1e-2, &ModelParams::split_k_reduce_launch_s,
-     "fixed cost of the split-K reduction kernel behind the GEMM"},
+     "fixed cost of the split-K reduction kernel behind the GEMM", /*fit_by_default=*/false, /*split_k_only=*/true},
     {"split_k_reduce_latency_multiplier", "multiple", 0, 1e3, &ModelParams::split_k_reduce_latency_multiplier,
-     "wait of one split of the split-K reduction's loop, over the idle L2 latency"},
+     "wait of one split of the split-K reduction's loop, over the idle L2 latency", /*fit_by_default=*/false,
+     /*split_k_only=*/true},
     {"l2_reuse_fraction", "fraction", 0, 1, &ModelParams::l2_reuse_fraction,
      "share of the L2 keeping operand panels between waves"},
     {"narrow_tile_matrix_efficiency", "fraction", 1e-3, 1, &ModelParams::narrow_tile_matrix_efficiency,
@@ -250,7 +255,7 @@ constexpr ModelParamInfo kModelParamRegistry[] = {
     {"dram_active_cu_headroom", "multiple", 1e-3, 1e3, &ModelParams::dram_active_cu_headroom,
      "L2/DRAM bandwidth one CU can draw over its even share"},
     {"register_overhead_per_thread", "registers", 0, 1024, &ModelParams::register_overhead_per_thread,
-     "registers a thread uses besides accumulators and staged operands"},
+     "registers a thread uses besides accumulators and staged operands", /*fit_by_default=*/false},
     {"near_tie_tolerance", "fraction", 0, 1, &ModelParams::near_tie_tolerance,
      "relative distance within which predictions are a near-tie"},
     {"spill_bandwidth_fraction", "fraction", 1e-3, 1, &ModelParams::spill_bandwidth_fraction,
