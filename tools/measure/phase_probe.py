@@ -30,6 +30,14 @@ launch, the median of --reps runs):
           stripped copy (H100 run of the phase part, 2026-12-06), and what an output row stride that
           is not a multiple of 16 costs.
 
+  storecost  what storing an output whose N is not a multiple of 16 costs by itself: twin NT shapes
+          whose K is a multiple of 16 (both operands' loads vectorised alike), N = 16q + r against 16q
+          (Triton then stores one element an instruction against 8), one-step (K 16), few-step (K 64)
+          and long-K (K 512, 768) launches, tiles at 1 to 6 blocks a SM, through the sweep's kernel
+          (matmul_kernel, as measured); with the compiled facts of `epilogue`. What it answers: the
+          per-element store's cost per tile, whether co-resident blocks hide it, and whether a long
+          K loop hides it (issue #12: the store-bound class; data/measurements/README.md).
+
 Columns: part,name,m,n,k,dtype,layout,block_m,block_n,block_k,group_m,num_warps,num_stages,split_k,
 variant,median_us,p10_us,p90_us,reps,gpu
 """
@@ -86,6 +94,19 @@ EPILOGUE_CASES = [  # (name, m, n, k, layout, dtype, configs): the phase part's 
      [(64, 128, 32, 2, 3), (64, 128, 32, 4, 3), (64, 128, 32, 8, 3), (64, 64, 32, 4, 3), (128, 128, 32, 8, 3)]),
     ("big.4096x4096x4096.nn", 4096, 4096, 4096, "NN", "bf16",  # a compute-bound control
      [(128, 256, 64, 8, 3), (128, 128, 64, 4, 3)]),
+]
+
+STORECOST_CASES = [  # (name, m, (misaligned n, aligned twin n), k, configs): NT, bf16
+    ("onestep", 10020, (2215, 2224), 16,
+     [(16, 256, 16, 4, 1), (16, 256, 16, 8, 1), (32, 128, 16, 4, 1), (64, 64, 16, 4, 3), (64, 128, 16, 2, 3),
+      (64, 128, 16, 4, 3), (64, 128, 16, 8, 3), (128, 64, 16, 4, 3), (128, 128, 16, 4, 2), (128, 128, 16, 8, 2),
+      (128, 256, 16, 8, 3), (256, 128, 16, 8, 3), (64, 256, 16, 4, 3)]),
+    ("fewstep", 2048, (2049, 2048), 64,
+     [(128, 128, 64, 4, 3), (128, 256, 64, 8, 3), (64, 128, 64, 4, 3), (64, 64, 64, 4, 3)]),
+    ("longk", 4096, (4097, 4096), 512,
+     [(128, 128, 32, 8, 4), (64, 128, 32, 4, 3), (128, 256, 64, 8, 3), (128, 128, 64, 4, 3), (64, 64, 64, 4, 3)]),
+    ("lmhead", 448, (51865, 51872), 768,
+     [(128, 256, 64, 8, 4), (128, 128, 64, 4, 3), (64, 256, 64, 8, 3), (64, 128, 64, 4, 3)]),
 ]
 
 
@@ -259,6 +280,24 @@ def main():
                         emit("epilogue", name, m, n, k, dtype, layout, cfg, 1, variant, time_us(launch), facts)
                     except Exception as ex:
                         print(f"# {name} {cfg} {variant}: {type(ex).__name__}: {str(ex)[:200]}", flush=True)
+                        torch.cuda.synchronize()
+    if "storecost" in parts:
+        for name, m, twins, k, cfgs in STORECOST_CASES:
+            for n in twins:
+                ((sab, sam, sak), (sbb, sbk, sbn), (scb, scm, scn)), A, B, C, ws = one_step_problem(m, n, k, "NT",
+                                                                                                     "bf16")
+                for cfg in cfgs:
+                    grid, kw = launch_of(m, n, cfg)
+                    sargs = (A, B, C, ws, m, n, k, sab, sam, sak, sbb, sbk, sbn, scb, scm, scn, 1)
+
+                    def launch(sargs=sargs, grid=grid, kw=kw):
+                        return gk.matmul_kernel[grid + (1,)](*sargs, **kw)
+                    try:
+                        facts = compiled_facts(launch())
+                        emit("storecost", f"{name}.{m}x{n}x{k}.nt", m, n, k, "bf16", "NT", cfg, 1, "sweep",
+                             time_us(launch), facts)
+                    except Exception as ex:
+                        print(f"# {name} {n} {cfg}: {type(ex).__name__}: {str(ex)[:200]}", flush=True)
                         torch.cuda.synchronize()
     out.close()
 
