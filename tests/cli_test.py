@@ -859,6 +859,22 @@ t = json.loads(out)["configs"][0]["terms"] if rc == 0 else {}
 check("explain JSON: split-K's fp32 partials by hand, and the reduction's parts",
       rc == 0 and t["split_k_partial_bytes"] == 2 * 8 * 128 * 128 * 4 and
       t["split_k_reduce_s"] > max(t["split_k_reduce_bandwidth_s"], t["split_k_reduce_latency_s"]) > 0, json.dumps(t)[:300])
+# ... the reduction's launch is a term of its own (the target's split_k_reduce_launch_s, 3.4 us measured on the
+# H100, model_params.hpp), and the three parts give the whole: launch + the larger of bandwidth and latency.
+check("explain JSON: the reduction's launch term, and launch + max(bandwidth, latency) = the reduction",
+      rc == 0 and t["split_k_reduce_launch_s"] == 3.4e-6 and
+      abs(t["split_k_reduce_launch_s"] + max(t["split_k_reduce_bandwidth_s"], t["split_k_reduce_latency_s"])
+          - t["split_k_reduce_s"]) < 1e-15, json.dumps(t)[:300])
+rc, out, err = run("explain", "128x128x65536", "--hw", "h200", "--config", "64x64x128:4:3:1", "--format", "json")
+t = json.loads(out)["configs"][0]["terms"] if rc == 0 else {}
+check("explain JSON: no split, no reduction terms", rc == 0 and t["split_k_reduce_s"] == 0 and
+      t["split_k_reduce_launch_s"] == 0, json.dumps(t)[:300])
+# Output rows that are not whole 32-byte sectors (N = 129 bf16: 258 bytes): the reduction's line says C is
+# written at the misaligned fraction (0.5 on the H200, profiles/h200.yaml); whole rows (N = 128) do not.
+for n, said in ((129, True), (128, False)):
+    rc, out, err = run("explain", f"128x{n}x65536", "--hw", "h200", "--config", "64x64x128:4:3:8")
+    check(f"explain table: the reduction's C write at the misaligned rate said for N = {n}: {said}",
+          rc == 0 and ("(C at 0.5 of it: misaligned_store_fraction)" in out) == said, out)
 rc, out, err = run("explain", "128x128x65536", "--hw", "h200", "--config", "64x64x128:4:3:8")
 check("explain table: split-K's partials in the DRAM traffic line, the reduction's parts said",
       rc == 0 and "fp32 partials written and read, 1.049 MB" in out and "8 splits, each waiting for its L2 hit (0.264 us: split_k_reduce_latency_multiplier x the idle L2 latency), 2.115 us" in out, out)

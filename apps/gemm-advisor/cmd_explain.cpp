@@ -208,10 +208,13 @@ Registered register_explain(CLI::App& app) {
                 if (c.split_k > 1)
                   line("split-K reduction",
                        fmt::format("{} = launch {} (split_k_reduce_launch_s) + the larger of two: the partials read "
-                                   "and C written at the DRAM's rate, {}; {} splits, each waiting for its L2 hit "
+                                   "and C written at the DRAM's rate{}, {}; {} splits, each waiting for its L2 hit "
                                    "({}: split_k_reduce_latency_multiplier x the idle L2 latency), {}",
-                                   us(x.split_k_reduce_s),
-                                   us(x.split_k_reduce_s - std::max(x.split_k_reduce_bandwidth_s, x.split_k_reduce_latency_s)),
+                                   us(x.split_k_reduce_s), us(x.split_k_reduce_launch_s),
+                                   ctx.out_store_bytes_per_s < ctx.dram_bytes_per_s
+                                       ? fmt::format(" (C at {:.3g} of it: misaligned_store_fraction)",
+                                                     hw.misaligned_store_fraction)
+                                       : std::string(),
                                    us(x.split_k_reduce_bandwidth_s), c.split_k,
                                    us(x.split_k_reduce_latency_s / c.split_k), us(x.split_k_reduce_latency_s)));
                 line("time", fmt::format("{} = launch + all waves{}", us(x.latency_s), c.split_k > 1 ? " + reduction" : ""));

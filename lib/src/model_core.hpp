@@ -683,6 +683,7 @@ void estimate_terms(const EstimateContext& ctx, const TileConfig& c, LatencyEsti
       record->split_k_partial_bytes = partial_bytes * 2;
       record->split_k_reduce_bandwidth_s = reduce_bandwidth_s;
       record->split_k_reduce_latency_s = reduce_latency_s;
+      record->split_k_reduce_launch_s = mp.split_k_reduce_launch_s;
     }
     total_s += split_k_reduce_s;
   } else if constexpr (kRecord) {

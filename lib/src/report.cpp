@@ -37,6 +37,7 @@ nlohmann::json estimate_json(const Estimate& e) {
       {"lone_warpgroup_step_s", e.lone_warpgroup_step_s},
       {"store_s", e.store_s},
       {"split_k_reduce_s", e.split_k_reduce_s},
+      {"split_k_reduce_launch_s", e.split_k_reduce_launch_s},
       {"split_k_reduce_bandwidth_s", e.split_k_reduce_bandwidth_s},
       {"split_k_reduce_latency_s", e.split_k_reduce_latency_s},
       {"split_k_partial_bytes", e.split_k_partial_bytes},

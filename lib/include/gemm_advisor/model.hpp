@@ -80,8 +80,9 @@ struct Estimate {
   double lone_warpgroup_step_s = 0;
   double store_s = 0;             ///< writing the output tile(s) of a wave
   double split_k_reduce_s = 0;    ///< the split-K partial-sum reduction kernel (0 if split_k = 1)
-  /// its parts (0 if split_k = 1): split_k_reduce_s = its launch + max(split_k_reduce_bandwidth_s,
-  /// split_k_reduce_latency_s)
+  /// its parts (0 if split_k = 1): split_k_reduce_s = split_k_reduce_launch_s +
+  /// max(split_k_reduce_bandwidth_s, split_k_reduce_latency_s)
+  double split_k_reduce_launch_s = 0;     ///< the reduction kernel's launch (the target's split_k_reduce_launch_s)
   double split_k_reduce_bandwidth_s = 0;  ///< the partials read and the output written, over DRAM bandwidth
   double split_k_reduce_latency_s = 0;    ///< split_k x the idle L2 latency x split_k_reduce_latency_multiplier (its loop waits each split)
   double split_k_partial_bytes = 0;       ///< fp32 partials written, then read: 2 x split_k x M x N x batch x 4 (in dram_bytes)
