@@ -370,7 +370,14 @@ for name, args, code, fragment in [
      1, "takes fp8"),
     ("unknown target", ["--measurements", DATA, "--target", "cutlass"], 2, "--target"),
     ("unknown parameter", ["--measurements", DATA, "--target", "triton", "--kernel", "triton-tutorial", "--params",
-                           "k_step_overhead_cycles,warp_magic"], 2, "unknown parameter 'warp_magic'"),
+                           "k_step_overhead_cycles,warp_magic"], 2, "unknown parameter 'warp_magic' (known: k_step_overhead_cycles, "),
+    # A near miss names the nearest parameter alone (edit distance <= 3, case ignored), not the whole list
+    # (a fresh user's find: the 27 names hid the one meant); a far one lists them all.
+    ("a misspelt parameter", ["--measurements", DATA, "--target", "triton-tutorial", "--params",
+                              "loaded_latency_multiplyer"], 2,
+     "unknown parameter 'loaded_latency_multiplyer' (did you mean 'loaded_latency_multiplier'?"),
+    ("a parameter in capitals", ["--measurements", DATA, "--target", "triton-tutorial", "--params",
+                                 "Loaded_Latency_Multiplier"], 2, "(did you mean 'loaded_latency_multiplier'?"),
     ("one fold", ["--measurements", DATA, "--folds", "1"], 2, "--folds"),
     ("an empty name in --params", ["--measurements", DATA, "--target", "triton-tutorial", "--params", ",,"], 2,
      "--params: an empty name in ',,'"),

@@ -192,6 +192,11 @@ Registered register_calibrate(CLI::App& app) {
                                         "' (comma-separated names, e.g. k_step_overhead_cycles,loaded_latency_multiplier)");
                 const ModelParamInfo* info = find_model_param(name);
                 if (!info) {
+                  // The nearest name where one is near (the whole list of 27 hid it: a fresh user's find).
+                  const std::string nearest = nearest_model_param(name);
+                  if (!nearest.empty())
+                    throw cli::UsageError("--params: unknown parameter '" + printable(name) + "' (did you mean '" +
+                                          nearest + "'? gemm-advisor calibrate --help lists them)");
                   std::vector<std::string> known;
                   for (const ModelParamInfo& p : kModelParamRegistry) known.emplace_back(p.name);
                   throw cli::UsageError("--params: unknown parameter '" + printable(name) + "' (known: " +

@@ -764,14 +764,9 @@ void parse_model_parameters(ProfileReader& r, ProfileDiagnostics& diag, const YA
     if (!kv.first.IsScalar() || keys.count(kv.first.Scalar()) || kv.first.Scalar() == "<<") continue;
     const std::string key = kv.first.Scalar();
     said.insert(key);
-    std::string nearest;
-    std::size_t best = std::string::npos;
-    for (const std::string& k : keys) {
-      const std::size_t d = edit_distance(key, k);
-      if (d < best) best = d, nearest = k;
-    }
+    const std::string nearest = nearest_model_param(key);
     r.error(kv.first, "unknown model parameter '" + printable(path) + "." + printable(key) + "'" +
-                          (best <= 3 ? " (did you mean '" + nearest + "'?)" : std::string()) +
+                          (!nearest.empty() ? " (did you mean '" + nearest + "'?)" : std::string()) +
                           ": the names are model_params.hpp's registry (gemm-advisor targets --format json)");
   }
   r.check_keys(mp, path, said);
@@ -928,6 +923,22 @@ void check_sources(ProfileReader& r, const YAML::Node& root) {
 }
 
 }  // namespace
+
+std::string nearest_model_param(std::string_view name) {
+  auto lower = [](std::string_view v) {
+    std::string out(v);
+    for (char& ch : out) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    return out;
+  };
+  const std::string key = lower(name);
+  std::string nearest;
+  std::size_t best = std::string::npos;
+  for (const ModelParamInfo& p : kModelParamRegistry) {
+    const std::size_t d = edit_distance(key, lower(p.name));
+    if (d < best) best = d, nearest = std::string(p.name);
+  }
+  return best <= 3 ? nearest : std::string();
+}
 
 Profile parse_profile(std::string_view yaml_text, const std::string& source, ProfileDiagnostics* diagnostics) {
   ProfileDiagnostics local;

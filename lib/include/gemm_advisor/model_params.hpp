@@ -11,6 +11,7 @@
 /// measurement, not a fit. A profile may override any of them, for every target
 /// (`model_parameters:`) or for one (`targets: {NAME: {model_parameters: ...}}`).
 #include <cstddef>
+#include <string>
 #include <string_view>
 
 namespace gemm_advisor {
@@ -283,6 +284,10 @@ constexpr ModelParamInfo kModelParamRegistry[] = {
     {"slack_tie_max_l2_hit_rate", "fraction", 0, 1, &ModelParams::slack_tie_max_l2_hit_rate,
      "L2 hit rate below which one tile's exactly tied stage variants go shortest memory step first"},
 };
+
+/// The registry name nearest `name` (edit distance, case ignored) if within 3 edits, else "": a
+/// suggestion for a misspelt parameter (profile overlays, calibrate --params).
+std::string nearest_model_param(std::string_view name);
 
 /// The registry entry named `name`, or nullptr.
 constexpr const ModelParamInfo* find_model_param(std::string_view name) {
