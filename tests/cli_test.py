@@ -1342,4 +1342,14 @@ rc, out, err = run("evaluate", "--hw", slow_launch, "--measurements", graphs, "-
 check("a profile with a fitted 12 us launch still takes 2.2 us timings (above a quarter of the shipped 3.07 us)",
       rc == 0 and len(json.loads(out)["shapes"]) == 1, err)
 
+# A parameter given as -0.0 is 0: explain printed "-0 us" and JSON -0.0 (a fresh user's find, 2026-12-06).
+neg_zero = os.path.join(tempfile.mkdtemp(), "neg-zero.yaml")
+with open(neg_zero, "w") as f:
+    f.write(text + "\nmodel_parameters:\n  launch_overhead_s: -0.0\n")
+rc, out, err = run("explain", "64x64x64", "--hw", neg_zero)
+rc2, out2, err2 = run("explain", "64x64x64", "--hw", neg_zero, "--format", "json")
+check("launch_overhead_s: -0.0 is 0 (the table says 0 us, JSON 0.0 with no sign)",
+      rc == rc2 == 0 and "-0 us" not in out and " 0 us" in out and '"launch_s": -0.0' not in out2 and
+      json.loads(out2)["configs"][0]["terms"]["launch_s"] == 0, out + err + err2)
+
 cli_harness.finish()

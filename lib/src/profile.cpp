@@ -777,8 +777,9 @@ void parse_model_parameters(ProfileReader& r, ProfileDiagnostics& diag, const YA
     const std::size_t errors_before = diag.errors.size();
     const double v = r.number(mp, key, full, true);
     if (diag.errors.size() != errors_before) continue;  // not a number: reported once
+    // -0.0 is 0 (it printed as "-0 us" and went into calibrate's overlay as -0.0: a fresh user's find).
     if (v < info.min_value || v > info.max_value) r.plausible(mp, key, full, info.min_value, info.max_value);
-    else out.emplace_back(&info, v);
+    else out.emplace_back(&info, v == 0 ? 0.0 : v);
   }
 }
 
