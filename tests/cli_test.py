@@ -1352,4 +1352,20 @@ check("launch_overhead_s: -0.0 is 0 (the table says 0 us, JSON 0.0 with no sign)
       rc == rc2 == 0 and "-0 us" not in out and " 0 us" in out and '"launch_s": -0.0' not in out2 and
       json.loads(out2)["configs"][0]["terms"]["launch_s"] == 0, out + err + err2)
 
+# One shape measured in two families is two problems: the table tells their lines apart by family (and
+# name), the JSON gives both (two identical lines before: a fresh user's find, 2026-12-06).
+two_fam = os.path.join(tempfile.mkdtemp(), "two-families.csv")
+with open(two_fam, "w") as f:
+    f.write("m,n,k,layout,block_m,block_n,block_k,num_warps,num_stages,ms,family,name\n"
+            "512,4096,4096,NT,128,128,64,8,3,0.05,fa,\n512,4096,4096,NT,128,256,64,8,3,0.06,fa,\n"
+            "512,4096,4096,NT,128,128,64,8,3,0.05,fb,up\n512,4096,4096,NT,128,256,64,8,3,0.06,fb,up\n"
+            "1024,4096,4096,NT,128,128,64,8,3,0.08,fa,\n1024,4096,4096,NT,128,256,64,8,3,0.09,fa,\n")
+rc, out, err = run("evaluate", "--hw", "h200", "--measurements", two_fam)
+rc2, out2, err2 = run("evaluate", "--hw", "h200", "--measurements", two_fam, "--format", "json")
+shapes = json.loads(out2)["shapes"] if rc2 == 0 else []
+check("evaluate: one shape in two families is two lines, each tagged; a shape measured once is not",
+      rc == rc2 == 0 and "512x4096x4096 bf16 NT [fa] " in out and "512x4096x4096 bf16 NT [fb/up] " in out and
+      "1024x4096x4096 bf16 NT  " in out and "[fa]" not in out.split("1024x4096x4096")[1].splitlines()[0] and
+      sorted((s["family"], s["name"]) for s in shapes) == [("fa", ""), ("fa", ""), ("fb", "up")], out + err + err2)
+
 cli_harness.finish()

@@ -90,6 +90,8 @@ Evaluation evaluate(const std::vector<MeasuredShape>& shapes, const Profile& pro
   for (const MeasuredShape& shape : shapes) {
     ShapeEvaluation se;
     se.problem = shape.problem;
+    se.family = shape.family;
+    se.name = shape.name;
     const TileConfig fixed = target.default_config(shape.problem);
     const EstimateContext context = target.context(shape.problem, profile);
     // Valid measurements, one time per config (the fastest if a config was timed twice).
@@ -253,6 +255,7 @@ nlohmann::json evaluation_json(const Evaluation& e, const Profile& profile, cons
     shapes.push_back({
         {"m", s.problem.m}, {"n", s.problem.n}, {"k", s.problem.k}, {"batch", s.problem.batch},
         {"dtype", dtype_name(s.problem.dtype)}, {"layout", s.problem.layout.name()},
+        {"family", s.family}, {"name", s.name},
         {"measured_configs", s.measured},
         {"advisor_top1", cfg(s.advisor_top1)}, {"advisor_top1_ms", s.advisor_top1_ms},
         {"predicted_top1_ms", s.predicted_top1_ms},

@@ -27,6 +27,9 @@ double percentile(std::vector<double> v, double q);
 /// the vendor library when Triton beats it).
 struct ShapeEvaluation {
   GemmProblem problem;
+  /// the shape's `family` and `name` columns (MeasuredShape's; "" if none): two problems of one
+  /// shape in two families are two shapes
+  std::string family, name;
   std::size_t measured = 0;          ///< configs with a valid time
   TileConfig advisor_top1;
   double advisor_top1_ms = 0;
