@@ -404,6 +404,12 @@ std::vector<MeasuredShape> read_measurements(std::istream& in, const std::string
       if (ms <= 0) r.fail("column 'ms': " + f[ims] + " must be positive for a row with status ok");
       if (ms > kMaxMeasuredMs)
         r.fail("column 'ms': " + f[ims] + " is above 1e9 ms (11.6 days): not one GEMM's time (a unit slip?)");
+    } else if (ims >= 0 && static_cast<std::size_t>(ims) < f.size() && !f[ims].empty()) {
+      // A failed run's time is not used, but one that is not a time at all ('abc') is a broken row
+      // (read silently before: a fresh user's find, 2026-12-06); empty, 0 or the time a wrong result
+      // took are what harnesses write.
+      if (csv_double(r, f, ims, "ms") < 0)
+        r.fail("column 'ms': " + f[ims] + " is negative (a failed row's time is empty, 0 or its time)");
     }
     if (kernel != target) {
       const bool other_target = find_target_or_null(kernel) != nullptr;
