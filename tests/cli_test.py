@@ -1368,4 +1368,16 @@ check("evaluate: one shape in two families is two lines, each tagged; a shape me
       "1024x4096x4096 bf16 NT  " in out and "[fa]" not in out.split("1024x4096x4096")[1].splitlines()[0] and
       sorted((s["family"], s["name"]) for s in shapes) == [("fa", ""), ("fa", ""), ("fb", "up")], out + err + err2)
 
+# The default config that ran and failed is said so, not "not measured" (a fresh user's find, 2026-12-06).
+failed_default = os.path.join(tempfile.mkdtemp(), "failed-default.csv")
+with open(failed_default, "w") as f:
+    f.write("m,n,k,layout,block_m,block_n,block_k,num_warps,num_stages,ms,status\n"
+            "512,4096,4096,NT,128,128,64,8,3,,wrong\n512,4096,4096,NT,128,256,64,8,3,0.06,ok\n")
+rc, out, err = run("evaluate", "--hw", "h200", "--measurements", failed_default)
+rc2, out2, err2 = run("evaluate", "--hw", "h200", "--measurements", failed_default, "--format", "json")
+agg = json.loads(out2)["aggregate"] if rc2 == 0 else {}
+check("evaluate: the default that failed to run is said so (table and JSON)",
+      rc == rc2 == 0 and "default:  128x128x64:8:3 failed to run on 1 shape and ran on none" in out and
+      agg["default_failed_shapes"] == 1 and agg["default_measured_shapes"] == 0, out + err + err2)
+
 cli_harness.finish()

@@ -88,10 +88,18 @@ void write_table(std::ostream& out, const gemm_advisor::Evaluation& e, const gem
                      e.median_abs_err_pct, e.p90_abs_err_pct);
   out << fmt::format("          best of the top {0}: geomean {1:.1f}% of oracle; of the top {0} distinct tiles: {2:.1f}%\n",
                      e.top_k, e.top_k_geomean_pct_of_oracle, e.top_k_distinct_geomean_pct_of_oracle);
+  // Where the default ran and failed it is said so, not "not measured" (a fresh user's find, 2026-12-06).
+  const std::string failed_text =
+      e.default_failed_shapes ? fmt::format("failed to run on {} shape{}", e.default_failed_shapes,
+                                            e.default_failed_shapes == 1 ? "" : "s")
+                              : std::string();
   if (e.default_measured_shapes)
-    out << fmt::format("default:  {} geomean {:.1f}% of oracle, worst {:.1f}% ({} shapes where it was measured)\n",
-                       default_text, e.default_geomean_pct_of_oracle,
-                       e.default_worst_pct_of_oracle, e.default_measured_shapes);
+    out << fmt::format("default:  {} geomean {:.1f}% of oracle, worst {:.1f}% ({} shape{} where it was measured{})\n",
+                       default_text, e.default_geomean_pct_of_oracle, e.default_worst_pct_of_oracle,
+                       e.default_measured_shapes, e.default_measured_shapes == 1 ? "" : "s",
+                       failed_text.empty() ? "" : "; it " + failed_text);
+  else if (!failed_text.empty())
+    out << fmt::format("default:  {} {} and ran on none\n", default_text, failed_text);
   else
     out << fmt::format("default:  {} was not measured on any shape\n", default_text);
   if (e.vendor_measured_shapes)

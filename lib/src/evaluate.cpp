@@ -93,6 +93,7 @@ Evaluation evaluate(const std::vector<MeasuredShape>& shapes, const Profile& pro
     se.family = shape.family;
     se.name = shape.name;
     const TileConfig fixed = target.default_config(shape.problem);
+    bool default_failed = false;  // the default config has a failed row (compile or launch error, wrong result)
     const EstimateContext context = target.context(shape.problem, profile);
     // Valid measurements, one time per config (the fastest if a config was timed twice).
     std::vector<MeasuredConfig> valid;
@@ -108,6 +109,7 @@ Evaluation evaluate(const std::vector<MeasuredShape>& shapes, const Profile& pro
                          "above 0 ms, got " + std::to_string(mc.ms));
       if (mc.status != "ok") {
         ++se.failed_rows;
+        if (mc.config == fixed && !is_timing_check_status(mc.status)) default_failed = true;
         const Estimate e = target.estimate(context, mc.config);
         if (!e.feasible || !target.infeasibility(mc.config, shape.problem, profile).empty())
           ++se.failed_rows_model_infeasible;
@@ -200,6 +202,7 @@ Evaluation evaluate(const std::vector<MeasuredShape>& shapes, const Profile& pro
     topk_distinct_pcts.push_back(se.top_k_distinct_pct_of_oracle);
     const double default_ms = measured_ms(fixed);
     if (default_ms > 0) se.default_pct_of_oracle = 100.0 * (se.measured_best_ms / default_ms);
+    else if (default_failed) ++out.default_failed_shapes;
     if (shape.vendor_ms > 0) {
       se.vendor_pct_of_oracle = 100.0 * (se.measured_best_ms / shape.vendor_ms);
       se.vendor_kernel = shape.vendor_kernel;
@@ -306,6 +309,7 @@ nlohmann::json evaluation_json(const Evaluation& e, const Profile& profile, cons
         {"default_worst_pct_of_oracle",
          e.default_measured_shapes ? nlohmann::json(e.default_worst_pct_of_oracle) : nlohmann::json(nullptr)},
         {"default_measured_shapes", e.default_measured_shapes},
+        {"default_failed_shapes", e.default_failed_shapes},
         // null, not 0, where no shape has a vendor row (likewise the default's figures)
         {"vendor_geomean_pct_of_oracle",
          e.vendor_measured_shapes ? nlohmann::json(e.vendor_geomean_pct_of_oracle) : nlohmann::json(nullptr)},

@@ -67,6 +67,8 @@ struct Evaluation {
   double median_abs_err_pct = 0, p90_abs_err_pct = 0;
   double default_geomean_pct_of_oracle = 0, default_worst_pct_of_oracle = 0;
   std::size_t default_measured_shapes = 0;
+  /// shapes where the default config ran and failed (a failed row, no valid one): not "unmeasured"
+  std::size_t default_failed_shapes = 0;
   double vendor_geomean_pct_of_oracle = 0;
   std::size_t vendor_measured_shapes = 0;
   std::size_t infeasible_but_ran = 0;
