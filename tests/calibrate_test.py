@@ -459,6 +459,18 @@ check("calibrate -v says each fold's fit and the last as they end (a large fit r
       "calibrate: the fit on all shapes done (" in err, err[-400:])
 check("--families: a row matching no measured shape is named at its line (with -v)", rc == 0 and
       f"fams-typo.csv:{len(fam_of) + 2}: 99x99x99 matches no measured shape: its family is not used" in err, err[-400:])
+# ... a column the families file has beyond its known ones is a warning, without -v (ignored silently
+# before: a fresh user's find, 2026-12-06); the families are still used.
+fams_extra = os.path.join(TMP, "fams-extra.csv")
+with open(fams_extra, "w") as f:
+    f.write("m,n,k,family,extra\n" + "".join(f"{m},{n},{k},{fam},1\n" for (m, n, k), fam in fam_of.items()))
+rc, out, err = run("calibrate", "--hw", "h200", "--target", "triton", "--kernel", "triton-tutorial", "--folds", "2",
+                   "--passes", "1", "--params", "launch_overhead_s", "--measurements", no_family, "--families",
+                   fams_extra, "-o", os.path.join(TMP, "fams-extra.yaml"), "--format", "json")
+rep = json.loads(out) if rc == 0 else {}
+check("--families: an unknown column is warned of at line 1, the families used",
+      rc == 0 and "warning: " + fams_extra + ":1: unknown column 'extra' ignored" in err and
+      rep.get("families") == len(set(fam_of.values())), err[-400:])
 # ... and an m,n,k listed in two families is an error at its line.
 with open(fams, "a") as f:
     (m, n, k), fam = next(iter(fam_of.items()))

@@ -222,11 +222,12 @@ Registered register_calibrate(CLI::App& app) {
             std::vector<MeasuredShape> shapes = read_measured_shapes_logged(o->measurements, kernel, profile, target, false);
             std::vector<std::string> families_used;  // the provenance names only files that gave families
             for (const std::string& path : o->families) {
-              std::vector<std::string> family_warnings;
-              const std::size_t set = apply_families(path, shapes, &family_warnings);
+              std::vector<std::string> family_warnings, family_notes;
+              const std::size_t set = apply_families(path, shapes, &family_warnings, &family_notes);
+              for (const std::string& w : family_warnings) spdlog::warn("{}", w);
               // Said with -v: a families file shared by several data sets lists shapes of the others
               // (h200-triton-families.csv: 80 of its 343 rows are not in the 262 triton shapes).
-              for (const std::string& w : family_warnings) spdlog::info("{}", w);
+              for (const std::string& w : family_notes) spdlog::info("{}", w);
               if (set == 0)
                 spdlog::warn("{}: no measured shape without a family matches its rows (m, n, k, batch, dtype, "
                              "layout): nothing taken from it", path);

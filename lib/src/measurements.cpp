@@ -98,11 +98,16 @@ GemmProblem read_problem_row(const CsvReader& r, const std::vector<std::string>&
 
 }  // namespace
 
-std::size_t apply_families(const std::string& path, std::vector<MeasuredShape>& shapes, std::vector<std::string>* warnings) {
+std::size_t apply_families(const std::string& path, std::vector<MeasuredShape>& shapes, std::vector<std::string>* warnings,
+                           std::vector<std::string>* notes) {
   check_readable_file(path);
   const std::unique_ptr<std::istream> in = open_csv_file(path);
   CsvReader r(*in, path);
   const CsvHeader h = CsvHeader::read(r, {"m", "n", "k", "family"});
+  // An unknown column is said, as in a measurement file (ignored silently before: a fresh user's find).
+  if (warnings)
+    for (std::string& w : h.unknown_column_warnings({"m", "n", "k", "family", "batch", "dtype", "layout", "name"}))
+      warnings->push_back(std::move(w));
   const ProblemColumns cols = problem_columns(h);
   const int ifam = h.index("family"), iname = h.index("name");
   // A column the file leaves out matches every value of it (a list of m,n,k,family names shapes,
@@ -129,7 +134,7 @@ std::size_t apply_families(const std::string& path, std::vector<MeasuredShape>& 
   }
   // Rows no measured shape matches, named (a mistyped shape's row went unsaid while the rest
   // matched: a fresh user's find, 2026-12-05); a file matching nothing at all is the caller's to say.
-  if (warnings) {
+  if (notes) {
     std::set<Key> measured;
     for (const MeasuredShape& s : shapes) measured.insert(key_of(s.problem));
     std::size_t unmatched = 0;
@@ -144,7 +149,7 @@ std::size_t apply_families(const std::string& path, std::vector<MeasuredShape>& 
       }
     }
     if (unmatched > 0 && unmatched < families.size())
-      warnings->push_back(located(path, std::get<2>(*first),
+      notes->push_back(located(path, std::get<2>(*first),
                                   std::to_string(std::get<0>(first_key)) + "x" + std::to_string(std::get<1>(first_key)) +
                                       "x" + std::to_string(std::get<2>(first_key)) + " matches no measured shape" +
                                       (unmatched > 1 ? " (" + std::to_string(unmatched) + " such rows)" : "") +

@@ -96,12 +96,13 @@ std::vector<MeasuredShape> read_measurements(const std::string& path, const std:
 /// Shape families given apart from the measurements (`--families FILE`): a CSV with columns
 /// m,n,k,family and optional batch, dtype, layout, name (a column left out matches every value of
 /// it). Sets each shape's family (and name, if given) where the shape is listed and has none;
-/// returns how many it set. Rows matching no measured shape at all (a mistyped shape, or a shape of
-/// another data set the file also lists) are noted in `warnings`, "path:line: ..." of the first
-/// with a count, when it is given. Throws InputError
-/// "path:line: ..." for a malformed file or a shape listed in two families.
+/// returns how many it set. An unknown column goes to `warnings` ("path:1: unknown column ...
+/// ignored"); rows matching no measured shape at all (a mistyped shape, or a shape of another data
+/// set the file also lists) are noted in `notes`, "path:line: ..." of the first with a count; each
+/// when given. Throws InputError "path:line: ..." for a malformed file or a shape listed in two
+/// families.
 std::size_t apply_families(const std::string& path, std::vector<MeasuredShape>& shapes,
-                           std::vector<std::string>* warnings = nullptr);
+                           std::vector<std::string>* warnings = nullptr, std::vector<std::string>* notes = nullptr);
 
 /// Two times of one config further apart than this ratio are a disagreement between runs
 /// (merge_measured_shape counts them): one of them is likely a bad run.
