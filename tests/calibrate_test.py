@@ -471,6 +471,21 @@ rep = json.loads(out) if rc == 0 else {}
 check("--families: an unknown column is warned of at line 1, the families used",
       rc == 0 and "warning: " + fams_extra + ":1: unknown column 'extra' ignored" in err and
       rep.get("families") == len(set(fam_of.values())), err[-400:])
+# ... a family name that is not well-formed UTF-8 is shown with \xNN in the table and the overlay's
+# provenance, as the README says of such bytes (U+FFFD was written: a fresh user's find, 2026-12-06).
+fams_bad = os.path.join(TMP, "fams-bad-byte.csv")
+with open(fams_bad, "wb") as f:
+    f.write(b"m,n,k,family\n" + b"".join(f"{m},{n},{k},".encode() + (b"a\xff" if i == 0 else fam.encode()) + b"\n"
+                                         for i, ((m, n, k), fam) in enumerate(fam_of.items())))
+bad_yaml = os.path.join(TMP, "fams-bad-byte.yaml")
+rc, out, err = run("calibrate", "--hw", "h200", "--target", "triton", "--kernel", "triton-tutorial", "--folds", "2",
+                   "--passes", "1", "--params", "launch_overhead_s", "--measurements", no_family, "--families",
+                   fams_bad, "-o", bad_yaml)
+with open(bad_yaml, encoding="utf-8", errors="replace") as f:
+    written = f.read() if rc == 0 else ""
+check("--families: a family name with an invalid byte shows it as \\xff (table and overlay)",
+      rc == 0 and "a\\xff " in out and "\ufffd" not in out and "held out (a\\\\xff " in written and
+      "\ufffd" not in written, out[-300:] + err[-300:])
 # ... and an m,n,k listed in two families is an error at its line.
 with open(fams, "a") as f:
     (m, n, k), fam = next(iter(fam_of.items()))

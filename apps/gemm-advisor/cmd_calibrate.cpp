@@ -31,6 +31,13 @@
 namespace cli {
 
 namespace {
+// Family names as the output shows them: a byte that is not well-formed, visible UTF-8 as \xNN
+// (README; an invalid byte in a families file was written out as U+FFFD: a fresh user's find).
+std::vector<std::string> shown(const std::vector<std::string>& names) {
+  std::vector<std::string> out;
+  for (const std::string& n : names) out.push_back(gemm_advisor::printable(n, n.size()));
+  return out;
+}
 
 std::string score_text(const gemm_advisor::PickScore& s) {
   return fmt::format("{:5.1f}% {:5.1f}% {:5.1f}% {:6.1f}%", s.geomean_pct_of_oracle, s.worst_pct_of_oracle,
@@ -350,7 +357,7 @@ Registered register_calibrate(CLI::App& app) {
               provenance.push_back(fmt::format(
                   "fold {} held out ({}): geomean {:.1f}% -> {:.1f}% of oracle, worst {:.1f}% -> {:.1f}%, "
                   "top-5 distinct {:.1f}% -> {:.1f}%, median top-1 error {:.1f}% -> {:.1f}%",
-                  i + 1, fmt::join(f.families, " "), f.before.geomean_pct_of_oracle, f.after.geomean_pct_of_oracle,
+                  i + 1, fmt::join(shown(f.families), " "), f.before.geomean_pct_of_oracle, f.after.geomean_pct_of_oracle,
                   f.before.worst_pct_of_oracle, f.after.worst_pct_of_oracle, f.before.top5_pct_of_oracle,
                   f.after.top5_pct_of_oracle, f.before.median_abs_err_pct, f.after.median_abs_err_pct));
             }
@@ -428,7 +435,7 @@ Registered register_calibrate(CLI::App& app) {
                 const FoldResult& f = c.folds[i];
                 out << fmt::format("{:<7} {:>28}   {:>28}   {}\n", fmt::format("fold {}", i + 1), score_text(f.before),
                                    score_text(f.after),
-                                   fmt::join(f.families, " "));
+                                   fmt::join(shown(f.families), " "));
               }
               out << fmt::format("{:<7} {:>28}   {:>28}   (every shape in its held-out fold)\n", "pooled",
                                  score_text(c.held_out_before), score_text(c.held_out_after));
