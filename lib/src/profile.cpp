@@ -952,7 +952,23 @@ Profile parse_profile(std::string_view yaml_text, const std::string& source, Pro
     diag.errors.push_back(e.what());
     throw;
   } catch (const YAML::Exception& e) {
-    const std::string msg = located(source, e.mark.line + 1, "not valid YAML: " + printable(e.msg, 200));
+    // A tab in a line's indentation gives yaml-cpp's "illegal map value" or the like, with no word of
+    // the tab (a fresh user's find, 2026-12-06): the first such line up to the error's is named.
+    std::string tab_hint;
+    std::size_t line_no = 1, start = 0;
+    while (start < yaml_text.size() && line_no <= static_cast<std::size_t>(e.mark.line) + 1) {
+      const std::size_t end = std::min(yaml_text.find('\n', start), yaml_text.size());
+      const std::string_view line = yaml_text.substr(start, end - start);
+      const std::size_t indent = line.find_first_not_of(" \t");
+      if (line.substr(0, indent == std::string_view::npos ? line.size() : indent).find('\t') != std::string_view::npos &&
+          indent != std::string_view::npos && line[indent] != '#') {
+        tab_hint = " (line " + std::to_string(line_no) + " indents with a tab: YAML indents with spaces)";
+        break;
+      }
+      start = end + 1;
+      ++line_no;
+    }
+    const std::string msg = located(source, e.mark.line + 1, "not valid YAML: " + printable(e.msg, 200) + tab_hint);
     diag.errors.push_back(msg);
     throw InputError(msg);
   }
