@@ -983,6 +983,17 @@ Profile parse_profile(std::string_view yaml_text, const std::string& source, Pro
     throw InputError(msg);
   }
 
+  // Parameters alone (`targets:` or `model_parameters:` and no GPU): a hand-made overlay of the kind
+  // calibrate writes whole. One error saying so, not "missing key 'name'" and the rest (a fresh
+  // user's find, 2026-12-06: SCHEMA's `targets:` example read as a file of its own).
+  if (!root["name"] && !root["compute"] && !root["memory"] && (root["targets"] || root["model_parameters"])) {
+    const std::string msg = located(source, 0,
+                                    "not a whole profile: it has model parameters and no GPU; an overlay is a whole "
+                                    "profile with `model_parameters:` or `targets:` added (start from a shipped one: "
+                                    "gemm-advisor profiles show h200 > mine.yaml; calibrate -o writes one)");
+    diag.errors.push_back(msg);
+    throw InputError(msg);
+  }
   ProfileReader r(source, diag);
   Profile profile;
   Hardware& hw = profile.hw;
