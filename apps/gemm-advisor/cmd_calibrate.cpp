@@ -244,9 +244,9 @@ Registered register_calibrate(CLI::App& app) {
             if (const auto bare = std::count_if(shapes.begin(), shapes.end(),
                                                 [](const MeasuredShape& s) { return s.family.empty(); });
                 bare > 0)
-              spdlog::warn("{} of the {} measured shapes have no family: each is a family of its own in the folds, "
+              spdlog::warn("{} of the {} measured shapes {} no family: each is a family of its own in the folds, "
                            "so related shapes may sit on both sides of a fold (give a 'family' column or --families)",
-                           bare, shapes.size());
+                           bare, shapes.size(), bare == 1 ? "has" : "have");
             if (&target == &vllm_fused_moe_target() && !o->per_gemm)
               shapes = measured_moe_layers_logged(shapes, o->measurements);
             if (shapes.empty())
@@ -342,8 +342,8 @@ Registered register_calibrate(CLI::App& app) {
                             family_files.empty() ? std::string()
                                                  : fmt::format("; families from {}", fmt::join(family_files, ", "))),
                 // What reproduces the fit (the families and parameters were not recorded: a fresh user's find).
-                fmt::format("fitted parameters: {}; {} folds, {} passes", fmt::join(fitted_names, ","), options.folds,
-                            options.passes),
+                fmt::format("fitted parameters: {}; {} folds, {}", fmt::join(fitted_names, ","), options.folds,
+                            cli::counted(options.passes, "pass", "passes")),
                 fmt::format("{} shapes in {} families, {}-fold cross-validation by family; pooled held out: geomean "
                             "{:.1f}% -> {:.1f}% of oracle, worst {:.1f}% -> {:.1f}%, top-5 distinct {:.1f}% -> {:.1f}%, "
                             "median top-1 error {:.1f}% -> {:.1f}%",

@@ -401,7 +401,12 @@ std::vector<MeasuredShape> read_measured_shapes(const std::vector<std::string>& 
         keys_of_shape[base].push_back(key);
         shapes.push_back(std::move(shape));
       } else if (same_file(it->second.first, path)) {
-        throw InputError(located(path, line, "shape " + key + " is measured in " + it->second.first +
+        // The problem as a reader sees it: family/name, or the family alone ("fa/" read oddly: a fresh
+        // user's find, 2026-12-06).
+        const std::string shown = base + (!labelled            ? std::string()
+                                          : shape.name.empty() ? " " + printable(shape.family)
+                                                               : " " + printable(shape.family) + "/" + printable(shape.name));
+        throw InputError(located(path, line, "shape " + shown + " is measured in " + it->second.first +
                                                  " too: the same file is given twice"));
       } else {
         // One device per shape across files too, as within one (read_measurements): timings of two
@@ -462,8 +467,9 @@ std::vector<MeasuredShape> read_measured_shapes(const std::vector<std::string>& 
                                      shapes.size()));
     if (retimed > 0)
       log(disagree > 0 ? LogLevel::warning : LogLevel::info,
-          fmt::format("{}: {} configs timed in an earlier file too (each counts at its faster time); {} of them differ "
-                  "by more than {:g}x", path, retimed, disagree, kRetimeDisagreement));
+          fmt::format("{}: {} config{} timed in an earlier file too (each counts at its faster time); {} of {} differ{} "
+                  "by more than {:g}x", path, retimed, retimed == 1 ? "" : "s", disagree, retimed == 1 ? "it" : "them",
+                  disagree == 1 ? "s" : "", kRetimeDisagreement));
   }
   auto kernels_text = [](const std::set<std::string>& kernels) {
     std::string names;
