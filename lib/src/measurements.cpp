@@ -100,6 +100,8 @@ GemmProblem read_problem_row(const CsvReader& r, const std::vector<std::string>&
 
 std::size_t apply_families(const std::string& path, std::vector<MeasuredShape>& shapes, std::vector<std::string>* warnings,
                            std::vector<std::string>* notes) {
+  // As for measurements ("-: cannot open: No such file" before: a fresh user's find, 2026-12-06).
+  if (path == "-") throw InputError("-: families are read from a file, not stdin (give the CSV's path)");
   check_readable_file(path);
   const std::unique_ptr<std::istream> in = open_csv_file(path);
   CsvReader r(*in, path);
