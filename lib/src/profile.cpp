@@ -131,7 +131,16 @@ class ProfileReader {
           error(kv.first, "unknown key '" + full + "': did you mean 'model_parameters'? (a misspelt section would "
                           "leave every value in it unused)");
         } else if (kv.second.IsMap() && kv.second["model_parameters"]) {
-          error(kv.first, "unknown key '" + full + "' holds model_parameters that nothing reads (" + where_they_go + ")");
+          // A misspelt parameter set (fp8_blocks for fp8_block) is named (a fresh user's find, 2026-12-06).
+          std::string nearest;
+          std::size_t best = std::string::npos;
+          for (const std::string& k : known) {
+            const std::size_t d = edit_distance(key, k);
+            if (k != "model_parameters" && d < best) best = d, nearest = k;
+          }
+          error(kv.first, "unknown key '" + full + "' holds model_parameters that nothing reads (" +
+                              (best <= 3 ? "did you mean '" + printable(path) + "." + nearest + "'? " : std::string()) +
+                              where_they_go + ")");
         } else if (parameter_names) {
           error(kv.first, "unknown key '" + full + "' holds model parameters that nothing reads (" + where_they_go + ")");
         } else {
