@@ -268,8 +268,15 @@ bool CsvReader::next(std::vector<std::string>& fields) {
       first = true;
       if (text.size() >= 3 && text.compare(0, 3, "\xEF\xBB\xBF") == 0) text.erase(0, 3);
     }
-    if (first && text.size() >= 2 && text.compare(0, 2, "\x1f\x8b") == 0)  // gzip's magic bytes
-      fail_reading("gzip-compressed data, not a text CSV file (a file whose name ends in .gz is read decompressed)");
+    if (first && text.size() >= 2 && text.compare(0, 2, "\x1f\x8b") == 0) {  // gzip's magic bytes
+      // A .gz read decompressed and gzip again: compressed twice (the hint below did not fit: a fresh
+      // user's find, 2026-12-06).
+      const bool gz_name = source_.size() > 3 && source_.compare(source_.size() - 3, 3, ".gz") == 0;
+      fail_reading(gz_name ? "gzip-compressed data inside the gzip file: compressed twice (decompress it once, "
+                             "gunzip, and give the .gz of the CSV itself)"
+                           : "gzip-compressed data, not a text CSV file (a file whose name ends in .gz is read "
+                             "decompressed)");
+    }
     if (text.find('\0') != std::string::npos) fail_reading("contains NUL bytes: not a text CSV file");
     if (!text.empty() && text.back() == '\r') text.pop_back();
     // A bare carriage return inside an unquoted line ends a row for the CSV parser, which would then
