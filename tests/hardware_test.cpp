@@ -282,8 +282,11 @@ TEST_CASE("model_parameters outside the range the model stays finite in are erro
   ProfileDiagnostics diag;
   CHECK_THROWS(parse_profile(good + "  loaded_latency_multiplier: -1\n", "mp.yaml", &diag));
   CHECK(diag.errors.size() == 1);
-  // Underflow is out of range, not "not finite".
-  CHECK_THROWS_WITH(with("near_tie_tolerance: 1e-320"), Catch::Contains("is out of the range of a double"));
+  // Underflow is too close to zero, not "not finite" (nor "out of the range of a double": 1e-320 is a
+  // subnormal double); overflow is out of range.
+  CHECK_THROWS_WITH(with("near_tie_tolerance: 1e-320"), Catch::Contains("is too close to zero (under 2.2e-308"));
+  CHECK_THROWS_WITH(with("k_step_overhead_cycles: 1e999"), Catch::Contains("must be finite") ||
+                                                                Catch::Contains("is out of the range of a double"));
   // In range: taken.
   CHECK(test_util::params(with("k_step_overhead_cycles: 0")).k_step_overhead_cycles == 0.0);
   CHECK(test_util::params(with("k_step_overhead_overlap: 0.5")).k_step_overhead_overlap == 0.5);

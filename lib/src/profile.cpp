@@ -298,7 +298,12 @@ class ProfileReader {
       return 0;
     }
     if (errno == ERANGE) {  // finite but beyond what a double holds, too large or too close to zero
-      error(n, "'" + path + "' is out of the range of a double, got '" + printable(s) + "'");
+      // Too close to zero is said so: 4.9e-324 is a double, a subnormal one ("out of the range of a
+      // double" was wrong for it: a fresh user's find, 2026-12-06).
+      error(n, "'" + path + "' " +
+                   (std::fabs(v) < 1.0 ? "is too close to zero (under 2.2e-308, a double's smallest normal number)"
+                                       : "is out of the range of a double") +
+                   ", got '" + printable(s) + "'");
       return 0;
     }
     if (v < 0 || (v == 0 && !allow_zero)) {
