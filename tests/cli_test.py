@@ -1380,4 +1380,17 @@ check("evaluate: the default that failed to run is said so (table and JSON)",
       rc == rc2 == 0 and "default:  128x128x64:8:3 failed to run on 1 shape and ran on none" in out and
       agg["default_failed_shapes"] == 1 and agg["default_measured_shapes"] == 0, out + err + err2)
 
+# An overlay with values for the fused-MoE target's fp8_block set alone leaves a bf16 layer on the target's
+# own values: said (it ranked unsaid, exit 0: a fresh user's find, 2026-12-06); a block-fp8 layer uses them.
+fp8_only = os.path.join(tempfile.mkdtemp(), "fp8-block-only.yaml")
+with open(fp8_only, "w") as f:
+    f.write(text + "\ntargets:\n  vllm-fused-moe: {fp8_block: {model_parameters: {k_step_overhead_cycles: 500}}}\n")
+layer = ["--target", "vllm-fused-moe", "--experts", "128", "--top-k", "8", "--hidden", "2048", "--intermediate", "768",
+         "--top", "1"]
+rc, out, err = run("rank", "64", "--hw", fp8_only, *layer)
+rc2, out2, err2 = run("rank", "64", "--hw", fp8_only, *layer, "--dtype", "fp8", "--block-shape", "128x128")
+check("an overlay of the fp8_block set alone: a bf16 layer warns that it runs the target's own set; a block-fp8 "
+      "layer does not", rc == rc2 == 0 and "model parameters for vllm-fused-moe's 'fp8_block' set only: a problem "
+      "here runs the target's own set, with its shipped values" in err and "warning" not in err2, err + err2)
+
 cli_harness.finish()

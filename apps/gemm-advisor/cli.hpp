@@ -188,8 +188,11 @@ std::string default_hardware();
 gemm_advisor::Profile load_profile_logged(const std::string& name_or_path, const HardwareOverrides& overrides = {},
                                           std::string_view target = {});
 
-/// The given configs of --candidates FILE (warnings logged), or an empty list when none was given.
-/// `line_of`, when given, receives each config's line in the file.
+/// Warns (once per parameter set) where the profile's values for `target` are all another parameter
+/// set's than one of `problems` runs with (gemm_advisor::unused_param_set_warning).
+void warn_unused_param_set(const gemm_advisor::Profile& profile, const std::string& target,
+                           const std::vector<gemm_advisor::GemmProblem>& problems);
+
 /// Both --emit vllm commands' writing of their config files (name, text) into `dir` for the run
 /// `run` (write_config_directory): each path on stdout as it is written, then the sidecar's, the
 /// warnings logged. Returns the number of config files written; throws as write_config_directory.
@@ -261,6 +264,8 @@ void claim_stdin(const std::string& what);
 /// the failure to write it is then said as "stdout is closed".
 void mark_stdout_closed();
 
+/// The given configs of --candidates FILE (warnings logged), or an empty list when none was given.
+/// `line_of`, when given, receives each config's line in the file.
 std::vector<gemm_advisor::TileConfig> read_given_candidates(
     const std::string& path, std::map<gemm_advisor::TileConfig, long>* line_of = nullptr);
 

@@ -79,6 +79,13 @@ int run_moe_batch(const MoeBatchOptions& o) {
                                       : w);
   }
   const Target& target = vllm_fused_moe_target();
+  {
+    // An overlay's parameter sets against the layers' (a bf16 model with fp8_block values alone).
+    std::vector<GemmProblem> layers;
+    for (const MoeModel& m : models)
+      if (m.error.empty()) layers.push_back(m.layer(1, routing));
+    warn_unused_param_set(profile, std::string(target.name()), layers);
+  }
   // --candidates: the given configs instead of the kernel's space, read and checked as rank reads them.
   const std::vector<TileConfig> fixed = read_given_candidates(common.candidates);
   std::string device_name;

@@ -35,6 +35,7 @@ Registered register_rank(CLI::App& app) {
             using namespace gemm_advisor;
             const GemmProblem p = parse_problem(o->shape, o->common);
             const Profile profile = load_profile_logged(o->common.hw, o->common.overrides, o->common.target);
+            warn_unused_param_set(profile, o->common.target, {p});
             const Hardware& hw = profile.hw;
             const Target& target = find_target(o->common.target);
             require_dtype(hw, p.dtype, o->common.dtype);

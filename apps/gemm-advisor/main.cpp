@@ -25,6 +25,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -210,6 +211,19 @@ std::string hardware_named(const std::string& hw_option) {
   if (!hw_option.empty()) return hw_option;
   const char* env = std::getenv("GEMM_ADVISOR_HW");
   return env ? std::string(env) : std::string();
+}
+
+void warn_unused_param_set(const gemm_advisor::Profile& profile, const std::string& target,
+                           const std::vector<gemm_advisor::GemmProblem>& problems) {
+  const gemm_advisor::Target* t = gemm_advisor::find_target_or_null(target);
+  if (!t || t->param_variants().empty()) return;
+  std::set<std::string_view> said;
+  for (const gemm_advisor::GemmProblem& p : problems) {
+    const std::string_view v = t->param_variant(p);
+    if (!said.insert(v).second) continue;
+    if (const std::string w = gemm_advisor::unused_param_set_warning(profile, t->name(), v, profile.hw.source); !w.empty())
+      spdlog::warn("{}", w);
+  }
 }
 
 gemm_advisor::Profile load_profile_logged(const std::string& name_or_path, const HardwareOverrides& overrides,

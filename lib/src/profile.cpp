@@ -1194,6 +1194,29 @@ std::string calibrated_cu_count_warning(const Profile& profile, const std::strin
          std::to_string(profile.hw.cu_count) + " for a fit to these";
 }
 
+std::string unused_param_set_warning(const Profile& profile, std::string_view target, std::string_view variant,
+                                     const std::string& source) {
+  // A fused-MoE overlay of the fp8_block set alone used on a bf16 layer ranked with the target's own
+  // values, unsaid (a fresh user's find, 2026-12-06).
+  if (target.empty() || !profile.model.empty()) return "";
+  std::string wanted(target);
+  if (!variant.empty()) wanted.append(".").append(variant);
+  std::vector<std::string> sets;
+  for (const auto& [key, values] : profile.target_model) {
+    const std::string_view name = std::string_view(key).substr(0, key.find('.'));
+    if (name != target) continue;
+    if (key == wanted) return "";
+    sets.push_back(key.find('.') == std::string::npos ? std::string("own") : "'" + key.substr(key.find('.') + 1) + "'");
+  }
+  if (sets.empty()) return "";
+  std::string names;
+  for (const std::string& s : sets) names += (names.empty() ? "" : ", ") + s;
+  return source + ": model parameters for " + std::string(target) + "'s " + names + " set only: a problem here runs " +
+         (variant.empty() ? std::string("the target's own set") : "the '" + std::string(variant) + "' set") +
+         ", with its shipped values (calibrate " +
+         (variant.empty() ? std::string("it on such problems") : "it with --param-set " + std::string(variant)) + ")";
+}
+
 std::string other_target_params_warning(const Profile& profile, std::string_view target, const std::string& source) {
   if (target.empty() || !profile.model.empty() || profile.target_model.empty()) return "";
   std::vector<std::string> others;

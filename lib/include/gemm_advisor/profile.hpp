@@ -97,6 +97,15 @@ Profile parse_profile(std::string_view yaml_text, const std::string& source,
 /// `source` and the targets it has values for. "" otherwise (also for an empty `target`).
 std::string other_target_params_warning(const Profile& profile, std::string_view target, const std::string& source);
 
+/// The warning for a profile whose parameters for `target` are all another parameter set's than the
+/// one a problem runs with (Target::param_variant: vllm-fused-moe's `fp8_block` set for block-fp8
+/// layers, its own for 16-bit ones): that problem runs with the target's own values, so the overlay
+/// changes nothing for it. `variant` is the problem's set ("" the target's own); `source` names the
+/// profile. "" where a `model_parameters:` for every target applies, the profile has no values for
+/// the target at all (other_target_params_warning's case), or has some for `variant`.
+std::string unused_param_set_warning(const Profile& profile, std::string_view target, std::string_view variant,
+                                     const std::string& source);
+
 /// The warning for a calibrated overlay used for another CU count than it was fitted on
 /// (Profile::calibrated_cu_count against hw.cu_count after a partition, use_cu_count): its model
 /// parameters fit the CUs it was calibrated on. `source` names the profile. "" where they agree or
