@@ -175,7 +175,9 @@ void add_common_options(CLI::App* cmd, CommonOptions& o, bool with_top) {
     o.distinct_option = cmd->add_flag("--distinct,!--no-distinct", o.distinct,
                   "Distinct tiles first: the best config of each (block_m, block_n, block_k, split_k), then the rest, "
                   "so --top 5 gives 5 different tiles (batch --emit triton: on unless --no-distinct, as an "
-                  "autotune list wants)");
+                  "autotune list wants)")
+        // --distinct with --no-distinct: a usage error, not the last one silently (a fresh user's find).
+        ->multi_option_policy(CLI::MultiOptionPolicy::Throw);
   }
 }
 
@@ -544,8 +546,12 @@ namespace {
 // Every range check of the CLI is on a whole-number option.
 std::string clearer_parse_error(std::string what) {
   const std::string twice = "At Most 1 required but received ";
-  if (const auto at = what.find(twice); at != std::string::npos)
+  if (const auto at = what.find(twice); at != std::string::npos) {
+    // The one flag with a negation: --distinct and --no-distinct together read as one given twice.
+    if (what.rfind("--distinct", 0) == 0)
+      return "--distinct, --no-distinct: given " + what.substr(at + twice.size()) + " times: give one of them";
     return what.substr(0, at) + "given " + what.substr(at + twice.size()) + " times; it takes one value";
+  }
   const std::string value = "Value ", range = " not in range ", to = " to ";
   const auto v = what.find(value), r = what.find(range);
   if (v == std::string::npos || r == std::string::npos || r < v) return what;
