@@ -72,6 +72,12 @@ check("--hw h100pcie beside h100pcie.yaml: exit 1, the file suggested",
       p.returncode == 1 and not p.stdout and "did you mean the file h100pcie.yaml here?" in p.stderr, p.stderr)
 rc, out, err = run("rank", "64x64x64", "--hw", "NVIDIA GeForce RTX 4090")
 check("--hw of a GPU near no shipped one: the plain list", rc == 1 and "known: a100" in err and "profiles show" not in err, err)
+# A digit right after a shipped chip's name is a typo of it (h2000), not another card of the chip
+# (it was called one: a fresh user's find, 2026-12-06).
+for typo in ("h2000", "b2000"):
+    rc, out, err = run("rank", "64x64x64", "--hw", typo)
+    check(f"--hw {typo}: the plain list, not 'another card of the chip'",
+          rc == 1 and "known: a100" in err and "another card" not in err, err)
 
 # GEMM_ADVISOR_HW is the default, --hw wins over it.
 got, err = hardware_of(env_hw="mi300x")

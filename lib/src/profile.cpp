@@ -1174,7 +1174,12 @@ Profile load_profile(const std::string& name_or_path, ProfileDiagnostics* diagno
   // (only the names were listed: a fresh H100 user's find, 2026-12-05).
   const std::string key = printable(name_or_path) == name_or_path ? name_key(name_or_path) : std::string();
   for (const auto& [name, names] : profile_aliases()) {
-    if (key.empty() || key.find(name_key(name)) == std::string::npos) continue;
+    const std::string chip = name_key(name);
+    const std::size_t at = key.empty() ? std::string::npos : key.find(chip);
+    // A digit right after the chip's name continues a model number (h2000, b2000: typos, not a card
+    // of the chip: a fresh user's find, 2026-12-06); such a name gets the plain list below.
+    if (at == std::string::npos || (at + chip.size() < key.size() && std::isdigit(static_cast<unsigned char>(key[at + chip.size()]))))
+      continue;
     throw InputError("unknown hardware profile '" + printable(name_or_path) + "': the shipped " + name + " is the " +
                      names.front() +
                      "; another card of the chip has its own SM count, clocks or memory: " + own_profile_advice(name) +
