@@ -173,6 +173,16 @@ q8 = write("dsv3-like.json", '{"n_routed_experts": 256, "num_experts_per_tok": 8
 rc, out, err = run("rank", "16", "--target", "vllm-fused-moe", "--from-hf", q8, "--hw", "a100", "--tp", "8")
 check("--from-hf fp8 on the a100: the error names the config's quantization_config and --dtype bf16",
       rc == 1 and "fp8 is " + q8 + "'s quantization_config: --dtype bf16 ranks the model unquantized" in err, err)
+# --block-shape over the checkpoint's weight_block_size is said (it ranked the other blocks unsaid: a
+# fresh user's find, 2026-12-06); the same blocks as the file's say nothing.
+rc, out, err = run("rank", "64", "--target", "vllm-fused-moe", "--from-hf", q8, "--hw", "h200", "--block-shape",
+                   "64x64", "--top", "1", "--format", "json")
+rc2, out2, err2 = run("rank", "64", "--target", "vllm-fused-moe", "--from-hf", q8, "--hw", "h200", "--block-shape",
+                      "128x128", "--top", "1")
+check("--from-hf with --block-shape 64x64 over [128, 128]: ranked with 64x64, warned; 128x128 silent",
+      rc == rc2 == 0 and json.loads(out)["problem"]["moe"]["block_shape"] == [64, 64] and
+      "--block-shape 64x64 over " + q8 + "'s weight_block_size [128, 128]" in err and "--block-shape" not in err2,
+      err + err2)
 
 # --from-hf: a config.json (Mixtral-8x7B's figures: 8 experts, top-2, hidden 4096, intermediate 14336).
 hf = write("config.json", json.dumps({"model_type": "mixtral", "num_local_experts": 8, "num_experts_per_tok": 2,

@@ -109,7 +109,16 @@ gemm_advisor::MoeModel moe_model(const CommonOptions& o) {
     m.dtype = parse_moe_dtype(dtype_given ? o.dtype : "bf16");
     if (dtype_given) m.dtype_text = o.dtype;
   }
-  if (!o.moe.block_shape.empty()) m.quant_block = parse_block_shape(o.moe.block_shape);
+  if (!o.moe.block_shape.empty()) {
+    const std::int64_t given = parse_block_shape(o.moe.block_shape);
+    // Over the checkpoint's own weight_block_size: said, as --dtype over its fp8 is (it ranked
+    // another layer unsaid: a fresh user's find, 2026-12-06).
+    if (!o.moe.from_hf.empty() && m.quant_block != 0 && given != m.quant_block)
+      spdlog::warn("--block-shape {}x{} over {}'s weight_block_size [{}, {}]: the layer is ranked with the "
+                   "option's blocks, which the checkpoint's scales are not", given, given,
+                   o.moe.from_hf == "-" ? std::string("<stdin>") : o.moe.from_hf, m.quant_block, m.quant_block);
+    m.quant_block = given;
+  }
   try {
     validate_moe_model(m, "");
   } catch (const InputError& e) {
