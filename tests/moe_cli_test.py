@@ -112,6 +112,12 @@ rc, out, err = run("batch", "examples/moe-models.csv", "--target", "vllm-fused-m
 check("--hw 'AMD Instinct MI355 OAM': files under vLLM's device-id name, and the market name's form said",
       rc == 0 and "device_name=AMD_Instinct_MI355X" in out and "--vllm-device-name 'AMD_Instinct_MI355_OAM'" in err,
       err)
+# ... and in vLLM's own spelling, the README's example (it went unsaid: a fresh user's find, 2026-12-06).
+rc, out, err = run("batch", "examples/moe-models.csv", "--target", "vllm-fused-moe", "--hw", "AMD_Instinct_MI355_OAM",
+                   "--m-values", "1", "--emit", "vllm", "--out", os.path.join(TMP, "oam2"))
+check("--hw AMD_Instinct_MI355_OAM: the market name's form said as for the spaced one",
+      rc == 0 and "device_name=AMD_Instinct_MI355X" in out and "--vllm-device-name 'AMD_Instinct_MI355_OAM'" in err,
+      err)
 rc, out, err = run("batch", "examples/moe-models.csv", "--target", "vllm-fused-moe", "--hw", "mi355x",
                    "--m-values", "1", "--emit", "vllm", "--out", oam_dir, "-q")
 check("... and nothing said for --hw mi355x", rc == 0 and err == "", err)

@@ -292,7 +292,11 @@ std::string vllm_market_name_note(const Hardware& hw, std::string_view hw_given,
   const std::string given = text::trim(hw_given);
   // Market names start with the brand (amd-smi's market_name, rocm-smi's Card Series); "MI355X" or
   // "mi355x" is the profile's own short name, not one vLLM would print.
-  if (text::lower(given).rfind("amd instinct", 0) != 0) return "";
+  // vLLM's own spelling (AMD_Instinct_MI355_OAM, README's example) as well as the tools' (spaces):
+  // the underscore form went unsaid (a fresh user's find, 2026-12-06).
+  std::string brand = text::lower(given);
+  std::replace(brand.begin(), brand.end(), '_', ' ');
+  if (brand.rfind("amd instinct", 0) != 0) return "";
   const std::string form = vllm_file_name_form(given);
   if (form == device_name) return "";
   std::string resolved;
