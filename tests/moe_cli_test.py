@@ -190,6 +190,23 @@ check("--from-hf with --block-shape 64x64 over [128, 128]: ranked with 64x64, wa
       "--block-shape 64x64 over " + q8 + "'s weight_block_size [128, 128]" in err and "--block-shape" not in err2,
       err + err2)
 
+# A fused-MoE layer's JSON Lines result re-read as a shape list is refused, not re-ranked as one dense GEMM
+# with an unknown-key warning; a model list in JSON Lines is said to be one (its advice was a text list's,
+# which --input-format text then refused: fresh user's finds, 2026-12-06).
+rc, out, err = run("batch", "examples/moe-models.csv", "--target", "vllm-fused-moe", "--hw", "h200", "--format",
+                   "jsonl", "--m-values", "64")
+results = write("moe-results.jsonl", out)
+rc, out, err = run("batch", results, "--hw", "b200")
+check("a fused-MoE layer's result as a dense shape list: exit 1, said at line 1",
+      rc == 1 and out == "" and results + ":1: a fused-MoE layer's result (its problem has 'moe'), not a dense GEMM" in err,
+      err)
+models_jsonl = write("models.jsonl", '{"experts":8,"top_k":2,"hidden":4096,"intermediate":14336}\n'
+                                     '{"experts":8,"top_k":2,"hidden":4096,"intermediate":14336}\n')
+rc, out, err = run("batch", models_jsonl, "--target", "vllm-fused-moe", "--hw", "h200", "--m-values", "1")
+check("a model list in JSON Lines: exit 1, said so with the JSON list to write instead",
+      rc == 1 and out == "" and "one JSON mapping a line (JSON Lines): a fused-MoE model list is CSV, YAML or one JSON "
+      "document" in err and "--input-format text" not in err, err)
+
 # --from-hf: a config.json (Mixtral-8x7B's figures: 8 experts, top-2, hidden 4096, intermediate 14336).
 hf = write("config.json", json.dumps({"model_type": "mixtral", "num_local_experts": 8, "num_experts_per_tok": 2,
                                       "hidden_size": 4096, "intermediate_size": 14336, "torch_dtype": "bfloat16"}))

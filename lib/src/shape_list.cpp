@@ -463,6 +463,7 @@ class YamlShapeReader : public ShapeReader {
     // A fused-MoE model's keys are not warned of one by one: the entry's error says what it is.
     if (!entry.IsMap() || is_moe_model(entry)) return;
     const YAML::Node item = shape_of(entry);
+    if (const YAML::Node moe = lookup(item, "moe"); moe && moe.IsMap()) return;  // the entry's error says what it is
     for (const auto& kv : item) {
       const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : "";
       if (key == "<<") throw InputError(located(source_, kv.first.Mark().line + 1 + line_base, kMergeKeyMessage));
@@ -498,6 +499,12 @@ class YamlShapeReader : public ShapeReader {
         if (is_moe_model(item))
           throw InputError("a fused-MoE model (experts, top_k, hidden, intermediate), not a GEMM shape: give "
                            "--target vllm-fused-moe");
+        // A fused-MoE layer's result (`batch --target vllm-fused-moe --format jsonl`: its problem has a
+        // "moe" mapping): its m, n, k are one GEMM of a layer, which re-ranked as a dense GEMM with only
+        // an unknown-key warning (a fresh user's find, 2026-12-06).
+        if (const YAML::Node moe = lookup(item, "moe"); moe && moe.IsMap())
+          throw InputError("a fused-MoE layer's result (its problem has 'moe'), not a dense GEMM: rank the layer "
+                           "from its model list with --target vllm-fused-moe");
         e.problem.m = integer(item, "m", true, kMaxDim);
         e.problem.n = integer(item, "n", true, kMaxDim);
         e.problem.k = integer(item, "k", true, kMaxDim);
