@@ -347,7 +347,11 @@ CsvHeader CsvHeader::read(CsvReader& reader, const std::vector<std::string>& req
                           const std::pair<std::string, std::string>& other_form) {
   CsvHeader h;
   std::vector<std::string> fields;
-  if (!reader.next(fields)) reader.fail("empty file: expected a header row");
+  // Lines read and none a row: comments and blank lines only ("empty file" said otherwise: a fresh
+  // user's find, 2026-12-06).
+  if (!reader.next(fields))
+    reader.fail(reader.lines_read() > 0 ? "no header row: only comments and blank lines (expected a header row)"
+                                  : "empty file: expected a header row");
   h.field_count_ = fields.size();
   h.source_ = reader.source();
   h.line_ = reader.line();

@@ -26,6 +26,8 @@ class CsvReader {
   /// The line on which the last record returned begins (1-based): a quoted field spanning lines
   /// is reported where its record starts, where an editor shows the record.
   long line() const { return record_line_; }
+  /// The lines read so far, comments and blank lines too (0 for an empty input).
+  long lines_read() const { return line_; }
   const std::string& source() const { return source_; }
   /// Throws InputError located at the line the last record returned begins on.
   [[noreturn]] void fail(const std::string& message) const;
