@@ -1,5 +1,6 @@
 #include "gemm_advisor/shape_list.hpp"
 
+#include <map>
 #include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
 
@@ -428,6 +429,30 @@ class YamlShapeReader : public ShapeReader {
     // (it was an error on every entry here, a warning in a CSV list: a fresh user's find, 2026-12-04).
     std::set<std::string> unknown;
     for (const auto& entry : root_) note_unknown_keys(entry, first_line_, &unknown);
+    // An empty entry ('-' alone on its line): yaml-cpp marks it at the next token, a line or more
+    // below ("nul.yaml:3: entry 2 of the list", for line 2: a fresh user's find, 2026-12-06). Its own
+    // line is the nearest one above that mark holding only the '-' (a comment may follow).
+    std::vector<std::string_view> lines;
+    for (std::size_t i = 0; i < root_.size(); ++i) {
+      const YAML::Node entry = root_[i];
+      if (!entry.IsNull() || entry.Tag() == "tag:yaml.org,2002:null" || !entry.Scalar().empty()) continue;
+      if (lines.empty())
+        for (std::size_t at = 0; at <= text.size();) {
+          const std::size_t end = std::min(text.find('\n', at), text.size());
+          lines.emplace_back(text.data() + at, end - at);
+          at = end + 1;
+        }
+      for (long l = std::min<long>(entry.Mark().line, static_cast<long>(lines.size()) - 1); l >= 0; --l) {
+        const std::string_view line = lines[static_cast<std::size_t>(l)];
+        const std::size_t dash = line.find_first_not_of(" \t");
+        if (dash == std::string_view::npos || line[dash] != '-') continue;
+        const std::size_t rest = line.find_first_not_of(" \t\r", dash + 1);
+        if (rest == std::string_view::npos || line[rest] == '#') {
+          empty_entry_lines_[i] = l;
+          break;
+        }
+      }
+    }
   }
   std::vector<std::string> warnings() const override { return warnings_; }
   bool next(ShapeEntry& e) override {
@@ -442,6 +467,14 @@ class YamlShapeReader : public ShapeReader {
     }
     if (index_ >= root_.size()) return false;
     const YAML::Node entry = root_[index_++];
+    if (const auto it = empty_entry_lines_.find(index_ - 1); it != empty_entry_lines_.end()) {
+      // '-' alone on its own line: that line, not the next token's (yaml-cpp's mark).
+      e = ShapeEntry{};
+      e.line = it->second + 1 + first_line_;
+      e.error = located(source_, e.line, "an empty entry ('-' with nothing after it): expected a mapping with m, n, k "
+                                         "or a \"MxNxK\" string");
+      return true;
+    }
     // Entries sharing a line: the entry's place in the list too (a fresh user's find, 2026-12-04).
     read_entry(entry, first_line_, entry_shares_line(root_, index_ - 1) ? static_cast<long>(index_) : 0, e);
     return true;
@@ -582,6 +615,7 @@ class YamlShapeReader : public ShapeReader {
   long first_line_ = 0;
   YAML::Node root_;                // the list, loaded whole (YAML; a JSON mapping)
   bool streaming_ = false;         // a JSON list read entry by entry: text_ and spans_ instead
+  std::map<std::size_t, long> empty_entry_lines_;  // a YAML list's '-'-alone entries: index -> 0-based line
   std::string text_;
   std::vector<JsonSpan> spans_;
   std::size_t index_ = 0;
