@@ -715,7 +715,7 @@ Registered register_batch(CLI::App& app) {
   CLI::Option* format = cmd->add_option("--format", o->format, "jsonl (one object per shape), csv or table")
                             ->capture_default_str()
                             ->transform(CLI::IsMember({"jsonl", "csv", "table"}, CLI::ignore_case));
-  cmd->add_option("--input-format", o->input_format, "auto, csv, yaml, json (also JSON Lines: jsonl) or text")
+  cmd->add_option("--input-format", o->input_format, "auto, csv, yaml, json (also JSON Lines: jsonl, ndjson) or text")
       ->capture_default_str()
       // Any case, as dtypes, layouts and column names (JSON was refused: a fresh user's find).
       ->transform(CLI::IsMember({"auto", "csv", "yaml", "yml", "json", "jsonl", "ndjson", "text", "txt"}, CLI::ignore_case));
