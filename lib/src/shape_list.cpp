@@ -332,10 +332,25 @@ bool jsonl_spans(const std::string& text, std::vector<JsonSpan>* spans, std::set
       if (scan.out_of_range) {
         *keys_incomplete = true;
       } else if (!scan.error.empty() || scan.root != JsonScan::Root::object) {
-        if (objects > 0) {
+        // A first line of valid JSON that is no object ("8x8x8") with an object on a later line: JSON
+        // Lines whose first entry is not an object (it was "not valid JSON: unexpected '{'" at the
+        // second line: a fresh user's find, 2026-12-06).
+        bool object_later = false;
+        if (objects == 0 && scan.error.empty())
+          for (std::size_t at = end + 1; at < text.size() && !object_later;) {
+            const std::size_t e = std::min(text.find('\n', at), text.size());
+            const std::string_view later(text.data() + at, e - at);
+            const std::size_t first = later.find_first_not_of(" \t\r");
+            if (first != std::string_view::npos) {
+              if (later[first] != '{') break;
+              object_later = true;
+            }
+            at = e + 1;
+          }
+        if (objects > 0 || object_later) {
           *bad_line = line + 1;
           if (scan.error.empty()) {
-            *why = "not a JSON object";
+            *why = "not a JSON object (a \"MxNxK\" string goes in a JSON list or a text list)";
           } else {
             *why = text::json_error_message(scan.error);
             // The parser's "line 1" is the line's own: the message is located at the file's line.
