@@ -57,6 +57,19 @@ std::size_t edit_distance(const std::string& a, const std::string& b) {
   return row[b.size()];
 }
 
+// The name of `names` nearest `key` by edit_distance if within 3 edits, else "" (a "did you mean"
+// suggestion); `skip` is never suggested.
+template <class Names>
+std::string nearest_name(const std::string& key, const Names& names, std::string_view skip = {}) {
+  std::string nearest;
+  std::size_t best = std::string::npos;
+  for (const auto& name : names) {
+    const std::size_t d = edit_distance(key, std::string(name));
+    if (name != skip && d < best) best = d, nearest = std::string(name);
+  }
+  return best <= 3 ? nearest : std::string();
+}
+
 // Largest whole number a profile key may hold (see ProfileReader::integer).
 constexpr int kMaxProfileInteger = 1 << 30;
 
@@ -132,14 +145,9 @@ class ProfileReader {
                           "leave every value in it unused)");
         } else if (kv.second.IsMap() && kv.second["model_parameters"]) {
           // A misspelt parameter set (fp8_blocks for fp8_block) is named (a fresh user's find, 2026-12-06).
-          std::string nearest;
-          std::size_t best = std::string::npos;
-          for (const std::string& k : known) {
-            const std::size_t d = edit_distance(key, k);
-            if (k != "model_parameters" && d < best) best = d, nearest = k;
-          }
+          const std::string nearest = nearest_name(key, known, "model_parameters");
           error(kv.first, "unknown key '" + full + "' holds model_parameters that nothing reads (" +
-                              (best <= 3 ? "did you mean '" + printable(path) + "." + nearest + "'? " : std::string()) +
+                              (!nearest.empty() ? "did you mean '" + printable(path) + "." + nearest + "'? " : std::string()) +
                               where_they_go + ")");
         } else if (parameter_names) {
           error(kv.first, "unknown key '" + full + "' holds model parameters that nothing reads (" + where_they_go + ")");
@@ -940,19 +948,10 @@ void check_sources(ProfileReader& r, const YAML::Node& root) {
 }  // namespace
 
 std::string nearest_model_param(std::string_view name) {
-  auto lower = [](std::string_view v) {
-    std::string out(v);
-    for (char& ch : out) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-    return out;
-  };
-  const std::string key = lower(name);
-  std::string nearest;
-  std::size_t best = std::string::npos;
-  for (const ModelParamInfo& p : kModelParamRegistry) {
-    const std::size_t d = edit_distance(key, lower(p.name));
-    if (d < best) best = d, nearest = std::string(p.name);
-  }
-  return best <= 3 ? nearest : std::string();
+  // The registry's names are lower case: the key is matched in lower case.
+  std::vector<std::string_view> names;
+  for (const ModelParamInfo& p : kModelParamRegistry) names.push_back(p.name);
+  return nearest_name(text::lower(name), names);
 }
 
 Profile parse_profile(std::string_view yaml_text, const std::string& source, ProfileDiagnostics* diagnostics) {
