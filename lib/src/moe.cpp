@@ -357,19 +357,16 @@ std::vector<MoeModel> read_csv_models(std::istream& in, const std::string& path,
 std::vector<MoeModel> read_yaml_models(const std::string& text, const std::string& path,
                                        std::vector<std::string>* warnings, bool keep_bad) {
   YAML::Node root;
+  // Text that opens with a JSON mapping and has a second top-level value is one JSON mapping a line
+  // (JSON Lines, as batch reads shape lists): a model list is one document. The generic advice (text
+  // lists) did not fit, and its --input-format text was then refused (a fresh user's find, 2026-12-06).
+  const std::size_t first = text.find_first_not_of(" \t\r\n");
+  const std::string json_lines = first != std::string::npos && text[first] == '{'
+                                     ? "one JSON mapping a line (JSON Lines): a fused-MoE model list is CSV, YAML or "
+                                       "one JSON document; write the models as a JSON list, [{...}, {...}]"
+                                     : std::string();
   try {
-    root = load_one_document(text, path, 0, "a model list");
-  } catch (const InputError& e) {
-    // One JSON mapping a line (JSON Lines, as batch reads shape lists): a model list is one document.
-    // The generic advice (text lists) did not fit, and its --input-format text was then refused (a
-    // fresh user's find, 2026-12-06).
-    const std::size_t first = text.find_first_not_of(" \t\r\n");
-    if (first != std::string::npos && text[first] == '{' && std::string_view(e.what()).find("a second top-level") !=
-                                                                std::string_view::npos)
-      throw InputError(std::string(e.what()).substr(0, std::string_view(e.what()).find("a second top-level")) +
-                       "one JSON mapping a line (JSON Lines): a fused-MoE model list is CSV, YAML or one JSON "
-                       "document; write the models as a JSON list, [{...}, {...}]");
-    throw;
+    root = load_one_document(text, path, 0, "a model list", json_lines);
   } catch (const YAML::Exception& e) {
     throw InputError(path + ":" + std::to_string(e.mark.line + 1) + ": not valid YAML/JSON: " + e.msg);
   }

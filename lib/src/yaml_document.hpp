@@ -57,9 +57,10 @@ inline void check_flow_nesting(const std::string& text, const std::string& sourc
 /// line numbers (text that starts further down a stream). Lists and mappings nested deeper than
 /// yaml-cpp's limit throw InputError "source: lists or mappings nested too deep ...: not `what`"
 /// (yaml-cpp's own message, "bad file", was passed on as "not valid JSON: bad file" for valid JSON).
-/// Any other YAML::Exception passes through.
+/// Any other YAML::Exception passes through. `second_value_message`, when not empty, replaces the
+/// second top-level value's message after its location (a reader that knows what such text is).
 inline YAML::Node load_one_document(const std::string& text, const std::string& source, long first_line,
-                                    const std::string& what) {
+                                    const std::string& what, const std::string& second_value_message = {}) {
   check_flow_nesting(text, source, first_line, what);
   std::vector<YAML::Node> documents;
   try {
@@ -80,10 +81,11 @@ inline YAML::Node load_one_document(const std::string& text, const std::string& 
       at = end == std::string::npos ? text.size() : end + 1;
     }
     throw InputError(located(source, documents[1].Mark().line + 1 + first_line,
-                             marker ? "a second YAML document: " + what + " is one document (drop the '---')"
-                                    : "a second top-level YAML value: " + what +
-                                          " is one YAML list (write each entry as '- ...'; plain lines are a "
-                                          "text list, read as such from a .txt file or with --input-format text)"));
+                             marker                          ? "a second YAML document: " + what + " is one document (drop the '---')"
+                             : !second_value_message.empty() ? second_value_message
+                                                             : "a second top-level YAML value: " + what +
+                                                                   " is one YAML list (write each entry as '- ...'; plain lines are a "
+                                                                   "text list, read as such from a .txt file or with --input-format text)"));
   }
   return documents.empty() ? YAML::Node() : documents.front();
 }
