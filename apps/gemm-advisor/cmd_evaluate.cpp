@@ -35,10 +35,7 @@ void write_table(std::ostream& out, const gemm_advisor::Evaluation& e, const gem
   out << fmt::format("evaluate {} on {}: {} shape{}; % of oracle = measured best / measured time of the pick\n",
                      target.name(), gemm_advisor::hardware_label(hw), e.shapes.size(), e.shapes.size() == 1 ? "" : "s");
   // The shape column as wide as its longest label (a MoE layer's is long: 1024x256x7168/E384/top8/layer).
-  auto plain_label = [](const gemm_advisor::ShapeEvaluation& s) {
-    return s.problem.shape_text() + " " + std::string(gemm_advisor::dtype_name(s.problem.dtype)) + " " +
-           s.problem.layout.name();
-  };
+  auto plain_label = [](const gemm_advisor::ShapeEvaluation& s) { return gemm_advisor::unscored_text(s.problem); };
   // A shape measured in two families (or under two names) is two problems: their lines carry the
   // family (and name) to tell them apart (two identical lines: a fresh user's find, 2026-12-06).
   std::map<std::string, int> seen;
@@ -46,10 +43,8 @@ void write_table(std::ostream& out, const gemm_advisor::Evaluation& e, const gem
   auto label = [&](const gemm_advisor::ShapeEvaluation& s) {
     std::string text = plain_label(s);
     if (seen[text] > 1) {
-      const std::string tag = s.family.empty() && s.name.empty() ? std::string("no family")
-                              : s.name.empty()                   ? gemm_advisor::printable(s.family)
-                              : gemm_advisor::printable(s.family) + "/" + gemm_advisor::printable(s.name);
-      text += " [" + tag + "]";
+      const std::string tag = gemm_advisor::family_label(s.family, s.name);
+      text += " [" + (tag.empty() ? std::string("no family") : tag) + "]";
     }
     return text;
   };

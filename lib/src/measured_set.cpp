@@ -348,8 +348,7 @@ std::vector<MeasuredShape> read_measured_shapes(const std::vector<std::string>& 
     std::string first_refused;      // the first of them, "line L: CONFIG for SHAPE: why"
     for (auto& shape : file_shapes) {
       if (shape.configs.empty() && !keep_vendor_only) continue;  // another kernel's problem (vendor rows only)
-      const std::string base = shape.problem.shape_text() + " " + std::string(dtype_name(shape.problem.dtype)) + " " +
-                               shape.problem.layout.name();
+      const std::string base = unscored_text(shape.problem);
       // A problem is its shape and its family and name where the file gives them, as read_measurements
       // groups a file's rows (a shape in two families of one file, with no name, was two problems
       // there and "the same file given twice" here: a fresh user's find, 2026-12-06).
@@ -403,9 +402,7 @@ std::vector<MeasuredShape> read_measured_shapes(const std::vector<std::string>& 
       } else if (same_file(it->second.first, path)) {
         // The problem as a reader sees it: family/name, or the family alone ("fa/" read oddly: a fresh
         // user's find, 2026-12-06).
-        const std::string shown = base + (!labelled            ? std::string()
-                                          : shape.name.empty() ? " " + printable(shape.family)
-                                                               : " " + printable(shape.family) + "/" + printable(shape.name));
+        const std::string shown = base + (labelled ? " " + family_label(shape.family, shape.name) : std::string());
         throw InputError(located(path, line, "shape " + shown + " is measured in " + it->second.first +
                                                  " too: the same file is given twice"));
       } else {

@@ -98,6 +98,10 @@ GemmProblem read_problem_row(const CsvReader& r, const std::vector<std::string>&
 
 }  // namespace
 
+std::string family_label(const std::string& family, const std::string& name) {
+  return name.empty() ? printable(family) : printable(family) + "/" + printable(name);
+}
+
 std::size_t apply_families(const std::string& path, std::vector<MeasuredShape>& shapes, std::vector<std::string>* warnings,
                            std::vector<std::string>* notes) {
   // As for measurements ("-: cannot open: No such file" before: a fresh user's find, 2026-12-06).

@@ -511,7 +511,7 @@ class YamlShapeReader : public ShapeReader {
     // A fused-MoE model's keys are not warned of one by one: the entry's error says what it is.
     if (!entry.IsMap() || is_moe_model(entry)) return;
     const YAML::Node item = shape_of(entry);
-    if (const YAML::Node moe = lookup(item, "moe"); moe && moe.IsMap()) return;  // the entry's error says what it is
+    if (is_moe_result(item)) return;  // the entry's error says what it is
     for (const auto& kv : item) {
       const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : "";
       if (key == "<<") throw InputError(located(source_, kv.first.Mark().line + 1 + line_base, kMergeKeyMessage));
@@ -550,7 +550,7 @@ class YamlShapeReader : public ShapeReader {
         // A fused-MoE layer's result (`batch --target vllm-fused-moe --format jsonl`: its problem has a
         // "moe" mapping): its m, n, k are one GEMM of a layer, which re-ranked as a dense GEMM with only
         // an unknown-key warning (a fresh user's find, 2026-12-06).
-        if (const YAML::Node moe = lookup(item, "moe"); moe && moe.IsMap())
+        if (is_moe_result(item))
           throw InputError("a fused-MoE layer's result (its problem has 'moe'), not a dense GEMM: rank the layer "
                            "from its model list with --target vllm-fused-moe");
         e.problem.m = integer(item, "m", true, kMaxDim);
@@ -586,6 +586,11 @@ class YamlShapeReader : public ShapeReader {
   }
   // A mapping that is a fused-MoE model (experts, no m): a list of them given to a dense target.
   static bool is_moe_model(const YAML::Node& item) { return !lookup(item, "m") && lookup(item, "experts"); }
+  // A fused-MoE layer's result (`batch --target vllm-fused-moe --format jsonl`): its problem has a "moe" mapping.
+  static bool is_moe_result(const YAML::Node& item) {
+    const YAML::Node moe = lookup(item, "moe");
+    return moe && moe.IsMap();
+  }
   static std::string scalar(const YAML::Node& item, const char* key) {
     const YAML::Node v = lookup(item, key);
     // null (json.dump of a Python None) is the default, as an empty CSV cell is (it was "must be a

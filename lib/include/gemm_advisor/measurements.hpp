@@ -41,6 +41,11 @@ inline bool is_timing_check_status(std::string_view status) {
   return status == kStatusFasterThanPeak || status == kStatusFarSlowerThanModel;
 }
 
+/// How a measured problem's family and name read in a message or a table: "family/name", the family
+/// alone where it has no name, "" where it has neither; through printable() (bytes that are not
+/// well-formed, visible UTF-8 as \xNN).
+std::string family_label(const std::string& family, const std::string& name);
+
 /// All rows of one problem, in file order.
 struct MeasuredShape {
   GemmProblem problem;
