@@ -190,10 +190,13 @@ Registered register_explain(CLI::App& app) {
                        us(x.lone_warpgroup_step_s) +
                            " per K-step, added to the step (the config's occupancy allows at most one block, of one "
                            "warpgroup, per CU; by occupancy, not the blocks a wave runs)");
+                // Output rows that are not whole 32-byte sectors are written at misaligned_store_fraction
+                // of the DRAM rate, by the GEMM and by the split-K reduction alike.
+                const bool misaligned_rows = ctx.out_store_bytes_per_s < ctx.dram_bytes_per_s;
                 line("store", us(x.store_s) + fmt::format(" (one L2 latency, {}, + the wave's output tiles at the DRAM's "
                                                           "write rate{}, or the busiest CU's at its fill rate where longer)",
                                                           us(hw.l2_latency_s),
-                                                          ctx.out_store_bytes_per_s < ctx.dram_bytes_per_s
+                                                          misaligned_rows
                                                               ? fmt::format(", {:.3g} of it for output rows that are not "
                                                                             "whole 32-byte sectors (misaligned_store_fraction)",
                                                                             hw.misaligned_store_fraction)
@@ -212,7 +215,7 @@ Registered register_explain(CLI::App& app) {
                                    "and C written at the DRAM's rate{}, {}; {} splits, each waiting for its L2 hit "
                                    "({}: split_k_reduce_latency_multiplier x the idle L2 latency), {}",
                                    us(x.split_k_reduce_s), us(x.split_k_reduce_launch_s),
-                                   ctx.out_store_bytes_per_s < ctx.dram_bytes_per_s
+                                   misaligned_rows
                                        ? fmt::format(" (C at {:.3g} of it: misaligned_store_fraction)",
                                                      hw.misaligned_store_fraction)
                                        : std::string(),
