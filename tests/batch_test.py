@@ -1020,9 +1020,25 @@ check("a JSON Lines list: its good entries ranked, the bad one at its line",
       rc == 1 and len(rows) == 3 and rows[1].startswith("a,64,64,64,") and rows[2].startswith(",128,128,128,1,bf16,NN,")
       and f"{jl}:3: 'm' = 0 is outside 1..2147483647" in err, out + err)
 broken = write("broken.jsonl", '{"m": 64, "n": 64, "k": 64}\n{"m": 8, "n": 8\n{"m": 1, "n": 1, "k": 1}\n')
-rc, out, err = run("batch", broken, "--hw", "h200")
-check("a JSON Lines list with a broken line: the error at that line, as JSON Lines", rc == 1 and not out and
-      f"{broken}:2: not valid JSON (a JSON Lines list, one object a line): parse error at column 16" in err, err)
+rc, out, err = run("batch", broken, "--hw", "h200", "--format", "csv", "--top", "1")
+check("a JSON Lines list with a broken line: the lines before it ranked, the error at that line, stopped there",
+      rc == 1 and len(out.splitlines()) == 2 and out.splitlines()[1].startswith(",64,64,64,") and
+      f"{broken}:2: not valid JSON (a JSON Lines list, one object a line): parse error at column 16" in err and
+      "1 shape ranked, 1 bad (stopped at the first bad line" in err, out + err)
+# --keep-going goes past a broken line as past a bad entry (the broken line stopped the whole list
+# before any shape: a fresh user's find, 2026-12-06).
+rc, out, err = run("batch", broken, "--hw", "h200", "--format", "csv", "--top", "1", "--keep-going")
+check("a JSON Lines list with a broken line, --keep-going: the other two ranked, the broken one said at its line",
+      rc == 1 and [r.split(",")[1] for r in out.splitlines()[1:]] == ["64", "1"] and
+      f"{broken}:2: not valid JSON (a JSON Lines list, one object a line)" in err and "2 shapes ranked, 1 bad" in err,
+      out + err)
+# One shape alone: a JSON Lines file of one line, a YAML mapping (both were "expected a list of shapes").
+one = write("one.jsonl", '{"m": 5, "n": 6, "k": 7, "name": "solo"}\n')
+one_yaml = write("one.yaml", "m: 5\nn: 6\nk: 7\n")
+for path in (one, one_yaml):
+    rc, out, err = run("batch", path, "--hw", "h200", "--format", "csv", "--top", "1")
+    check(f"one shape alone ({os.path.basename(path)}) is a list of one", rc == 0 and len(out.splitlines()) == 2 and
+          ",5,6,7,1,bf16,NT," in out.splitlines()[1], out + err)
 rc, yesterday, err = run("batch", "examples/llama3-8b.csv", "--hw", "h200", "--format", "jsonl", "--top", "1")
 again = write("yesterday.jsonl", yesterday)
 rc2, out2, err2 = run("batch", again, "--hw", "h200", "--format", "jsonl", "--top", "1")

@@ -264,6 +264,7 @@ class JsonScan : public nlohmann::json_sax<nlohmann::json> {
 struct JsonSpan {
   std::size_t offset = 0, size = 0;
   long line = 0;
+  std::string error;  ///< JSON Lines: why this line is no JSON object ("" for an entry to read)
 };
 
 // The top-level entries of `text`, valid JSON whose root is a list (JsonScan said so), in order.
@@ -312,13 +313,15 @@ std::vector<JsonSpan> json_list_spans(const std::string& text) {
   return spans;
 }
 
-// When `text` is JSON Lines (two or more lines, each blank or one JSON object), each object's line
-// into *spans (its keys into *keys, as JsonScan keeps them), true; false otherwise, and where it opens
-// as JSON Lines (its first line an object) but a later line is no JSON object, that line (1-based)
-// in *bad_line and why in *why. A line with a number past a double's range is still an object line
-// (its entry's error comes later); *keys_incomplete is then set.
+// When `text` is JSON Lines (two or more lines, each blank or one JSON object, its first object
+// line before any other), each line's span into *spans (its keys into *keys, as JsonScan keeps them),
+// true; false otherwise. A later line that is no JSON object is a span with its error, an entry that
+// fails alone as a JSON list's bad entry does (--keep-going goes on past it: it stopped the whole
+// list before any shape, a fresh user's find, 2026-12-06); so is a first line of valid JSON that is
+// no object where an object follows. A line with a number past a double's range is still an object
+// line (its entry's error comes later); *keys_incomplete is then set.
 bool jsonl_spans(const std::string& text, std::vector<JsonSpan>* spans, std::set<std::string>* keys,
-                 bool* keys_incomplete, long* bad_line, std::string* why) {
+                 bool* keys_incomplete) {
   std::size_t objects = 0;
   std::size_t start = 0;
   long line = 0;
@@ -347,27 +350,30 @@ bool jsonl_spans(const std::string& text, std::vector<JsonSpan>* spans, std::set
             }
             at = e + 1;
           }
-        if (objects > 0 || object_later) {
-          *bad_line = line + 1;
-          if (scan.error.empty()) {
-            *why = "not a JSON object (a \"MxNxK\" string goes in a JSON list or a text list)";
-          } else {
-            *why = text::json_error_message(scan.error);
-            // The parser's "line 1" is the line's own: the message is located at the file's line.
-            if (const auto at = why->find("at line 1, column"); at != std::string::npos) why->replace(at, 17, "at column");
-          }
+        if (objects == 0 && !object_later) return false;
+        std::string why;
+        if (scan.error.empty()) {
+          why = "not a JSON object (a \"MxNxK\" string goes in a JSON list or a text list)";
+        } else {
+          why = text::json_error_message(scan.error);
+          // The parser's "line 1" is the line's own: the message is located at the file's line.
+          if (const auto at = why.find("at line 1, column"); at != std::string::npos) why.replace(at, 17, "at column");
         }
-        return false;
+        out.push_back({start, row.size(), line, "not valid JSON (a JSON Lines list, one object a line): " + printable(why, 300)});
+        if (end == text.size()) break;
+        start = end + 1;
+        ++line;
+        continue;
       }
       *keys_incomplete = *keys_incomplete || scan.keys_capped;
       ++objects;
-      out.push_back({start, row.size(), line});
+      out.push_back({start, row.size(), line, ""});
     }
     if (end == text.size()) break;
     start = end + 1;
     ++line;
   }
-  if (objects < 2) return false;
+  if (out.size() < 2) return false;
   *spans = std::move(out);
   return true;
 }
@@ -395,14 +401,9 @@ class YamlShapeReader : public ShapeReader {
         // JSON Lines: one object a line (`batch --format jsonl`'s output too), read as the list of
         // them, each at its own line (it was "not valid JSON: unexpected '{'": a fresh CI user's
         // find, 2026-12-05). Otherwise the JSON error, where it is.
-        std::string jsonl_why;
-        long jsonl_line = 0;
         keys.clear();
         keys_incomplete = false;
-        if (!jsonl_spans(text, &spans_, &keys, &keys_incomplete, &jsonl_line, &jsonl_why)) {
-          if (jsonl_line > 0)
-            throw InputError(located(source, jsonl_line + first_line,
-                                     "not valid JSON (a JSON Lines list, one object a line): " + printable(jsonl_why, 300)));
+        if (!jsonl_spans(text, &spans_, &keys, &keys_incomplete)) {
           const std::string what = text::json_error_message(scan.error);
           const long line = text::json_error_line(text, what);
           throw InputError(located(source, line > 0 ? line + first_line : 0, "not valid JSON: " + printable(what, 300)));
@@ -424,6 +425,7 @@ class YamlShapeReader : public ShapeReader {
         if (!all_known) {
           std::set<std::string> unknown;
           for (std::size_t i = 0; i < spans_.size(); ++i) {
+            if (!spans_[i].error.empty()) continue;  // a JSON Lines line that is no object: its entry fails
             note_unknown_keys(load_span(i), first_line_ + spans_[i].line, &unknown);
             if (unknown.size() >= kMaxUnknownKeyWarnings && !keys.count("<<")) break;
           }
@@ -438,6 +440,14 @@ class YamlShapeReader : public ShapeReader {
                                                           ": " + printable(err.msg, 200)));
     }
     root_ = list_under(root_, "shapes", source, first_line, &warnings_);
+    // One shape alone (a JSON Lines file of one line, `batch --format json`'s result of one shape, a
+    // YAML mapping): a list of one ("expected a list of shapes" refused a one-line JSON Lines file:
+    // a fresh user's find, 2026-12-06).
+    if (root_.IsMap() && (lookup(root_, "m") || lookup(root_, "problem") || is_moe_model(root_))) {
+      YAML::Node one(YAML::NodeType::Sequence);
+      one.push_back(root_);
+      root_.reset(one);  // not `root_ = one`: yaml-cpp assigns into the node root_ refers to
+    }
     if (!root_.IsSequence())
       throw InputError(located(source, root_.Mark().line + 1 + first_line, "expected a list of shapes (each with m, n, k)"));
     // A key the reader does not know is ignored with a warning at its first line, as a CSV column is
@@ -474,6 +484,12 @@ class YamlShapeReader : public ShapeReader {
     if (streaming_) {
       if (index_ >= spans_.size()) return false;
       const std::size_t i = index_++;
+      if (!spans_[i].error.empty()) {  // a JSON Lines line that is no object
+        e = ShapeEntry{};
+        e.line = first_line_ + spans_[i].line + 1;
+        e.error = located(source_, e.line, spans_[i].error);
+        return true;
+      }
       // Entries sharing a line: the entry's place in the list too (a fresh user's find, 2026-12-04).
       const bool shares = (i > 0 && spans_[i - 1].line == spans_[i].line) ||
                           (i + 1 < spans_.size() && spans_[i + 1].line == spans_[i].line);
