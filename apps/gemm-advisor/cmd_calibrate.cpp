@@ -441,11 +441,13 @@ Registered register_calibrate(CLI::App& app) {
                                  score_text(c.held_out_before), score_text(c.held_out_after));
               out << fmt::format("{:<7} {:>28}   {:>28}   (in-sample, the fit that is written)\n", "all",
                                  score_text(c.all_before), score_text(c.all_after));
+              // A fitted parameter the fit left where it started says so (its status was empty: a
+              // fresh user's find, 2026-12-06).
               out << "parameters (start -> fitted; those not fitted stay at the start):\n";
               for (const ModelParamInfo& info : kModelParamRegistry) {
                 const double a = c.start.*(info.field), b = c.fitted.*(info.field);
                 out << fmt::format("  {:<34} {:>10.4g} -> {:<10.4g} {}\n", info.name, a, b,
-                                   a != b ? "(changed)" : was_fit(info) ? "" : "(not fitted)");
+                                   a != b ? "(changed)" : was_fit(info) ? "(fitted, unchanged)" : "(not fitted)");
               }
               out << fmt::format("wrote {} (use it with --hw {} --target {})\n", o->out, o->out, target.name());
             }
