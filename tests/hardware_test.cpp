@@ -320,6 +320,33 @@ TEST_CASE("a bad name or an empty matrix section gives one true message", "[hard
   for (const auto& error : diag2.errors) CHECK_THAT(error, !Catch::Contains("bad.yaml:0:"));
 }
 
+TEST_CASE("an empty mapping is reported at its own key's line, not the next key's", "[hardware][errors]") {
+  // yaml-cpp marks `key:` with nothing after it at the next token: an empty `model_parameters:` was
+  // reported at the line below it (a fresh user's find, 2026-12-06). The expected line is counted here.
+  const std::string good = toy_text();
+  const long base = static_cast<long>(std::count(good.begin(), good.end(), '\n'));  // the toy ends with '\n'
+  const struct {
+    const char* tail;
+    long key_line;  // 1-based within the tail
+    const char* what;
+  } cases[] = {
+      {"model_parameters:\ntargets: {}\n", 1, "'model_parameters' must be a mapping"},
+      {"targets:\n  triton:\n    model_parameters:\n\n# c\ncalibration: {}\n", 3,
+       "'targets.triton.model_parameters' must be a mapping"},
+      {"targets:\n  triton:\n\nfoo: 1\n", 2, "'targets.triton' must be a mapping"},
+      {"targets:\n# c\nfoo: 1\n", 1, "'targets' must be a mapping of target names"},
+      {"calibration:\nfoo: 1\n", 1, "'calibration' must be a mapping"},
+  };
+  for (const auto& c : cases) {
+    INFO(c.tail);
+    ProfileDiagnostics diag;
+    CHECK_THROWS(parse_profile(good + c.tail, "e.yaml", &diag));
+    REQUIRE(!diag.errors.empty());
+    CHECK_THAT(diag.errors[0], Catch::StartsWith("e.yaml:" + std::to_string(base + c.key_line) + ": ") &&
+                                   Catch::Contains(c.what));
+  }
+}
+
 TEST_CASE("a profile's memory hierarchy is in order, and its sources cite something", "[hardware][errors]") {
   // A fresh user's profile pass (2026-12-04): an L2 larger than the DRAM and a per-CU shared memory of
   // 100 (KB written as bytes) were taken; a cache slower than the DRAM, and citations that say nothing

@@ -208,7 +208,7 @@ class ProfileReader {
       return YAML::Node();
     }
     if (!n.IsMap()) {
-      error(n, "'" + key + "' must be a mapping");
+      error(value_or_key(root, key), "'" + key + "' must be a mapping");
       return YAML::Node();
     }
     return n;
@@ -770,10 +770,13 @@ void parse_triton(ProfileReader& r, const YAML::Node& t, TritonSettings& triton)
 
 // A `model_parameters:` mapping at `path`: each key a registry entry (model_params.hpp), each value
 // inside the entry's range.
-void parse_model_parameters(ProfileReader& r, ProfileDiagnostics& diag, const YAML::Node& mp, const std::string& path,
-                            ModelParamValues& out) {
+// `parent`: the mapping holding it under `key` (an empty `model_parameters:` is reported at its own
+// line, not at the next key's, where yaml-cpp marks the null: a fresh user's find, 2026-12-06).
+void parse_model_parameters(ProfileReader& r, ProfileDiagnostics& diag, const YAML::Node& parent, const std::string& key,
+                            const std::string& path, ModelParamValues& out) {
+  const YAML::Node mp = parent[key];
   if (!mp.IsMap()) {
-    r.error(mp, "'" + path + "' must be a mapping");
+    r.error(ProfileReader::value_or_key(parent, key), "'" + path + "' must be a mapping");
     return;
   }
   std::set<std::string> keys;
@@ -806,9 +809,11 @@ void parse_model_parameters(ProfileReader& r, ProfileDiagnostics& diag, const YA
 }
 
 // `targets:`: per target name, a mapping with an optional `model_parameters:`.
-void parse_targets(ProfileReader& r, ProfileDiagnostics& diag, const YAML::Node& t, Profile& profile) {
+// `where_null`: where an empty `targets:` is reported (its key: yaml-cpp marks the null at the next token).
+void parse_targets(ProfileReader& r, ProfileDiagnostics& diag, const YAML::Node& t, const YAML::Node& where_null,
+                   Profile& profile) {
   if (!t.IsMap()) {
-    r.error(t, "'targets' must be a mapping of target names");
+    r.error(t.IsNull() ? where_null : t, "'targets' must be a mapping of target names");
     return;
   }
   std::set<std::string> seen;
@@ -824,7 +829,7 @@ void parse_targets(ProfileReader& r, ProfileDiagnostics& diag, const YAML::Node&
     }
     const std::string path = "targets." + name;
     if (!kv.second.IsMap()) {
-      r.error(kv.second, "'" + printable(path) + "' must be a mapping");
+      r.error(kv.second.IsNull() ? kv.first : kv.second, "'" + printable(path) + "' must be a mapping");
       continue;
     }
     const Target& target = *find_target_or_null(name);
@@ -832,7 +837,7 @@ void parse_targets(ProfileReader& r, ProfileDiagnostics& diag, const YAML::Node&
     for (std::string_view v : target.param_variants()) keys.emplace(v);
     r.check_keys(kv.second, path, keys);
     if (kv.second["model_parameters"])
-      parse_model_parameters(r, diag, kv.second["model_parameters"], path + ".model_parameters",
+      parse_model_parameters(r, diag, kv.second, "model_parameters", path + ".model_parameters",
                              profile.target_model[name]);
     // A parameter variant's own section (Target::param_variant): `targets: NAME: VARIANT: model_parameters:`.
     for (std::string_view v : target.param_variants()) {
@@ -840,12 +845,12 @@ void parse_targets(ProfileReader& r, ProfileDiagnostics& diag, const YAML::Node&
       if (!section) continue;
       const std::string vpath = path + "." + std::string(v);
       if (!section.IsMap()) {
-        r.error(section, "'" + printable(vpath) + "' must be a mapping");
+        r.error(ProfileReader::value_or_key(kv.second, std::string(v)), "'" + printable(vpath) + "' must be a mapping");
         continue;
       }
       r.check_keys(section, vpath, {"model_parameters"});
       if (section["model_parameters"])
-        parse_model_parameters(r, diag, section["model_parameters"], vpath + ".model_parameters",
+        parse_model_parameters(r, diag, section, "model_parameters", vpath + ".model_parameters",
                                profile.target_model[Target::param_key(name, v)]);
     }
   }
@@ -871,9 +876,10 @@ bool has_dotted_path(const YAML::Node& map, std::string_view path, YAML::Node* k
 // `parameter_set` (a name) and `provenance` (a list of lines). A later calibrate on the overlay
 // appends to it, so a hand-edited section of another shape is said here, at its line (it passed
 // validation and then stopped calibrate with an internal error: a fresh user's find, 2026-12-05).
-void parse_calibration(ProfileReader& r, const YAML::Node& cal) {
+// `where_null`: where an empty `calibration:` is reported (its key), as parse_targets's.
+void parse_calibration(ProfileReader& r, const YAML::Node& cal, const YAML::Node& where_null) {
   if (!cal.IsMap()) {
-    r.error(cal, "'calibration' must be a mapping (target, targets, parameter_set, provenance), as calibrate writes it");
+    r.error(cal.IsNull() ? where_null : cal, "'calibration' must be a mapping (target, targets, parameter_set, provenance), as calibrate writes it");
     return;
   }
   r.check_keys(cal, "calibration", {"target", "targets", "parameter_set", "provenance"});
@@ -1020,9 +1026,9 @@ Profile parse_profile(std::string_view yaml_text, const std::string& source, Pro
   if (YAML::Node e = r.section(root, "efficiency")) parse_efficiency(r, e, hw);
   if (YAML::Node mx = r.section(root, "matrix")) parse_matrix(r, mx, hw);
   if (YAML::Node t = r.section(root, "triton")) parse_triton(r, t, profile.triton);
-  if (YAML::Node mp = root["model_parameters"]) parse_model_parameters(r, diag, mp, "model_parameters", profile.model);
-  if (YAML::Node t = root["targets"]) parse_targets(r, diag, t, profile);
-  if (YAML::Node cal = root["calibration"]) parse_calibration(r, cal);
+  if (root["model_parameters"]) parse_model_parameters(r, diag, root, "model_parameters", "model_parameters", profile.model);
+  if (YAML::Node t = root["targets"]) parse_targets(r, diag, t, ProfileReader::value_or_key(root, "targets"), profile);
+  if (YAML::Node cal = root["calibration"]) parse_calibration(r, cal, ProfileReader::value_or_key(root, "calibration"));
   check_sources(r, root);
   if (!diag.errors.empty()) throw InputError(diag.errors.front());
   // A partition's profile: the product's figures, and the CUs a kernel gets (use_cu_count).
