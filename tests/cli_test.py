@@ -794,13 +794,21 @@ check("rank's JSON names the profile: the file's absolute path, or embedded:NAME
       json.loads(out2)["hardware"]["profile"] == "embedded:h200", out[:300])
 
 # explain says what the time is made of: launch + all waves (+ reduction) adds up to it, in the table
-# and in the JSON terms ((waves - 1) full waves + the last).
-for shape, extra in (("1x1x1", []), ("8192x8192x8192", []), ("128x128x65536", ["--config", "64x64x128:4:3:8"])):
+# and in the JSON terms (the first wave, waves - 2 later ones, the last; one wave: the first alone).
+# 16384x1024x16 at 64x256x16:4:2 runs staggered later waves (three blocks a CU, one K-step).
+for shape, extra in (("1x1x1", []), ("8192x8192x8192", []), ("128x128x65536", ["--config", "64x64x128:4:3:8"]),
+                     ("16384x1024x16", ["--config", "64x256x16:4:2"])):
     rc, out, err = run("explain", shape, "--hw", "h200", "--format", "json", *extra)
     t = json.loads(out)["configs"][0]["terms"] if rc == 0 else {}
     total = json.loads(out)["configs"][0]["latency_s"] if rc == 0 else 0
-    parts = t.get("launch_s", 0) + (t.get("waves", 1) - 1) * t.get("first_wave_s", 0) + t.get("last_wave_s", 0) + \
-        t.get("split_k_reduce_s", 0)
+    waves = t.get("waves", 1)
+    all_waves = t.get("first_wave_s", 0) if waves == 1 else \
+        t.get("first_wave_s", 0) + (waves - 2) * t.get("later_wave_s", 0) + t.get("last_wave_s", 0)
+    parts = t.get("launch_s", 0) + all_waves + t.get("split_k_reduce_s", 0)
+    if shape == "16384x1024x16":
+        check("explain 16384x1024x16 64x256x16:4:2: the later waves run staggered, faster than the first",
+              rc == 0 and 0 < t.get("later_wave_s", 0) < t.get("first_wave_s", 0) and t.get("lone_block_wave_s", 0) > 0,
+              json.dumps(t)[:400])
     check(f"explain {shape}: launch + waves + reduction = the predicted time", rc == 0 and t.get("launch_s", 0) > 0 and
           abs(parts - total) <= 1e-9 * total, f"{parts} vs {total}")
 # The lone-warpgroup wait goes by the config's occupancy (one block a CU allowed), not by the blocks a

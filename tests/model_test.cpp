@@ -223,15 +223,17 @@ TEST_CASE("split-K pays for its partial sums", "[model]") {
 
 TEST_CASE("calibrate's default fit leaves the measured and assumed parameters alone", "[model][calibrate]") {
   // The split-K reduction's launch and its wait a split are measured (model_params.hpp,
-  // h100-phase-probe.csv), the register reserve assumed: a fit does not move them unless asked.
+  // h100-phase-probe.csv), the register reserve assumed, the staggered waves' share designed on one
+  // set and checked on another (model_params.hpp): a fit does not move them unless asked.
   const auto params = default_fit_parameters();
   for (const ModelParamInfo* p : params) {
     INFO(p->name);
     CHECK(std::string_view(p->name) != "split_k_reduce_launch_s");
     CHECK(std::string_view(p->name) != "split_k_reduce_latency_multiplier");
     CHECK(std::string_view(p->name) != "register_overhead_per_thread");
+    CHECK(std::string_view(p->name) != "staggered_wave_fraction");
   }
-  CHECK(params.size() == std::size(kModelParamRegistry) - 3);
+  CHECK(params.size() == std::size(kModelParamRegistry) - 4);
 }
 
 TEST_CASE("estimates stay finite and sane at the dimension limits", "[model][limits]") {
@@ -295,4 +297,52 @@ TEST_CASE("staged unaligned operands beyond the register cap spill, also beside 
   REQUIRE(small.feasible);
   CHECK(big.registers_per_thread == 255.0);
   CHECK(big.latency_s > small.latency_s);
+}
+
+TEST_CASE("staggered waves: the waves after the first of a one-step tile sharing a CU take the larger of "
+          "their throughput and a lone block's life",
+          "[model][waves]") {
+  // 16384x1024x16 NT at 64x256x16:4:2 on the H100: one K-step, three blocks a CU, three waves (measured
+  // 15.7 us on our H100, h100-onestep-aligned.csv; the lock step predicted it 21.0 us before this).
+  const Profile h100 = load_profile("h100");
+  const GemmProblem p = parse_shape("16384x1024x16");
+  const Target& triton = find_target("triton");
+  const TileConfig c = test_util::cfg(64, 256, 16, 4, 2);
+  const Estimate e = test_util::estimate(p, h100, c);
+  REQUIRE(e.feasible);
+  REQUIRE(e.k_steps == 1);
+  REQUIRE(e.occupancy == 3);
+  REQUIRE(e.waves == 3);
+  // The triton target's staggered_wave_fraction is 1: a later wave is exactly the larger floor.
+  REQUIRE(triton.default_params().staggered_wave_fraction == 1.0);
+  CHECK(e.lone_block_wave_s > 0);
+  CHECK(e.later_wave_s == Approx(std::max(e.wave_throughput_s, e.lone_block_wave_s)).epsilon(1e-12));
+  CHECK(e.later_wave_s < e.first_wave_s);
+  // The time's parts (model.hpp): launch + the first wave + (waves - 2) later ones + the last.
+  CHECK(e.latency_s == Approx(e.launch_s + e.first_wave_s + e.later_wave_s + e.last_wave_s).epsilon(1e-12));
+  // The same with the fraction 0 is the lock step: every wave as the first, the last its own; half of
+  // it sheds half the difference on each later wave.
+  ModelParams lock = triton.default_params();
+  lock.staggered_wave_fraction = 0;
+  const Estimate l = triton.estimate(make_estimate_context(p, h100, lock), c);
+  CHECK(l.lone_block_wave_s == 0);
+  CHECK(l.later_wave_s == l.first_wave_s);
+  CHECK(l.first_wave_s == e.first_wave_s);
+  CHECK(l.latency_s == Approx(l.launch_s + 2 * l.first_wave_s + l.last_wave_s).epsilon(1e-12));
+  ModelParams half = lock;
+  half.staggered_wave_fraction = 0.5;
+  const Estimate h = triton.estimate(make_estimate_context(p, h100, half), c);
+  CHECK(h.later_wave_s == Approx((e.later_wave_s + e.first_wave_s) / 2).epsilon(1e-12));
+  // Two K-steps (K 32 at block_k 16), or one wave: the lock step stands.
+  const Estimate two_steps = test_util::estimate(parse_shape("16384x1024x32"), h100, c);
+  CHECK(two_steps.k_steps == 2);
+  CHECK(two_steps.lone_block_wave_s == 0);
+  CHECK(two_steps.later_wave_s == two_steps.first_wave_s);
+  const Estimate one_wave = test_util::estimate(parse_shape("1024x1024x16"), h100, c);
+  CHECK(one_wave.waves == 1);
+  CHECK(one_wave.lone_block_wave_s == 0);
+  // An operand without loads in flight (K 15: rows of 30 bytes, loaded element by element, one buffer).
+  const Estimate unaligned = test_util::estimate(parse_shape("16384x1024x15"), h100, c);
+  CHECK(unaligned.k_steps == 1);
+  CHECK(unaligned.lone_block_wave_s == 0);
 }

@@ -201,14 +201,28 @@ Registered register_explain(CLI::App& app) {
                                                                             "whole 32-byte sectors (misaligned_store_fraction)",
                                                                             hw.misaligned_store_fraction)
                                                               : std::string()));
-                const bool shorter_last = x.waves > 1 && x.last_wave_s != x.first_wave_s;
+                const bool staggered = x.lone_block_wave_s > 0;
+                const bool shorter_last = x.waves > 1 && x.last_wave_s != x.later_wave_s;
                 line("wave", fmt::format("{} = prefetch + {:.0f} x step + last step + store{}", us(x.first_wave_s),
                                          std::max(0.0, x.k_steps - 1),
                                          shorter_last ? fmt::format("; the last wave {}", us(x.last_wave_s)) : ""));
+                // Waves after the first, staggered (ModelParams::staggered_wave_fraction).
+                if (staggered)
+                  line("later waves",
+                       fmt::format("{} each, staggered: a CU's blocks start as slots free up, so a wave takes the "
+                                   "larger of its throughput ({}: its K-steps at their bound, then its output) and "
+                                   "one block's life alone on a CU ({}), at most the lock step's {} "
+                                   "(staggered_wave_fraction {:.3g} of the difference)",
+                                   us(x.later_wave_s), us(x.wave_throughput_s), us(x.lone_block_wave_s),
+                                   us(x.first_wave_s), params.staggered_wave_fraction));
                 out << "total" << title << "\n";
                 line("launch", us(x.launch_s));
-                line("all waves", fmt::format("{} ({:.0f} x {}{})", us(x.latency_s - x.launch_s - x.split_k_reduce_s),
-                                          x.waves, us(x.first_wave_s), shorter_last ? ", the last shorter" : ""));
+                const std::string all_waves =
+                    staggered ? fmt::format("the first {} + {:.0f} x {}{}", us(x.first_wave_s), x.waves - 1,
+                                            us(x.later_wave_s), shorter_last ? ", the last shorter" : "")
+                              : fmt::format("{:.0f} x {}{}", x.waves, us(x.first_wave_s),
+                                            shorter_last ? ", the last shorter" : "");
+                line("all waves", fmt::format("{} ({})", us(x.latency_s - x.launch_s - x.split_k_reduce_s), all_waves));
                 if (c.split_k > 1)
                   line("split-K reduction",
                        fmt::format("{} = launch {} (split_k_reduce_launch_s) + the larger of two: the partials read "

@@ -332,7 +332,8 @@ struct WaveTerms {
   double time_s = 0, prefetch_s = 0, compute_step_s = 0, memory_step_s = 0, l2_step_s = 0, llc_step_s = 0,
          dram_step_s = 0, cu_load_step_s = 0, levels_step_s = 0, latency_step_s = 0, step_overhead_s = 0, vector_step_s = 0, store_s = 0,
          drain_step_s = 0, lone_warpgroup_step_s = 0,
-         l2_hit_rate = 0, llc_hit_rate = 0, dram_bytes = 0, utilization = 0;
+         l2_hit_rate = 0, llc_hit_rate = 0, dram_bytes = 0, utilization = 0,
+         throughput_s = 0;  // the wave's resources end to end: no latency waited alone (staggered waves)
   Bound bound = Bound::compute;
 };
 
@@ -535,6 +536,9 @@ __attribute__((always_inline)) inline WaveTerms wave_terms(const EstimateContext
   w.store_s = hw.l2_latency_s + std::max(tiles * in.out_tile_bytes / in.store_bytes_per_s,
                                          per_cu * in.out_busiest_bytes / hw.per_cu_load_bytes_per_s);
   w.time_s = w.prefetch_s + (in.k_steps - 1) * step_s + w.compute_step_s + added_step_s + w.store_s;
+  // What the wave's blocks take of the CU and the memory system however their phases interleave:
+  // each K-step's compute or memory transfer (whichever bounds it), then the output at its rate.
+  w.throughput_s = in.k_steps * (std::max(w.compute_step_s, bandwidth_s) + added_step_s) + (w.store_s - hw.l2_latency_s);
   return w;
 }
 
@@ -659,6 +663,23 @@ void estimate_terms(const EstimateContext& ctx, const TileConfig& c, LatencyEsti
   // expert's find, 2026-12-04). Dense launches have whole tiles, so their last wave holds one or more.
   const double last_weight = partial_last && last_tiles < 1.0 ? last_tiles : 1.0;
   double total_s = mp.launch_overhead_s + (full_waves > 0 ? full_waves * first.time_s : 0.0) + last_weight * last.time_s;
+  // Staggered waves (ModelParams::staggered_wave_fraction): after the first wave a CU's blocks of a
+  // one-K-step tile start as slots free up, so one's load latency hides under another's work. Such a
+  // wave takes no less than the larger of its throughput and one block's whole life alone on a CU
+  // (a wave of one block a CU: its time is that life), and no more than in lock step.
+  double later_s = first.time_s, last_s = last.time_s, lone_s = 0;
+  if (mp.staggered_wave_fraction > 0 && full_waves > 0 && occ >= 2 && k_steps == 1 && in.in_flight_steps >= 1) {
+    WaveInputs lone = in;
+    const double lone_tiles = static_cast<double>(hw.cu_count);  // < first_tiles: occ >= 2, a full first wave
+    lone.compulsory_share = lone_tiles * compulsory_tile_step;
+    lone_s = wave_terms<kExtra>(ctx, k, g, lone, lone_tiles).time_s;
+    auto staggered = [&](const WaveTerms& w) {
+      return w.time_s - mp.staggered_wave_fraction * std::max(0.0, w.time_s - std::max(w.throughput_s, lone_s));
+    };
+    later_s = staggered(first);
+    last_s = partial_last ? staggered(last) : later_s;
+    total_s = mp.launch_overhead_s + first.time_s + (full_waves - 1) * later_s + last_weight * last_s;
+  }
   if constexpr (kRecord) record->dram_bytes = full_waves * first.dram_bytes + last_weight * last.dram_bytes;
   const double m = ctx.m, n = ctx.n, batch = ctx.batch;
   double split_k_reduce_s = 0;
@@ -709,7 +730,10 @@ void estimate_terms(const EstimateContext& ctx, const TileConfig& c, LatencyEsti
   e.split_k_reduce_s = split_k_reduce_s;
   e.launch_s = mp.launch_overhead_s;
   e.first_wave_s = first.time_s;
-  e.last_wave_s = last.time_s;
+  e.later_wave_s = later_s;
+  e.last_wave_s = last_s;
+  e.lone_block_wave_s = lone_s;
+  e.wave_throughput_s = lone_s > 0 ? first.throughput_s : 0.0;
   e.feasible = true;
   e.latency_s = total_s;
   e.flops_per_s = ctx.flops / total_s;

@@ -86,10 +86,20 @@ struct Estimate {
   double split_k_reduce_bandwidth_s = 0;  ///< the partials read and the output written, over DRAM bandwidth
   double split_k_reduce_latency_s = 0;    ///< split_k x the idle L2 latency x split_k_reduce_latency_multiplier (its loop waits each split)
   double split_k_partial_bytes = 0;       ///< fp32 partials written, then read: 2 x split_k x M x N x batch x 4 (in dram_bytes)
-  /// The time's parts: latency_s = launch_s + (waves - 1) * first_wave_s + last_wave_s + split_k_reduce_s
+  /// The time's parts: latency_s = launch_s + first_wave_s + (waves - 2) * later_wave_s + last_wave_s +
+  /// split_k_reduce_s with two waves or more (a fused-MoE launch's fractional last wave: last_wave_s
+  /// times that fraction); launch_s + first_wave_s + split_k_reduce_s with one
   double launch_s = 0;            ///< the kernel launch (model parameter launch_overhead_s)
   double first_wave_s = 0;        ///< one full wave: prefetch + (k_steps - 1) * step + last step + store
-  double last_wave_s = 0;         ///< the last wave (= first_wave_s when it is full or the only one)
+  /// a full wave after the first: first_wave_s, or less where its blocks run staggered
+  /// (ModelParams::staggered_wave_fraction: one-K-step tiles, two or more blocks per CU)
+  double later_wave_s = 0;
+  double last_wave_s = 0;         ///< the last wave (= later_wave_s when it is full, first_wave_s when the only one)
+  /// Staggered waves only (else 0): one block's whole life alone on a CU (a wave of one block a CU),
+  /// and the first wave's throughput (its K-steps at their bound, then its output at the store rate),
+  /// the two floors of a staggered wave
+  double lone_block_wave_s = 0;
+  double wave_throughput_s = 0;
   double llc_step_s = 0;          ///< ... L2 misses over the last-level cache (AMD MALL), if any
   double l2_hit_rate = 0;         ///< fraction of operand bytes served by L2, first wave
   double llc_hit_rate = 0;        ///< fraction of L2 misses served by the last-level cache
