@@ -68,6 +68,10 @@ inline double round_up(double v, double to) { return ceil_pos(v / to) * to; }
 // Below 2^53 the subtraction is exact; above it (up to 1e22 tiles at the limits) only fmod is.
 constexpr double kExactSubtractionBelow = 9.0e15;
 
+// The stages estimate_terms calls per config are always_inline: with its lone-wave pass
+// (lone_block_wave_s) instantiated beside it, GCC's growth limits stopped inlining them into the hot
+// path, and every estimate ran 13-17% slower (model_bench, 2026-12-06).
+
 // Whether both operands are aligned: the case the per-config loop is compiled for apart (kAligned
 // of estimate_terms; target_impl.hpp dispatches on it).
 inline bool operands_aligned(const EstimateContext& ctx) { return ctx.a_aligned && ctx.b_aligned; }
@@ -83,7 +87,7 @@ inline EstimateContext::WarpTerms warp_terms_of(const Hardware& hw, int num_warp
 }
 // ... read from the context's table where it has them (every count a Triton kernel allows), else
 // computed into *scratch. A reference: the caller loads only the fields it uses.
-inline const EstimateContext::WarpTerms& warp_terms(const EstimateContext& ctx, int num_warps,
+__attribute__((always_inline)) inline const EstimateContext::WarpTerms& warp_terms(const EstimateContext& ctx, int num_warps,
                                                     EstimateContext::WarpTerms* scratch) {
   if (num_warps >= 1 && num_warps <= EstimateContext::kWarpTermsMax) return ctx.warp_terms[num_warps];
   *scratch = warp_terms_of(*ctx.hw, num_warps);
@@ -104,11 +108,11 @@ struct Residency {
 
 // Whether a block's accumulator tile fits its threads' registers beside the kernel's other registers
 // (register_overhead_per_thread) under the register cap; where it does not, the whole tile spills.
-inline bool accumulators_fit(const ModelParams& mp, double accumulator_registers, double register_cap) {
+__attribute__((always_inline)) inline bool accumulators_fit(const ModelParams& mp, double accumulator_registers, double register_cap) {
   return accumulator_registers + mp.register_overhead_per_thread <= register_cap;
 }
 
-inline Residency residency(const EstimateContext& ctx, const KernelShape& k, const EstimateContext::WarpTerms& warps) {
+__attribute__((always_inline)) inline Residency residency(const EstimateContext& ctx, const KernelShape& k, const EstimateContext::WarpTerms& warps) {
   const ModelParams& mp = ctx.params;
   Residency r;
   r.threads = warps.threads;
@@ -160,7 +164,7 @@ inline Residency residency(const EstimateContext& ctx, const KernelShape& k, con
   return r;
 }
 
-inline double occupancy(const EstimateContext& ctx, const KernelShape& k, const EstimateContext::WarpTerms& warps,
+__attribute__((always_inline)) inline double occupancy(const EstimateContext& ctx, const KernelShape& k, const EstimateContext::WarpTerms& warps,
                         const Residency& r) {
   const Hardware& hw = *ctx.hw;
   return std::min({static_cast<double>(hw.max_blocks_per_cu),
@@ -188,7 +192,7 @@ struct TileGeometry {
 // anywhere in a line touches on average 1 + run bytes / line lines, each a line of the L1's
 // throughput (about one line a cycle, the profile's fill rate). A 16-element run of bf16 (BLOCK_K 16
 // in a K-contiguous operand) costs 10 bytes an element, a 32-element one 6.
-inline double elementwise_line_bytes(const EstimateContext& ctx, double elements, double run) {
+__attribute__((always_inline)) inline double elementwise_line_bytes(const EstimateContext& ctx, double elements, double run) {
   const double per_run = std::min(static_cast<double>(ctx.hw->warp_size), run);
   return elements / per_run * (kLineBytes + per_run * ctx.bytes_in);
 }
@@ -196,12 +200,12 @@ inline double elementwise_line_bytes(const EstimateContext& ctx, double elements
 // What loading `elements` of an unaligned operand costs the CU's fill when the compiler lays a
 // warp's lanes across the tile's rows (KernelShape::b_staged_across_rows): every lane reads its own
 // line, and the L1 resolves such scattered lines at scattered_line_fraction of a line's fill time each.
-inline double scattered_line_bytes(const EstimateContext& ctx, double elements) {
+__attribute__((always_inline)) inline double scattered_line_bytes(const EstimateContext& ctx, double elements) {
   return elements * (kLineBytes * ctx.params.scattered_line_fraction + ctx.bytes_in);
 }
 
 template <bool kExtraStepWork>
-inline TileGeometry tile_geometry(const EstimateContext& ctx, const KernelShape& k, const Residency& r) {
+__attribute__((always_inline)) inline TileGeometry tile_geometry(const EstimateContext& ctx, const KernelShape& k, const Residency& r) {
   const Hardware& hw = *ctx.hw;
   TileGeometry g;
   g.tiles_per_batch = k.tiles_m * k.tiles_n;
@@ -259,7 +263,7 @@ inline TileGeometry tile_geometry(const EstimateContext& ctx, const KernelShape&
 
 // Distinct operand rows (in tiles) and columns touched by `tiles` consecutive thread blocks of a
 // grouped raster (group_m rows, walking down a group's rows before moving a column).
-inline void raster_footprint(double tiles, const KernelShape& k, double* rows, double* cols) {
+__attribute__((always_inline)) inline void raster_footprint(double tiles, const KernelShape& k, double* rows, double* cols) {
   const double group = std::min(k.group_m, k.tiles_m);
   if (tiles <= group * k.tiles_n) {
     *rows = std::min(group, tiles);
@@ -280,7 +284,7 @@ inline void raster_footprint(double tiles, const KernelShape& k, double* rows, d
 // reached as if the wave had covered it whole, as the launch-ordered case does, charged a wave
 // spilling 3 tiles into a second expert that expert's whole footprint: a 10% larger layer came out
 // 18% faster (tests/invariants_test.cpp).
-inline double interleaved_footprint(double tiles, const KernelShape& k, double batches, double x, double* per_xcd) {
+__attribute__((always_inline)) inline double interleaved_footprint(double tiles, const KernelShape& k, double batches, double x, double* per_xcd) {
   const double rows_total = k.tiles_m * batches;
   const double group = std::min(k.group_m, rows_total);
   const double group_tiles = group * k.tiles_n;
@@ -322,7 +326,7 @@ inline double interleaved_footprint(double tiles, const KernelShape& k, double b
 // The warps' per-step bookkeeping (barriers, waits, address arithmetic) of a CU running `per_cu`
 // thread blocks: CTAs sharing a CU each pay their own, less the share the others' warps hide
 // (coresident_overhead_overlap). For one block it is EstimateContext::k_step_overhead_s.
-inline double step_overhead_s(const ModelParams& mp, const Hardware& hw, double per_cu) {
+__attribute__((always_inline)) inline double step_overhead_s(const ModelParams& mp, const Hardware& hw, double per_cu) {
   return (1.0 + (1.0 - mp.coresident_overhead_overlap) * (per_cu - 1.0)) * mp.k_step_overhead_cycles / hw.clock_hz;
 }
 
@@ -332,8 +336,7 @@ struct WaveTerms {
   double time_s = 0, prefetch_s = 0, compute_step_s = 0, memory_step_s = 0, l2_step_s = 0, llc_step_s = 0,
          dram_step_s = 0, cu_load_step_s = 0, levels_step_s = 0, latency_step_s = 0, step_overhead_s = 0, vector_step_s = 0, store_s = 0,
          drain_step_s = 0, lone_warpgroup_step_s = 0,
-         l2_hit_rate = 0, llc_hit_rate = 0, dram_bytes = 0, utilization = 0,
-         throughput_s = 0;  // the wave's resources end to end: no latency waited alone (staggered waves)
+         l2_hit_rate = 0, llc_hit_rate = 0, dram_bytes = 0, utilization = 0;
   Bound bound = Bound::compute;
 };
 
@@ -536,10 +539,28 @@ __attribute__((always_inline)) inline WaveTerms wave_terms(const EstimateContext
   w.store_s = hw.l2_latency_s + std::max(tiles * in.out_tile_bytes / in.store_bytes_per_s,
                                          per_cu * in.out_busiest_bytes / hw.per_cu_load_bytes_per_s);
   w.time_s = w.prefetch_s + (in.k_steps - 1) * step_s + w.compute_step_s + added_step_s + w.store_s;
-  // What the wave's blocks take of the CU and the memory system however their phases interleave:
-  // each K-step's compute or memory transfer (whichever bounds it), then the output at its rate.
-  w.throughput_s = in.k_steps * (std::max(w.compute_step_s, bandwidth_s) + added_step_s) + (w.store_s - hw.l2_latency_s);
   return w;
+}
+
+// One block's whole life alone on a CU (a wave of one block a CU) of config c, for the staggered
+// waves (ModelParams::staggered_wave_fraction): estimate_terms's own stages again, up to that wave.
+// Out of line and cold, given only the context and the config: a rare case kept off the estimate's
+// hot path (inlined, or given the kernel's shape and terms, it cost every estimate 18-35%: they then
+// live in memory). Defined after estimate_terms.
+template <class Rules, bool kAligned>
+[[gnu::noinline, gnu::cold]] double lone_block_wave_s(const EstimateContext& ctx, const TileConfig& c);
+
+// A later wave, staggered: the larger of its throughput and a lone block's life, at most its
+// lock-step time, `fraction` of the way (ModelParams::staggered_wave_fraction).
+inline double staggered_wave_s(double lock_step_s, double throughput_s, double lone_s, double fraction) {
+  return lock_step_s - fraction * std::max(0.0, lock_step_s - std::max(throughput_s, lone_s));
+}
+
+// What a wave's blocks take of the CU and the memory system however their phases interleave: each
+// K-step's compute or memory transfer, whichever bounds it, then the output at its rate.
+inline double wave_throughput_s(const WaveTerms& w, double k_steps, const Hardware& hw) {
+  return k_steps * (std::max(w.compute_step_s, w.levels_step_s) + w.drain_step_s + w.lone_warpgroup_step_s) +
+         (w.store_s - hw.l2_latency_s);
 }
 
 // The model for one config of target Rules, into *result: with kRecord, every term also goes into
@@ -548,7 +569,8 @@ __attribute__((always_inline)) inline WaveTerms wave_terms(const EstimateContext
 // record by value made the caller's copy reload it with one wide load over three narrow stores, a
 // store-forwarding stall per config that cost 8% of the ranker's time (perf, bench/model_bench.cpp).
 // kAligned: the caller has checked ctx.a_aligned && ctx.b_aligned (passed on to Rules::map).
-template <class Rules, bool kRecord, bool kAligned>
+// kLoneWave: lone_block_wave_s's pass, which stops at the lone wave's time (in result->latency_s).
+template <class Rules, bool kRecord, bool kAligned, bool kLoneWave = false>
 void estimate_terms(const EstimateContext& ctx, const TileConfig& c, LatencyEstimate* result, Estimate* record) {
   LatencyEstimate& out = *result;
   out.feasible = false;
@@ -617,6 +639,12 @@ void estimate_terms(const EstimateContext& ctx, const TileConfig& c, LatencyEsti
       k.async_matrix && k.accumulator_registers > 0 && occ * k.num_warps <= hw.warps_to_feed_matrix_units
           ? ctx.lone_warpgroup_step_s
           : 0.0;
+  if constexpr (kLoneWave) {  // lone_block_wave_s: cu_count blocks, one a CU, each its share of the operands
+    const double lone_tiles = static_cast<double>(hw.cu_count);
+    in.compulsory_share = lone_tiles * compulsory_tile_step;
+    out.latency_s = wave_terms<Rules::kExtraStepWork>(ctx, k, g, in, lone_tiles).time_s;
+    return;
+  }
 
   const double full_waves = waves - 1;
   double last_tiles =
@@ -654,6 +682,15 @@ void estimate_terms(const EstimateContext& ctx, const TileConfig& c, LatencyEsti
       last_share = last_tiles * compulsory_tile_step;
     }
   }
+  // Staggered waves (ModelParams::staggered_wave_fraction): after the first wave a CU's blocks of a
+  // one-K-step tile start as slots free up, so one's load latency hides under another's work. Such a
+  // wave takes no less than the larger of its throughput and one block's whole life alone on a CU (a
+  // wave of one block a CU: its time is that life), and no more than in lock step. Only a full first
+  // wave of two or more blocks a CU (then the lone wave's cu_count tiles are fewer than its).
+  const bool staggered = __builtin_expect(mp.staggered_wave_fraction > 0 && full_waves > 0 && occ >= 2 &&
+                                              k_steps == 1 && in.in_flight_steps >= 1,
+                                          0);
+  const double lone_s = staggered ? lone_block_wave_s<Rules, kAligned>(ctx, c) : 0.0;
   const WaveTerms first = wave_terms<kExtra>(ctx, k, g, in, first_tiles);
   in.compulsory_share = last_share;
   const WaveTerms last = partial_last ? wave_terms<kExtra>(ctx, k, g, in, last_tiles, true) : first;
@@ -667,17 +704,13 @@ void estimate_terms(const EstimateContext& ctx, const TileConfig& c, LatencyEsti
   // one-K-step tile start as slots free up, so one's load latency hides under another's work. Such a
   // wave takes no less than the larger of its throughput and one block's whole life alone on a CU
   // (a wave of one block a CU: its time is that life), and no more than in lock step.
-  double later_s = first.time_s, last_s = last.time_s, lone_s = 0;
-  if (mp.staggered_wave_fraction > 0 && full_waves > 0 && occ >= 2 && k_steps == 1 && in.in_flight_steps >= 1) {
-    WaveInputs lone = in;
-    const double lone_tiles = static_cast<double>(hw.cu_count);  // < first_tiles: occ >= 2, a full first wave
-    lone.compulsory_share = lone_tiles * compulsory_tile_step;
-    lone_s = wave_terms<kExtra>(ctx, k, g, lone, lone_tiles).time_s;
-    auto staggered = [&](const WaveTerms& w) {
-      return w.time_s - mp.staggered_wave_fraction * std::max(0.0, w.time_s - std::max(w.throughput_s, lone_s));
-    };
-    later_s = staggered(first);
-    last_s = partial_last ? staggered(last) : later_s;
+  double later_s = first.time_s, last_s = last.time_s, throughput_s = 0;
+  if (staggered) {
+    throughput_s = wave_throughput_s(first, k_steps, hw);
+    later_s = staggered_wave_s(first.time_s, throughput_s, lone_s, mp.staggered_wave_fraction);
+    last_s = partial_last
+                 ? staggered_wave_s(last.time_s, wave_throughput_s(last, k_steps, hw), lone_s, mp.staggered_wave_fraction)
+                 : later_s;
     total_s = mp.launch_overhead_s + first.time_s + (full_waves - 1) * later_s + last_weight * last_s;
   }
   if constexpr (kRecord) record->dram_bytes = full_waves * first.dram_bytes + last_weight * last.dram_bytes;
@@ -733,7 +766,7 @@ void estimate_terms(const EstimateContext& ctx, const TileConfig& c, LatencyEsti
   e.later_wave_s = later_s;
   e.last_wave_s = last_s;
   e.lone_block_wave_s = lone_s;
-  e.wave_throughput_s = lone_s > 0 ? first.throughput_s : 0.0;
+  e.wave_throughput_s = throughput_s;
   e.feasible = true;
   e.latency_s = total_s;
   e.flops_per_s = ctx.flops / total_s;
@@ -757,6 +790,13 @@ void estimate_terms(const EstimateContext& ctx, const TileConfig& c, LatencyEsti
   e.l2_hit_rate = first.l2_hit_rate;
   e.llc_hit_rate = first.llc_hit_rate;
   e.matrix_unit_utilization = first.utilization;
+}
+
+template <class Rules, bool kAligned>
+double lone_block_wave_s(const EstimateContext& ctx, const TileConfig& c) {
+  LatencyEstimate lone;
+  estimate_terms<Rules, false, kAligned, true>(ctx, c, &lone, nullptr);
+  return lone.latency_s;
 }
 
 }  // namespace gemm_advisor::core

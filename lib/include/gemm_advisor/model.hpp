@@ -32,16 +32,23 @@ const char* bound_name(Bound b);
 /// Every term of one estimate, in SI units. Per-K-step terms are for one whole wave of the
 /// busiest CU (all tiles it runs at once advancing one K-step).
 struct Estimate {
+  // The flags and small counts first, together (no padding between them: the record stays 384
+  // bytes, six cache lines; at 408 every full estimate ran 10-15% slower, model_bench).
   bool feasible = false;          ///< false: the config cannot run (see Target::infeasibility)
+  bool a_aligned = true;          ///< A's contiguous dimension allows 16-byte vector loads
+  bool b_aligned = true;          ///< B's contiguous dimension allows 16-byte vector loads
+  /// the fp32 accumulator lives in tensor memory, not in registers (false where the kernel moves
+  /// each step's product to registers to scale it: vllm-fp8-block, block-fp8 MoE)
+  bool accumulator_in_tensor_memory = false;
+  Bound bound = Bound::compute;   ///< which term dominates the K-loop of the first wave
+  int occupancy = 0;              ///< thread blocks resident per CU/SM at once
   double latency_s = 0;           ///< predicted kernel time (split-K reduction included)
   double flops_per_s = 0;         ///< useful 2*M*N*K*batch / latency_s
-  Bound bound = Bound::compute;   ///< which term dominates the K-loop of the first wave
 
   // Counts are doubles: at the limits (M, N, K = 2^31-1, batch = 2^24) they exceed 64 bits.
   double output_tiles = 0;        ///< ceil(M/BM) * ceil(N/BN) * batch
   double work_tiles = 0;          ///< output_tiles * split_k (thread blocks launched)
   double k_steps = 0;             ///< K-steps per thread block: ceil(ceil(K/BK) / split_k)
-  int occupancy = 0;              ///< thread blocks resident per CU/SM at once
   double waves = 0;               ///< ceil(work_tiles / (cu_count * occupancy))
   /// work_tiles / (waves * cu_count * occupancy): the share of all the waves' block slots that are
   /// busy (Origami's wave efficiency), not the last wave's own fill (last_wave_fill)
@@ -108,8 +115,6 @@ struct Estimate {
   /// figure, every element (the output tile's too) at the input dtype's size
   double arithmetic_intensity = 0;
   double matrix_unit_utilization = 0;  ///< matrix units the resident warps can feed, 0..1
-  bool a_aligned = true;          ///< A's contiguous dimension allows 16-byte vector loads
-  bool b_aligned = true;          ///< B's contiguous dimension allows 16-byte vector loads
   std::int64_t smem_bytes = 0;    ///< shared memory per thread block
   double registers_per_thread = 0;  ///< estimated registers per thread
   /// registers per thread beyond the cap (at least the accumulators where they do not fit beside the
@@ -118,10 +123,8 @@ struct Estimate {
   /// tensor memory one thread block holds (Blackwell's tcgen05 writes its fp32 result there), bytes;
   /// 0: none
   double tensor_memory_bytes = 0;
-  /// the fp32 accumulator lives in tensor memory, not in registers (false where the kernel moves
-  /// each step's product to registers to scale it: vllm-fp8-block, block-fp8 MoE)
-  bool accumulator_in_tensor_memory = false;
 };
+static_assert(sizeof(Estimate) <= 384, "the record grew past six cache lines: model_bench's full estimates slow down");
 
 struct MoeLayerContexts;
 
