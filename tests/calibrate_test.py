@@ -233,6 +233,9 @@ for gpu_name, extra, code, fragment in [
          "its 71 GB are a share of the GPU's memory, and so of its L2 and DRAM bandwidth"),
         ("NVIDIA H200 MIG 3g.71gb", ["--cu-count", "120"], 0, "a 3g slice holds about 3/7 of the SMs (~57 of 132), "
          "not the 120 ranked for"),
+        # A 7g slice holds all 132 SMs: --cu-count 132 is its own count (it was refused as not given: a
+        # fresh user's find, 2026-12-06); no SM-share warning, the memory one stays.
+        ("NVIDIA H200 MIG 7g.141gb", ["--cu-count", "132"], 0, None),
         ("NVIDIA H200 NVL", [], 0, "the NVL card, not the NVIDIA H200 SXM 141GB the profile describes: its SM "
          "count, clocks, memory bandwidth or power limit may differ"),
         # and how to describe that card (it said "clocks and power may differ" where an H100 PCIe has 114

@@ -208,6 +208,9 @@ expect_error("dtype the hardware lacks", ["rank", "64x64x64", "--hw", "a100", "-
 # Another spelling of fp8 is quoted as given (the message said "fp8" for --dtype e4m3: a noted gap).
 expect_error("dtype the hardware lacks, another spelling", ["rank", "64x64x64", "--hw", "a100", "--dtype", "e4m3"], 1,
              "dtype e4m3 (fp8) is not supported by a100")
+# batch says it alike, exit 1 (it was a usage error there, exit 2: a fresh user's find, 2026-12-06).
+expect_error("dtype the hardware lacks, batch", ["batch", "examples/llama3-8b.csv", "--hw", "a100", "--dtype", "fp8"], 1,
+             "dtype fp8 is not supported by a100")
 expect_error("unknown dtype", ["rank", "64x64x64", "--dtype", "int2"], 2, "unknown dtype 'int2'")
 expect_error("unreadable candidates", ["rank", "64x64x64", "--candidates", "no-such.csv"], 1, "no-such.csv: cannot open")
 expect_error("candidates is a directory", ["rank", "64x64x64", "--candidates", "tests"], 1, "tests: is a directory")
@@ -927,6 +930,22 @@ dram, rc, out, err = evaluate_csv("dram-fast.csv", "m,n,k,block_m,block_n,block_
                                   "1,57344,8192,16,64,64,4,4,0.3\n")
 check("evaluate warns of a time faster than the DRAM bandwidth allows, at its line",
       rc == 0 and f"{dram}:2:" in err and "faster than h200's 4.80 TB/s DRAM bandwidth allows (0.1827 ms)" in err, err)
+# A target of one dtype and layout given a file without those columns (the harness's bf16 NN): the error
+# says what the rows need, not only "measurements of another kernel" (a fresh user's find, 2026-12-06).
+nodtype, rc, out, err = evaluate_csv("fp8-nodtype.csv", "m,n,k,block_m,block_n,block_k,group_m,num_warps,num_stages,ms\n"
+                                     "64,7168,2048,64,128,128,1,4,3,0.012\n", "--target", "vllm-fp8-block")
+check("evaluate --target vllm-fp8-block on rows without dtype and layout: says the rows need fp8 and NT",
+      rc == 1 and f"{nodtype}:2:" in err and "this target's rows need dtype fp8 and layout NT" in err, err)
+# ... and below what the L2 allows where the bytes fit in it: 4096x4096x16 bf16 NN moves 33.82 MB (A and B
+# 0.13 MB each, C 33.55 MB), every byte through the L2 once, at twice the H200's 11.2 TB/s at most:
+# 33816576 / 22.4e12 = 1.510 us (an L2-resident shape timed at 1 us passed unchecked, scored as the
+# oracle: a fresh user's find, 2026-12-06).
+l2, rc, out, err = evaluate_csv("l2-fast.csv", "m,n,k,block_m,block_n,block_k,num_warps,num_stages,ms\n"
+                                "4096,4096,16,128,128,16,4,3,0.001\n4096,4096,16,64,128,16,4,3,0.02\n"
+                                "4096,4096,16,64,64,16,4,3,0.025\n")
+check("evaluate warns of a time faster than the L2 bandwidth allows, at its line",
+      rc == 0 and f"{l2}:2:" in err and "faster than h200's L2 bandwidth (twice its 11.20 TB/s) allows (0.00151 ms)" in err
+      and "100.0" in out, err + out)
 # --cu-count on rows whose gpu column names the whole GPU (no MIG slice): said (taken unsaid: a fresh
 # user's find); without --cu-count no such warning.
 whole, rc, out, err = evaluate_csv("whole-gpu.csv", "gpu,m,n,k,block_m,block_n,block_k,num_warps,num_stages,ms\n"
@@ -1001,7 +1020,7 @@ with open(slip, "w") as f:
 rc, out, err = run("evaluate", "--hw", "h200", "--measurements", slip)
 errors = [l for l in err.splitlines() if ": error: " in l]
 check("evaluate: a file in seconds is one error naming the unit", rc == 1 and out == "" and len(errors) == 1 and
-      "12 of its 12 timed configs are faster than h200's peak, DRAM bandwidth and launch allow: is the 'ms' column in milliseconds?" in errors[0]
+      "12 of its 12 timed configs are faster than h200's peak, DRAM and L2 bandwidth and launch allow: is the 'ms' column in milliseconds?" in errors[0]
       and "warning" not in err, err)
 # Most shapes of a file losing their fastest rows so: another, faster GPU's file (the H200's tutorial set
 # d scored on --hw a100 lost 35-55 rows of 7 of its 9 shapes, and calibrate fitted the rest: a fresh
@@ -1011,7 +1030,7 @@ for cmd in (["evaluate"], ["calibrate", "--folds", "2", "-o", os.path.join(TMP, 
                        "data/measurements/h200-tutorial-d.csv")
     check(f"{cmd[0]}: an H200 file on --hw a100 is one error asking about the GPU",
           rc == 1 and out == "" and err.count("\n") == 1 and "8 of its 9 shapes have configs timed faster than "
-          "a100's peak, DRAM bandwidth and launch allow: measured on a faster GPU?" in err, err)
+          "a100's peak, DRAM and L2 bandwidth and launch allow: measured on a faster GPU?" in err, err)
 # ... and the other slip, a file in microseconds: every shape 1000x slower than the model puts any of its
 # configs (the best over the fastest prediction is 0.73-1.41 over the 329 triton shapes). One error.
 with open("data/measurements/h200-tutorial-d.csv") as f:

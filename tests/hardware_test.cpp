@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <map>
@@ -447,4 +449,44 @@ TEST_CASE("an XCD count that does not divide the CUs is warned of", "[hardware][
   };
   CHECK(mentions(ok) == 0);
   CHECK(mentions(uneven) == 1);
+}
+
+TEST_CASE("a profile file's name, display name and parameters are where they are read", "[hardware][errors]") {
+  // Fresh users' finds, 2026-12-06. (1) A bidi override or zero-width character in display_name was
+  // printed raw (validate, rank's title): kept escaped, with a warning.
+  const std::string good = toy_text();
+  ProfileDiagnostics diag;
+  const Profile bidi = parse_profile(
+      replaced(good, "display_name: Toy GPU (round numbers for tests)", "display_name: \"Toy \\u202eUPG\""), "b.yaml",
+      &diag);
+  CHECK(bidi.hw.display_name == "Toy \\xe2\\x80\\xaeUPG");
+  CHECK(std::any_of(diag.warnings.begin(), diag.warnings.end(), [](const std::string& w) {
+    return w.find("'display_name' holds invisible or bidi characters") != std::string::npos;
+  }));
+  // (2) A model parameter written straight under a target, or at the top level, not under its
+  // model_parameters: an error (its value went unused with a warning).
+  CHECK_THROWS_WITH(parse_profile(good + "targets:\n  triton:\n    k_step_overhead_cycles: 400\n", "t.yaml"),
+                    Catch::Contains("t.yaml:") &&
+                        Catch::Contains("'targets.triton.k_step_overhead_cycles' is a model parameter: it goes under "
+                                        "'targets.triton.model_parameters:'"));
+  CHECK_THROWS_WITH(parse_profile(good + "loaded_latency_multiplier: 4\n", "t.yaml"),
+                    Catch::Contains("'loaded_latency_multiplier' is a model parameter: it goes under 'model_parameters:'"));
+  // (3) A file that takes a shipped profile's name with other hardware is warned of (every output says
+  // the shipped name); the shipped text itself, or an overlay of it (calibrate's), is not.
+  const std::string h100 = read_text_file(test_util::source_path("profiles/h100.yaml"));
+  const std::string dir = std::filesystem::temp_directory_path().string();
+  const auto warned = [&](const std::string& text, const std::string& file) {
+    const std::string path = dir + "/" + file;
+    std::ofstream(path) << text;
+    ProfileDiagnostics d;
+    load_profile(path, &d);
+    std::filesystem::remove(path);
+    return std::any_of(d.warnings.begin(), d.warnings.end(), [](const std::string& w) {
+      return w.find("'name: h100' is a shipped profile's name, but the hardware here differs") != std::string::npos;
+    });
+  };
+  CHECK(warned(replaced(h100, "cu_count: 132", "cu_count: 114"), "gemm-advisor-test-pcie.yaml"));
+  CHECK_FALSE(warned(h100, "gemm-advisor-test-same.yaml"));
+  CHECK_FALSE(warned(h100 + "targets:\n  triton:\n    model_parameters:\n      loaded_latency_multiplier: 4\n",
+                     "gemm-advisor-test-overlay.yaml"));
 }

@@ -411,7 +411,7 @@ TEST_CASE("profiles: wrong units get a hint, absurd integers are refused", "[har
              Catch::Contains("'name' must use only lowercase letters"));
   CHECK_THAT(profile_error(replaced(toy_text(), "display_name: Toy GPU (round numbers for tests)",
                                     "display_name: \"two\\nlines\"")),
-             Catch::Contains("'display_name' must be one line of text, got 'two\\x0alines'"));
+             Catch::Contains("'display_name' must be one line of text without control characters, got 'two\\x0alines'"));
   const std::string bad_escape = profile_error(replaced(toy_text(), "name: toy", "name: \"\\\x01\""));
   CHECK_THAT(bad_escape, Catch::Contains("not valid YAML"));
   CHECK(one_printable_line(bad_escape));

@@ -342,8 +342,9 @@ int run_batch(const BatchOptions& o) {
   const bool dtype_given = common.dtype_option && common.dtype_option->count() > 0;
   const bool layout_given = common.layout_option && common.layout_option->count() > 0;
   if (const std::string w = fp8_format_warning(common.dtype, hw); dtype_given && !w.empty()) spdlog::warn("{}", w);
-  if (dtype_given && !hw.rate(defaults.dtype))
-    throw UsageError("--dtype " + common.dtype + ": " + hw.name + " has no matrix path for it");
+  // Bad input (exit 1), as rank's and explain's (it was a usage error here, exit 2: a fresh user's find,
+  // 2026-12-06).
+  if (dtype_given) require_matrix_dtype(hw, defaults.dtype, common.dtype);
   if (dtype_given || layout_given) {
     GemmProblem probe = defaults;
     probe.m = probe.n = probe.k = 128;

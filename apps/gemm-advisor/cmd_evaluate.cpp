@@ -159,7 +159,7 @@ Registered register_evaluate(CLI::App& app) {
             if (e.shapes.empty())
               throw InputError(fmt::format("{}", fmt::join(o->measurements, ", ")) +
                                ": no shape has a timed config of the " + kernel + " kernel (rows need kernel=" + kernel +
-                               ", status=ok and ms > 0, and a time the GPU's peak and DRAM bandwidth allow)");
+                               ", status=ok and ms > 0, and a time the GPU's peak and DRAM and L2 bandwidth allow)");
             // A shape with one timed config is its own oracle: 100% whatever the model picks (a stray
             // row of another dtype raised a geomean from 97.6% to 99.7% unsaid: a fresh user's find).
             std::vector<std::string> single;

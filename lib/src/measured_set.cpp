@@ -43,7 +43,9 @@ void require_measured_for(const std::string& path, long line, const MeasuredShap
     const std::string variant = gpu_variant(shape.gpu, profile.hw.product_display_name.empty()
                                                                           ? profile.hw.display_name
                                                                           : profile.hw.product_display_name);
-    if (variant == "MIG" && profile.hw.cu_count >= profile.hw.product_cu_count)
+    // A 7g slice holds (about) all of the SMs: the whole GPU's count is its own (--cu-count 132 for an
+    // H100's 7g.80gb was refused as not given: a fresh user's find, 2026-12-06).
+    if (variant == "MIG" && profile.hw.cu_count >= profile.hw.product_cu_count && mig_slice(shape.gpu).sm_sevenths != 7)
       throw InputError(located(path, line, "measured on '" + printable(shape.gpu) +
                                                              "', a MIG slice: give its SM count with --cu-count (the " +
                                                              profile.hw.name + " profile is the whole GPU, " +
@@ -102,9 +104,22 @@ void require_measured_for(const std::string& path, long line, const MeasuredShap
                                                                own_profile_advice(profile.hw.name)));
     }
   }
-  if (const std::string why = target.problem_error(shape.problem, profile); !why.empty())
-    throw InputError(located(path, line, shape.problem.shape_text() + ": " + why +
-                                                           " (measurements of another kernel, dtype or GPU?)"));
+  if (const std::string why = target.problem_error(shape.problem, profile); !why.empty()) {
+    // A target of one dtype or layout (vllm-fp8-block: fp8, NT): a file without those columns reads as
+    // the harness's bf16 NN, which the message blamed on the data (a fresh user's find, 2026-12-06).
+    const TargetInfo& info = target.info();
+    const bool dtype_off = !info.default_dtype.empty() && parse_dtype(info.default_dtype) != shape.problem.dtype;
+    const bool layout_off = !info.default_layout.empty() && info.default_layout != shape.problem.layout.name();
+    const std::string hint =
+        dtype_off || layout_off
+            ? " (a row without dtype or layout reads as bf16 NN, the harness's defaults: this target's rows need " +
+                  (dtype_off ? "dtype " + std::string(info.default_dtype) : std::string()) +
+                  (dtype_off && layout_off ? " and " : "") +
+                  (layout_off ? "layout " + std::string(info.default_layout) : std::string()) +
+                  "; or measurements of another kernel?)"
+            : " (measurements of another kernel, dtype or GPU?)";
+    throw InputError(located(path, line, shape.problem.shape_text() + ": " + why + hint));
+  }
 }
 
 // Whether two regular files hold the same bytes, read in chunks.
@@ -149,6 +164,11 @@ bool far_slower_than_predicted(const MeasuredShape& shape, const EstimateContext
 // at 1% (a fresh user's find, 2026-12-04). Not physics: a check's margin.
 constexpr double kShortestLaunchFraction = 0.25;
 
+// How far above the profile's L2 bandwidth a timing's compulsory bytes may pass the L2 before the row
+// is a measurement error: the profiles' L2 figures are measured or derived rates (the H200's 11.2 TB/s of
+// asynchronous copies), not peaks, so the floor takes twice that. Not physics: a check's margin.
+constexpr double kL2FloorMargin = 2.0;
+
 // A timing below what the GPU's datasheet peak allows for the shape's work (or below the shortest
 // launch) is a measurement error (a kernel that did not run, a clock read wrong): said once per shape,
 // at its first such row, and every such row is left out (status kStatusFasterThanPeak). Scored, one
@@ -170,17 +190,26 @@ std::size_t drop_faster_than_peak(const std::string& path, MeasuredShape& shape,
   // gigabytes of expert weights (a fresh user's find, 2026-12-04).
   const double dram_bytes = std::max(0.0, shape.problem.compulsory_bytes() - hw.l2_bytes);
   const double dram_floor_s = hw.dram_bandwidth_bytes_per_s > 0 ? dram_bytes / hw.dram_bandwidth_bytes_per_s : 0.0;
+  // And every compulsory byte passes the L2 once (operands on their way to the CUs, the output on its
+  // way out), at twice the profile's L2 bandwidth at most (kL2FloorMargin: a measured rate, not a
+  // datasheet peak): an L2-resident shape timed at 1 us for 34 MB passed unchecked (a fresh user's
+  // find, 2026-12-06).
+  const double l2_floor_s = hw.l2_bandwidth_bytes_per_s > 0
+                                ? shape.problem.compulsory_bytes() / (kL2FloorMargin * hw.l2_bandwidth_bytes_per_s)
+                                : 0.0;
   const double compute_floor_s = shape.problem.flops() / peak;
-  const double floor_ms = 1e3 * std::max({compute_floor_s, dram_floor_s, launch_floor_s});
+  const double floor_ms = 1e3 * std::max({compute_floor_s, dram_floor_s, l2_floor_s, launch_floor_s});
   // What sets the floor, for the messages.
+  const double longest_s = std::max({compute_floor_s, dram_floor_s, l2_floor_s});
   const std::string bound =
-      launch_floor_s >= std::max(compute_floor_s, dram_floor_s)
+      launch_floor_s >= longest_s
           ? fmt::format("shortest kernel launch ({:.2f} us, a quarter of the launch overhead)", launch_floor_s * 1e6)
-      : dram_floor_s > compute_floor_s ? fmt::format("{:.2f} TB/s DRAM bandwidth", hw.dram_bandwidth_bytes_per_s / 1e12)
-                                       : fmt::format("{:.0f} TFLOP/s peak{}", peak / 1e12,
-                                                     hw.cu_count != hw.product_cu_count
-                                                         ? fmt::format(" on {} CUs", hw.cu_count)
-                                                         : std::string());
+      : dram_floor_s == longest_s ? fmt::format("{:.2f} TB/s DRAM bandwidth", hw.dram_bandwidth_bytes_per_s / 1e12)
+      : l2_floor_s == longest_s   ? fmt::format("L2 bandwidth (twice its {:.2f} TB/s)", hw.l2_bandwidth_bytes_per_s / 1e12)
+                                  : fmt::format("{:.0f} TFLOP/s peak{}", peak / 1e12,
+                                                hw.cu_count != hw.product_cu_count
+                                                    ? fmt::format(" on {} CUs", hw.cu_count)
+                                                    : std::string());
   if (shape.vendor_ms > 0 && shape.vendor_ms < floor_ms) {
     warnings->push_back(fmt::format("{}: {} {}: the {} row's {:g} ms is faster than {}'s {} allows ({:.4g} ms): "
                                     "left out", path, shape.problem.shape_text(),
@@ -422,7 +451,7 @@ std::vector<MeasuredShape> read_measured_shapes(const std::vector<std::string>& 
     const bool partition = profile.hw.product_cu_count > profile.hw.cu_count;
     if (timed >= 10 && 2 * too_fast > timed)
       throw InputError(path + ": " + std::to_string(too_fast) + " of its " + std::to_string(timed) +
-                       " timed configs are faster than " + profile.hw.name + "'s peak, DRAM bandwidth and launch allow" +
+                       " timed configs are faster than " + profile.hw.name + "'s peak, DRAM and L2 bandwidth and launch allow" +
                        (partition ? " on " + std::to_string(profile.hw.cu_count) +
                                         " CUs: were they timed on more (--cu-count)? or is the 'ms' column not "
                                         "in milliseconds?"
@@ -431,7 +460,7 @@ std::vector<MeasuredShape> read_measured_shapes(const std::vector<std::string>& 
     // on --hw a100 lost 35-55 rows of 7 of 9 shapes, and the rest was fitted as if complete).
     if (shapes_too_fast >= 2 && 2 * shapes_too_fast > timed_shapes)
       throw InputError(path + ": " + std::to_string(shapes_too_fast) + " of its " + std::to_string(timed_shapes) +
-                       " shapes have configs timed faster than " + profile.hw.name + "'s peak, DRAM bandwidth and launch allow" +
+                       " shapes have configs timed faster than " + profile.hw.name + "'s peak, DRAM and L2 bandwidth and launch allow" +
                        (partition ? " on " + std::to_string(profile.hw.cu_count) +
                                         " CUs: were they timed on more (--cu-count)?"
                                   : ": measured on a faster GPU? (give that GPU's profile with --hw)"));

@@ -363,7 +363,8 @@ std::vector<MeasuredShape> read_measurements(std::istream& in, const std::string
     read_moe_columns(r, f, igemm, iexp, itopk, iroute, iblock, cols.layout, p);
     const std::string kernel = csv_text(f, ikern, target);
     if (kernel == vllm_fused_moe_target().name() && !p.is_moe())
-      r.fail("column 'gemm' is empty: a " + kernel + " row is one GEMM of a layer (up or down), with experts and top_k");
+      r.fail((igemm < 0 ? std::string("the header lacks a 'gemm' column") : std::string("column 'gemm' is empty")) +
+             ": a " + kernel + " row is one GEMM of a layer (up or down), with experts and top_k");
     // Kept for the record, not scored, but a slip there is still a slip (reps=abc passed unsaid: a
     // fresh user's find, 2026-12-05): a whole count of runs, a finite error of at least 0.
     if (!csv_text(f, ireps, "").empty()) csv_int(r, f, ireps, "reps", 0, std::numeric_limits<std::int32_t>::max());

@@ -226,7 +226,7 @@ class ProfileReader {
     }
     for (const char ch : n.Scalar()) {
       if (static_cast<unsigned char>(ch) < 0x20) {
-        error(n, "'" + path + "' must be one line of text, got '" + printable(n.Scalar()) + "'");
+        error(n, "'" + path + "' must be one line of text without control characters, got '" + printable(n.Scalar()) + "'");
         return "";
       }
     }
@@ -402,6 +402,12 @@ class ProfileReader {
 void parse_identity(ProfileReader& r, const YAML::Node& root, Hardware& hw) {
   hw.name = r.text(root, "name", "name");
   hw.display_name = r.text(root, "display_name", "display_name");
+  // Zero-width and bidi characters reorder or hide what a terminal shows: the name is kept escaped
+  // (it was printed raw by `profiles validate` and rank's title: a fresh user's find, 2026-12-06).
+  if (const std::string shown = escape_for_display(hw.display_name); shown != hw.display_name) {
+    r.warn(root["display_name"], "'display_name' holds invisible or bidi characters: shown as " + shown);
+    hw.display_name = shown;
+  }
   hw.vendor = r.text(root, "vendor", "vendor");
   hw.arch = r.text(root, "arch", "arch");
   hw.isa = r.text(root, "isa", "isa");
@@ -770,13 +776,13 @@ void parse_triton(ProfileReader& r, const YAML::Node& t, TritonSettings& triton)
 
 // A `model_parameters:` mapping at `path`: each key a registry entry (model_params.hpp), each value
 // inside the entry's range.
-// `parent`: the mapping holding it under `key` (an empty `model_parameters:` is reported at its own
+// `parent`: the mapping holding it under `section_key` (an empty `model_parameters:` is reported at its own
 // line, not at the next key's, where yaml-cpp marks the null: a fresh user's find, 2026-12-06).
-void parse_model_parameters(ProfileReader& r, ProfileDiagnostics& diag, const YAML::Node& parent, const std::string& key,
-                            const std::string& path, ModelParamValues& out) {
-  const YAML::Node mp = parent[key];
+void parse_model_parameters(ProfileReader& r, ProfileDiagnostics& diag, const YAML::Node& parent,
+                            const std::string& section_key, const std::string& path, ModelParamValues& out) {
+  const YAML::Node mp = parent[section_key];
   if (!mp.IsMap()) {
-    r.error(ProfileReader::value_or_key(parent, key), "'" + path + "' must be a mapping");
+    r.error(ProfileReader::value_or_key(parent, section_key), "'" + path + "' must be a mapping");
     return;
   }
   std::set<std::string> keys;
@@ -808,6 +814,17 @@ void parse_model_parameters(ProfileReader& r, ProfileDiagnostics& diag, const YA
   }
 }
 
+// A model parameter's name as a key of `map` (at `path`), not under its `model_parameters:`: an error,
+// since its value would go unused ("unknown key (ignored)", exit 0: a fresh user's find, 2026-12-06).
+void require_params_under_section(ProfileReader& r, const YAML::Node& map, const std::string& path) {
+  for (const auto& kv : map)
+    if (kv.first.IsScalar() && find_model_param(kv.first.Scalar()))
+      r.error(kv.first, "'" + printable(path.empty() ? kv.first.Scalar() : path + "." + kv.first.Scalar()) +
+                            "' is a model parameter: it goes under '" +
+                            printable(path.empty() ? std::string("model_parameters") : path + ".model_parameters") +
+                            ":', where it is read");
+}
+
 // `targets:`: per target name, a mapping with an optional `model_parameters:`.
 // `where_null`: where an empty `targets:` is reported (its key: yaml-cpp marks the null at the next token).
 void parse_targets(ProfileReader& r, ProfileDiagnostics& diag, const YAML::Node& t, const YAML::Node& where_null,
@@ -835,6 +852,7 @@ void parse_targets(ProfileReader& r, ProfileDiagnostics& diag, const YAML::Node&
     const Target& target = *find_target_or_null(name);
     std::set<std::string> keys = {"model_parameters"};
     for (std::string_view v : target.param_variants()) keys.emplace(v);
+    require_params_under_section(r, kv.second, path);
     r.check_keys(kv.second, path, keys);
     if (kv.second["model_parameters"])
       parse_model_parameters(r, diag, kv.second, "model_parameters", path + ".model_parameters",
@@ -848,6 +866,7 @@ void parse_targets(ProfileReader& r, ProfileDiagnostics& diag, const YAML::Node&
         r.error(ProfileReader::value_or_key(kv.second, std::string(v)), "'" + printable(vpath) + "' must be a mapping");
         continue;
       }
+      require_params_under_section(r, section, vpath);
       r.check_keys(section, vpath, {"model_parameters"});
       if (section["model_parameters"])
         parse_model_parameters(r, diag, section, "model_parameters", vpath + ".model_parameters",
@@ -1018,6 +1037,7 @@ Profile parse_profile(std::string_view yaml_text, const std::string& source, Pro
   Hardware& hw = profile.hw;
   hw.source = source;
   hw.source_digest = text_digest(yaml_text);
+  require_params_under_section(r, root, "");
   r.check_keys(root, "", {"name", "display_name", "aliases", "vendor", "arch", "isa", "compute", "memory", "efficiency",
                           "matrix", "triton", "sources", "model_parameters", "targets", "calibration", "notes"});
   parse_identity(r, root, hw);
@@ -1132,16 +1152,48 @@ bool is_profile_path(std::string_view text) {
 }
 
 std::string own_profile_advice(const std::string& shipped) {
-  return "write its figures into a copy (gemm-advisor profiles show " + shipped +
+  return "write its figures, and a name of its own, into a copy (gemm-advisor profiles show " + shipped +
          " > mine.yaml) and give that file as the profile (--hw mine.yaml; hw=\"mine.yaml\" in Python)";
 }
+
+namespace {
+// A profile file named as a shipped profile whose hardware differs from it: every output says the
+// shipped name (batch's hardware column, --emit's device names), which reads as the real card (a
+// copy edited for an H100 PCIe still said h100: a fresh user's find, 2026-12-06). A calibrate
+// overlay keeps the hardware, and a file whose aliases are its own (as a card of that name says
+// "NVIDIA_H200" there for vLLM's files) says what it is: neither is warned of.
+void warn_shipped_name_taken(const Profile& profile, const std::string& path, ProfileDiagnostics* diagnostics) {
+  for (const auto& e : embedded_profiles()) {
+    if (e.name != profile.hw.name) continue;
+    const Hardware shipped = parse_profile(e.yaml, "embedded:" + std::string(e.name)).hw;
+    const Hardware& h = profile.hw;
+    if (h.aliases != shipped.aliases) return;
+    const bool same = h.product_cu_count == shipped.product_cu_count && h.clock_hz == shipped.clock_hz &&
+                      h.dram_bandwidth_bytes_per_s == shipped.dram_bandwidth_bytes_per_s &&
+                      h.dram_bytes == shipped.dram_bytes && h.l2_bytes == shipped.l2_bytes &&
+                      h.l2_bandwidth_bytes_per_s == shipped.l2_bandwidth_bytes_per_s &&
+                      h.smem_per_cu_bytes == shipped.smem_per_cu_bytes &&
+                      h.peak_flops_per_s(Dtype::bf16) == shipped.peak_flops_per_s(Dtype::bf16) &&
+                      h.peak_flops_per_s(Dtype::fp8) == shipped.peak_flops_per_s(Dtype::fp8);
+    if (!same)
+      diagnostics->warnings.push_back(path + ": 'name: " + profile.hw.name + "' is a shipped profile's name, but the "
+                                      "hardware here differs from it: outputs will say " + profile.hw.name +
+                                      " (batch's hardware column, --emit's device names); give your GPU its own "
+                                      "name, display_name and aliases");
+    return;
+  }
+}
+}  // namespace
 
 Profile load_profile(const std::string& name_or_path, ProfileDiagnostics* diagnostics) {
   // A file's text is read once: parsed, and kept in the diagnostics for a caller that keeps it.
   const auto parse_file = [&]() {
     std::string text = read_text_file(name_or_path);
     Profile profile = parse_profile(text, name_or_path, diagnostics);
-    if (diagnostics) diagnostics->file_text = std::move(text);
+    if (diagnostics) {
+      diagnostics->file_text = std::move(text);
+      warn_shipped_name_taken(profile, name_or_path, diagnostics);
+    }
     return profile;
   };
   if (is_profile_path(name_or_path)) return parse_file();

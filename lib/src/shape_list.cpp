@@ -120,7 +120,16 @@ class CsvShapeReader : public ShapeReader {
       : reader_(in, source, first_line), defaults_(defaults) {
     header_ = CsvHeader::read(reader_, {"m", "n", "k"}, {},
                               {"experts", "a fused-MoE model list: give --target vllm-fused-moe"});
-    warnings_ = header_.unknown_column_warnings(shape_list_keys());
+    // `batch --format csv`'s own output re-ranked: its result columns are read past without a warning
+    // each, and only each shape's first place is ranked again (18 warnings, and a --top 3 result
+    // ranked every shape three times: a fresh user's find, 2026-12-06), as a JSON Lines result is.
+    static const std::vector<std::string> kResultColumns = {
+        "hardware", "target",  "rank",  "block_m",     "block_n", "block_k", "group_m",   "num_warps", "num_stages",
+        "split_k",  "latency_us", "tflops", "pct_of_peak", "bound",   "waves",   "occupancy", "feasible",  "reason"};
+    irank_ = header_.index("rank") >= 0 && header_.index("latency_us") >= 0 && header_.index("hardware") >= 0
+                 ? header_.index("rank")
+                 : -1;
+    warnings_ = header_.unknown_column_warnings(shape_list_keys(), irank_ >= 0 ? kResultColumns : std::vector<std::string>{});
     im_ = header_.index("m");
     in_ = header_.index("n");
     ik_ = header_.index("k");
@@ -132,6 +141,10 @@ class CsvShapeReader : public ShapeReader {
   std::vector<std::string> warnings() const override { return warnings_; }
   bool next(ShapeEntry& e) override {
     if (!reader_.next(fields_)) return false;
+    // A result's second and later places of a shape (rank 2, 3, ...): the shape is ranked at its first.
+    while (irank_ >= 0 && static_cast<std::size_t>(irank_) < fields_.size() && fields_[irank_].size() >= 1 &&
+           fields_[irank_] != "1" && fields_[irank_].find_first_not_of("0123456789") == std::string::npos)
+      if (!reader_.next(fields_)) return false;
     e = ShapeEntry{};
     e.line = reader_.line();
     try {
@@ -162,6 +175,7 @@ class CsvShapeReader : public ShapeReader {
   GemmProblem defaults_;
   std::vector<std::string> fields_;
   int im_, in_, ik_, ib_, id_, il_, iname_;
+  int irank_ = -1;  ///< the rank column of `batch --format csv`'s own output, else -1
 };
 
 class TextShapeReader : public ShapeReader {
@@ -695,7 +709,7 @@ std::unique_ptr<ShapeReader> open_shape_reader(std::istream& in, const std::stri
       throw InputError(source + (comments ? ": no shapes (only comments and blank lines)" : ": empty input: no shapes"));
     if (!json_by_name) {
       if (ch == '[' || ch == '{') format = ShapeFormat::json;
-      else if (ch == '-') format = ShapeFormat::yaml;
+      else if (ch == '-' || ch == '%') format = ShapeFormat::yaml;  // '%': a directive (%YAML 1.2)
       else if (std::isdigit(ch)) format = ShapeFormat::text;
       else format = ShapeFormat::csv;
     }
@@ -727,6 +741,9 @@ std::unique_ptr<ShapeReader> open_shape_reader(std::istream& in, const std::stri
     if (format == ShapeFormat::yaml)
       return first_line_decides(
           [](const std::string& first) {
+            // A YAML directive opens a YAML document (it was sniffed as a CSV header: a fresh user's
+            // find, 2026-12-06).
+            if (first.compare(0, 5, "%YAML") == 0 || first.compare(0, 4, "%TAG") == 0) return true;
             return first.size() < 2 || first[1] == ' ' || first[1] == '\t' || first[1] == '\r' ||
                    first.compare(0, 3, "---") == 0;
           },

@@ -88,7 +88,7 @@ using MeasurementLog = std::function<void(LogLevel level, const std::string& mes
 /// checked as one set for evaluate() and calibrate(), as `gemm-advisor evaluate` and `calibrate` do:
 /// a problem in several files is one, its configs merged (a config timed again counts at its faster
 /// time; a warning per file says how many re-timed configs disagree by more than
-/// kRetimeDisagreement); a row faster than the profile's peak and DRAM bandwidth allow, or shorter
+/// kRetimeDisagreement); a row faster than the profile's peak and DRAM and L2 bandwidth allow, or shorter
 /// than a quarter of the target's launch_overhead_s, is left out (kStatusFasterThanPeak, a warning);
 /// a shape alone whose best is over 200x slower than the model puts any of its configs is left out
 /// (kStatusFarSlowerThanModel, a warning); timed configs with warps, stages or group_m the target's
