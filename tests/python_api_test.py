@@ -798,6 +798,9 @@ check("explain(target='vllm-fused-moe'): the Error points to moe_rank", e is not
 e = py_error(gat.configs, 4096, 4096, 4096, hw="h200", top=-1, names={"split_k": None})
 check("triton.configs(top=-1) without SPLIT_K is an Error", e is not None and "top must be in 0..1000000" in str(e),
       repr(e))
+# A huge top is told top's range (it said "at most 2147483647", another limit: a fresh user's find, 2026-12-06).
+e = py_error(g.rank, "64x64x64", hw="h200", top=10**20)
+check("rank(top=10**20): top's own range in the message", e is not None and "top must be in 0..1000000" in str(e), repr(e))
 # shortlist checks dtype and layout when decorating, as it checks hw (a bad dtype left every shape
 # unpruned at run time, one warning each).
 for kw, says in (({"dtype": "int8"}, "unknown dtype 'int8'"), ({"layout": "XY"}, "unknown layout 'XY'"),
@@ -900,6 +903,9 @@ check("dtype='float8_e4m3fn' (torch's fp8) is fp8",
 e = type_error(g.moe_rank, 64, 128, 8, 2048, 768, "h200")
 check("moe_rank(..., 'h200') as the sixth argument: TypeError saying the sixth is tp and to give hw=",
       isinstance(e, TypeError) and "the sixth argument is tp" in str(e) and "hw='h200'" in str(e), repr(e))
+e = type_error(g.moe_explain, 64, 128, 8, 2048, 768, "64x64x64:4:2", hw="h200")
+check("moe_explain(..., '64x64x64:4:2') as the sixth argument: TypeError saying to give config=, not hw=",
+      isinstance(e, TypeError) and "config='64x64x64:4:2'" in str(e) and "hw=" not in str(e), repr(e))
 check("dtype='float8_e4m3fn' on a100: the error quotes it as given",
       "dtype float8_e4m3fn (fp8) is not supported by a100" in str(py_error(g.rank, "64x64x64", hw="a100", dtype="float8_e4m3fn")))
 # Triton's fp8 dtypes print as fp8e4nv / fp8e5 (OCP) and fp8e4b8 / fp8e5b16 (AMD's FNUZ): "unknown dtype"

@@ -379,6 +379,9 @@ def _distinct_arg(distinct):
 
 
 def _top_arg(top):
+    # Range first, so that a huge top is told this range, not _int's (a fresh user's find, 2026-12-06).
+    if _is_int(top) and not 0 <= _operator.index(top) <= 1000000:
+        raise Error(f"top must be in 0..1000000 (0 = all), got {_operator.index(top)}")
     top = _int(top, "top")
     if top < 0 or top > 1000000:
         raise Error(f"top must be in 0..1000000 (0 = all), got {top}")
@@ -476,8 +479,13 @@ def _moe_args(tokens, experts, top_k, hidden, intermediate, tp, dtype, block_sha
     if isinstance(tp, (str, Profile, _os.PathLike)):
         # moe_rank(64, 128, 8, 2048, 768, "h200"): the sixth argument is tp (a bare "tp must be an int, not
         # str" did not say so: a fresh user's find, 2026-12-05).
+        # A config there (moe_explain(64, 128, 8, 2048, 768, "64x64x64:4:2")) is not a GPU: it goes to
+        # config= (the hint said hw='64x64x64:4:2': a fresh user's find, 2026-12-06).
+        looks_like_config = isinstance(tp, str) and ":" in tp and tp.split(":")[0].count("x") == 2
+        hint = (f"give the config as config={tp!r} (moe_explain's config is a keyword argument)"
+                if looks_like_config else f"give the GPU as hw={tp!r}")
         raise TypeError(f"tp must be an int, not {type(tp).__name__}: the sixth argument is tp (tensor-parallel "
-                        f"ranks); give the GPU as hw={tp!r}")
+                        f"ranks); {hint}")
     tokens, experts, top_k, hidden, intermediate, tp = (_int(v, name) for name, v in ints.items())
     if isinstance(block_shape, (list, tuple)):
         # Each size as an int (numpy and torch integer scalars too), as the other integer arguments.
