@@ -5,6 +5,7 @@ import csv
 import gzip
 import io
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -208,6 +209,10 @@ expect_error("dtype the hardware lacks", ["rank", "64x64x64", "--hw", "a100", "-
 # Another spelling of fp8 is quoted as given (the message said "fp8" for --dtype e4m3: a noted gap).
 expect_error("dtype the hardware lacks, another spelling", ["rank", "64x64x64", "--hw", "a100", "--dtype", "e4m3"], 1,
              "dtype e4m3 (fp8) is not supported by a100")
+# A target's own dtype the GPU lacks is told as that dtype, not as --dtype's default ("dtype bf16 (fp8)":
+# a fresh user's find, 2026-12-06).
+expect_error("a target's dtype the hardware lacks", ["rank", "64x7168x2048", "--hw", "a100", "--target", "vllm-fp8-block"],
+             1, "error: dtype fp8 is not supported by a100")
 # batch says it alike, exit 1 (it was a usage error there, exit 2: a fresh user's find, 2026-12-06).
 expect_error("dtype the hardware lacks, batch", ["batch", "examples/llama3-8b.csv", "--hw", "a100", "--dtype", "fp8"], 1,
              "dtype fp8 is not supported by a100")
@@ -814,6 +819,20 @@ for shape, extra in (("1x1x1", []), ("8192x8192x8192", []), ("128x128x65536", ["
               json.dumps(t)[:400])
     check(f"explain {shape}: launch + waves + reduction = the predicted time", rc == 0 and t.get("launch_s", 0) > 0 and
           abs(parts - total) <= 1e-9 * total, f"{parts} vs {total}")
+# The table's "all waves" line adds up: each part written out ("2 x 5.903 us, the last shorter" was
+# 5.903 + 3.905: a fresh user's find, 2026-12-06).
+for shape, extra in (("16384x1024x16", ["--hw", "h100", "--config", "64x256x16:4:2"]), ("4096x4096x4096", ["--hw", "h100"]),
+                     ("1x1x1", ["--hw", "h200"])):
+    rc, out, err = run("explain", shape, *extra)
+    line = next((l for l in out.splitlines() if l.strip().startswith("all waves")), "")
+    m = re.match(r"\s*all waves\s+([\d.]+) us \((.*)\)$", line)
+    parts = m.group(2).replace(" (later waves)", "") if m else ""
+    total = 0.0
+    for term in parts.split(" + "):
+        n = re.match(r"(?:the first |the last )?(?:(\d+) x )?([\d.]+) us$", term.strip())
+        total = total + (int(n.group(1) or 1) * float(n.group(2)) if n else float("nan"))
+    check(f"explain {shape}: the 'all waves' parts add up to it", rc == 0 and m and abs(total - float(m.group(1))) < 0.005,
+          line)
 # The lone-warpgroup wait goes by the config's occupancy (one block a CU allowed), not by the blocks a
 # wave runs: the table line says so (it said "one warpgroup on the CU").
 rc, out, err = run("explain", "4096x4096x4096", "--hw", "h200", "--target", "triton", "--config", "128x128x64:4:4")

@@ -74,6 +74,11 @@ struct CommonOptions {
   const CLI::Option* layout_option = nullptr;
 };
 
+/// Whether the command line gave --dtype (not its default, nor a target's own dtype).
+inline bool dtype_given(const CommonOptions& common) {
+  return common.dtype_option && common.dtype_option->count() > 0;
+}
+
 /// The profile a run loads as named: `hw_option` (--hw), else $GEMM_ADVISOR_HW, else "" (the local
 /// GPU, which default_hardware() asks nvidia-smi or rocm-smi for). Names a file the run reads, for the
 /// checks that -o does not replace it.

@@ -47,7 +47,9 @@ Registered register_explain(CLI::App& app) {
             warn_unused_param_set(profile, o->common.target, {p});
             const Hardware& hw = profile.hw;
             const Target& target = find_target(o->common.target);
-            require_dtype(hw, p.dtype, o->common.dtype);
+            // The dtype as the user spelled it, only where given: the target's own (vllm-fp8-block's
+            // fp8) was told as "dtype bf16 (fp8)" from the option's default (a fresh user's find).
+            require_dtype(hw, p.dtype, dtype_given(o->common) ? o->common.dtype : std::string());
             if (const std::string w = fp8_format_warning(o->common.dtype, hw); !w.empty()) spdlog::warn("{}", w);
             warn_beyond_memory(p, hw);
             TileConfig given;
@@ -217,11 +219,23 @@ Registered register_explain(CLI::App& app) {
                                    us(x.first_wave_s), params.staggered_wave_fraction));
                 out << "total" << title << "\n";
                 line("launch", us(x.launch_s));
-                const std::string all_waves =
-                    staggered ? fmt::format("the first {} + {:.0f} x {}{}", us(x.first_wave_s), x.waves - 1,
-                                            us(x.later_wave_s), shorter_last ? ", the last shorter" : "")
-                              : fmt::format("{:.0f} x {}{}", x.waves, us(x.first_wave_s),
-                                            shorter_last ? ", the last shorter" : "");
+                // Each wave's time written out, so that the line adds up: the first, the later full
+                // ones, the last where it differs (it said "2 x 5.903 us, the last shorter" for
+                // 5.903 + 3.905: a fresh user's find, 2026-12-06).
+                std::string all_waves;
+                if (x.waves <= 1) {
+                  all_waves = fmt::format("1 x {}", us(x.first_wave_s));
+                } else {
+                  const double middle = x.waves - (shorter_last ? 2 : 1);
+                  const bool first_alone = staggered || x.later_wave_s != x.first_wave_s;
+                  all_waves = first_alone ? fmt::format("the first {}", us(x.first_wave_s)) : "";
+                  const double full = first_alone ? middle : middle + 1;
+                  if (full > 0)
+                    all_waves += fmt::format("{}{:.0f} x {}{}", all_waves.empty() ? "" : " + ", full,
+                                             us(first_alone ? x.later_wave_s : x.first_wave_s),
+                                             staggered ? " (later waves)" : "");
+                  if (shorter_last) all_waves += fmt::format(" + the last {}", us(x.last_wave_s));
+                }
                 line("all waves", fmt::format("{} ({})", us(x.latency_s - x.launch_s - x.split_k_reduce_s), all_waves));
                 if (c.split_k > 1)
                   line("split-K reduction",

@@ -38,7 +38,9 @@ Registered register_rank(CLI::App& app) {
             warn_unused_param_set(profile, o->common.target, {p});
             const Hardware& hw = profile.hw;
             const Target& target = find_target(o->common.target);
-            require_dtype(hw, p.dtype, o->common.dtype);
+            // The dtype as the user spelled it, only where given: the target's own (vllm-fp8-block's
+            // fp8) was told as "dtype bf16 (fp8)" from the option's default (a fresh user's find).
+            require_dtype(hw, p.dtype, dtype_given(o->common) ? o->common.dtype : std::string());
             if (const std::string w = fp8_format_warning(o->common.dtype, hw); !w.empty()) spdlog::warn("{}", w);
             warn_beyond_memory(p, hw);
             std::map<TileConfig, long> line_of;  // --candidates: where each config is, for the messages
