@@ -923,6 +923,9 @@ rc, out, err = run("bogus")
 check("unknown subcommand: exit 2, named", rc == 2 and "unknown subcommand 'bogus'" in err and "rank" in err, err)
 rc, out, err = run("-q", "-v", "profiles")
 check("-q with -v: exit 2", rc == 2 and "--quiet excludes --verbose" in err, err)
+# ... pointing at the top-level help, which lists them (it said "see gemm-advisor rank --help").
+rc, out, err = run("-q", "-v", "rank", "1x1x1", "--hw", "h200")
+check("-q -v rank: exit 2, the top-level help named", rc == 2 and "(see gemm-advisor --help)" in err, err)
 
 
 def evaluate_csv(name, text, *args):

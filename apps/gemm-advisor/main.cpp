@@ -748,6 +748,10 @@ int main(int argc, char** argv) {
         what = "unknown option '" + gemm_advisor::printable(first) + "' before the subcommand (one of " + names + ")";
       }
     }
+    // -q and -v are the top-level command's: its help lists them, not the subcommand's (a fresh user's
+    // find, 2026-12-06).
+    if (dynamic_cast<const CLI::ExcludesError*>(&e) != nullptr && what.find("--quiet") != std::string::npos)
+      command = "gemm-advisor";
     std::cerr << "gemm-advisor: error: " << cli::one_line(what) << " (see " << command << " --help)\n";
     return cli::kExitUsage;
   }
