@@ -212,7 +212,8 @@ Registered register_explain(CLI::App& app) {
                 if (staggered)
                   line("later waves",
                        fmt::format("{} each, staggered: a CU's blocks start as slots free up, so a wave takes the "
-                                   "larger of its throughput ({}: its K-steps at their bound, then its output) and "
+                                   "larger of its throughput ({}: the longer of its K-steps at their bound and its output's "
+                                   "write after its loads' DRAM misses) and "
                                    "one block's life alone on a CU ({}), at most the lock step's {} "
                                    "(staggered_wave_fraction {:.3g} of the difference)",
                                    us(x.later_wave_s), us(x.wave_throughput_s), us(x.lone_block_wave_s),
