@@ -74,9 +74,12 @@ struct CommonOptions {
   const CLI::Option* layout_option = nullptr;
 };
 
-/// Whether the command line gave --dtype (not its default, nor a target's own dtype).
+/// Whether the command line gave --dtype (not its default, nor a target's own dtype); --layout.
 inline bool dtype_given(const CommonOptions& common) {
   return common.dtype_option && common.dtype_option->count() > 0;
+}
+inline bool layout_given(const CommonOptions& common) {
+  return common.layout_option && common.layout_option->count() > 0;
 }
 
 /// The profile a run loads as named: `hw_option` (--hw), else $GEMM_ADVISOR_HW, else "" (the local

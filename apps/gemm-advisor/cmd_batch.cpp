@@ -339,19 +339,19 @@ int run_batch(const BatchOptions& o) {
   const Hardware& hw = profile.hw;
   // A --dtype or --layout the GPU or the kernel cannot take is the command line's error, said once,
   // not once per line of the list.
-  const bool dtype_given = common.dtype_option && common.dtype_option->count() > 0;
-  const bool layout_given = common.layout_option && common.layout_option->count() > 0;
-  if (const std::string w = fp8_format_warning(common.dtype, hw); dtype_given && !w.empty()) spdlog::warn("{}", w);
+  const bool dtype_set = dtype_given(common);
+  const bool layout_set = layout_given(common);
+  if (const std::string w = fp8_format_warning(common.dtype, hw); dtype_set && !w.empty()) spdlog::warn("{}", w);
   // Bad input (exit 1), as rank's and explain's (it was a usage error here, exit 2: a fresh user's find,
   // 2026-12-06).
-  if (dtype_given) require_matrix_dtype(hw, defaults.dtype, common.dtype);
-  if (dtype_given || layout_given) {
+  if (dtype_set) require_matrix_dtype(hw, defaults.dtype, common.dtype);
+  if (dtype_set || layout_set) {
     GemmProblem probe = defaults;
     probe.m = probe.n = probe.k = 128;
     probe.batch = 1;
     if (const std::string why = target.problem_error(probe, profile); !why.empty())
-      throw UsageError(std::string(dtype_given ? "--dtype " + common.dtype : "") + (dtype_given && layout_given ? ", " : "") +
-                       (layout_given ? "--layout " + common.layout : "") + ": " + why);
+      throw UsageError(std::string(dtype_set ? "--dtype " + common.dtype : "") + (dtype_set && layout_set ? ", " : "") +
+                       (layout_set ? "--layout " + common.layout : "") + ": " + why);
   }
   std::string device_name;
   if (vllm) {
@@ -532,7 +532,7 @@ int run_batch(const BatchOptions& o) {
                 } catch (const InputError& err) {
                   // A line's own dtype wins over --dtype: said where that is what the target refuses
                   // (examples/deepseek-v3.csv's bf16 column with --dtype fp8: a fresh user's find).
-                  const bool own_dtype = dtype_given && e.problem.dtype != defaults.dtype;
+                  const bool own_dtype = dtype_set && e.problem.dtype != defaults.dtype;
                   e.error = located(source, e.line,
                                     std::string(err.what()) +
                                         (own_dtype ? " (the line's dtype column, which --dtype does not override: "

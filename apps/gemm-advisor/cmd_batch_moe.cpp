@@ -57,7 +57,7 @@ int run_moe_batch(const MoeBatchOptions& o) {
   } else {
     if (o.input.empty()) throw UsageError("give a model list (CSV, YAML or JSON) or --from-hf config.json");
     if (common.moe.tp != 1) throw UsageError("--tp goes with --from-hf: a model list gives each model's tp");
-    if (common.dtype_option && common.dtype_option->count() > 0)
+    if (dtype_given(common))
       throw UsageError("--dtype goes with --from-hf: a model list gives each model's dtype");
     std::vector<std::string> warnings;
     if (o.input == "-") claim_stdin("the model list");

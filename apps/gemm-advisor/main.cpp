@@ -111,10 +111,8 @@ CLI::Validator block_shape_validator() {
   return parsing_validator([](const std::string& v) { return gemm_advisor::parse_block_shape(v); }, "BNxBK");
 }
 gemm_advisor::GemmProblem problem_defaults(const CommonOptions& o) {
-  const bool dtype_given = o.dtype_option && o.dtype_option->count() > 0;
-  const bool layout_given = o.layout_option && o.layout_option->count() > 0;
-  return gemm_advisor::problem_defaults_for(gemm_advisor::find_target(o.target).info(), dtype_given ? o.dtype : "",
-                                        layout_given ? o.layout : "");
+  return gemm_advisor::problem_defaults_for(gemm_advisor::find_target(o.target).info(),
+                                            dtype_given(o) ? o.dtype : "", layout_given(o) ? o.layout : "");
 }
 
 gemm_advisor::GemmProblem parse_problem(const std::string& shape, const CommonOptions& o) {

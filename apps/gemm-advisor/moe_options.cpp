@@ -59,7 +59,7 @@ gemm_advisor::MoeSpec moe_routing(const MoeOptions& o) {
 
 gemm_advisor::MoeModel moe_model(const CommonOptions& o) {
   using namespace gemm_advisor;
-  const bool dtype_given = o.dtype_option && o.dtype_option->count() > 0;
+  const bool dtype_set = dtype_given(o);
   MoeModel m;
   if (!o.moe.from_hf.empty()) {
     if (o.moe.experts || o.moe.top_k || o.moe.hidden || o.moe.intermediate)
@@ -75,7 +75,7 @@ gemm_advisor::MoeModel moe_model(const CommonOptions& o) {
     // --dtype and --tp are the command line's: one the kernel cannot take, or a tp that does not
     // divide the config's intermediate size, is a usage error, as for --intermediate (they were
     // input errors, exit 1, here alone: a fresh user's find, 2026-12-05).
-    if (dtype_given) {
+    if (dtype_set) {
       try {
         (void)parse_moe_dtype(o.dtype);
       } catch (const InputError& e) {
@@ -83,14 +83,14 @@ gemm_advisor::MoeModel moe_model(const CommonOptions& o) {
       }
     }
     std::vector<std::string> warnings;
-    m = moe_model_from_hf_config(o.moe.from_hf, 1, dtype_given ? o.dtype : "", &warnings);
+    m = moe_model_from_hf_config(o.moe.from_hf, 1, dtype_set ? o.dtype : "", &warnings);
     if (m.intermediate % o.moe.tp != 0)
       throw UsageError("--tp " + std::to_string(o.moe.tp) + " must divide " + source + "'s intermediate size " +
                        std::to_string(m.intermediate));
     m.tp = o.moe.tp;
     validate_moe_model(m, source + ": ");
     for (const std::string& w : warnings) spdlog::warn("{}", w);
-    if (!dtype_given && m.dtype == Dtype::fp8) note_fp8_from(source);
+    if (!dtype_set && m.dtype == Dtype::fp8) note_fp8_from(source);
   } else {
     std::string missing;
     for (auto [given, name] : {std::pair<bool, const char*>{o.moe.experts > 0, "--experts"},
@@ -106,8 +106,8 @@ gemm_advisor::MoeModel moe_model(const CommonOptions& o) {
     m.hidden = o.moe.hidden;
     m.intermediate = o.moe.intermediate;
     m.tp = o.moe.tp;
-    m.dtype = parse_moe_dtype(dtype_given ? o.dtype : "bf16");
-    if (dtype_given) m.dtype_text = o.dtype;
+    m.dtype = parse_moe_dtype(dtype_set ? o.dtype : "bf16");
+    if (dtype_set) m.dtype_text = o.dtype;
   }
   if (!o.moe.block_shape.empty()) {
     const std::int64_t given = parse_block_shape(o.moe.block_shape);

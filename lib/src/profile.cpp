@@ -826,11 +826,12 @@ void require_params_under_section(ProfileReader& r, const YAML::Node& map, const
 }
 
 // `targets:`: per target name, a mapping with an optional `model_parameters:`.
-// `where_null`: where an empty `targets:` is reported (its key: yaml-cpp marks the null at the next token).
-void parse_targets(ProfileReader& r, ProfileDiagnostics& diag, const YAML::Node& t, const YAML::Node& where_null,
+// `where`: where an error about `targets:` itself is reported (ProfileReader::value_or_key: its key
+// where it is empty, yaml-cpp marking the null at the next token).
+void parse_targets(ProfileReader& r, ProfileDiagnostics& diag, const YAML::Node& t, const YAML::Node& where,
                    Profile& profile) {
   if (!t.IsMap()) {
-    r.error(t.IsNull() ? where_null : t, "'targets' must be a mapping of target names");
+    r.error(where, "'targets' must be a mapping of target names");
     return;
   }
   std::set<std::string> seen;
@@ -846,7 +847,7 @@ void parse_targets(ProfileReader& r, ProfileDiagnostics& diag, const YAML::Node&
     }
     const std::string path = "targets." + name;
     if (!kv.second.IsMap()) {
-      r.error(kv.second.IsNull() ? kv.first : kv.second, "'" + printable(path) + "' must be a mapping");
+      r.error(ProfileReader::value_or_key(t, name), "'" + printable(path) + "' must be a mapping");
       continue;
     }
     const Target& target = *find_target_or_null(name);
@@ -895,10 +896,10 @@ bool has_dotted_path(const YAML::Node& map, std::string_view path, YAML::Node* k
 // `parameter_set` (a name) and `provenance` (a list of lines). A later calibrate on the overlay
 // appends to it, so a hand-edited section of another shape is said here, at its line (it passed
 // validation and then stopped calibrate with an internal error: a fresh user's find, 2026-12-05).
-// `where_null`: where an empty `calibration:` is reported (its key), as parse_targets's.
-void parse_calibration(ProfileReader& r, const YAML::Node& cal, const YAML::Node& where_null) {
+// `where`: where an error about `calibration:` itself is reported, as parse_targets's.
+void parse_calibration(ProfileReader& r, const YAML::Node& cal, const YAML::Node& where) {
   if (!cal.IsMap()) {
-    r.error(cal.IsNull() ? where_null : cal, "'calibration' must be a mapping (target, targets, parameter_set, provenance), as calibrate writes it");
+    r.error(where, "'calibration' must be a mapping (target, targets, parameter_set, provenance), as calibrate writes it");
     return;
   }
   r.check_keys(cal, "calibration", {"target", "targets", "parameter_set", "provenance"});

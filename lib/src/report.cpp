@@ -177,10 +177,17 @@ std::string csv_field(const std::string& s) {
   return q + "\"";
 }
 
+const std::vector<std::string>& ranking_csv_result_columns() {
+  static const std::vector<std::string> kColumns = {
+      "hardware", "target",     "rank",   "block_m",     "block_n", "block_k", "group_m",   "num_warps", "num_stages",
+      "split_k",  "latency_us", "tflops", "pct_of_peak", "bound",   "waves",   "occupancy", "feasible",  "reason"};
+  return kColumns;
+}
+
 void write_ranking_csv_header(std::ostream& out, bool moe) {
-  out << "name,m,n,k,batch,dtype,layout," << (moe ? "experts,top_k,gemm,block_shape,routing," : "")
-      << "hardware,target,rank,block_m,block_n,block_k,group_m,num_warps,num_stages,split_k,"
-         "latency_us,tflops,pct_of_peak,bound,waves,occupancy,feasible,reason\n";
+  out << "name,m,n,k,batch,dtype,layout," << (moe ? "experts,top_k,gemm,block_shape,routing," : "");
+  const std::vector<std::string>& result = ranking_csv_result_columns();
+  for (std::size_t i = 0; i < result.size(); ++i) out << result[i] << (i + 1 < result.size() ? "," : "\n");
 }
 
 void write_ranking_csv_rows(std::ostream& out, const GemmProblem& p, const Hardware& hw, const std::string& target,

@@ -12,6 +12,7 @@
 
 #include "gemm_advisor/csv_reader.hpp"
 #include "gemm_advisor/error.hpp"
+#include "gemm_advisor/report.hpp"
 #include "text.hpp"
 #include "yaml_document.hpp"
 
@@ -123,13 +124,10 @@ class CsvShapeReader : public ShapeReader {
     // `batch --format csv`'s own output re-ranked: its result columns are read past without a warning
     // each, and only each shape's first place is ranked again (18 warnings, and a --top 3 result
     // ranked every shape three times: a fresh user's find, 2026-12-06), as a JSON Lines result is.
-    static const std::vector<std::string> kResultColumns = {
-        "hardware", "target",  "rank",  "block_m",     "block_n", "block_k", "group_m",   "num_warps", "num_stages",
-        "split_k",  "latency_us", "tflops", "pct_of_peak", "bound",   "waves",   "occupancy", "feasible",  "reason"};
-    irank_ = header_.index("rank") >= 0 && header_.index("latency_us") >= 0 && header_.index("hardware") >= 0
-                 ? header_.index("rank")
-                 : -1;
-    warnings_ = header_.unknown_column_warnings(shape_list_keys(), irank_ >= 0 ? kResultColumns : std::vector<std::string>{});
+    const bool result = header_.index("rank") >= 0 && header_.index("latency_us") >= 0 && header_.index("hardware") >= 0;
+    irank_ = result ? header_.index("rank") : -1;
+    warnings_ = header_.unknown_column_warnings(shape_list_keys(),
+                                                result ? ranking_csv_result_columns() : std::vector<std::string>{});
     im_ = header_.index("m");
     in_ = header_.index("n");
     ik_ = header_.index("k");
@@ -346,9 +344,7 @@ bool jsonl_spans(const std::string& text, std::vector<JsonSpan>* spans, std::set
     if (row.find_first_not_of(" \t\r") != std::string_view::npos) {
       JsonScan scan(keys);
       nlohmann::json::sax_parse(row, &scan);
-      if (scan.out_of_range) {
-        *keys_incomplete = true;
-      } else if (!scan.error.empty() || scan.root != JsonScan::Root::object) {
+      if (!scan.out_of_range && (!scan.error.empty() || scan.root != JsonScan::Root::object)) {
         // A first line of valid JSON that is no object ("8x8x8") with an object on a later line: JSON
         // Lines whose first entry is not an object (it was "not valid JSON: unexpected '{'" at the
         // second line: a fresh user's find, 2026-12-06).
@@ -374,14 +370,11 @@ bool jsonl_spans(const std::string& text, std::vector<JsonSpan>* spans, std::set
           if (const auto at = why.find("at line 1, column"); at != std::string::npos) why.replace(at, 17, "at column");
         }
         out.push_back({start, row.size(), line, "not valid JSON (a JSON Lines list, one object a line): " + printable(why, 300)});
-        if (end == text.size()) break;
-        start = end + 1;
-        ++line;
-        continue;
+      } else {
+        *keys_incomplete = *keys_incomplete || scan.out_of_range || scan.keys_capped;
+        ++objects;
+        out.push_back({start, row.size(), line, ""});
       }
-      *keys_incomplete = *keys_incomplete || scan.keys_capped;
-      ++objects;
-      out.push_back({start, row.size(), line, ""});
     }
     if (end == text.size()) break;
     start = end + 1;

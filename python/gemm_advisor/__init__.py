@@ -379,13 +379,11 @@ def _distinct_arg(distinct):
 
 
 def _top_arg(top):
-    # Range first, so that a huge top is told this range, not _int's (a fresh user's find, 2026-12-06).
+    # The range before _int's limit, so that a huge top is told this range (a fresh user's find,
+    # 2026-12-06); _int says what a non-integer is.
     if _is_int(top) and not 0 <= _operator.index(top) <= 1000000:
         raise Error(f"top must be in 0..1000000 (0 = all), got {_operator.index(top)}")
-    top = _int(top, "top")
-    if top < 0 or top > 1000000:
-        raise Error(f"top must be in 0..1000000 (0 = all), got {top}")
-    return top
+    return _int(top, "top")
 
 
 def _cu_count_arg(cu_count):
