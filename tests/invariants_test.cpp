@@ -217,10 +217,15 @@ TEST_CASE("invariants: floors, compulsory traffic, slowest level, every profile,
   // target's 383x37195x1 fp8 NN on the MI355X at 64x256x32:4:2 (two waves) against M = 415, whose 7th
   // row tile of 31 rows lowers the average tile's output (the store of every wave counts the average
   // tile), so its first wave stores less than 383's; in lock step its full second wave (4.5 us) had
-  // kept it slower, staggered that wave takes 2.9 us.
+  // kept it slower, staggered that wave takes 2.9 us. Staggering the one-step tiles whose operands
+  // cannot be pipelined too (2026-12-06, forty-first session) added two A100 problems of that kind
+  // (9479x6891x6 fp32 NT at 64x256x16:2:1, 2.7%; 28x1006x7x43 fp16 NN at 16x256x16:8:3, 2.3%);
+  // counting each full wave's output at a full tile's bytes (the last wave what is left,
+  // model_core.hpp), as its compulsory operand bytes are, removed them and the MI355X one: 3 (the
+  // two fused-MoE layers and the fp32 A100 GEMM), within the tolerance 2338 -> 2079.
   std::size_t monotonic = 0;
   for (const char* kind : kMonotonicKinds) monotonic += n.of(kind);
-  CHECK(monotonic <= 4);
+  CHECK(monotonic <= 3);
 }
 
 TEST_CASE("invariants: a fixed config never predicts a larger problem faster, beyond the 2% tolerance",

@@ -341,8 +341,21 @@ TEST_CASE("staggered waves: the waves after the first of a one-step tile sharing
   const Estimate one_wave = test_util::estimate(parse_shape("1024x1024x16"), h100, c);
   CHECK(one_wave.waves == 1);
   CHECK(one_wave.lone_block_wave_s == 0);
-  // An operand without loads in flight (K 15: rows of 30 bytes, loaded element by element, one buffer).
+  // Operands that cannot be pipelined (K 15: rows of 30 bytes, loaded element by element, one buffer):
+  // staggered alike since 2026-12-06 (model_core.hpp; tools/measure/shapes-unaligned-onestep-check.csv).
   const Estimate unaligned = test_util::estimate(parse_shape("16384x1024x15"), h100, c);
-  CHECK(unaligned.k_steps == 1);
-  CHECK(unaligned.lone_block_wave_s == 0);
+  REQUIRE(unaligned.k_steps == 1);
+  REQUIRE(unaligned.occupancy >= 2);
+  REQUIRE(unaligned.waves > 2);
+  CHECK(unaligned.lone_block_wave_s > 0);
+  CHECK(unaligned.later_wave_s ==
+        Approx(std::min(unaligned.first_wave_s, std::max(unaligned.wave_throughput_s, unaligned.lone_block_wave_s)))
+            .epsilon(1e-12));
+  // An aligned tile that opts out of the pipeline (num_stages 1): the lock step stands.
+  const Estimate one_stage = test_util::estimate(p, h100, test_util::cfg(64, 256, 16, 4, 1));
+  REQUIRE(one_stage.k_steps == 1);
+  REQUIRE(one_stage.occupancy >= 2);
+  REQUIRE(one_stage.waves > 2);
+  CHECK(one_stage.lone_block_wave_s == 0);
+  CHECK(one_stage.later_wave_s == one_stage.first_wave_s);
 }

@@ -667,6 +667,7 @@ void estimate_terms(const EstimateContext& ctx, const TileConfig& c, LatencyEsti
   // tests/invariants_test.cpp). One wave (the common case) takes all of them.
   in.compulsory_share = first_tiles * compulsory_tile_step;
   double last_share = in.compulsory_share;
+  double last_out_tile_bytes = in.out_tile_bytes;
   if (full_waves > 0) {
     // A tile's share of A's bytes scales with its real rows, of B's with its real columns (those
     // it stores: a wrapped-offset kernel's loads past the edge re-read rows another tile owns),
@@ -686,18 +687,38 @@ void estimate_terms(const EstimateContext& ctx, const TileConfig& c, LatencyEsti
     } else {
       last_share = last_tiles * compulsory_tile_step;
     }
+    // Likewise each wave's output: a full wave writes its tiles' bytes, a full tile's each, out of
+    // the whole output, and the last wave what the others left, never less than its tiles at the
+    // average. Every wave at the average tile had a larger N that added a thin column of tiles write
+    // less a wave (the average shrinks, the wave's tile count stays), and, with staggered waves,
+    // whose throughput is their write, predict a larger problem faster (9479x6891x6 fp32 NT on the
+    // A100, 64x256x16:2:1: 194 us, 6923 columns 189 us; tests/invariants_test.cpp).
+    if (k.batches_in_launch_order && in.out_busiest_bytes > in.out_tile_bytes) {
+      const double all_out = in.out_tile_bytes * work_tiles;
+      const double average_out = in.out_tile_bytes;
+      in.out_tile_bytes = std::min(in.out_busiest_bytes, all_out / first_tiles);
+      last_out_tile_bytes =
+          std::max(average_out, (all_out - full_waves * first_tiles * in.out_tile_bytes) / last_tiles);
+    }
   }
   // Staggered waves (ModelParams::staggered_wave_fraction): after the first wave a CU's blocks of a
   // one-K-step tile start as slots free up, so one's load latency hides under another's work. Such a
   // wave takes no less than the larger of its throughput and one block's whole life alone on a CU (a
   // wave of one block a CU: its time is that life), and no more than in lock step. Only a full first
-  // wave of two or more blocks a CU (then the lone wave's cu_count tiles are fewer than its).
-  const bool staggered = __builtin_expect(mp.staggered_wave_fraction > 0 && full_waves > 0 && occ >= 2 &&
-                                              k_steps == 1 && in.in_flight_steps >= 1,
-                                          0);
+  // wave of two or more blocks a CU (then the lone wave's cu_count tiles are fewer than its), of a
+  // tile whose loads are in flight or whose operands cannot be (an operand not 16-byte aligned: its
+  // elements go through registers, as every load of a one-step tile must wait anyway). Not an
+  // aligned tile that opts out of the pipeline (num_stages 1): staggered too, it picked 128x128x128
+  // with 4 warps at one stage for 1024x1024x128 x32 NN (predicted 41 us, measured 60: its staging
+  // registers), 94.2% -> 70.1% of oracle (h200-triton-more.csv; 2026-12-06).
+  const bool staggered =
+      __builtin_expect(mp.staggered_wave_fraction > 0 && full_waves > 0 && occ >= 2 && k_steps == 1 &&
+                           (in.in_flight_steps >= 1 || (!kAligned && !operands_aligned(ctx))),
+                       0);
   const double lone_s = staggered ? lone_block_wave_s<Rules, kAligned>(ctx, c) : 0.0;
   const WaveTerms first = wave_terms<kExtra>(ctx, k, g, in, first_tiles);
   in.compulsory_share = last_share;
+  in.out_tile_bytes = last_out_tile_bytes;
   const WaveTerms last = partial_last ? wave_terms<kExtra>(ctx, k, g, in, last_tiles, true) : first;
   // A fused-MoE launch's tiles are an expectation over the routing (vllm_fused_moe.cpp), not a
   // whole number: a last wave of less than one block is a block that runs with that probability,

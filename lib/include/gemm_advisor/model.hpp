@@ -99,7 +99,8 @@ struct Estimate {
   double launch_s = 0;            ///< the kernel launch (model parameter launch_overhead_s)
   double first_wave_s = 0;        ///< one full wave: prefetch + (k_steps - 1) * step + last step + store
   /// a full wave after the first: first_wave_s, or less where its blocks run staggered
-  /// (ModelParams::staggered_wave_fraction: one-K-step tiles, two or more blocks per CU)
+  /// (ModelParams::staggered_wave_fraction: one-K-step tiles with loads in flight or operands that
+  /// cannot be pipelined, two or more blocks per CU)
   double later_wave_s = 0;
   double last_wave_s = 0;         ///< the last wave (= later_wave_s when it is full, first_wave_s when the only one)
   /// Staggered waves only (else 0): one block's whole life alone on a CU (a wave of one block a CU),
