@@ -624,4 +624,48 @@ rc, out, err = run("calibrate", "--hw", "h200", "--target", "triton", "--kernel"
 check("one family at --folds 2: the advice is not 'fewer folds'", rc == 1 and "1 shape family is fewer than the 2 folds"
       in err and "give --folds" not in err, err)
 
+# A fresh user's calibrate pass (2026-12-06). -o with a shipped profile's name: the advice reads the file
+# back (--hw ./h200; --hw h200 loads the shipped H200); a path with a space, quoted for the shell.
+quick = ["calibrate", "--hw", "h200", "--target", "triton", "--kernel", "triton-tutorial", "--folds", "2", "--passes",
+         "1", "--params", "launch_overhead_s", "--measurements", os.path.abspath(DATA)]
+
+
+def run_in_tmp(*args):
+    return cli_harness.run(os.path.abspath(BIN), *args, timeout=600, cwd=TMP)
+
+
+rc, out, err = run_in_tmp(*quick, "-o", "h200")
+check("-o h200: the advice gives --hw ./h200", rc == 0 and "wrote h200 (use it with --hw ./h200 --target triton)"
+      in out, out[-300:] + err)
+rc, out, err = run_in_tmp(*quick, "-o", "my h200.yaml")
+check("-o 'my h200.yaml': the advice quotes it", rc == 0 and "(use it with --hw 'my h200.yaml' --target" in out,
+      out[-300:] + err)
+# A partition (--cu-count) of the shipped card is that card: the written profile is taken without a
+# warning (--strict passes), and `profiles validate` says what rank says. 131 CUs: the tutorial's
+# fastest row fits their peak.
+cu_yaml = os.path.join(TMP, "cu131.yaml")
+rc, out, err = run(*quick, "--cu-count", "131", "-o", cu_yaml)
+check("calibrate --cu-count 131: written", rc == 0 and os.path.exists(cu_yaml), err)
+rc, out, err = run("--strict", "rank", "4096x4096x4096", "--hw", cu_yaml, "--top", "1")
+check("its profile passes --strict (no 'shipped name' warning)", rc == 0 and "warning" not in err, err)
+edited = open(cu_yaml).read().replace("clock_mhz: 1830", "clock_mhz: 1700", 1) if os.path.exists(cu_yaml) else ""
+edited_yaml = write("edited.yaml", edited)
+rc, out, err = run("profiles", "validate", edited_yaml)
+rc2, out2, err2 = run("rank", "64x64x64", "--hw", edited_yaml, "--top", "1")
+check("an edited clock under the shipped name: validate warns as rank does",
+      "clock_mhz: 1700" in edited and rc == 0 and "1 warning(s)" in out and "is a shipped profile's name" in err and
+      "is a shipped profile's name" in err2, out + err + err2)
+# One row whose family differs from its shape's other rows is a problem of its own, of one timed config:
+# the warning names its line and the two families.
+split = os.path.join(TMP, "split-family.csv")
+first = next(i for i, r in enumerate(rows) if r["kernel"] == "triton-tutorial")
+with open(split, "w", newline="") as f:
+    w = csv.DictWriter(f, fieldnames=list(rows[0]))
+    w.writeheader()
+    w.writerows({**r, "family": "stray"} if i == first else r for i, r in enumerate(rows))
+rc, out, err = run("evaluate", "--hw", "h200", "--kernel", "triton-tutorial", "--measurements", split)
+check("a stray family on one row: the warning names the row and both families",
+      rc == 0 and f"at {split}:{first + 2}; rows of the same shape are under family '{rows[first]['family']}', this "
+      "one under 'stray' (a row whose family differs is a problem of its own)" in err, err)
+
 cli_harness.finish()

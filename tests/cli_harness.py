@@ -10,9 +10,10 @@ import tempfile
 results = {"passed": 0, "failed": 0}
 
 
-def run(binary, *args, stdin=None, timeout=300):
-    """Runs the binary; returns (exit code, stdout, stderr) as text."""
-    p = subprocess.run([binary, *args], input=stdin, capture_output=True, text=True, timeout=timeout)
+def run(binary, *args, stdin=None, timeout=300, cwd=None):
+    """Runs the binary (in `cwd` where given; then give it by absolute path); returns (exit code,
+    stdout, stderr) as text."""
+    p = subprocess.run([binary, *args], input=stdin, capture_output=True, text=True, timeout=timeout, cwd=cwd)
     return p.returncode, p.stdout, p.stderr
 
 

@@ -285,6 +285,13 @@ std::vector<gemm_advisor::MeasuredShape> read_measured_shapes_logged(const std::
                                                                      const gemm_advisor::Target& target,
                                                                      bool keep_vendor_only);
 
+/// For the "one timed config" warnings of evaluate and calibrate: the first such shape's text, where
+/// its one timed row is (FILE:LINE), and, where rows of the same shape (sizes, dtype, layout) carry
+/// another family or name, that (such a row is a problem of its own, so one stray family value made
+/// a shape of one row, scored 100%: a fresh user's find, 2026-12-06). `single`: one of `shapes`.
+std::string single_config_detail(const std::vector<gemm_advisor::MeasuredShape>& shapes,
+                                 const gemm_advisor::MeasuredShape& single);
+
 /// gemm_advisor::measured_moe_layers over the shapes of the --measurements files, its warnings logged.
 std::vector<gemm_advisor::MeasuredShape> measured_moe_layers_logged(const std::vector<gemm_advisor::MeasuredShape>& shapes,
                                                                     const std::vector<std::string>& paths);

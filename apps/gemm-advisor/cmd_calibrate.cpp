@@ -8,7 +8,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
+#include <cstring>
 #include <ctime>
 #include <filesystem>
 #include <iostream>
@@ -59,6 +61,21 @@ std::string profile_text(const std::string& source) {
     if ("embedded:" + std::string(e.name) == source) return std::string(e.yaml);
   }
   return gemm_advisor::read_text_file(source);
+}
+
+// The written file as --hw reads it back, to paste into a shell: a path that is no profile path (no
+// '/' and no .yaml/.yml, e.g. `-o h200`) gets "./", since --hw takes it for a profile's name first
+// (calibrate -o h200 advised --hw h200, which loads the shipped H200: a fresh user's find,
+// 2026-12-06); anything but plain path characters is single-quoted.
+std::string hw_argument(const std::string& path) {
+  const std::string arg = gemm_advisor::is_profile_path(path) ? path : "./" + path;
+  const bool plain = std::all_of(arg.begin(), arg.end(), [](char ch) {
+    return std::isalnum(static_cast<unsigned char>(ch)) || std::strchr("._/-+=:,@%", ch) != nullptr;
+  });
+  if (plain) return arg;
+  std::string quoted = "'";
+  for (const char ch : arg) quoted += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return quoted + "'";
 }
 
 }  // namespace
@@ -203,7 +220,7 @@ Registered register_calibrate(CLI::App& app) {
                   const std::string nearest = nearest_model_param(name);
                   if (!nearest.empty())
                     throw cli::UsageError("--params: unknown parameter '" + printable(name) + "' (did you mean '" +
-                                          nearest + "'? gemm-advisor calibrate --help lists them)");
+                                          nearest + "'? `gemm-advisor targets --format json` lists them)");
                   std::vector<std::string> known;
                   for (const ModelParamInfo& p : kModelParamRegistry) known.emplace_back(p.name);
                   throw cli::UsageError("--params: unknown parameter '" + printable(name) + "' (known: " +
@@ -263,7 +280,7 @@ Registered register_calibrate(CLI::App& app) {
                 for (const MeasuredConfig& mc : s.configs)
                   if (mc.status == "ok" && std::find(ran.begin(), ran.end(), mc.config) == ran.end())
                     ran.push_back(mc.config);
-                if (ran.size() == 1 && single++ == 0) first = unscored_text(s.problem);
+                if (ran.size() == 1 && single++ == 0) first = single_config_detail(shapes, s);
               }
               if (single > 0)
                 spdlog::warn("{}: {} of the {} shapes {} one timed config, which scores 100% of oracle whatever "
@@ -449,7 +466,8 @@ Registered register_calibrate(CLI::App& app) {
                 out << fmt::format("  {:<34} {:>10.4g} -> {:<10.4g} {}\n", info.name, a, b,
                                    a != b ? "(changed)" : was_fit(info) ? "(fitted, unchanged)" : "(not fitted)");
               }
-              out << fmt::format("wrote {} (use it with --hw {} --target {})\n", o->out, o->out, target.name());
+              out << fmt::format("wrote {} (use it with --hw {} --target {})\n", o->out, hw_argument(o->out),
+                                 target.name());
             }
             std::cout << out.str();
             return kExitOk;

@@ -162,13 +162,20 @@ Registered register_evaluate(CLI::App& app) {
                                ", status=ok and ms > 0, and a time the GPU's peak and DRAM and L2 bandwidth allow)");
             // A shape with one timed config is its own oracle: 100% whatever the model picks (a stray
             // row of another dtype raised a geomean from 97.6% to 99.7% unsaid: a fresh user's find).
-            std::vector<std::string> single;
+            std::size_t single = 0;
+            const ShapeEvaluation* first_single = nullptr;
             for (const ShapeEvaluation& s : e.shapes)
-              if (s.measured == 1) single.push_back(unscored_text(s.problem));
-            if (!single.empty())
+              if (s.measured == 1 && single++ == 0) first_single = &s;
+            if (single > 0) {
+              std::string first = unscored_text(first_single->problem);
+              for (const MeasuredShape& m : shapes)
+                if (m.family == first_single->family && m.name == first_single->name &&
+                    unscored_text(m.problem) == first)
+                  first = cli::single_config_detail(shapes, m);
               spdlog::warn("{}: {} of the {} shapes {} one timed config, which scores 100% of oracle whatever the "
                            "model picks (first: {}); their top-1 time error still counts",
-                           files, single.size(), e.shapes.size(), single.size() == 1 ? "has" : "have", single.front());
+                           files, single, e.shapes.size(), single == 1 ? "has" : "have", first);
+            }
             // The advisor's first pick failed to run (its score is its first pick that ran).
             const auto failed = std::find_if(e.shapes.begin(), e.shapes.end(),
                                              [](const ShapeEvaluation& s) { return s.failed_pick.has_value(); });

@@ -132,6 +132,9 @@ Registered register_profiles(CLI::App& app) {
                 for (const auto& e : diag.errors) std::cerr << "gemm-advisor: error: " << e << "\n";
                 return kExitBadInput;
               }
+              // A file (or stdin), as --hw warns of it (rank warned where validate said 0 warnings: a
+              // fresh user's find, 2026-12-06).
+              if (source.rfind("embedded:", 0) != 0) warn_shipped_name_taken(profile, source, &diag);
               const Hardware& hw = profile.hw;
               // What some targets need and the profile may leave out: said here, where the user
               // checks it (validate said "ok", then every vllm-fp8-block rank failed: a fresh user's

@@ -284,6 +284,28 @@ std::vector<gemm_advisor::MeasuredShape> read_measured_shapes_logged(const std::
                                             });
 }
 
+std::string single_config_detail(const std::vector<gemm_advisor::MeasuredShape>& shapes,
+                                 const gemm_advisor::MeasuredShape& single) {
+  using gemm_advisor::printable;
+  const std::string text = gemm_advisor::unscored_text(single.problem);
+  std::string out = text;
+  for (const gemm_advisor::MeasuredConfig& mc : single.configs)
+    if (mc.status == "ok" && mc.source) {
+      out += " at " + gemm_advisor::escape_control(*mc.source) + ":" + std::to_string(mc.line);
+      break;
+    }
+  for (const gemm_advisor::MeasuredShape& other : shapes) {
+    if (&other == &single || gemm_advisor::unscored_text(other.problem) != text) continue;
+    if (other.family != single.family)
+      return out + "; rows of the same shape are under family '" + printable(other.family) + "', this one under '" +
+             printable(single.family) + "' (a row whose family differs is a problem of its own)";
+    if (other.name != single.name)
+      return out + "; rows of the same shape are named '" + printable(other.name) + "', this one '" +
+             printable(single.name) + "' (a row whose name differs is a problem of its own)";
+  }
+  return out;
+}
+
 std::vector<gemm_advisor::MeasuredShape> measured_moe_layers_logged(const std::vector<gemm_advisor::MeasuredShape>& shapes,
                                                                     const std::vector<std::string>& paths) {
   std::vector<std::string> warnings;
@@ -617,6 +639,13 @@ std::string option_given_as_value(CLI::App& app, int argc, char** argv, std::str
       continue;
     }
     CLI::Option* opt = known(token);
+    // `--params=`: an empty value, which CLI11 reports as a missing required argument or takes the
+    // next one for (a fresh user's find, 2026-12-06).
+    if (opt && token.size() > 2 && token[1] == '-' && token.back() == '=' && token.find('=') == token.size() - 1 &&
+        opt->get_items_expected_min() >= 1) {
+      command = "gemm-advisor" + (sub ? " " + sub->get_name() : std::string());
+      return token.substr(0, token.size() - 1) + ": an empty value ('" + token + "')";
+    }
     if (!opt || token.find('=') != std::string::npos || opt->get_items_expected_min() < 1 || i + 1 >= argc) continue;
     const std::string next = argv[i + 1];
     if (next != "-" && known(next) != nullptr) {

@@ -369,6 +369,7 @@ CsvHeader CsvHeader::read(CsvReader& reader, const std::vector<std::string>& req
   for (std::size_t i = 0; i < fields.size(); ++i) {
     std::string name = fields[i];
     for (auto& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    h.names_.push_back(name);
     if (name.empty()) {
       // Between named columns only: trailing empty names are a spreadsheet's padding ("...,split_k,,").
       if (std::any_of(fields.begin() + static_cast<std::ptrdiff_t>(i) + 1, fields.end(),
@@ -499,9 +500,26 @@ double csv_double(const CsvReader& r, const std::vector<std::string>& fields, in
   return v;
 }
 
+bool CsvHeader::repeats_header(const std::vector<std::string>& fields) const {
+  if (fields.size() != names_.size()) return false;
+  bool named = false;
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    if (names_[i].empty()) continue;
+    if (fields[i].size() != names_[i].size()) return false;
+    for (std::size_t j = 0; j < fields[i].size(); ++j)
+      if (std::tolower(static_cast<unsigned char>(fields[i][j])) != names_[i][j]) return false;
+    named = true;
+  }
+  return named;
+}
+
 void require_header_fields(const CsvReader& r, const CsvHeader& h, const std::vector<std::string>& fields) {
   if (fields.size() != h.size())
     r.fail("expected " + std::to_string(h.size()) + " fields as in the header, got " + std::to_string(fields.size()));
+  // Two files joined with cat: the second's header said "column 'm': 'm' is not a whole number" (a
+  // fresh user's find, 2026-12-06).
+  if (h.repeats_header(fields))
+    r.fail("this row repeats the header (files joined with cat? give each file on its own)");
 }
 
 }  // namespace gemm_advisor

@@ -1157,25 +1157,32 @@ std::string own_profile_advice(const std::string& shipped) {
          " > mine.yaml) and give that file as the profile (--hw mine.yaml; hw=\"mine.yaml\" in Python)";
 }
 
-namespace {
-// A profile file named as a shipped profile whose hardware differs from it: every output says the
+// (profile.hpp) A profile file named as a shipped profile whose hardware differs from it: every output says the
 // shipped name (batch's hardware column, --emit's device names), which reads as the real card (a
 // copy edited for an H100 PCIe still said h100: a fresh user's find, 2026-12-06). A calibrate
 // overlay keeps the hardware, and a file whose aliases are its own (as a card of that name says
 // "NVIDIA_H200" there for vLLM's files) says what it is: neither is warned of.
 void warn_shipped_name_taken(const Profile& profile, const std::string& path, ProfileDiagnostics* diagnostics) {
+  if (!diagnostics) return;
   for (const auto& e : embedded_profiles()) {
     if (e.name != profile.hw.name) continue;
     const Hardware shipped = parse_profile(e.yaml, "embedded:" + std::string(e.name)).hw;
     const Hardware& h = profile.hw;
     if (h.aliases != shipped.aliases) return;
+    // The matrix rate per CU, not the peak: a partition of the card (compute.active_cu_count, which
+    // calibrate --cu-count writes) is that card (calibrate's own output was warned of: a fresh user's
+    // find, 2026-12-06).
+    const auto same_rate = [&](Dtype d) {
+      const MatrixRate* a = h.rate(d);
+      const MatrixRate* b = shipped.rate(d);
+      return (a == nullptr) == (b == nullptr) && (a == nullptr || a->flops_per_cycle_per_cu == b->flops_per_cycle_per_cu);
+    };
     const bool same = h.product_cu_count == shipped.product_cu_count && h.clock_hz == shipped.clock_hz &&
                       h.dram_bandwidth_bytes_per_s == shipped.dram_bandwidth_bytes_per_s &&
                       h.dram_bytes == shipped.dram_bytes && h.l2_bytes == shipped.l2_bytes &&
                       h.l2_bandwidth_bytes_per_s == shipped.l2_bandwidth_bytes_per_s &&
-                      h.smem_per_cu_bytes == shipped.smem_per_cu_bytes &&
-                      h.peak_flops_per_s(Dtype::bf16) == shipped.peak_flops_per_s(Dtype::bf16) &&
-                      h.peak_flops_per_s(Dtype::fp8) == shipped.peak_flops_per_s(Dtype::fp8);
+                      h.smem_per_cu_bytes == shipped.smem_per_cu_bytes && same_rate(Dtype::bf16) &&
+                      same_rate(Dtype::fp8);
     if (!same)
       diagnostics->warnings.push_back(path + ": 'name: " + profile.hw.name + "' is a shipped profile's name, but the "
                                       "hardware here differs from it: outputs will say " + profile.hw.name +
@@ -1184,7 +1191,6 @@ void warn_shipped_name_taken(const Profile& profile, const std::string& path, Pr
     return;
   }
 }
-}  // namespace
 
 Profile load_profile(const std::string& name_or_path, ProfileDiagnostics* diagnostics) {
   // A file's text is read once: parsed, and kept in the diagnostics for a caller that keeps it.

@@ -69,9 +69,13 @@ class CsvHeader {
   /// unsaid); trailing empty names (a spreadsheet's padding) are not.
   std::vector<std::string> unknown_column_warnings(const std::vector<std::string>& known,
                                                    const std::vector<std::string>& quiet = {}) const;
+  /// Whether a data row repeats the header row (each named column's field is its name, case
+  /// ignored): two files joined with `cat`, the second's header inside the data.
+  bool repeats_header(const std::vector<std::string>& fields) const;
 
  private:
   std::map<std::string, int> columns_;
+  std::vector<std::string> names_;  // the header row's fields, lower case (before aliases)
   std::vector<int> unnamed_;  // 1-based positions of the header's empty names before its last name
   std::size_t field_count_ = 0;
   std::string source_;  // where the header row is, for the warnings
@@ -79,7 +83,8 @@ class CsvHeader {
 };
 
 /// Throws InputError "source:line: expected N fields as in the header, got M" (located at the
-/// reader's current record) unless `fields` has as many as the header.
+/// reader's current record) unless `fields` has as many as the header, and one saying so where the
+/// row repeats the header (CsvHeader::repeats_header).
 void require_header_fields(const CsvReader& r, const CsvHeader& h, const std::vector<std::string>& fields);
 
 /// Outcome of read_line.

@@ -123,6 +123,13 @@ bool is_profile_path(std::string_view text);
 /// a caller should show: they do not stop the load.
 Profile load_profile(const std::string& name_or_path, ProfileDiagnostics* diagnostics = nullptr);
 
+/// Adds to diagnostics->warnings (nothing where diagnostics is null) the warning that the profile
+/// read from `path` takes a shipped profile's name and that profile's aliases while its hardware
+/// differs (CU count of the product, clock, memory, caches, shared memory or matrix rates per CU; a
+/// partition, compute.active_cu_count, is the same card): every output would say the shipped name.
+/// load_profile calls it for a file; `profiles validate` too, so that both say the same.
+void warn_shipped_name_taken(const Profile& profile, const std::string& path, ProfileDiagnostics* diagnostics);
+
 /// A profile compiled into the binary: its name (file stem) and YAML text.
 struct EmbeddedProfile {
   std::string_view name;
