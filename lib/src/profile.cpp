@@ -1157,8 +1157,8 @@ std::string own_profile_advice(const std::string& shipped) {
          " > mine.yaml) and give that file as the profile (--hw mine.yaml; hw=\"mine.yaml\" in Python)";
 }
 
-// (profile.hpp) A profile file named as a shipped profile whose hardware differs from it: every output says the
-// shipped name (batch's hardware column, --emit's device names), which reads as the real card (a
+// (profile.hpp) A profile file named as a shipped profile whose hardware differs from it: every output
+// says the shipped name (batch's hardware column, --emit's device names), which reads as the real card (a
 // copy edited for an H100 PCIe still said h100: a fresh user's find, 2026-12-06). A calibrate
 // overlay keeps the hardware, and a file whose aliases are its own (as a card of that name says
 // "NVIDIA_H200" there for vLLM's files) says what it is: neither is warned of.
@@ -1175,7 +1175,8 @@ void warn_shipped_name_taken(const Profile& profile, const std::string& path, Pr
     const auto same_rate = [&](Dtype d) {
       const MatrixRate* a = h.rate(d);
       const MatrixRate* b = shipped.rate(d);
-      return (a == nullptr) == (b == nullptr) && (a == nullptr || a->flops_per_cycle_per_cu == b->flops_per_cycle_per_cu);
+      return (a == nullptr) == (b == nullptr) &&
+             (a == nullptr || a->flops_per_cycle_per_cu == b->flops_per_cycle_per_cu);
     };
     const bool same = h.product_cu_count == shipped.product_cu_count && h.clock_hz == shipped.clock_hz &&
                       h.dram_bandwidth_bytes_per_s == shipped.dram_bandwidth_bytes_per_s &&

@@ -215,9 +215,9 @@ struct ModelParams {
   /// applied at every hit rate (1) the tutorial kernel's sets n-q lose 0.07.
   double slack_tie_max_l2_hit_rate = 0.5;
   /// Share of the lock-step excess that the waves after the first shed in a launch of one-K-step
-  /// tiles with pipelined loads (or operands that cannot be) and two or more blocks per CU. The model runs a wave's blocks in
-  /// lock step (all load, then all compute, then all store, the CU's blocks sharing each phase);
-  /// after the first wave the blocks of a CU start as slots free up, so one block's load latency
+  /// tiles with pipelined loads (or operands that cannot be) and two or more blocks per CU. The model
+  /// runs a wave's blocks in lock step (all load, then all compute, then all store, the CU's blocks
+  /// sharing each phase); after the first wave the blocks of a CU start as slots free up, so one block's load latency
   /// hides under another's work and a wave takes no less than the larger of its throughput (the
   /// longer of its K-steps at the bound of their compute and memory levels and its output's write
   /// after its loads' DRAM misses: the CU's work and the DRAM's overlap) and a lone block's whole
