@@ -170,8 +170,10 @@ Registered register_evaluate(CLI::App& app) {
               std::string first = unscored_text(first_single->problem);
               for (const MeasuredShape& m : shapes)
                 if (m.family == first_single->family && m.name == first_single->name &&
-                    unscored_text(m.problem) == first)
+                    unscored_text(m.problem) == first) {
                   first = cli::single_config_detail(shapes, m);
+                  break;
+                }
               spdlog::warn("{}: {} of the {} shapes {} one timed config, which scores 100% of oracle whatever the "
                            "model picks (first: {}); their top-1 time error still counts",
                            files, single, e.shapes.size(), single == 1 ? "has" : "have", first);

@@ -694,8 +694,8 @@ void estimate_terms(const EstimateContext& ctx, const TileConfig& c, LatencyEsti
     // whose throughput is their write, predict a larger problem faster (9479x6891x6 fp32 NT on the
     // A100, 64x256x16:2:1: 194 us, 6923 columns 189 us; tests/invariants_test.cpp).
     if (k.batches_in_launch_order && in.out_busiest_bytes > in.out_tile_bytes) {
-      const double all_out = in.out_tile_bytes * work_tiles;
       const double average_out = in.out_tile_bytes;
+      const double all_out = average_out * work_tiles;
       in.out_tile_bytes = std::min(in.out_busiest_bytes, all_out / first_tiles);
       last_out_tile_bytes =
           std::max(average_out, (all_out - full_waves * first_tiles * in.out_tile_bytes) / last_tiles);
@@ -726,17 +726,14 @@ void estimate_terms(const EstimateContext& ctx, const TileConfig& c, LatencyEsti
   // expert's find, 2026-12-04). Dense launches have whole tiles, so their last wave holds one or more.
   const double last_weight = partial_last && last_tiles < 1.0 ? last_tiles : 1.0;
   double total_s = mp.launch_overhead_s + (full_waves > 0 ? full_waves * first.time_s : 0.0) + last_weight * last.time_s;
-  // Staggered waves (ModelParams::staggered_wave_fraction): after the first wave a CU's blocks of a
-  // one-K-step tile start as slots free up, so one's load latency hides under another's work. Such a
-  // wave takes no less than the larger of its throughput and one block's whole life alone on a CU
-  // (a wave of one block a CU: its time is that life), and no more than in lock step.
+  // The waves after the first, staggered (`staggered` above says when).
   double later_s = first.time_s, last_s = last.time_s, throughput_s = 0;
   if (staggered) {
     throughput_s = wave_throughput_s(first, k_steps, hw, ctx.dram_bytes_per_s);
     later_s = staggered_wave_s(first.time_s, throughput_s, lone_s, mp.staggered_wave_fraction);
-    last_s = partial_last
-                 ? staggered_wave_s(last.time_s, wave_throughput_s(last, k_steps, hw, ctx.dram_bytes_per_s), lone_s, mp.staggered_wave_fraction)
-                 : later_s;
+    last_s = partial_last ? staggered_wave_s(last.time_s, wave_throughput_s(last, k_steps, hw, ctx.dram_bytes_per_s),
+                                             lone_s, mp.staggered_wave_fraction)
+                          : later_s;
     total_s = mp.launch_overhead_s + first.time_s + (full_waves - 1) * later_s + last_weight * last_s;
   }
   if constexpr (kRecord) record->dram_bytes = full_waves * first.dram_bytes + last_weight * last.dram_bytes;
