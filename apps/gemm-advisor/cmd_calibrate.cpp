@@ -155,6 +155,13 @@ Registered register_calibrate(CLI::App& app) {
             if (is_gzip_path(o->out))
               throw cli::UsageError("-o " + o->out + ": calibrate writes a plain YAML profile (--hw reads profiles as "
                                     "text, not gzipped): give a name without .gz");
+            // A .json name got YAML without a word (a fresh user's find, 2026-12-06): the profile is YAML
+            // with comments and sources, which no JSON reader takes.
+            std::string ending = o->out.size() >= 5 ? o->out.substr(o->out.size() - 5) : std::string();
+            for (char& ch : ending) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+            if (ending == ".json")
+              throw cli::UsageError("-o " + o->out + ": calibrate writes a YAML profile (what --hw loads), not JSON: "
+                                    "name it .yaml (the report is JSON with --format json, on stdout)");
             // The overlay must not replace an input (a -o naming the measurements lost them; one naming
             // the --hw profile replaced the user's own profile, comments and all).
             for (const std::vector<std::string>* inputs : {&o->measurements, &o->families}) {
