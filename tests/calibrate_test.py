@@ -415,6 +415,14 @@ rep = json.loads(out) if rc == 0 else {}
 check(f"untagged shapes: one family each ({rep.get('families')} families, {len(problems)} problems)",
       rc == 0 and rep.get("shapes") == rep.get("families") == len(problems) and
       sum(len(f["families"]) for f in rep["folds"]) == len(problems), err[-300:])
+# ... and the table's fold rows list those labels (which have spaces) joined with ", ", so that the list
+# reads back as the JSON's (joined with " " they ran together: a fresh user's find, 2026-12-06).
+rc, out, err = run("calibrate", "--hw", "h200", "--target", "triton", "--folds", "5", "--passes", "1", "--params",
+                   "launch_overhead_s", "--measurements", BF16, "-o", os.path.join(TMP, "untagged.yaml"))
+fold_rows = [l for l in out.splitlines() if l.startswith("fold ")]
+listed = [l.split("%")[-1].strip().split(", ") for l in fold_rows]
+check("calibrate's table: each fold's families, split at ', ', are the JSON report's",
+      rc == 0 and rep and listed == [f["families"] for f in rep["folds"]] and " bf16 NN" in fold_rows[0], out[-600:])
 # A fit that scores worse on its held-out families than its start is written, but said: the
 # tutorial target's fill fraction and loaded latency refitted on its first 41 shapes (2026-12-03, with
 # the measured cp.async rates as the start: 96.9% held out before, 96.4% after; the whole default fit
@@ -487,7 +495,7 @@ rc, out, err = run("calibrate", "--hw", "h200", "--target", "triton", "--kernel"
 with open(bad_yaml, encoding="utf-8", errors="replace") as f:
     written = f.read() if rc == 0 else ""
 check("--families: a family name with an invalid byte shows it as \\xff (table and overlay)",
-      rc == 0 and "a\\xff " in out and "\ufffd" not in out and "held out (a\\\\xff " in written and
+      rc == 0 and "a\\xff, " in out and "\ufffd" not in out and "held out (a\\\\xff, " in written and
       "\ufffd" not in written, out[-300:] + err[-300:])
 # ... and an m,n,k listed in two families is an error at its line.
 with open(fams, "a") as f:

@@ -381,7 +381,7 @@ Registered register_calibrate(CLI::App& app) {
               provenance.push_back(fmt::format(
                   "fold {} held out ({}): geomean {:.1f}% -> {:.1f}% of oracle, worst {:.1f}% -> {:.1f}%, "
                   "top-5 distinct {:.1f}% -> {:.1f}%, median top-1 error {:.1f}% -> {:.1f}%",
-                  i + 1, fmt::join(shown(f.families), " "), f.before.geomean_pct_of_oracle, f.after.geomean_pct_of_oracle,
+                  i + 1, fmt::join(shown(f.families), ", "), f.before.geomean_pct_of_oracle, f.after.geomean_pct_of_oracle,
                   f.before.worst_pct_of_oracle, f.after.worst_pct_of_oracle, f.before.top5_pct_of_oracle,
                   f.after.top5_pct_of_oracle, f.before.median_abs_err_pct, f.after.median_abs_err_pct));
             }
@@ -455,11 +455,13 @@ Registered register_calibrate(CLI::App& app) {
               out << fmt::format("{:<7} {:>6} {:>6} {:>6} {:>7}   {:>6} {:>6} {:>6} {:>7}\n", "", "geo", "worst",
                                  "top5d", "err", "geo", "worst", "top5d", "err");
               PickScore mean_before, mean_after;
+              // Families joined with ", ": a shape's own label (no family column) has spaces, and with
+              // " " between them the list could not be read back (a fresh user's find, 2026-12-06).
               for (std::size_t i = 0; i < c.folds.size(); ++i) {
                 const FoldResult& f = c.folds[i];
                 out << fmt::format("{:<7} {:>28}   {:>28}   {}\n", fmt::format("fold {}", i + 1), score_text(f.before),
                                    score_text(f.after),
-                                   fmt::join(shown(f.families), " "));
+                                   fmt::join(shown(f.families), ", "));
               }
               out << fmt::format("{:<7} {:>28}   {:>28}   (every shape in its held-out fold)\n", "pooled",
                                  score_text(c.held_out_before), score_text(c.held_out_after));
