@@ -296,24 +296,25 @@ TEST_CASE("a wgmma tile alone on its CU with one warpgroup waits longer each K-s
 }
 
 TEST_CASE("output rows that are not whole 32-byte sectors are written at the profile's misaligned rate", "[targets][model]") {
-  // Measured on our H200 (profiles/h200.yaml, efficiency.misaligned_store_fraction 0.5,
+  // Measured on our H200 (profiles/h200.yaml, efficiency.misaligned_store_fraction 0.55,
   // h200-store-align.csv): 10020 x 2216 bf16 rows are 4432 bytes, 138.5 sectors; 10020 x 2224 are
   // 4448 bytes, 139. The wave's store is the L2 latency plus the larger of its bytes at the DRAM
   // write rate and the busiest SM's at its fill rate; with K = 16 a 64x64 tile's bytes at DRAM rate
-  // dominate, so halving the rate doubles that part. The same profile with the fraction at 1 is
-  // the reference (the store depends on nothing else the fraction touches).
+  // dominate, so the rate at 0.55 makes that part 1 / 0.55 as long. The same profile with the
+  // fraction at 1 is the reference (the store depends on nothing else the fraction touches; both
+  // count the sectors the tile's rows touch alike, store_sector_factor, below).
   const Profile h200 = load_profile("h200");
   std::string text;
   for (const EmbeddedProfile& e : embedded_profiles())
     if (e.name == "h200") text = std::string(e.yaml);
-  REQUIRE(text.find("misaligned_store_fraction: 0.5") != std::string::npos);
-  const Profile whole = parse_profile(replaced(text, "misaligned_store_fraction: 0.5", "misaligned_store_fraction: 1"), "h200-1.yaml");
+  REQUIRE(text.find("misaligned_store_fraction: 0.55") != std::string::npos);
+  const Profile whole = parse_profile(replaced(text, "misaligned_store_fraction: 0.55", "misaligned_store_fraction: 1"), "h200-1.yaml");
   const TileConfig c = cfg(64, 64, 16, 4, 3);
   const GemmProblem odd = parse_shape("10020x2216x16");
   const Estimate slow = estimate_with(triton_target(), odd, h200, c);
   const Estimate fast = estimate_with(triton_target(), odd, whole, c);
   REQUIRE(slow.feasible);
-  CHECK(slow.store_s - h200.hw.l2_latency_s == Approx(2 * (fast.store_s - h200.hw.l2_latency_s)).epsilon(1e-9));
+  CHECK(slow.store_s - h200.hw.l2_latency_s == Approx((fast.store_s - h200.hw.l2_latency_s) / 0.55).epsilon(1e-9));
   CHECK(slow.latency_s > fast.latency_s);
   // Whole sectors (N = 2224): no difference. Split-K partials are fp32: N = 2216 gives 8864-byte
   // rows, 277 sectors, so a split launch writes them at the full rate.
@@ -326,18 +327,62 @@ TEST_CASE("output rows that are not whole 32-byte sectors are written at the pro
   CHECK(split_slow.store_s == estimate_with(triton_target(), deep, whole, split).store_s);
   // The split-K reduction kernel writes the bf16 output once: the same misaligned rows, at the same
   // rate (a fresh user's find: it was charged the full DRAM rate). With M = 4096 its bytes outweigh
-  // its loop's latencies, so the half rate adds the output's bytes once more at the DRAM rate:
-  // 4096 x 2216 x 2 bytes. Its fp32 partials (8864-byte rows, whole sectors) are only read there.
+  // its loop's latencies, so the rate at 0.55 adds the output's bytes (1 / 0.55 - 1) times more at
+  // the DRAM rate: 4096 x 2216 x 2 bytes. Its fp32 partials (8864-byte rows, whole sectors) are only
+  // read there; its own launch writes whole rows of a flat block, not tiles (no sector factor).
   const GemmProblem tall = parse_shape("4096x2216x16384");
   const TileConfig split4 = cfg(128, 128, 64, 8, 3, 4);
   const Estimate reduce_slow = estimate_with(triton_target(), tall, h200, split4);
   const Estimate reduce_fast = estimate_with(triton_target(), tall, whole, split4);
   REQUIRE(reduce_slow.feasible);
   const double dram_bytes_per_s = h200.hw.dram_bandwidth_bytes_per_s * h200.hw.dram_bandwidth_fraction;
-  CHECK(reduce_slow.split_k_reduce_s == Approx(reduce_fast.split_k_reduce_s + 4096.0 * 2216 * 2 / dram_bytes_per_s));
+  CHECK(reduce_slow.split_k_reduce_s ==
+        Approx(reduce_fast.split_k_reduce_s + 4096.0 * 2216 * 2 * (1 / 0.55 - 1) / dram_bytes_per_s));
   const GemmProblem tall_even = parse_shape("4096x2224x16384");
   CHECK(estimate_with(triton_target(), tall_even, h200, split4).split_k_reduce_s ==
         estimate_with(triton_target(), tall_even, whole, split4).split_k_reduce_s);
+}
+
+TEST_CASE("a misaligned row's tile is written as the 32-byte sectors it touches", "[targets][model]") {
+  // Hand counts (model_core.hpp, store_sector_factor; forty-second session). A 16-wide bf16 tile of
+  // 4095-wide rows (8190 bytes: offsets every 2 bytes in a sector) writes 32 bytes a row, one sector
+  // at offset 0, two at the other 15 offsets: 31 / 16 sectors, 1.9375 x its bytes. 2500-wide fp16
+  // rows (5000 bytes, 8 past a sector): offsets 0, 8, 16, 24, so 1.75. A 64-wide tile there (128
+  // bytes): 4 sectors at offset 0, 5 at the other three: 4.75 / 4. 2216-wide bf16 rows (4432 bytes,
+  // 16 past): a 64-wide tile at offsets 0 and 16, 4.5 / 4 = 1.125; a 256-wide one 16.5 / 16. Whole
+  // sectors (2224-wide, 4448 bytes) and fp32 partials of 2216 (8864 bytes) count their bytes; so do
+  // AMD's profiles (no public partial-line figure). On our H100 this puts 256x16x16 w4 of 16000 x
+  // 2500 x 7 fp16 TN at 65 us (measured 87.5, predicted 42.6 before), h100-unaligned-onestep-check.csv.
+  const Profile h100 = load_profile("h100");
+  const auto factor = [&](const char* shape, Dtype dtype, double block_n, double elem_bytes) {
+    GemmProblem p = parse_shape(shape);
+    p.dtype = dtype;
+    const EstimateContext ctx = make_estimate_context(p, h100, triton_target().problem_params(p, h100));
+    return store_sector_factor(ctx, block_n, elem_bytes);
+  };
+  CHECK(factor("4096x4095x16", Dtype::bf16, 16, 2) == Approx(31.0 / 16));
+  CHECK(factor("16000x2500x7", Dtype::fp16, 16, 2) == Approx(1.75));
+  CHECK(factor("16000x2500x7", Dtype::fp16, 64, 2) == Approx(4.75 / 4));
+  CHECK(factor("10020x2216x16", Dtype::bf16, 64, 2) == Approx(1.125));
+  CHECK(factor("10020x2216x16", Dtype::bf16, 256, 2) == Approx(16.5 / 16));
+  CHECK(factor("10020x2224x16", Dtype::bf16, 16, 2) == 1.0);
+  CHECK(factor("10020x2216x16", Dtype::bf16, 64, 4) == 1.0);
+  // A tile wider than the row writes the row: N = 100 bf16 (200 bytes, 8 past a sector) at
+  // offsets 0, 8, 16, 24 touches 7 sectors at each (the last ends at byte 224, on a boundary):
+  // 7 x 32 / 200.
+  CHECK(factor("64x100x64", Dtype::bf16, 256, 2) == Approx(7.0 * 32 / 200));
+  GemmProblem amd_p = parse_shape("4096x4095x16");
+  const Profile mi300x = load_profile("mi300x");
+  CHECK(store_sector_factor(make_estimate_context(amd_p, mi300x, triton_target().problem_params(amd_p, mi300x)), 16, 2) ==
+        1.0);
+  // The estimate follows: on 16000 x 2500 x 7 fp16 TN the 256x16 tile's store takes longer than the
+  // 32x256 one's per byte, where it took the same before.
+  GemmProblem tn = parse_shape("16000x2500x7");
+  tn.dtype = Dtype::fp16;
+  tn.layout = parse_layout("TN");
+  const Estimate narrow = estimate_with(triton_target(), tn, h100, cfg(256, 16, 16, 4, 3));
+  REQUIRE(narrow.feasible);
+  CHECK(narrow.latency_s > 60e-6);
 }
 
 TEST_CASE("the triton kernel's epilogue needs the fp32 tile in shared memory on N not a multiple of 16",

@@ -194,14 +194,22 @@ Registered register_explain(CLI::App& app) {
                            "warpgroup, per CU; by occupancy, not the blocks a wave runs)");
                 // Output rows that are not whole 32-byte sectors are written at misaligned_store_fraction
                 // of the DRAM rate, by the GEMM and by the split-K reduction alike.
+                // Their tiles count the sectors their rows touch (store_sector_factor).
                 const bool misaligned_rows = ctx.out_store_bytes_per_s < ctx.dram_bytes_per_s;
+                const double sectors =
+                    store_sector_factor(ctx, c.block_n, c.split_k > 1 ? 4.0 : ctx.bytes_out);
                 line("store", us(x.store_s) + fmt::format(" (one L2 latency, {}, + the wave's output tiles at the DRAM's "
                                                           "write rate{}, or the busiest CU's at its fill rate where longer)",
                                                           us(hw.l2_latency_s),
                                                           misaligned_rows
                                                               ? fmt::format(", {:.3g} of it for output rows that are not "
-                                                                            "whole 32-byte sectors (misaligned_store_fraction)",
-                                                                            hw.misaligned_store_fraction)
+                                                                            "whole 32-byte sectors (misaligned_store_fraction){}",
+                                                                            hw.misaligned_store_fraction,
+                                                                            sectors > 1 ? fmt::format(", counting the {:.3g} bytes of "
+                                                                                                      "sectors a row of this tile "
+                                                                                                      "touches per byte it writes",
+                                                                                                      sectors)
+                                                                                        : std::string())
                                                               : std::string()));
                 const bool staggered = x.lone_block_wave_s > 0;
                 const bool shorter_last = x.waves > 1 && x.last_wave_s != x.later_wave_s;

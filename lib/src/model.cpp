@@ -46,6 +46,11 @@ void moe_gemm_terms(const GemmProblem& p, EstimateContext& ctx) {
 
 }  // namespace
 
+double store_sector_factor(const EstimateContext& ctx, double block_n, double elem_bytes) {
+  if (!ctx.sectored_store) return 1.0;
+  return core::store_sector_factor(ctx.n * elem_bytes, std::min(block_n, ctx.n) * elem_bytes);
+}
+
 EstimateContext make_estimate_context(const GemmProblem& p, const Profile& profile, const ModelParams& params) {
   if (p.moe.gemm == MoeGemm::layer) {
     auto layer = std::make_shared<MoeLayerContexts>();
@@ -126,6 +131,18 @@ EstimateContext make_estimate_context(const GemmProblem& p, const Profile& profi
   };
   ctx.out_store_bytes_per_s = store_rate(ctx.bytes_out);
   ctx.fp32_store_bytes_per_s = store_rate(core::kFp32Bytes);
+  // ... and the sectors a tile's row touches there, by block_n = 2^i (core::store_sector_factor): on
+  // NVIDIA's L2 of 32-byte sectors; AMD's write granularity for a partial line has no public figure
+  // here, and its profiles no measured misaligned rate: 1 there.
+  ctx.sectored_store = hw.vendor == "nvidia";
+  const bool sectored = ctx.sectored_store;
+  for (std::size_t i = 0; i < ctx.out_store_sector_factor.size(); ++i) {
+    const double columns = std::min(static_cast<double>(1u << i), n);
+    ctx.out_store_sector_factor[i] =
+        sectored ? core::store_sector_factor(n * ctx.bytes_out, columns * ctx.bytes_out) : 1.0;
+    ctx.fp32_store_sector_factor[i] =
+        sectored ? core::store_sector_factor(n * core::kFp32Bytes, columns * core::kFp32Bytes) : 1.0;
+  }
 
   // The per-config loop's constant factors (EstimateContext; the expressions of core::wave_terms).
   ctx.dram_cu_bytes_per_s = ctx.dram_bytes_per_s * params.dram_active_cu_headroom / hw.cu_count;

@@ -37,6 +37,42 @@ constexpr double kLineBytes = 128.0;
 // "Coalesced Access to Global Memory": 32-byte sectors). An output row that is not a whole number
 // of sectors shares a sector with its neighbour (Hardware::misaligned_store_fraction).
 constexpr double kStoreSectorBytes = 32.0;
+
+// The sectors a row segment of `segment_bytes` touches when rows start `row_bytes` apart, in bytes,
+// over the segment's own bytes: >= 1, and exactly 1 where rows are whole sectors (row_bytes a multiple
+// of 32). A misaligned row's segment starts at offsets k*g within its first sector, g = gcd of the row's
+// and the segment's bytes modulo 32 and 32, each offset as often (the rows run through them; the tiles
+// along N through the segment's own); a segment of 32q + r bytes at offset o touches q + ceil((o + r) /
+// 32) sectors: q plus, over the 32/g offsets, none (r = 0 at offset 0), one where o + r <= 32, else two.
+// A 256x16 bf16 tile of 4095-wide rows touches 1.94 sectors a 32-byte row; 32x256, 17 of 16. Measured
+// (README "Known gaps", data/measurements/README.md, forty-second session): on our H100 the misaligned
+// one-step launches write 1.6-2.0 TB/s of sectors touched, tall narrow and short wide tiles alike,
+// where counted in output bytes 256x16 wrote half as fast as 32x256. Both arguments in bytes, > 0.
+inline double store_sector_factor(double row_bytes, double segment_bytes) {
+  const auto residue = [](double bytes) {
+    return static_cast<unsigned>(static_cast<std::uint64_t>(bytes) % static_cast<std::uint64_t>(kStoreSectorBytes));
+  };
+  const unsigned row_residue = residue(row_bytes);
+  if (row_residue == 0) return 1.0;
+  const unsigned sector = static_cast<unsigned>(kStoreSectorBytes);
+  const auto gcd = [](unsigned a, unsigned b) {
+    while (b != 0) {
+      const unsigned t = a % b;
+      a = b;
+      b = t;
+    }
+    return a;
+  };
+  const unsigned r = residue(segment_bytes);
+  const unsigned step = gcd(gcd(row_residue, r == 0 ? sector : r), sector);
+  const double offsets = sector / step;
+  const double q = std::floor(segment_bytes / kStoreSectorBytes);
+  // r = 0: offset 0 adds no sector, every other one adds one; else those with o <= 32 - r add one,
+  // the rest two.
+  const double extra = r == 0 ? (offsets - 1) / offsets
+                              : (2 * offsets - (std::floor((sector - r) / static_cast<double>(step)) + 1)) / offsets;
+  return (q + extra) * kStoreSectorBytes / segment_bytes;
+}
 // An operand tile contiguous along M or N copies faster when its rows span this many cache lines or
 // more (ModelParams::mn_contiguous_fill_gain): with 4 the tutorial kernel's newest 49 shapes ranked
 // 94.9% of oracle against 95.5% with 2 (its NN winners have BLOCK_N 128 in bf16, rows of two lines);
@@ -634,7 +670,18 @@ void estimate_terms(const EstimateContext& ctx, const TileConfig& c, LatencyEsti
   const double compulsory_tile_step = ctx.operand_bytes / (work_tiles * k_steps);
   in.out_tile_bytes = k.a_rows_unique * k.b_cols_unique * k.out_elem_bytes;
   in.out_busiest_bytes = k.out_rows_busiest * k.out_cols_busiest * k.out_elem_bytes;
-  in.store_bytes_per_s = k.out_elem_bytes == kFp32Bytes ? ctx.fp32_store_bytes_per_s : ctx.out_store_bytes_per_s;
+  // Rows that are not whole sectors: the DRAM's rate of the sectors the tile's rows touch
+  // (store_sector_factor), by block_n from the shape's table.
+  {
+    const bool fp32_rows = k.out_elem_bytes == kFp32Bytes;
+    const auto bn_bits = static_cast<std::uint32_t>(bn);
+    const double factor =
+        (bn_bits & (bn_bits - 1)) == 0 && bn_bits >= 1 && bn_bits <= 512
+            ? (fp32_rows ? ctx.fp32_store_sector_factor : ctx.out_store_sector_factor)[__builtin_ctz(bn_bits)]
+        : ctx.sectored_store ? store_sector_factor(ctx.n * k.out_elem_bytes, std::min(bn, ctx.n) * k.out_elem_bytes)
+                             : 1.0;
+    in.store_bytes_per_s = (fp32_rows ? ctx.fp32_store_bytes_per_s : ctx.out_store_bytes_per_s) / factor;
+  }
   // A config whose CU holds one block of one warpgroup issuing wgmma (the asynchronous path with
   // register accumulators; Blackwell's tensor-memory one was not measured): nothing hides that
   // warpgroup's per-step waits (ModelParams::lone_warpgroup_step_cycles, measured on the H200 by

@@ -160,6 +160,12 @@ struct EstimateContext {
   /// misaligned_store_fraction where a row of N outputs is not a whole number of 32-byte sectors;
   /// out_: rows of bytes_out elements, fp32_: of fp32 split-K partials
   double out_store_bytes_per_s = 0, fp32_store_bytes_per_s = 0;
+  /// Where those rows are not whole sectors: the 32-byte sectors one output tile's row (min(block_n,
+  /// N) elements) touches, in bytes, over its own bytes (>= 1; 1 where rows are whole sectors), by
+  /// log2(block_n) for block_n 1..512 (core::store_sector_factor; other block_n compute it). out_: rows
+  /// of bytes_out elements, fp32_: of fp32 split-K partials.
+  std::array<double, 10> out_store_sector_factor{}, fp32_store_sector_factor{};
+  bool sectored_store = false;  ///< the tables hold sectors (NVIDIA's 32-byte L2 sectors); else all 1
 
   /// What one tile dimension (M, N or K) gives for a block size: ceil(size / block) blocks, the
   /// elements a block covers on average (size / blocks), and the block padded to the matrix
@@ -250,6 +256,13 @@ EstimateContext make_estimate_context(const GemmProblem& p, const Profile& profi
 /// Not from temporaries: the context would point to a destroyed problem or profile.
 EstimateContext make_estimate_context(GemmProblem&& p, const Profile& profile, const ModelParams& params) = delete;
 EstimateContext make_estimate_context(const GemmProblem& p, Profile&& profile, const ModelParams& params) = delete;
+
+/// The sectors' bytes a tile `block_n` wide touches per byte of its output rows (>= 1; 1 where rows are
+/// whole 32-byte sectors or the profile's L2 is not NVIDIA's sectored one): the factor by which the
+/// misaligned store rate (EstimateContext::out_store_bytes_per_s) is slowed for that tile.
+/// `elem_bytes`: the row's element size (the output's, or 4 for split-K partials). Source: NVIDIA's
+/// 32-byte sectors (CUDA C++ Best Practices Guide, "Coalesced Access to Global Memory").
+double store_sector_factor(const EstimateContext& ctx, double block_n, double elem_bytes);
 
 /// What ranking compares of an estimate: the same values as the Estimate's fields of these names.
 struct LatencyEstimate {
