@@ -1031,4 +1031,60 @@ e = py_error(g.read_shapes, "-")
 check("read_shapes('-'): an Error saying stdin is not read here (it said the file '-' was missing)",
       e is not None and "'-' (stdin) is not read here" in str(e), repr(e))
 
+# A fresh Python user's finds, 2026-12-06. (1) A problem beyond the GPU's memory: the CLI's warning, as an
+# AdvisorWarning from rank, explain and moe_rank (none came).
+for what, call in (("rank", lambda: g.rank((1048576,) * 3, hw="h200", top=1)),
+                   ("explain", lambda: g.explain((1048576,) * 3, hw="h200")),
+                   ("moe_rank", lambda: g.moe_rank(2 ** 27, 256, 8, 7168, 2048, hw="h200", top=1))):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        call()
+    said = [str(w.message) for w in caught if issubclass(w.category, g.AdvisorWarning)]
+    check(f"{what} beyond the GPU's memory: the CLI's warning", any("of memory: no one GPU runs it" in m for m in said),
+          said)
+# (2) A profile loaded by a relative path is named by its absolute one after os.chdir (it named the
+# path again from the new directory).
+rel_dir = os.path.join(TMP, "rel")
+os.makedirs(rel_dir, exist_ok=True)
+shutil.copy("profiles/h200.yaml", os.path.join(rel_dir, "mine.yaml"))
+here = os.getcwd()
+os.chdir(TMP)
+try:
+    mine = g.load_profile("rel/mine.yaml")
+    os.chdir("/")
+    named = g.ranking("64x64x64", hw=mine, top=1)["hardware"]["profile"]
+finally:
+    os.chdir(here)
+check("a profile loaded by a relative path keeps its absolute path after os.chdir",
+      named == os.path.join(rel_dir, "mine.yaml"), named)
+# (3) targets() is a copy all the way down: renaming its parameters leaves configs()' names alone.
+for t in g.targets():
+    for prm in t["parameters"]:
+        prm["name"] = prm["name"].lower()
+def kw(c):  # a triton.Config's parameters, or the plain dict without triton
+    return c if isinstance(c, dict) else dict(c.kwargs, num_warps=c.num_warps, num_stages=c.num_stages)
+
+
+check("targets(): editing the nested parameters changes nothing inside the module",
+      "BLOCK_SIZE_M" in kw(gat.configs(64, 64, 64, hw="h200", top=1, target="triton-tutorial")[0]), g.targets()[1])
+# (4) target= in any case in gemm_advisor.triton too, as rank() takes it; read_shapes' format= too.
+check("gemm_advisor.triton: target='TRITON' as 'triton'",
+      [kw(c) for c in gat.configs(64, 64, 64, hw="h200", top=2, target="TRITON")] ==
+      [kw(c) for c in gat.configs(64, 64, 64, hw="h200", top=2)]
+      and gat.parameter_names("TRITON") == gat.parameter_names("triton"))
+check("read_shapes(format='CSV') as 'csv'", g.read_shapes(gz_list, format="CSV") == listed)
+# (5) shortlist keeps a config that is only outside the search bounds (num_stages 7 > max_num_stages 6),
+# after its shortlist, and says so; one that cannot run (shared memory) is still dropped.
+prune = gat.shortlist(top=8, hw="h200")["early_config_prune"]
+given = [{"BLOCK_M": 64, "BLOCK_N": 64, "BLOCK_K": 32, "GROUP_M": 8, "SPLIT_K": 1, "num_warps": 4, "num_stages": st}
+         for st in (3, 7)] + [{"BLOCK_M": 256, "BLOCK_N": 256, "BLOCK_K": 128, "GROUP_M": 8, "SPLIT_K": 1,
+                               "num_warps": 8, "num_stages": 5}]
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    kept = prune(given, {"M": 4096, "N": 4096, "K": 4096})
+said = [str(w.message) for w in caught]
+check("shortlist: num_stages 7 kept after the ranked one, warned; 256x256x128 s5 (640 KiB) dropped",
+      [c["num_stages"] for c in kept] == [3, 7] and any("outside the advisor's search bounds" in m for m in said),
+      (kept, said))
+
 cli_harness.finish()

@@ -444,12 +444,7 @@ bool ResultsFile::finish(bool complete) {
 }
 
 std::string beyond_memory_text(const gemm_advisor::GemmProblem& p, const gemm_advisor::Hardware& hw) {
-  // Operands that do not fit the GPU's memory: predicted as given, but said (131072^3 on an 80 GB
-  // A100 was predicted unsaid: a fresh user's find, 2026-12-04).
-  const double bytes = p.compulsory_bytes();
-  if (!(hw.dram_bytes > 0 && bytes > hw.dram_bytes)) return "";
-  return fmt::format("A, B and C take {:.3g} GB, more than {}'s {:.3g} GB of memory: no one GPU runs it as one GEMM",
-                     bytes / 1e9, hw.name, hw.dram_bytes / 1e9);
+  return gemm_advisor::beyond_memory_warning(p, hw);
 }
 
 void warn_beyond_memory(const gemm_advisor::GemmProblem& p, const gemm_advisor::Hardware& hw) {

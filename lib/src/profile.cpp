@@ -1100,6 +1100,10 @@ std::string resolve_profile_name(std::string_view text) {
   // name no GPU: name_key drops them, and "h\xff100" was the h100 (a fresh MoE user's find,
   // 2026-12-05). printable() escapes exactly those.
   if (printable(std::string(text)) != text) return "";
+  // Nor does a letter outside ASCII: name_key dropped it as a separator, and "h2\u00e900" or
+  // "mi300x\u2122" were the h200 and the mi300x (a fresh user's find, 2026-12-06). nvidia-smi, rocm-smi
+  // and torch name GPUs in ASCII.
+  if (std::any_of(text.begin(), text.end(), [](char ch) { return static_cast<unsigned char>(ch) >= 0x80; })) return "";
   const std::string key = name_key(text);
   if (key.empty()) return "";
   std::vector<std::string> hits;

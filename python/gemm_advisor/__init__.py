@@ -28,6 +28,7 @@ Submodules: :mod:`gemm_advisor.triton` (configs for ``triton.autotune`` and a
 predicted-vs-measured figures; needs matplotlib).
 """
 
+import copy as _copy
 import functools as _functools
 import json as _json
 import operator as _operator
@@ -280,8 +281,10 @@ def _target_info(target):
     that is no text (target=None was "unknown target 'None'" here, a TypeError in rank)."""
     if not isinstance(target, str):
         raise TypeError(f"target must be a target name (see gemm_advisor.targets()), not {type(target).__name__}")
+    # Any case, as _target_arg and the CLI take it (configs(target="TRITON") was unknown where
+    # rank(target="TRITON") ranked: a fresh user's find, 2026-12-06).
     for t in _targets_cached():
-        if t["name"] == target:
+        if t["name"] == target or t["name"] == target.lower():
             return t
     names = ", ".join(t["name"] for t in _targets_cached())
     raise Error(f"unknown target '{target}' (known: {names})")
@@ -590,7 +593,9 @@ def targets():
     A list of dicts: name (what target= takes), kernel, source, parameters (each {name: the
     kernel's own name, field: the advisor's, values}) and model_parameters.
     """
-    return [dict(t) for t in _targets_cached()]
+    # A deep copy: the module's own list stays as it is whatever the caller does with the nested
+    # parameter dicts (renaming them renamed configs()'s keys: a fresh user's find, 2026-12-06).
+    return _copy.deepcopy(_targets_cached())
 
 
 def read_shapes(path, dtype=None, layout=None, target="triton", *, format="auto"):
@@ -617,7 +622,7 @@ def read_shapes(path, dtype=None, layout=None, target="triton", *, format="auto"
         raise Error("read_shapes: '-' (stdin) is not read here: give a file path (or write stdin to a file first)")
     target = _target_arg(target)
     shapes, warnings = _core.read_shapes(path, _dtype_arg(dtype), _text_arg("layout", layout), target,
-                                         _text_arg("format", format) or "auto")
+                                         (_text_arg("format", format) or "auto").lower())  # any case, as --input-format
     _warn(warnings)
     keys = ("m", "n", "k", "batch", "dtype", "layout", "name", "line")
     return [dict(zip(keys, s)) for s in shapes]

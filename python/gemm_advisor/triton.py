@@ -192,7 +192,9 @@ def shortlist(top=8, hw=None, key_names=("M", "N", "K"), names=None, dtype=None,
     advisor (their parameters read back through ``names``, as for :func:`configs`; num_warps and
     num_stages from the Config) and returns the ``top`` it ranks highest among them, best first
     (configs that share the advisor's fields and differ only in other kernel arguments stay
-    together). Configs that cannot run on the GPU are dropped. cu_count, max_split_k: as for
+    together). Configs that cannot run on the GPU are dropped; those only outside the advisor's
+    search bounds (num_stages above the profile's triton.max_num_stages, split_k above max_split_k)
+    are kept after the shortlist, unranked, with an AdvisorWarning. cu_count, max_split_k: as for
     :func:`configs` (a kernel autotuned on a partition: MIG, MI300X CPX).
 
     The profile is loaded now, so a bad ``hw`` (or none found) raises gemm_advisor.Error here, at
@@ -281,6 +283,16 @@ def shortlist(top=8, hw=None, key_names=("M", "N", "K"), names=None, dtype=None,
         kept = []
         for entry in result["configs"]:
             kept.extend(groups[_ga.config_text(entry, target)])
+        # A config outside the profile's search bounds (num_stages above triton.max_num_stages, split_k
+        # above triton.max_split_k) may well run: kept, after the shortlist, and said (they were dropped
+        # unsaid: a fresh user's find, 2026-12-06). What cannot run (shared memory, registers) is dropped.
+        bounded = [entry for entry in result.get("infeasible", [])
+                   if "(triton.max_num_stages" in entry.get("reason", "") or "(triton.max_split_k" in entry.get("reason", "")]
+        if bounded:
+            for entry in bounded:
+                kept.extend(groups.get(_ga.config_text(entry, target), []))
+            _warnings.warn(f"shortlist: {len(bounded)} config(s) outside the advisor's search bounds kept unranked, "
+                           f"after its shortlist (first: {bounded[0]['reason']})", _ga.AdvisorWarning, stacklevel=2)
         return kept
 
     return {"early_config_prune": early_config_prune}

@@ -69,6 +69,9 @@ ProfileHandle load(const std::string& name_or_path) {
   if (h.profile.hw.source.rfind("embedded:", 0) != 0) {
     h.text = std::move(diagnostics.file_text);
     h.source = ga::profile_source_text(h.profile.hw);
+    // The results name the file by this absolute path, not by the relative one resolved again when
+    // they are made (after os.chdir it named another file: a fresh user's find, 2026-12-06).
+    h.profile.hw.source = h.source;
   } else if (cacheable && h.warnings.empty()) {
     std::lock_guard<std::mutex> lock(g_shipped_mutex);
     g_shipped.emplace(name_or_path, h.profile);
@@ -115,6 +118,11 @@ ga::GemmProblem problem(const ga::Target& target, const std::string& shape, cons
 // The CLI's warning for an fp8 encoding the GPU does not compute (FNUZ off gfx942, OCP on it).
 void add_fp8_format_warning(const std::string& dtype, const ga::Hardware& hw, std::vector<std::string>& warnings) {
   if (std::string why = ga::fp8_format_warning(dtype, hw); !why.empty()) warnings.push_back(std::move(why));
+}
+
+// The CLI's warning for a problem whose operands do not fit the GPU's memory (rank, explain).
+void add_beyond_memory_warning(const ga::GemmProblem& p, const ga::Hardware& hw, std::vector<std::string>& warnings) {
+  if (std::string why = ga::beyond_memory_warning(p, hw); !why.empty()) warnings.push_back(p.shape_text() + ": " + why);
 }
 
 // The CLI's warnings for a calibrated overlay of another target (ga::other_target_params_warning) or
@@ -191,6 +199,7 @@ std::pair<std::string, std::vector<std::string>> ranking_json(const std::string&
   const ga::Hardware& hwr = h.profile.hw;
   ga::require_matrix_dtype(hwr, p.dtype, dtype);
   add_fp8_format_warning(dtype, hwr, warnings);
+  add_beyond_memory_warning(p, hwr, warnings);
   const std::vector<ga::TileConfig> given = candidates ? given_configs(*candidates, warnings) : std::vector<ga::TileConfig>{};
   const std::vector<ga::RankedConfig> ranked =
       ranked_configs(target, p, h, candidates ? &given : nullptr, top, distinct, warnings);
@@ -213,6 +222,7 @@ std::pair<std::string, std::vector<std::string>> explained(const ga::Target& tar
   std::vector<std::string> warnings = h.warnings;
   add_target_params_warning(h, target, warnings);
   add_fp8_format_warning(dtype, h.profile.hw, warnings);
+  add_beyond_memory_warning(p, h.profile.hw, warnings);
   return {ga::json_text(ga::explain_json(p, h.profile, target, r, !config.empty())), warnings};
 }
 
@@ -272,6 +282,7 @@ std::pair<std::string, std::vector<std::string>> moe_ranking_json(std::int64_t t
   std::vector<std::string> warnings = h.warnings;
   add_target_params_warning(h, target, warnings);
   add_fp8_format_warning(dtype, hwr, warnings);
+  add_beyond_memory_warning(p, hwr, warnings);
   const std::vector<ga::TileConfig> given = candidates ? given_configs(*candidates, warnings) : std::vector<ga::TileConfig>{};
   const std::vector<ga::RankedConfig> ranked =
       ranked_configs(target, p, h, candidates ? &given : nullptr, top, distinct, warnings);
