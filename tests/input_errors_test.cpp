@@ -1,5 +1,8 @@
 #include <catch2/catch.hpp>
 
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -425,4 +428,12 @@ TEST_CASE("load_hardware hands back the warnings of a profile file", "[hardware]
   REQUIRE(diag.warnings.size() == 1);
   CHECK_THAT(diag.warnings[0], Catch::Contains("unknown key 'compute.tensor_core_generation' (ignored)"));
   CHECK_THROWS_WITH(read_text_file("/dev/zero", 1 << 20), Catch::Contains("/dev/zero: larger than 1 MiB"));
+  // A regular file over the bound is refused by its size, before it is read (a 270 MB shape list was
+  // read, then refused: a fresh user's find, 2026-12-06): a sparse 1 GiB file fails at once.
+  const std::filesystem::path big = std::filesystem::temp_directory_path() / "gemm-advisor-sparse-list.txt";
+  { std::ofstream(big.string()).put('\n'); }
+  std::filesystem::resize_file(big, std::uintmax_t{1} << 30);
+  CHECK_THROWS_WITH(read_text_file(big.string(), 1 << 20),
+                    Catch::Contains("gemm-advisor-sparse-list.txt: larger than 1 MiB: more than this reader takes whole"));
+  std::filesystem::remove(big);
 }
