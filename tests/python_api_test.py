@@ -1087,4 +1087,13 @@ check("shortlist: num_stages 7 kept after the ranked one, warned; 256x256x128 s5
       [c["num_stages"] for c in kept] == [3, 7] and any("outside the advisor's search bounds" in m for m in said),
       (kept, said))
 
+# (6) configs(names={'split_k': None}) checks max_split_k as rank does (a float, text or 0 passed).
+for bad, kind in ((4.0, TypeError), ("lots", TypeError), (0, g.Error)):
+    try:
+        gat.configs(64, 64, 64, hw="h200", names={"split_k": None}, max_split_k=bad)
+        raised = None
+    except (g.Error, TypeError) as e:
+        raised = e
+    check(f"configs(names={{'split_k': None}}, max_split_k={bad!r}): {kind.__name__}", type(raised) is kind, repr(raised))
+
 cli_harness.finish()

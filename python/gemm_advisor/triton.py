@@ -145,8 +145,13 @@ def configs(M, N, K, hw=None, top=8, names=None, dtype=None, target="triton", la
         # A kernel without SPLIT_K is ranked over the unsplit configs, as --names SPLIT_K= ranks it
         # (ranking the split ones too and dropping them broke ties against configs it cannot run: its
         # order differed from the CLI's, a fresh user's find, 2026-12-04).
-        if max_split_k is not None and _ga._is_int(max_split_k) and max_split_k > 1:
-            raise _ga.Error(f"max_split_k={max_split_k} with names leaving SPLIT_K out: the kernel cannot split K")
+        # max_split_k is checked as rank checks it first (a float, a string or 0 passed here: a fresh
+        # user's find, 2026-12-06).
+        if max_split_k is not None:
+            _ga.ranking((64, 64, 64), hw=hw, dtype=dtype, layout=layout, target=target, top=1, cu_count=cu_count,
+                        max_split_k=max_split_k)
+            if max_split_k > 1:
+                raise _ga.Error(f"max_split_k={max_split_k} with names leaving SPLIT_K out: the kernel cannot split K")
         max_split_k = 1
     # A field left out (GROUP_SIZE_M) makes configs that differed only there alike: each is written
     # once, at its best place, from the whole ranking, so that `top` distinct ones remain (8 configs
