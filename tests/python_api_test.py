@@ -1096,4 +1096,9 @@ for bad, kind in ((4.0, TypeError), ("lots", TypeError), (0, g.Error)):
         raised = e
     check(f"configs(names={{'split_k': None}}, max_split_k={bad!r}): {kind.__name__}", type(raised) is kind, repr(raised))
 
+# (7) A fused-MoE model list given to read_shapes: the Python call in the advice, not the CLI's flag.
+e = py_error(g.read_shapes, "examples/moe-models.csv")
+check("read_shapes of a fused-MoE model list: points at moe_rank, not --target", e is not None and
+      "gemm_advisor.moe_rank(" in str(e) and "--target" not in str(e) and "moe-models.csv:" in str(e), repr(e))
+
 cli_harness.finish()

@@ -623,8 +623,18 @@ def read_shapes(path, dtype=None, layout=None, target="triton", *, format="auto"
     if path == "-":  # batch's stdin; here a missing file was reported (a fresh user's find, 2026-12-05)
         raise Error("read_shapes: '-' (stdin) is not read here: give a file path (or write stdin to a file first)")
     target = _target_arg(target)
-    shapes, warnings = _core.read_shapes(path, _dtype_arg(dtype), _text_arg("layout", layout), target,
-                                         (_text_arg("format", format) or "auto").lower())  # any case, as --input-format
+    try:
+        shapes, warnings = _core.read_shapes(path, _dtype_arg(dtype), _text_arg("layout", layout), target,
+                                             (_text_arg("format", format) or "auto").lower())  # any case, as --input-format
+    except Error as e:
+        # The reader's advice is the CLI's (--target vllm-fused-moe), which read_shapes does not take: the
+        # Python call for such a list said in its place (a fresh user's find, 2026-12-06).
+        text = str(e)
+        if text.endswith("a fused-MoE model list: give --target vllm-fused-moe"):
+            raise Error(text[: -len("give --target vllm-fused-moe")] + "read_shapes reads GEMM shape lists; rank each "
+                        "model's layer with gemm_advisor.moe_rank(tokens, experts, top_k, hidden, intermediate, ...)"
+                        ) from None
+        raise
     _warn(warnings)
     keys = ("m", "n", "k", "batch", "dtype", "layout", "name", "line")
     return [dict(zip(keys, s)) for s in shapes]
