@@ -1442,4 +1442,23 @@ check("an overlay of the fp8_block set alone: a bf16 layer warns that it runs th
       "layer does not", rc == rc2 == 0 and "model parameters for vllm-fused-moe's 'fp8_block' set only: a problem "
       "here runs the target's own set, with its shipped values" in err and "warning" not in err2, err + err2)
 
+# A fresh CLI user's finds, 2026-12-06. A gzipped candidates list (a .gz name, or gzip's magic bytes
+# under any name) is read decompressed, as batch reads its lists: it was parsed as text ("compressed
+# twice" for a list compressed once, its bytes blamed on a multiplication sign).
+plain_list = "128x128x64:8:3\n64x64x64:4:3\n"
+for name in ("cands.txt.gz", "cands-gzipped.txt"):
+    with gzip.open(os.path.join(TMP, name), "wt") as f:
+        f.write(plain_list)
+with open(os.path.join(TMP, "cands.txt"), "w") as f:
+    f.write(plain_list)
+want = run("rank", "4096x4096x4096", "--hw", "h100", "--candidates", os.path.join(TMP, "cands.txt"), "--format", "json")
+for name in ("cands.txt.gz", "cands-gzipped.txt"):
+    got = run("rank", "4096x4096x4096", "--hw", "h100", "--candidates", os.path.join(TMP, name), "--format", "json")
+    check(f"--candidates {name}: read decompressed, the plain list's ranking", got[0] == 0 and got[1] == want[1], got[2])
+# explain says the sectors a misaligned row's tile touches on a profile without a measured fraction
+# (the A100's): its store was longer on 4095-wide rows than on 4096-wide ones, unsaid.
+rc, out, err = run("explain", "4096x4095x16", "--hw", "a100", "--config", "16x256x16:4:2")
+check("explain on the A100, 4095-wide rows: the store line counts the sectors",
+      rc == 0 and "counting the 1.06 bytes of sectors a row of this tile touches per byte it writes" in out, out)
+
 cli_harness.finish()

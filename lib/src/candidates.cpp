@@ -99,6 +99,10 @@ std::vector<TileConfig> read_candidates(std::istream& in, const std::string& sou
   // kernel's space.
   constexpr std::size_t kMaxCandidatesBytes = std::size_t{16} << 20;
   std::string text = read_whole_input(in, source, "a --candidates list is read whole", kMaxCandidatesBytes);
+  // Gzip data (a .gz name, or gzip's magic bytes under any name or on stdin) is read decompressed,
+  // as batch reads its lists: it was parsed as text, "compressed twice" for a list compressed once
+  // and its bytes blamed on a multiplication sign (a fresh user's find, 2026-12-06).
+  text = gunzip_whole(std::move(text), source, "a --candidates list is read whole", is_gzip_path(source));
   // A spreadsheet's or Windows editor's UTF-8 byte order mark is not part of the first line.
   if (text.compare(0, 3, "\xEF\xBB\xBF") == 0) text.erase(0, 3);
   const std::size_t start = text.find_first_not_of(" \t\r\n");

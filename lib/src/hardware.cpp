@@ -66,6 +66,13 @@ std::string fp8_format_warning(std::string_view dtype_text, const Hardware& hw) 
          ": ranked as its fp8, but a kernel built for the other encoding converts it or is refused";
 }
 
+std::string peak_tflops_text(double peak_flops_per_s) {
+  const double tflops = peak_flops_per_s / 1e12;
+  char text[32];
+  std::snprintf(text, sizeof text, tflops >= 100 ? "%.0f" : "%.3g", tflops);
+  return text;
+}
+
 std::string hardware_heading(const Hardware& hw) {
   const bool from_file = !hw.source.empty() && hw.source.rfind("embedded:", 0) != 0;
   return hw.display_name + (from_file ? " [profile " + escape_for_display(hw.source) + "]" : std::string());

@@ -181,7 +181,7 @@ Dtype parse_dtype(std::string_view text) {
   if (t == "fp8" || t == "f8" || t == "e4m3" || t == "e5m2" || t == "fp8e4m3" || t == "float8" || t == "fp8_w8a8")
     return Dtype::fp8;
   if (t == "fp6" || t == "e2m3" || t == "e3m2") return Dtype::fp6;
-  if (t == "fp4" || t == "e2m1" || t == "mxfp4") return Dtype::fp4;
+  if (t == "fp4" || t == "e2m1" || t == "mxfp4" || t == "nvfp4") return Dtype::fp4;  // both e2m1 elements (their scales are not modelled)
   // The fused-MoE target's own spellings too (its dtype error listed fp32, which it refuses, and not
   // fp8_w8a8, which it takes: a fresh user's find, 2026-12-04); integer types are not modelled.
   throw InputError("unknown dtype '" + printable(text) +

@@ -135,8 +135,8 @@ void write_ranking_table(std::ostream& out, const GemmProblem& p, const Hardware
   // The name comes from the user's list: control characters are shown escaped, not sent to the terminal;
   // UTF-8 text stays as it is, as in the CSV and JSON (printable() wrote "名前" as \xe5\x90...: a fresh
   // user's find, 2026-12-03).
-  out << fmt::format("{}{} {} {} on {} (peak {:.0f} TFLOP/s)\n", name.empty() ? "" : escape_for_display(name) + ": ", p.shape_text(),
-                     dtype_name(p.dtype), p.layout.name(), hardware_heading(hw), peak / 1e12);
+  out << fmt::format("{}{} {} {} on {} (peak {} TFLOP/s)\n", name.empty() ? "" : escape_for_display(name) + ": ", p.shape_text(),
+                     dtype_name(p.dtype), p.layout.name(), hardware_heading(hw), peak_tflops_text(peak));
   out << fmt::format("{:>4}  {:<14} {:>5} {:>6} {:>5} {:>7} {:>11} {:>8} {:>6}  {:<7} {:>6}\n", "rank", "block MxNxK",
                      "warps", "stages", "split", "group_m", "time_us", "TFLOP/s", "%peak", "bound", "waves");
   std::size_t rank = 0;

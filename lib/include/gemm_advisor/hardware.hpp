@@ -116,6 +116,10 @@ std::string hardware_label(const Hardware& hw);
 /// says so (it read as the shipped profile's: a fresh user's find, 2026-12-05).
 std::string hardware_heading(const Hardware& hw);
 
+/// A peak in FLOP/s as the text headings print it, in TFLOP/s: whole numbers from 100 up ("989"), three
+/// significant digits below ("7.5" for one H100 SM), so that a partition's percentages read right.
+std::string peak_tflops_text(double peak_flops_per_s);
+
 /// Reads a whole file. Throws InputError naming the path when it is missing, a directory,
 /// unreadable, or longer than `max_bytes` (so `--hw /dev/zero` fails instead of eating memory).
 std::string read_text_file(const std::string& path, std::size_t max_bytes = std::size_t{16} << 20);
