@@ -73,6 +73,7 @@ inline double store_sector_factor(double row_bytes, double segment_bytes) {
                               : (2 * offsets - (std::floor((sector - r) / static_cast<double>(step)) + 1)) / offsets;
   return (q + extra) * kStoreSectorBytes / segment_bytes;
 }
+
 // An operand tile contiguous along M or N copies faster when its rows span this many cache lines or
 // more (ModelParams::mn_contiguous_fill_gain): with 4 the tutorial kernel's newest 49 shapes ranked
 // 94.9% of oracle against 95.5% with 2 (its NN winners have BLOCK_N 128 in bf16, rows of two lines);
