@@ -311,15 +311,30 @@ TEST_CASE("a bad name or an empty matrix section gives one true message", "[hard
   CHECK_THROWS(parse_profile(replaced(good, "name: toy", "name: \"toy\\e[31m\""), "bad.yaml", &diag));
   REQUIRE(diag.errors.size() == 1);  // not also "'name' must not be empty"
   CHECK_THAT(diag.errors[0], Catch::Contains("'name' must be one line of text"));
-  // `matrix:` with no entries: "must be a mapping", and no second message at line 0.
+  // `matrix:` with no entries: the section is empty and needs a dtype (it said "must be a mapping"), and
+  // no second message at line 0.
   const auto at = good.find("matrix:\n");
   REQUIRE(at != std::string::npos);
   const std::string no_matrix = good.substr(0, at) + "matrix:\n" + good.substr(good.find("triton:"));
   ProfileDiagnostics diag2;
   CHECK_THROWS(parse_profile(no_matrix, "bad.yaml", &diag2));
   REQUIRE(!diag2.errors.empty());
-  CHECK_THAT(diag2.errors[0], Catch::Contains("'matrix' must be a mapping"));
+  CHECK_THAT(diag2.errors[0], Catch::Contains("section 'matrix' is empty: give at least one dtype's matrix rate"));
   for (const auto& error : diag2.errors) CHECK_THAT(error, !Catch::Contains("bad.yaml:0:"));
+  // A model parameter at the top level is an error, and not also warned of as "unknown key (ignored)":
+  // it is not ignored (a fresh user's find, 2026-12-06).
+  ProfileDiagnostics diag3;
+  CHECK_THROWS(parse_profile(good + "launch_overhead_s: 0.001\n", "bad.yaml", &diag3));
+  REQUIRE(diag3.errors.size() == 1);
+  CHECK_THAT(diag3.errors[0], Catch::Contains("'launch_overhead_s' is a model parameter: it goes under 'model_parameters:'"));
+  for (const auto& w : diag3.warnings) CHECK_THAT(w, !Catch::Contains("(ignored)"));
+  // warp_size has one bound, the plausible range's 128 (256 and 1025 were told two different ones).
+  for (const char* size : {"256", "1025"}) {
+    ProfileDiagnostics diag4;
+    CHECK_THROWS(parse_profile(replaced(good, "warp_size: 32", std::string("warp_size: ") + size), "bad.yaml", &diag4));
+    REQUIRE(!diag4.errors.empty());
+    CHECK_THAT(diag4.errors[0], Catch::Contains("is larger than the most plausible 128"));
+  }
 }
 
 TEST_CASE("an empty mapping is reported at its own key's line, not the next key's", "[hardware][errors]") {

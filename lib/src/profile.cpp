@@ -151,7 +151,10 @@ class ProfileReader {
                               where_they_go + ")");
         } else if (parameter_names) {
           error(kv.first, "unknown key '" + full + "' holds model parameters that nothing reads (" + where_they_go + ")");
-        } else {
+        } else if (!(find_model_param(key) && (path.empty() || path.rfind("targets.", 0) == 0))) {
+          // A model parameter at the top level or under 'targets: NAME:' is not ignored but an error
+          // (require_params_under_section); the warning said "ignored" before it (a fresh user's find,
+          // 2026-12-06).
           warn(kv.first, "unknown key '" + full + "' (ignored)");
         }
         unknown_keys_[path].push_back(key);
@@ -205,6 +208,14 @@ class ProfileReader {
     YAML::Node n = root[key];
     if (!n) {
       error(root, "missing section '" + key + "'");
+      return YAML::Node();
+    }
+    // An empty section (every line under it deleted) says so: "must be a mapping" hid the rule
+    // (matrix: at least one dtype; a fresh user's find, 2026-12-06).
+    if (n.IsNull()) {
+      error(value_or_key(root, key), "section '" + key + "' is empty" +
+                                         (key == "matrix" ? ": give at least one dtype's matrix rate (bf16: {...})"
+                                                          : std::string()));
       return YAML::Node();
     }
     if (!n.IsMap()) {
@@ -468,7 +479,9 @@ void parse_compute(ProfileReader& r, const YAML::Node& c, Hardware& hw) {
   // Validated (and its source checked) here, applied once the whole profile is read.
   if (c["active_cu_count"]) (void)r.integer(c, "active_cu_count", "compute.active_cu_count");
   hw.clock_hz = r.number(c, "clock_mhz", "compute.clock_mhz") * 1e6;
-  hw.warp_size = r.integer(c, "warp_size", "compute.warp_size", false, 1024);
+  // Bounded at the plausible range's top (below): one bound, where 256 and 1025 got two (a fresh
+  // user's find, 2026-12-06).
+  hw.warp_size = r.integer(c, "warp_size", "compute.warp_size", false, 128);
   if (c["vector_fp32_lanes_per_cu"])
     hw.vector_fp32_lanes_per_cu = r.integer(c, "vector_fp32_lanes_per_cu", "compute.vector_fp32_lanes_per_cu", false, 65536);
   hw.matrix_units_per_cu = r.integer(c, "matrix_units_per_cu", "compute.matrix_units_per_cu");
