@@ -240,12 +240,7 @@ class ResultsFile {
 /// would look `device_name`'s files up under (gemm_advisor::vllm_market_name_note).
 void warn_vllm_market_name(const gemm_advisor::Hardware& hw, const CommonOptions& common, const std::string& device_name);
 
-/// "A, B and C take X GB, more than GPU's Y GB of memory: ..." when `p`'s operands and output (its
-/// compulsory bytes) exceed the GPU's memory (`hw.dram_bytes`), else "" (a profile without a memory
-/// size: ""). The prediction is still made.
-std::string beyond_memory_text(const gemm_advisor::GemmProblem& p, const gemm_advisor::Hardware& hw);
-
-/// Warns (one line, "SHAPE: " and beyond_memory_text) when `p` does not fit the GPU's memory.
+/// Warns (one line, "SHAPE: " and gemm_advisor::beyond_memory_warning) when `p` does not fit the GPU's memory.
 void warn_beyond_memory(const gemm_advisor::GemmProblem& p, const gemm_advisor::Hardware& hw);
 
 /// The shapes of a batch that do not fit the GPU's memory: counted as they are ranked, said in one
@@ -253,7 +248,7 @@ void warn_beyond_memory(const gemm_advisor::GemmProblem& p, const gemm_advisor::
 /// other: a fresh batch user's find, 2026-12-05).
 struct BeyondMemory {
   std::size_t count = 0;
-  std::string first;  ///< "PLACE SHAPE: " + beyond_memory_text of the first
+  std::string first;  ///< "PLACE SHAPE: " + beyond_memory_warning of the first
   /// Counts `p` when it does not fit; `place` ("FILE:LINE: " or "") names where it came from.
   void note(const gemm_advisor::GemmProblem& p, const gemm_advisor::Hardware& hw, const std::string& place);
   /// The one warning, when any was counted.

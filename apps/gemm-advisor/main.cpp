@@ -443,16 +443,13 @@ bool ResultsFile::finish(bool complete) {
   return true;
 }
 
-std::string beyond_memory_text(const gemm_advisor::GemmProblem& p, const gemm_advisor::Hardware& hw) {
-  return gemm_advisor::beyond_memory_warning(p, hw);
-}
-
 void warn_beyond_memory(const gemm_advisor::GemmProblem& p, const gemm_advisor::Hardware& hw) {
-  if (const std::string why = beyond_memory_text(p, hw); !why.empty()) spdlog::warn("{}: {}", p.shape_text(), why);
+  if (const std::string why = gemm_advisor::beyond_memory_warning(p, hw); !why.empty())
+    spdlog::warn("{}: {}", p.shape_text(), why);
 }
 
 void BeyondMemory::note(const gemm_advisor::GemmProblem& p, const gemm_advisor::Hardware& hw, const std::string& place) {
-  const std::string why = beyond_memory_text(p, hw);
+  const std::string why = gemm_advisor::beyond_memory_warning(p, hw);
   if (why.empty()) return;
   if (count++ == 0) first = place + p.shape_text() + ": " + why;
 }

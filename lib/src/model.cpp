@@ -135,13 +135,10 @@ EstimateContext make_estimate_context(const GemmProblem& p, const Profile& profi
   // NVIDIA's L2 of 32-byte sectors; AMD's write granularity for a partial line has no public figure
   // here, and its profiles no measured misaligned rate: 1 there.
   ctx.sectored_store = hw.vendor == "nvidia";
-  const bool sectored = ctx.sectored_store;
   for (std::size_t i = 0; i < ctx.out_store_sector_factor.size(); ++i) {
-    const double columns = std::min(static_cast<double>(1u << i), n);
-    ctx.out_store_sector_factor[i] =
-        sectored ? core::store_sector_factor(n * ctx.bytes_out, columns * ctx.bytes_out) : 1.0;
-    ctx.fp32_store_sector_factor[i] =
-        sectored ? core::store_sector_factor(n * core::kFp32Bytes, columns * core::kFp32Bytes) : 1.0;
+    const double block_n = static_cast<double>(1u << i);
+    ctx.out_store_sector_factor[i] = store_sector_factor(ctx, block_n, ctx.bytes_out);
+    ctx.fp32_store_sector_factor[i] = store_sector_factor(ctx, block_n, core::kFp32Bytes);
   }
 
   // The per-config loop's constant factors (EstimateContext; the expressions of core::wave_terms).

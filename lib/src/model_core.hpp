@@ -679,8 +679,7 @@ void estimate_terms(const EstimateContext& ctx, const TileConfig& c, LatencyEsti
     const double factor =
         (bn_bits & (bn_bits - 1)) == 0 && bn_bits >= 1 && bn_bits <= 512
             ? (fp32_rows ? ctx.fp32_store_sector_factor : ctx.out_store_sector_factor)[__builtin_ctz(bn_bits)]
-        : ctx.sectored_store ? store_sector_factor(ctx.n * k.out_elem_bytes, std::min(bn, ctx.n) * k.out_elem_bytes)
-                             : 1.0;
+            : gemm_advisor::store_sector_factor(ctx, bn, k.out_elem_bytes);  // a block_n off the table
     in.store_bytes_per_s = (fp32_rows ? ctx.fp32_store_bytes_per_s : ctx.out_store_bytes_per_s) / factor;
   }
   // A config whose CU holds one block of one warpgroup issuing wgmma (the asynchronous path with
