@@ -110,9 +110,11 @@ void check_problem(const Target& t, const Profile& profile, const GemmProblem& p
     const double slowest = std::max({e.l2_step_s, e.llc_step_s, e.dram_step_s, e.cu_load_step_s});
     fail(e.memory_step_s >= slowest * (1 - kRelTol), "slowest", "a K-step's transfer is faster than its slowest level");
     // A step with no loads in flight (num_stages 1, an operand out of the pipeline) waits the lighter
-    // unpipelined_latency_multiplier of it, a pipelined one loaded_latency_multiplier's.
+    // unpipelined_latency_multiplier of it, a pipelined one loaded_latency_multiplier's, down to
+    // idle_latency_fraction of that with its memory levels idle.
     const double loaded_dram_s =
-        hw.dram_latency_s * std::min(mp.loaded_latency_multiplier, mp.unpipelined_latency_multiplier);
+        hw.dram_latency_s *
+        std::min(mp.loaded_latency_multiplier * mp.idle_latency_fraction, mp.unpipelined_latency_multiplier);
     fail(e.prefetch_s >= loaded_dram_s * (1 - kRelTol), "dram-latency", "the first K-step does not wait for DRAM");
     for (std::size_t i = 0; i < larger.size(); ++i) {
       const Estimate big = t.estimate(larger_ctx[i], c);

@@ -539,12 +539,19 @@ __attribute__((always_inline)) inline WaveTerms wave_terms(const EstimateContext
   const double wait_latency_s = dram_step_bytes > 0 ? hw.dram_latency_s
                                 : l2_miss > 0      ? (hw.l2_latency_s + hw.dram_latency_s) / 2
                                                    : hw.l2_latency_s;
-  const double latency_s = wait_latency_s * in.latency_multiplier;
+  double latency_s = wait_latency_s * in.latency_multiplier;
   const double slowest_level_s = std::max({w.l2_step_s, w.llc_step_s, w.dram_step_s, w.cu_load_step_s});
   const double bandwidth_s =
       slowest_level_s + (1.0 - mp.memory_level_overlap) *
                             (w.l2_step_s + w.llc_step_s + w.dram_step_s + w.cu_load_step_s - slowest_level_s);
   w.levels_step_s = bandwidth_s;
+  if (mp.idle_latency_fraction < 1.0 && in.in_flight_steps >= 1) {
+    // A queue's wait grows with its traffic (ModelParams::idle_latency_fraction): the load is the
+    // busiest level's share of the step as the full multiplier times it.
+    const double full_step_s = std::max({w.compute_step_s, bandwidth_s, (latency_s + bandwidth_s) / in.in_flight_steps});
+    const double load = full_step_s > 0 ? bandwidth_s / full_step_s : 1.0;
+    latency_s *= mp.idle_latency_fraction + (1.0 - mp.idle_latency_fraction) * load;
+  }
   // Latency (Little's law): one K-step's loads take the loaded latency plus their transfer at the
   // CU's share of bandwidth; with s operand buffers, s-1 such loads are in flight ahead of the
   // math, so a step can go no faster than a load over s-1. With one buffer each step waits for

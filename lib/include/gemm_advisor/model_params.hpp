@@ -79,6 +79,12 @@ struct ModelParams {
   /// before 2026-12-02's loads-in-flight count, which gives mma.sync tiles one more K-step of loads
   /// in flight.
   double loaded_latency_multiplier = 4.25;
+  /// The loaded latency of a K-step whose memory levels are idle, as a fraction of
+  /// loaded_latency_multiplier's: the multiplier a pipelined step waits is
+  /// loaded_latency_multiplier x (f + (1 - f) x load), load = the step's busiest memory level's time
+  /// over the step's time at the full multiplier (0..1). A queue's wait grows with the traffic it
+  /// serves; 1 (the default) keeps one latency at every load, as the model had before 2026-12-06.
+  double idle_latency_fraction = 1.0;
   /// Registers one element of an unaligned operand costs while it is staged through registers:
   /// its value and its own 64-bit address, plus the mask. Measured, not fitted: Triton 3.6's own
   /// register counts of our masked kernel on the H200 (tools/measure/resource_probe.py,
@@ -280,6 +286,9 @@ constexpr ModelParamInfo kModelParamRegistry[] = {
      "matrix efficiency of tiles or warp counts too small for the full instruction"},
     {"loaded_latency_multiplier", "multiple", 0, 1e3, &ModelParams::loaded_latency_multiplier,
      "loaded memory latency over the idle pointer-chase latency"},
+    {"idle_latency_fraction", "fraction", 1e-3, 1, &ModelParams::idle_latency_fraction,
+     "a K-step's loaded latency with its memory levels idle, over loaded_latency_multiplier's",
+     /*fit_by_default=*/false},
     {"staged_registers_per_element", "registers", 0, 1e3, &ModelParams::staged_registers_per_element,
      "registers per element of an unaligned operand staged through registers"},
     {"dram_active_cu_headroom", "multiple", 1e-3, 1e3, &ModelParams::dram_active_cu_headroom,
