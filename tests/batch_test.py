@@ -1065,6 +1065,39 @@ check("batch --format csv output re-ranked: each shape once, in order, no warnin
       rc == 0 and rc2 == 0 and len(names) == 20 and names == [r.split(",")[0] for r in result.splitlines()[1::3]]
       and "warning" not in err2, err2[-400:])
 
+# Names that start with '#' or carry spaces at their ends are quoted in batch's CSV, so that the
+# result read back keeps them: an unquoted '#1 qkv' row was read back as a comment and dropped, '  sp  '
+# trimmed (a fresh user's find, 2026-12-06).
+odd = write("odd-names.csv", 'name,m,n,k\n"#1 qkv",16,4096,4096\n"  sp  ",32,4096,4096\nok,64,4096,4096\n')
+rc, result, err = run("batch", odd, "--hw", "h200", "--format", "csv", "--top", "1", "-q")
+rows = result.splitlines()[1:]
+again = write("odd-result.csv", result)
+rc2, out2, err2 = run("batch", again, "--hw", "h200", "--format", "csv", "--top", "1", "-q")
+check("a '#' or space-edged name is quoted in the CSV and survives a read back",
+      rc == 0 and rc2 == 0 and rows[0].startswith('"#1 qkv",16,') and rows[1].startswith('"  sp  ",32,')
+      and out2 == result, result + err + out2 + err2)
+
+# A --candidates --top 0 result read back: its infeasible rows (no rank) do not rank the shape again
+# (each shape was ranked once more a row: a fresh user's find, 2026-12-06).
+cands = write("two-cands.txt", "256x256x128:8:6\n16x16x16:4:1\n")
+shapes = write("two-shapes.txt", "16x4096x4096\n4096x4096x4096\n")
+rc, result, err = run("batch", shapes, "--hw", "h200", "--candidates", cands, "--top", "0", "--format", "csv", "-q")
+again = write("cands-result.csv", result)
+rc2, out2, err2 = run("batch", again, "--hw", "b200", "--format", "csv", "--top", "1")
+check("a --candidates --top 0 result read back ranks each shape once",
+      rc == 0 and rc2 == 0 and ",0," in result and [r.split(",")[1] for r in out2.splitlines()[1:]] == ["16", "4096"]
+      and "2 shapes ranked" in err2, result + out2 + err2)
+
+# A fused-MoE layer's CSV result read back as a dense list: refused, as its JSON Lines form is (it was
+# ranked as plain tokens x N x H GEMMs with unknown-column warnings: a fresh user's find, 2026-12-06).
+rc, moe_csv, err = run("batch", "examples/moe-models.csv", "--target", "vllm-fused-moe", "--hw", "h200", "--format",
+                       "csv", "--m-values", "1,64", "-q")
+moe_again = write("moe-result.csv", moe_csv)
+rc2, out2, err2 = run("batch", moe_again, "--hw", "b200", "--format", "csv")
+check("a fused-MoE CSV result as a dense list: refused, said as for JSON Lines",
+      rc == 0 and rc2 != 0 and not out2 and f"{moe_again}:1: a fused-MoE layer's result (columns experts, top_k, gemm), "
+      "not a dense GEMM list: rank the layer from its model list with --target vllm-fused-moe" in err2, err2)
+
 # A YAML list that opens with a directive, on stdin: YAML (it was sniffed as a CSV header: a fresh user's
 # find, 2026-12-06).
 rc, out, err = run("batch", "-", "--hw", "h200", "--format", "csv", stdin="%YAML 1.2\n---\n- 64x64x64\n- 128x128x128\n")

@@ -726,14 +726,21 @@ check("batch --target vllm-fused-moe --candidates: an infeasible given config is
 # Two models of one (E, N, dtype) share vLLM's file: the second is skipped with a warning that names the
 # first, and says when its hidden size (K) differs, the file's configs then ranked for another GEMM (it
 # read as a harmless duplicate: a fresh CI user's find, 2026-12-05).
-same = write("same-file.csv", "name,experts,top_k,hidden,intermediate\na,8,2,4096,14336\nb,8,2,2048,14336\n"
-                              "c,8,2,4096,14336\n")
+# Likewise top_k and a 16-bit dtype of its own (vLLM's name leaves bf16 and fp16 out): said, not called
+# "the same dtype" (a fresh user's find, 2026-12-06).
+same = write("same-file.csv", "name,experts,top_k,hidden,intermediate,dtype\na,8,2,4096,14336,bf16\n"
+                              "b,8,2,2048,14336,bf16\nc,8,2,4096,14336,bf16\nd,8,1,4096,14336,fp16\n")
 rc, out, err = run("batch", same, "--target", "vllm-fused-moe", "--hw", "h200", "--emit", "vllm", "--m-values", "16",
                    "--out", os.path.join(TMP, "same-file"))
-check("two models of one vLLM file: the second skipped, its other hidden size said; the third, same K, without it",
-      rc == 0 and "same-file.csv:3: b: E=8, N=14336 and dtype as a (line 2), whose file it is (its hidden size K = 4096 "
-      "is not this model's 2048" in err and "same-file.csv:4: c: E=8, N=14336 and dtype as a (line 2), whose file it "
-      "is: vLLM names" in err, err)
+check("two models of one vLLM file: the second skipped, its other hidden size said; the third, same K, without it; "
+      "the fourth's top_k and dtype said",
+      rc == 0 and "same-file.csv:3: b: E=8, N=14336 as a (line 2), whose file it is: vLLM names its files by E, N and "
+      "fp8 dtype only; the file's configs are ranked for its hidden size K = 4096 (this model's 2048); skipped" in err
+      and "same-file.csv:4: c: E=8, N=14336 as a (line 2), whose file it is: vLLM names its files by E, N and fp8 "
+      "dtype only; skipped" in err
+      and "same-file.csv:5: d: E=8, N=14336 as a (line 2), whose file it is: vLLM names its files by E, N and fp8 "
+      "dtype only; the file's configs are ranked for its top_k = 2 (this model's 1) and dtype bf16 (this model's "
+      "fp16); skipped" in err, err)
 
 # A checkpoint of another quantization (gpt-oss's mxfp4) is refused, saying vLLM runs another MoE kernel
 # for it ("give --dtype" alone sent a user to files vLLM never reads), and with --dtype it is ranked,

@@ -108,7 +108,7 @@ int run_moe_batch(const MoeBatchOptions& o) {
   // the same file, so the first keeps it.
   using FileKey = std::tuple<std::int64_t, std::int64_t, std::string, std::int64_t>;
   std::map<FileKey, std::pair<std::string, std::map<std::int64_t, TileConfig>>> files;  // key -> (model, M -> config)
-  std::map<FileKey, std::int64_t> file_hidden;  // key -> the hidden size (K) of the model whose file it is
+  std::map<FileKey, MoeModel> file_model;  // key -> the model whose file it is
   std::vector<TileConfig> space;
   std::vector<RankedConfig> ranked;
   std::size_t ranked_layers = 0, bad = 0;
@@ -142,20 +142,27 @@ int run_moe_batch(const MoeBatchOptions& o) {
       // were each other's "E8-N14336-H4096": a fresh user's find, 2026-12-04).
       const std::string first = model.line > 0 ? label + " (line " + std::to_string(model.line) + ")" : label;
       const auto [it, fresh] = files.try_emplace(key, first, std::map<std::int64_t, TileConfig>{});
-      const auto [hidden_of_file, fresh_hidden] = file_hidden.try_emplace(key, model.hidden);
-      (void)fresh_hidden;
+      const MoeModel& owner = file_model.try_emplace(key, model).first->second;
       if (!fresh) {
-        // A hidden size (K) of its own means the file's configs were ranked for another GEMM: said (it
-        // read as a harmless duplicate: a fresh CI user's find, 2026-12-05).
-        const std::string other_k =
-            hidden_of_file->second == model.hidden
-                ? std::string()
-                : fmt::format(" (its hidden size K = {} is not this model's {}: the file's configs are ranked for that "
-                              "GEMM)",
-                              hidden_of_file->second, model.hidden);
-        spdlog::warn("{}{}: E={}, N={} and dtype as {}, whose file it is{}: vLLM names its files by E, N and dtype only; "
+        // What the file's configs were ranked for that this model does not have: its hidden size (K),
+        // top_k, or 16-bit dtype (vLLM leaves bf16 and fp16 out of the name). A hidden size of its own
+        // read as a harmless duplicate (a fresh CI user's find, 2026-12-05); top_k and the dtype went
+        // unsaid, the dtype called the same (a fresh user's find, 2026-12-06).
+        std::vector<std::string> differs;
+        if (owner.hidden != model.hidden)
+          differs.push_back(fmt::format("hidden size K = {} (this model's {})", owner.hidden, model.hidden));
+        if (owner.top_k != model.top_k)
+          differs.push_back(fmt::format("top_k = {} (this model's {})", owner.top_k, model.top_k));
+        if (owner.dtype != model.dtype)
+          differs.push_back(fmt::format("dtype {} (this model's {})", dtype_name(owner.dtype), dtype_name(model.dtype)));
+        std::string ranked_for;
+        for (std::size_t i = 0; i < differs.size(); ++i)
+          ranked_for += (i == 0 ? "; the file's configs are ranked for its " : i + 1 == differs.size() ? " and " : ", ") +
+                        differs[i];
+        spdlog::warn("{}{}: E={}, N={}{} as {}, whose file it is: vLLM names its files by E, N and fp8 dtype only{}; "
                      "skipped",
-                     where, label, model.experts, model.n_per_rank(), it->second.first, other_k);
+                     where, label, model.experts, model.n_per_rank(), model.dtype == Dtype::fp8 ? " and dtype" : "",
+                     it->second.first, ranked_for);
         continue;
       }
     }

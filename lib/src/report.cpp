@@ -168,7 +168,12 @@ std::string csv_field(const std::string& s) {
   // raw NUL or ESC made the CSV one that the CSV readers, this tool's too, refuse.
   // UTF-8 text stays as it is.
   const std::string t = escape_control(s, true);
-  if (t.find_first_of(",\"\n\r") == std::string::npos) return t;
+  // A leading '#' (a CSV reader takes the line for a comment) or a space at either end (trimmed when
+  // read) is quoted too: batch's output read back lost such names, or the row (a fresh user's find,
+  // 2026-12-06).
+  const bool edge = !t.empty() && (t.front() == '#' || t.front() == ' ' || t.back() == ' ' || t.front() == '\t' ||
+                                   t.back() == '\t');
+  if (!edge && t.find_first_of(",\"\n\r") == std::string::npos) return t;
   std::string q = "\"";
   for (char ch : t) {
     if (ch == '"') q += '"';

@@ -125,6 +125,12 @@ class CsvShapeReader : public ShapeReader {
     // each, and only each shape's first place is ranked again (18 warnings, and a --top 3 result
     // ranked every shape three times: a fresh user's find, 2026-12-06), as a JSON Lines result is.
     const bool result = header_.index("rank") >= 0 && header_.index("latency_us") >= 0 && header_.index("hardware") >= 0;
+    // A fused-MoE layer's result (`batch --target vllm-fused-moe --format csv`): its m, n, k are one
+    // GEMM of a layer, which re-ranked as a dense GEMM with only unknown-column warnings, where the
+    // JSON Lines form of the same result is refused (a fresh user's find, 2026-12-06).
+    if (result && header_.index("experts") >= 0 && header_.index("gemm") >= 0)
+      reader_.fail("a fused-MoE layer's result (columns experts, top_k, gemm), not a dense GEMM list: rank the "
+                   "layer from its model list with --target vllm-fused-moe");
     irank_ = result ? header_.index("rank") : -1;
     warnings_ = header_.unknown_column_warnings(shape_list_keys(),
                                                 result ? ranking_csv_result_columns() : std::vector<std::string>{});
@@ -140,9 +146,15 @@ class CsvShapeReader : public ShapeReader {
   bool next(ShapeEntry& e) override {
     if (!reader_.next(fields_)) return false;
     // A result's second and later places of a shape (rank 2, 3, ...): the shape is ranked at its first.
-    while (irank_ >= 0 && static_cast<std::size_t>(irank_) < fields_.size() && fields_[irank_].size() >= 1 &&
-           fields_[irank_] != "1" && fields_[irank_].find_first_not_of("0123456789") == std::string::npos)
+    // Its infeasible rows (`--candidates --top 0`: no rank) too, where they follow a row of the same
+    // shape (each ranked the shape once more: a fresh user's find, 2026-12-06); a shape whose rows
+    // are all infeasible is still read once.
+    while (irank_ >= 0 && static_cast<std::size_t>(irank_) < fields_.size() &&
+           ((fields_[irank_].size() >= 1 && fields_[irank_] != "1" &&
+             fields_[irank_].find_first_not_of("0123456789") == std::string::npos) ||
+            (fields_[irank_].empty() && shape_key() == last_key_)))
       if (!reader_.next(fields_)) return false;
+    if (irank_ >= 0) last_key_ = shape_key();
     e = ShapeEntry{};
     e.line = reader_.line();
     try {
@@ -174,6 +186,15 @@ class CsvShapeReader : public ShapeReader {
   std::vector<std::string> fields_;
   int im_, in_, ik_, ib_, id_, il_, iname_;
   int irank_ = -1;  ///< the rank column of `batch --format csv`'s own output, else -1
+  std::string last_key_;  ///< shape_key() of the result row read last
+
+  /// A result row's shape: its name, m, n, k, batch, dtype and layout fields, joined.
+  std::string shape_key() const {
+    std::string key;
+    for (int i : {iname_, im_, in_, ik_, ib_, id_, il_})
+      key += (i >= 0 && static_cast<std::size_t>(i) < fields_.size() ? fields_[static_cast<std::size_t>(i)] : "") + '\x1f';
+    return key;
+  }
 };
 
 class TextShapeReader : public ShapeReader {

@@ -38,7 +38,8 @@ const std::vector<std::string>& ranking_csv_result_columns();
 void write_ranking_csv_rows(std::ostream& out, const GemmProblem& p, const Hardware& hw, const std::string& target,
                             const std::vector<RankedConfig>& ranked, std::size_t top, const std::string& name = "");
 
-/// Quotes a CSV field when it holds a comma, quote or newline (RFC 4180); control bytes other than
+/// Quotes a CSV field when it holds a comma, quote or newline (RFC 4180), starts with '#' (a comment
+/// to CSV readers) or starts or ends with a space or tab (trimmed when read); control bytes other than
 /// tab and newlines are written \xNN (as the table writes them), UTF-8 text as it is.
 std::string csv_field(const std::string& s);
 
