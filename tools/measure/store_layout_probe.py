@@ -8,7 +8,7 @@ data/measurements/h100-store.csv).
 
     python3 tools/measure/store_layout_probe.py --out DIR     (writes DIR/store-layout.txt; needs cuobjdump)
 
-Written 2026-12-06 (forty-second session) and not yet run: no device came that session. Its question
+Written 2026-12-06 (forty-second session), run in the forty-third on an H100 (data/measurements/h100-store-layout.txt). Its question
 (data/measurements/README.md, "The unaligned one-step set, timed held out"): which layout Triton stores
 a misaligned tile from, and whether tall tiles issue more store instructions or sectors than wide ones.
 """
