@@ -1098,6 +1098,14 @@ check("a fused-MoE CSV result as a dense list: refused, said as for JSON Lines",
       rc == 0 and rc2 != 0 and not out2 and f"{moe_again}:1: a fused-MoE layer's result (columns experts, top_k, gemm), "
       "not a dense GEMM list: rank the layer from its model list with --target vllm-fused-moe" in err2, err2)
 
+# --emit vllm says when an (N, K) does not fit the GPU's memory, as the other outputs do (it never
+# did: a fresh user's find, 2026-12-06): N x K fp8 weights of 2147483647^2 bytes, 4.61e+09 GB.
+huge = write("huge-nk.txt", "1x2147483647x2147483647\n")
+rc, out, err = run("batch", huge, "--hw", "h200", "--emit", "vllm", "--out", os.path.join(TMP, "huge-vllm"),
+                   "--m-values", "1")
+check("--emit vllm: an (N, K) beyond the GPU's memory is warned of",
+      rc == 0 and f"{huge}:1: 1x2147483647x2147483647: A, B and C take 4.61e+09 GB, more than" in err, err)
+
 # A YAML list that opens with a directive, on stdin: YAML (it was sniffed as a CSV header: a fresh user's
 # find, 2026-12-06).
 rc, out, err = run("batch", "-", "--hw", "h200", "--format", "csv", stdin="%YAML 1.2\n---\n- 64x64x64\n- 128x128x128\n")

@@ -726,6 +726,14 @@ check("batch --target vllm-fused-moe --candidates: an infeasible given config is
 # Two models of one (E, N, dtype) share vLLM's file: the second is skipped with a warning that names the
 # first, and says when its hidden size (K) differs, the file's configs then ranked for another GEMM (it
 # read as a harmless duplicate: a fresh CI user's find, 2026-12-05).
+# A layer whose experts' weights do not fit the GPU is warned of at every M, not only where the tokens
+# reach every expert (4096 experts of 8192 x 8192 x 3 bf16 weights: 1.65 TB; at M = 1 it was unsaid:
+# a fresh user's find, 2026-12-06).
+big = write("big-moe.csv", "experts,top_k,hidden,intermediate\n4096,8,8192,8192\n")
+rc, out, err = run("batch", big, "--target", "vllm-fused-moe", "--hw", "h200", "--format", "csv", "--m-values", "1")
+check("a MoE layer beyond the GPU's memory at M = 1: warned, all experts' weights counted",
+      rc == 0 and "the layer's weights (all 4096 experts), tokens and outputs take 1.65e+03 GB, more than" in err, err)
+
 # Likewise top_k and a 16-bit dtype of its own (vLLM's name leaves bf16 and fp16 out): said, not called
 # "the same dtype" (a fresh user's find, 2026-12-06).
 same = write("same-file.csv", "name,experts,top_k,hidden,intermediate,dtype\na,8,2,4096,14336,bf16\n"

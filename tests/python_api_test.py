@@ -1040,8 +1040,8 @@ for what, call in (("rank", lambda: g.rank((1048576,) * 3, hw="h200", top=1)),
         warnings.simplefilter("always")
         call()
     said = [str(w.message) for w in caught if issubclass(w.category, g.AdvisorWarning)]
-    check(f"{what} beyond the GPU's memory: the CLI's warning", any("of memory: no one GPU runs it" in m for m in said),
-          said)
+    check(f"{what} beyond the GPU's memory: the CLI's warning",
+          any("of memory: no one GPU " + ("holds" if what == "moe_rank" else "runs") + " it" in m for m in said), said)
 # (2) A profile loaded by a relative path is named by its absolute one after os.chdir (it named the
 # path again from the new directory).
 rel_dir = os.path.join(TMP, "rel")

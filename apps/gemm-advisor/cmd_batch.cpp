@@ -598,7 +598,18 @@ int run_batch(const BatchOptions& o) {
                   progress.clear();
                   spdlog::warn("{}", located(source, item->entry.line, entry_place(item->entry.entry) + w));
                 }
-                if (!vllm) beyond_memory.note(item->entry.problem, hw, located(source, item->entry.line, ""));
+                if (!vllm) {
+                  beyond_memory.note(item->entry.problem, hw, located(source, item->entry.line, ""));
+                } else if (!item->vllm_best.empty()) {
+                  // The (N, K) at the largest M its file holds, in the kernel's fp8 (the list's dtype is
+                  // not used): --emit vllm warned of nothing (a fresh user's find, 2026-12-06).
+                  gemm_advisor::GemmProblem largest = item->entry.problem;
+                  largest.dtype = gemm_advisor::Dtype::fp8;
+                  largest.batch = 1;
+                  largest.m = item->vllm_best.front().first;
+                  for (const auto& [m, config] : item->vllm_best) largest.m = std::max(largest.m, m);
+                  beyond_memory.note(largest, hw, located(source, item->entry.line, ""));
+                }
                 if (!item->infeasible_given.empty() && infeasible_shapes++ == 0)
                   first_infeasible = item->entry.problem.shape_text() + " (" + source + ":" +
                                      std::to_string(item->entry.line) + "): " + item->infeasible_given;

@@ -138,8 +138,9 @@ std::string fp8_format_warning(std::string_view dtype_text, const Hardware& hw);
 
 /// A warning where the problem's operands and output (GemmProblem::compulsory_bytes) do not fit the
 /// GPU's memory (Hardware::dram_bytes): "A, B and C take X GB, more than NAME's Y GB of memory: no one
-/// GPU runs it as one GEMM". The model predicts such a problem as given; the CLI and the Python module
-/// say so. "" where it fits or the profile gives no memory size.
+/// GPU runs it as one GEMM" (a fused-MoE problem: the weights of all its experts, "no one GPU holds
+/// it"). The model predicts such a problem as given; the CLI and the Python module say so. "" where it
+/// fits or the profile gives no memory size.
 std::string beyond_memory_warning(const GemmProblem& p, const Hardware& hw);
 
 }  // namespace gemm_advisor

@@ -63,7 +63,9 @@ const ModelParams& fp8_block_params() {
     p.narrow_tile_matrix_efficiency = 0.15;
     p.loaded_latency_multiplier = 7.0;
     p.unpipelined_latency_multiplier = 7.0;  // the one latency this fit had
-    p.idle_latency_fraction = 1.0;  // one latency at every load, as fitted (vllm-fp8-block's 0.55 is later)
+    // One latency at every load: fitted with the loaded multiplier, idle_latency_fraction stays 1 here
+    // (data/fit/h200-fp8-block.txt, 2026-12-06), where vllm-fp8-block's is 0.55.
+    p.idle_latency_fraction = 1.0;
     p.l2_reuse_fraction = 0.0;
     p.memory_level_overlap = 1.0;
     p.tail_wave_fill_relief = 0.0;  // as the 16-bit set (vllm_fused_moe_default_params)
@@ -426,7 +428,9 @@ const ModelParams& vllm_fused_moe_default_params() {
     p.narrow_tile_matrix_efficiency = 0.25;
     p.loaded_latency_multiplier = 3.5;
     p.unpipelined_latency_multiplier = 3.5;  // the one latency this fit had
-    p.idle_latency_fraction = 1.0;  // one latency at every load, as fitted (vllm-fp8-block's 0.55 is later)
+    // One latency at every load: fitted with the loaded multiplier, idle_latency_fraction stays 1 here
+    // (data/fit/h200-fp8-block.txt, 2026-12-06), where vllm-fp8-block's is 0.55.
+    p.idle_latency_fraction = 1.0;
     p.dram_active_cu_headroom = 5.6;
     p.memory_level_overlap = 0.9;
     p.coresident_overhead_overlap = 1.0;
