@@ -1461,4 +1461,18 @@ rc, out, err = run("explain", "4096x4095x16", "--hw", "a100", "--config", "16x25
 check("explain on the A100, 4095-wide rows: the store line counts the sectors",
       rc == 0 and "counting the 1.06 bytes of sectors a row of this tile touches per byte it writes" in out, out)
 
+# explain says what the latency term is made of, with its parameters: vllm-fp8-block's load-dependent
+# latency (idle_latency_fraction 0.55, vllm_fp8_block.cpp) named, triton's single one without it, and a
+# one-stage config's unpipelined wait (a fresh user could not tell the latency depends on load, 2026-12-06).
+rc, out, err = run("explain", "1x576x7168", "--hw", "h200", "--target", "vllm-fp8-block", "--config", "16x32x128:4:4:g1")
+check("explain vllm-fp8-block: the latency's load dependence and its parameters are said",
+      rc == 0 and "loaded_latency_multiplier 4.13 x the idle latency of the farthest level it reads x (0.55 + 0.45 x "
+      "the levels' share of the step: idle_latency_fraction 0.55)" in out, out)
+rc, out, err = run("explain", "4096x4096x4096", "--hw", "h200", "--config", "128x128x64:8:3")
+check("explain triton: one loaded latency, no load term",
+      rc == 0 and "a load's wait, loaded_latency_multiplier" in out and "idle_latency_fraction" not in out, out)
+rc, out, err = run("explain", "4096x4096x4096", "--hw", "h200", "--config", "128x128x64:8:1")
+check("explain at one stage: the unpipelined wait",
+      rc == 0 and "(num_stages 1: each step waits for its own loads, unpipelined_latency_multiplier" in out, out)
+
 cli_harness.finish()

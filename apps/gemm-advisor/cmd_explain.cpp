@@ -186,7 +186,27 @@ Registered register_explain(CLI::App& app) {
                                               fmt::format(" (the slowest + {:.0f}% of the others: memory_level_overlap {:.3g})",
                                                           100 * (1 - params.memory_level_overlap),
                                                           params.memory_level_overlap));
-                line("  unhidden latency", us(x.latency_step_s));
+                // What the latency term is made of, with the parameters it takes (a fresh user could not
+                // tell the latency depends on the step's load, 2026-12-06).
+                line("  unhidden latency",
+                     us(x.latency_step_s) +
+                         (c.num_stages >= 2
+                              ? fmt::format(" (a load's wait, loaded_latency_multiplier {:.3g} x the idle latency of the "
+                                            "farthest level it reads{}, plus its transfer, over the K-steps of loads in "
+                                            "flight; where none can be in flight, an operand out of the pipeline, "
+                                            "unpipelined_latency_multiplier {:.3g})",
+                                            params.loaded_latency_multiplier,
+                                            params.idle_latency_fraction < 1
+                                                ? fmt::format(" x ({:.3g} + {:.3g} x the levels' share of the step: "
+                                                              "idle_latency_fraction {:.3g})",
+                                                              params.idle_latency_fraction,
+                                                              1 - params.idle_latency_fraction,
+                                                              params.idle_latency_fraction)
+                                                : std::string(),
+                                            params.unpipelined_latency_multiplier)
+                              : fmt::format(" (num_stages 1: each step waits for its own loads, "
+                                            "unpipelined_latency_multiplier {:.3g} x the idle latency)",
+                                            params.unpipelined_latency_multiplier)));
                 if (x.matrix_drain_step_s > 0)
                   line("serialized matrix drain", us(x.matrix_drain_step_s) + " per K-step, added to the step");
                 if (x.lone_warpgroup_step_s > 0)
