@@ -676,4 +676,17 @@ check("a stray family on one row: the warning names the row and both families",
       rc == 0 and f"at {split}:{first + 2}; rows of the same shape are under family '{rows[first]['family']}', this "
       "one under 'stray' (a row whose family differs is a problem of its own)" in err, err)
 
+# A fit that keeps its start still writes the fitted parameters' values: the file left them out and
+# followed whatever a later binary ships as the target's default (a fresh user's find, 2026-12-06).
+# vllm-fp8-block's shipped 0.55 and 4.13 were fitted on this data (data/fit/h200-fp8-block.txt), so
+# the fit from them moves neither.
+kept = os.path.join(TMP, "kept.yaml")
+rc, out, err = run("calibrate", "--hw", "h200", "--target", "vllm-fp8-block", "--measurements", FP8,
+                   "data/measurements/h200-fp8-block-e.csv", "--passes", "1", "--params",
+                   "idle_latency_fraction,loaded_latency_multiplier", "-o", kept)
+text = open(kept).read() if os.path.exists(kept) else ""
+check("a fit that moves nothing writes the fitted parameters' values, and says so",
+      rc == 0 and "holds the start's values (embedded:h200), written out" in err
+      and "idle_latency_fraction: 0.55" in text and "loaded_latency_multiplier: 4.13" in text, err + text[-600:])
+
 cli_harness.finish()

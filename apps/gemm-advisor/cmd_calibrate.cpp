@@ -396,7 +396,7 @@ Registered register_calibrate(CLI::App& app) {
             if (!moved)
               // The fit on all shapes kept every start value (the folds' fits may have moved): the file
               // holds the start's values, which the warning below called worse than themselves.
-              spdlog::warn("no parameter moved in the fit on all shapes: {} holds the start's values ({})", o->out,
+              spdlog::warn("no parameter moved in the fit on all shapes: {} holds the start's values ({}), written out", o->out,
                            profile_source_text(profile.hw));
             else if (c.held_out_after.geomean_pct_of_oracle < c.held_out_before.geomean_pct_of_oracle)
               spdlog::warn("the fit does not generalize: held out, geomean {:.1f}% -> {:.1f}% of oracle, worst {:.1f}% -> "

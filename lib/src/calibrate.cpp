@@ -361,6 +361,7 @@ Calibration calibrate(const std::vector<MeasuredShape>& shapes, const Profile& p
   c.shapes = usable.size();
   c.families = families.size();
   c.variant = std::string(fitted_variant(usable, target));
+  for (const ModelParamInfo* info : o.params) c.fitted_names.emplace_back(info->name);
   c.start = profile.params_for(Target::param_key(target.name(), c.variant), target.variant_default_params(c.variant));
   const std::vector<Measured> valid = valid_measurements(usable);
   std::map<const MeasuredShape*, const Measured*> by_shape;
@@ -420,7 +421,10 @@ std::string calibrated_profile_yaml(const std::string& profile_yaml, const Profi
   YAML::Node params = c.variant.empty() ? section["model_parameters"] : section[c.variant]["model_parameters"];
   for (const ModelParamInfo& info : kModelParamRegistry) {
     const double v = c.fitted.*(info.field);
-    if (v == c.start.*(info.field)) continue;
+    // A fitted parameter is written even where the fit kept its start: a file that left it out
+    // followed whatever a later binary ships as the target's default (a fresh user's find, 2026-12-06).
+    const bool fitted = std::find(c.fitted_names.begin(), c.fitted_names.end(), info.name) != c.fitted_names.end();
+    if (v == c.start.*(info.field) && !fitted) continue;
     char text[64];
     std::snprintf(text, sizeof text, "%.*g", kWrittenDigits, v);  // as rounded() scored it
     params[std::string(info.name)] = std::string(text);

@@ -66,6 +66,7 @@ struct Calibration {
   std::string variant;               ///< the parameter set fitted (Target::param_variant; "": the target's own)
   ModelParams start;                 ///< the target's parameters on the profile before the fit
   ModelParams fitted;                ///< fitted on all shapes
+  std::vector<std::string> fitted_names;  ///< the parameters fitted (CalibrationOptions::params), registry order given
   std::vector<FoldResult> folds;
   PickScore held_out_before, held_out_after;  ///< every shape scored in its held-out fold, pooled
   PickScore all_before, all_after;   ///< on all shapes (in-sample), before and after
@@ -86,7 +87,8 @@ std::vector<std::vector<std::size_t>> family_folds(const std::vector<MeasuredSha
 Calibration calibrate(const std::vector<MeasuredShape>& shapes, const Profile& profile, const Target& target,
                       const CalibrationOptions& options = {});
 
-/// The profile overlay calibrate writes: the input profile's YAML with the fitted values under
+/// The profile overlay calibrate writes: the input profile's YAML with the fitted values (every fitted
+/// parameter's, and any other the fit moved) under
 /// `targets: {TARGET: {model_parameters: ...}}` (a variant's: `targets: {TARGET: {VARIANT:
 /// {model_parameters: ...}}}`) and the fit's provenance under `calibration:`
 /// (`provenance` lines: data files, shapes, date, cross-validated figures). `--hw FILE` loads it.
