@@ -274,13 +274,17 @@ TEST_CASE("model_parameters outside the range the model stays finite in are erro
   CHECK_THROWS_WITH(with("launch_overhead_s: 1e308"), Catch::Contains("outside the plausible range [0, 0.01]"));
   CHECK_THROWS_WITH(with("k_step_overhead_overlap: 1.5"), Catch::Contains("outside the plausible range [0, 1]"));
   CHECK_THROWS_WITH(with("narrow_tile_matrix_efficiency: 0"), Catch::Contains("outside the plausible range"));
-  // One message per bad value, not a second "plausible range" line.
+  // One message per bad value, not a second "plausible range" line; a negative value is told the
+  // parameter's range ("must be zero or positive" sent a user to 0, outside [0.001, 1] for
+  // idle_latency_fraction: a fresh user's find, 2026-12-06).
   try {
     with("loaded_latency_multiplier: -1");
     FAIL("no error");
   } catch (const InputError& e) {
-    CHECK_THAT(e.what(), Catch::Contains("must be zero or positive, got -1"));
+    CHECK_THAT(e.what(), Catch::Contains("'model_parameters.loaded_latency_multiplier' = -1 is outside the plausible "
+                                         "range [0, 1000]"));
   }
+  CHECK_THROWS_WITH(with("idle_latency_fraction: -1"), Catch::Contains("= -1 is outside the plausible range [0.001, 1]"));
   ProfileDiagnostics diag;
   CHECK_THROWS(parse_profile(good + "  loaded_latency_multiplier: -1\n", "mp.yaml", &diag));
   CHECK(diag.errors.size() == 1);

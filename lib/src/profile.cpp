@@ -819,6 +819,17 @@ void parse_model_parameters(ProfileReader& r, ProfileDiagnostics& diag, const YA
     if (!mp[key]) continue;
     const std::string full = path + "." + key;
     const std::size_t errors_before = diag.errors.size();
+    // A negative number is told the parameter's range, as any other value outside it ("must be zero or
+    // positive" sent a user to 0, which the range then refused: a fresh user's find, 2026-12-06).
+    if (mp[key].IsScalar()) {
+      const std::string& text = mp[key].Scalar();
+      char* end = nullptr;
+      const double parsed = std::strtod(text.c_str(), &end);
+      if (!text.empty() && end == text.c_str() + text.size() && std::isfinite(parsed) && parsed < 0) {
+        r.plausible(mp, key, full, info.min_value, info.max_value);
+        continue;
+      }
+    }
     const double v = r.number(mp, key, full, true);
     if (diag.errors.size() != errors_before) continue;  // not a number: reported once
     // -0.0 is 0 (it printed as "-0 us" and went into calibrate's overlay as -0.0: a fresh user's find).
