@@ -215,6 +215,15 @@ rc, out, err = run("batch", "--from-hf", hf, "--tp", "2", "--target", "vllm-fuse
 line = json.loads(out.splitlines()[0]) if rc == 0 and out else {}
 check("batch --from-hf ranks the model's layer", line.get("problem", {}).get("n") == 7168 and
       line.get("name") == "mixtral/m16", out[:200] + err)
+# transformers' newer `dtype` key (it renamed `torch_dtype`) is read: float16 ranks an fp16 layer (it
+# was taken for bf16: a fresh user's find, 2026-12-06).
+hf16 = write("config-dtype.json", json.dumps({"model_type": "mixtral", "num_local_experts": 8, "num_experts_per_tok": 2,
+                                              "hidden_size": 4096, "intermediate_size": 14336, "dtype": "float16"}))
+rc, out16, err = run("batch", "--from-hf", hf16, "--tp", "2", "--target", "vllm-fused-moe", "--hw", "h200",
+                     "--m-values", "16", "--format", "jsonl")
+line16 = json.loads(out16.splitlines()[0]) if rc == 0 and out16 else {}
+check("--from-hf reads transformers' newer 'dtype' key", line16.get("problem", {}).get("dtype") == "fp16",
+      out16[:300] + err)
 # Expert keys both at the top level and under text_config: which layer is meant is refused, not guessed.
 both = write("both.json", json.dumps({"hidden_size": 2048, "moe_intermediate_size": 768, "num_experts": 128,
                                       "num_experts_per_tok": 8, "text_config": {"hidden_size": 5120,

@@ -658,8 +658,12 @@ MoeModel moe_model_from_hf_config(const std::string& file, std::int64_t tp, cons
     m.dtype = Dtype::fp8;
     m.quant_block = block_of(*q);
   } else {
-    const std::string td = c.contains("torch_dtype") && c["torch_dtype"].is_string() ? c["torch_dtype"].get<std::string>()
-                                                                                     : "bfloat16";
+    // transformers writes `dtype` since it renamed `torch_dtype` (4.56): either is read, torch_dtype
+    // first (a config with `dtype: float16` was ranked as bf16: a fresh user's find, 2026-12-06).
+    const char* key = c.contains("torch_dtype") && c["torch_dtype"].is_string() ? "torch_dtype"
+                      : c.contains("dtype") && c["dtype"].is_string()          ? "dtype"
+                                                                                : nullptr;
+    const std::string td = key ? c[key].get<std::string>() : "bfloat16";
     m.dtype = lower(td) == "float16" ? Dtype::fp16 : Dtype::bf16;
   }
   // --tp is the command line's, not the file's: named so (it read as the file's fault: a fresh CI
