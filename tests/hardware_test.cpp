@@ -76,7 +76,12 @@ TEST_CASE("broken profiles give file:line errors", "[hardware][errors]") {
                     Catch::Contains("bad.yaml:9:") && Catch::Contains("must be a number, got 'many'"));
   // An empty value is reported at its own line, not the next key's (yaml-cpp marks the null there).
   CHECK_THROWS_WITH(parse_profile(replaced(good, "cu_count: 100", "cu_count:"), "bad.yaml"),
-                    Catch::Contains("bad.yaml:9:") && Catch::Contains("compute.cu_count' must be a number"));
+                    Catch::Contains("bad.yaml:9:") && Catch::Contains("compute.cu_count' must be a number, got no value (null)"));
+  // A list or a mapping is said as such (it was "must be a number" alone: a fresh user's find, 2026-12-06).
+  CHECK_THROWS_WITH(parse_profile(replaced(good, "cu_count: 100", "cu_count: [100]"), "bad.yaml"),
+                    Catch::Contains("bad.yaml:9:") && Catch::Contains("compute.cu_count' must be a number, got a list"));
+  CHECK_THROWS_WITH(parse_profile(replaced(good, "cu_count: 100", "cu_count: {n: 100}"), "bad.yaml"),
+                    Catch::Contains("compute.cu_count' must be a number, got a mapping"));
   CHECK_THROWS_WITH(parse_profile(replaced(good, "  cu_count: 100\n", ""), "bad.yaml"),
                     Catch::Contains("missing key 'compute.cu_count'"));
   CHECK_THROWS_WITH(parse_profile(replaced(good, "dram_bandwidth_bytes_per_s: 2.0e12", "dram_bandwidth_bytes_per_s: 0"), "bad.yaml"),

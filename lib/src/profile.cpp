@@ -275,7 +275,10 @@ class ProfileReader {
     }
     numeric_keys_.insert(path);
     if (!n.IsScalar()) {
-      error(value_or_key(map, key), "'" + path + "' must be a number");
+      // Said what was found (a null, a list or a mapping was "must be a number" alone, where a word
+      // was quoted back: a fresh user's find, 2026-12-06).
+      error(value_or_key(map, key), "'" + path + "' must be a number, got " +
+                                        (n.IsSequence() ? "a list" : n.IsMap() ? "a mapping" : "no value (null)"));
       return 0;
     }
     // A quoted scalar ("0.5") or one tagged !!str is text in YAML, whatever it spells (a fresh
