@@ -1,7 +1,6 @@
 #include "gemm_advisor/hardware.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -13,7 +12,6 @@
 #include <unistd.h>
 
 #include "gemm_advisor/error.hpp"
-#include "gemm_advisor/moe.hpp"
 #include "text.hpp"
 
 namespace gemm_advisor {
@@ -39,28 +37,12 @@ void use_cu_count(Hardware& hw, int cu_count) {
     hw.display_name += " (" + std::to_string(cu_count) + " of " + std::to_string(product) + " CUs)";
 }
 
-namespace {
-// What the GPU holds for the problem: its operands and output, and for a fused-MoE layer the weights
-// of every expert, not only of those its tokens reach (compulsory_bytes, the DRAM traffic: a layer of
-// 4096 experts warned at 4096 tokens and not at 1, with the same 1.65 TB of weights either way: a fresh
-// user's find, 2026-12-06).
-double resident_bytes(const GemmProblem& p) {
-  if (p.moe.gemm == MoeGemm::layer) {
-    const std::array<GemmProblem, 2> g = moe_layer_gemms(p);
-    return resident_bytes(g[0]) + resident_bytes(g[1]);
-  }
-  if (!p.is_moe()) return p.compulsory_bytes();
-  const MoeRoutingTerms r = moe_routing_terms(p);
-  const double bits = dtype_bits(p.dtype), out_bits = dtype_bits(output_dtype(p.dtype));
-  const double n = static_cast<double>(p.n), k = static_cast<double>(p.k);
-  return ((static_cast<double>(p.moe.experts) * n * k + r.a_rows * k) * bits + r.routed_rows * n * out_bits) / 8.0;
-}
-}  // namespace
-
 std::string beyond_memory_warning(const GemmProblem& p, const Hardware& hw) {
   // Predicted as given, but said (131072^3 on an 80 GB A100 was predicted unsaid: a fresh user's find,
-  // 2026-12-04; the Python module said nothing until 2026-12-06).
-  const double bytes = resident_bytes(p);
+  // 2026-12-04; the Python module said nothing until 2026-12-06). A fused-MoE layer holds every
+  // expert's weights, not only those its tokens reach (compulsory_bytes: a 4096-expert layer of 1.65 TB
+  // warned at 4096 tokens, not at 1: a fresh user's find, 2026-12-06).
+  const double bytes = p.resident_bytes();
   if (!(hw.dram_bytes > 0 && bytes > hw.dram_bytes)) return "";
   const auto gb = [](double b) {
     char text[32];

@@ -228,21 +228,29 @@ double GemmProblem::flops() const {
   return 2.0 * md * nd * kd * static_cast<double>(batch);
 }
 
-double GemmProblem::compulsory_bytes() const {
-  const double bits = dtype_bits(dtype);
-  const double out_bits = dtype_bits(output_dtype(dtype));
-  const double md = static_cast<double>(m), nd = static_cast<double>(n), kd = static_cast<double>(k);
-  if (moe.gemm == MoeGemm::layer) {
-    const std::array<GemmProblem, 2> g = moe_layer_gemms(*this);
-    return g[0].compulsory_bytes() + g[1].compulsory_bytes();
+namespace {
+// A, B and C's bytes; for a MoE GEMM the weights of the experts the routing hits (`all_experts`: of
+// every expert), the distinct A rows and C ([M, top_k, N]); a layer sums its two GEMMs.
+double problem_bytes(const GemmProblem& p, bool all_experts) {
+  const double bits = dtype_bits(p.dtype);
+  const double out_bits = dtype_bits(output_dtype(p.dtype));
+  const double md = static_cast<double>(p.m), nd = static_cast<double>(p.n), kd = static_cast<double>(p.k);
+  if (p.moe.gemm == MoeGemm::layer) {
+    const std::array<GemmProblem, 2> g = moe_layer_gemms(p);
+    return problem_bytes(g[0], all_experts) + problem_bytes(g[1], all_experts);
   }
-  if (is_moe()) {
-    // The weights of every expert hit, the distinct A rows, and C ([M, top_k, N]).
-    const MoeRoutingTerms r = moe_routing_terms(*this);
-    return ((r.active_experts * nd * kd + r.a_rows * kd) * bits + r.routed_rows * nd * out_bits) / 8.0;
+  if (p.is_moe()) {
+    const MoeRoutingTerms r = moe_routing_terms(p);
+    const double experts = all_experts ? static_cast<double>(p.moe.experts) : r.active_experts;
+    return ((experts * nd * kd + r.a_rows * kd) * bits + r.routed_rows * nd * out_bits) / 8.0;
   }
-  return static_cast<double>(batch) * ((md * kd + kd * nd) * bits + md * nd * out_bits) / 8.0;
+  return static_cast<double>(p.batch) * ((md * kd + kd * nd) * bits + md * nd * out_bits) / 8.0;
 }
+}  // namespace
+
+double GemmProblem::compulsory_bytes() const { return problem_bytes(*this, false); }
+
+double GemmProblem::resident_bytes() const { return problem_bytes(*this, true); }
 
 std::string GemmProblem::shape_text() const {
   std::string s = std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k);

@@ -131,6 +131,9 @@ struct GemmProblem {
   /// Bytes every kernel must move at least: A and B read once, C written once; for a MoE GEMM the
   /// weights of the experts the routing hits (moe_active_experts), the distinct A rows and C.
   double compulsory_bytes() const;
+  /// Bytes the GPU must hold for the problem: compulsory_bytes, except that a MoE GEMM holds the
+  /// weights of all its experts, not only of those the routing hits (beyond_memory_warning).
+  double resident_bytes() const;
   /// "MxNxK" or "MxNxKxB"; a MoE problem adds "/E{experts}/top{top_k}/{gemm}", e.g. 64x768x2048/E128/top8/layer.
   std::string shape_text() const;
 };
