@@ -381,6 +381,12 @@ for name, args, code, fragment in [
      "unknown parameter 'loaded_latency_multiplyer' (did you mean 'loaded_latency_multiplier'?"),
     ("a parameter in capitals", ["--measurements", DATA, "--target", "triton-tutorial", "--params",
                                  "Loaded_Latency_Multiplier"], 2, "(did you mean 'loaded_latency_multiplier'?"),
+    # A shortened name (4 edits or more from the full one) that begins exactly one name is that name
+    # (idle_latency_frac: a fresh user's find, 2026-12-06); one that begins several is not guessed.
+    ("a shortened parameter", ["--measurements", DATA, "--target", "triton-tutorial", "--params",
+                               "idle_latency_frac"], 2, "(did you mean 'idle_latency_fraction'?"),
+    ("a prefix of several", ["--measurements", DATA, "--target", "triton-tutorial", "--params",
+                             "split_k_reduce"], 2, "unknown parameter 'split_k_reduce' (known: "),
     ("one fold", ["--measurements", DATA, "--folds", "1"], 2, "--folds"),
     ("an empty name in --params", ["--measurements", DATA, "--target", "triton-tutorial", "--params", ",,"], 2,
      "--params: an empty name in ',,'"),

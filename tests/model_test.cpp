@@ -222,6 +222,37 @@ TEST_CASE("split-K pays for its partial sums", "[model]") {
   CHECK(split.latency_s < whole.latency_s / 4);
 }
 
+TEST_CASE("copy_address_registers: a pipelined loop's copy addresses count against the registers", "[model]") {
+  // model_params.hpp, copy_address_registers. The H200, bf16 4096^3 NT (both operands aligned),
+  // 128x128x64 with 4 warps and 2 stages: 128 accumulators a thread (128 x 128 / 128 threads) and
+  // (128 + 128) x 64 x 2 bytes / 16 / 128 threads = 16 copy vectors a thread. Triton 3.6 compiled it
+  // with 204 registers (data/measurements/h200-resource-probe.csv): two blocks a CU (204 x 128 x 3 >
+  // 65,536), not the three the flat 32-register reserve allows (160 x 128 x 3 = 61,440), which its
+  // shared memory (2 x 32 KiB a block) allows too.
+  std::ifstream in(test_util::source_path("profiles/h200.yaml"));
+  REQUIRE(in);
+  const std::string yaml((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const Profile flat = load_profile("h200");
+  const Profile with = parse_profile(
+      yaml + "model_parameters:\n  register_overhead_per_thread: 26\n  copy_address_registers: 2.8\n", "h200-copy.yaml");
+  const GemmProblem p = parse_shape("4096x4096x4096");
+  const TileConfig c = cfg(128, 128, 64, 4, 2);
+  const Estimate a = test_util::estimate(p, flat, c);
+  const Estimate b = test_util::estimate(p, with, c);
+  REQUIRE(a.feasible);
+  REQUIRE(b.feasible);
+  CHECK(test_util::params(flat).copy_address_registers == 0.0);  // the default: no term
+  CHECK(a.registers_per_thread == 160.0);                        // 128 + 32
+  CHECK(a.occupancy == 3.0);
+  CHECK(b.registers_per_thread == Approx(128 + 26 + 2.8 * 16));  // 198.8 (compiled: 204)
+  CHECK(b.occupancy == 2.0);
+  // One stage copies nothing asynchronously: the term is off (the unpipelined loads' own registers
+  // count there instead).
+  const TileConfig one = cfg(128, 128, 64, 4, 1);
+  CHECK(test_util::estimate(p, with, one).registers_per_thread ==
+        Approx(test_util::estimate(p, flat, one).registers_per_thread - 6.0));
+}
+
 TEST_CASE("calibrate's default fit leaves the measured and assumed parameters alone", "[model][calibrate]") {
   // The split-K reduction's launch and its wait a split are measured (model_params.hpp,
   // h100-phase-probe.csv), the register reserve assumed, the staggered waves' share designed on one
@@ -235,8 +266,9 @@ TEST_CASE("calibrate's default fit leaves the measured and assumed parameters al
     CHECK(std::string_view(p->name) != "register_overhead_per_thread");
     CHECK(std::string_view(p->name) != "staggered_wave_fraction");
     CHECK(std::string_view(p->name) != "idle_latency_fraction");
+    CHECK(std::string_view(p->name) != "copy_address_registers");
   }
-  CHECK(params.size() == std::size(kModelParamRegistry) - 5);
+  CHECK(params.size() == std::size(kModelParamRegistry) - 6);
 }
 
 TEST_CASE("estimates stay finite and sane at the dimension limits", "[model][limits]") {

@@ -172,7 +172,16 @@ __attribute__((always_inline)) inline Residency residency(const EstimateContext&
       k.num_stages == 1 ? ((ctx.a_aligned ? k.a_staged_elements : 0.0) + (ctx.b_aligned ? k.b_staged_elements : 0.0)) *
                               ctx.bytes_in / kScalarBytes / r.threads
                         : 0.0;
-  const double regs_needed = k.accumulator_registers + staged_regs + unpipelined_regs + mp.register_overhead_per_thread;
+  // A pipelined loop keeps each aligned operand's copy addresses (one a 16-byte vector) for the whole
+  // loop (ModelParams::copy_address_registers; 0 by default: no term).
+  const double copy_regs =
+      k.num_stages >= 2 && mp.copy_address_registers > 0
+          ? mp.copy_address_registers *
+                ((ctx.a_aligned ? k.a_staged_elements : 0.0) + (ctx.b_aligned ? k.b_staged_elements : 0.0)) *
+                ctx.bytes_in / kVectorBytes / r.threads
+          : 0.0;
+  const double regs_needed =
+      k.accumulator_registers + staged_regs + unpipelined_regs + copy_regs + mp.register_overhead_per_thread;
   // The compiler caps registers so that one block fits on a CU; beyond the cap they spill to local
   // memory, stored and reloaded every K-step.
   const double regs_cap = warps.register_cap;

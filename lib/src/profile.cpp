@@ -57,17 +57,23 @@ std::size_t edit_distance(const std::string& a, const std::string& b) {
   return row[b.size()];
 }
 
-// The name of `names` nearest `key` by edit_distance if within 3 edits, else "" (a "did you mean"
-// suggestion); `skip` is never suggested.
+// The name of `names` nearest `key` by edit_distance if within 3 edits, else the one name that
+// starts with `key` (a shortened name of 4 characters or more: `idle_latency_frac`), else "" (a
+// "did you mean" suggestion); `skip` is never suggested.
 template <class Names>
 std::string nearest_name(const std::string& key, const Names& names, std::string_view skip = {}) {
-  std::string nearest;
-  std::size_t best = std::string::npos;
+  std::string nearest, extended;
+  std::size_t best = std::string::npos, extensions = 0;
   for (const auto& name : names) {
-    const std::size_t d = edit_distance(key, std::string(name));
-    if (name != skip && d < best) best = d, nearest = std::string(name);
+    if (name == skip) continue;
+    const std::string candidate(name);
+    const std::size_t d = edit_distance(key, candidate);
+    if (d < best) best = d, nearest = candidate;
+    if (key.size() >= 4 && candidate.size() > key.size() && candidate.compare(0, key.size(), key) == 0)
+      ++extensions, extended = candidate;
   }
-  return best <= 3 ? nearest : std::string();
+  if (best <= 3) return nearest;
+  return extensions == 1 ? extended : std::string();
 }
 
 // Largest whole number a profile key may hold (see ProfileReader::integer).

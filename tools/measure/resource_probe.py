@@ -12,7 +12,8 @@ narrower than 32 bits is not pipelined, so it is not multi-buffered) and need ch
 compiler on the GPU, as the aligned rules were (data/measurements/h200-triton-extra.csv, compile grid).
 
     python3 tools/measure/resource_probe.py --out OUT.csv [--jobs 15] [--quick]
-    python3 tools/measure/resource_probe.py --only PLAN.csv --out OUT.csv   # the `triton` rows of a plan
+    python3 tools/measure/resource_probe.py --only PLAN.csv --out OUT.csv   # the `triton` (bf16) and
+                                                                           # `vllm-fp8-block` rows of a plan
                                                                            # (sweep.py's --only format),
                                                                            # each (shape, config) once
 
@@ -69,23 +70,25 @@ def grid(quick=False):
 
 
 def plan_grid(path):
-    """The probe tasks of a plan or measurement CSV (kernel triton, m, n, k, layout, block_m, block_n,
-    block_k, num_warps, num_stages; split_k and group_m do not change what is compiled for registers:
-    SPLIT_K is a runtime integer, GROUP_SIZE_M only the raster), each (shape, layout, config) once;
-    the signature column says "plan"."""
+    """The probe tasks of a plan or measurement CSV (kernel triton in bf16, or vllm-fp8-block; m, n, k,
+    layout, block_m, block_n, block_k, num_warps, num_stages; split_k and group_m do not change what is
+    compiled for registers: SPLIT_K is a runtime integer, GROUP_SIZE_M only the raster), each (kernel,
+    shape, layout, config) once; the signature column says "plan"."""
     out, seen = [], set()
     with open(path) as f:
         for r in csv.DictReader(f):
-            if (r.get("kernel") or "triton") != "triton" or (r.get("dtype") or "bf16") != "bf16":
+            kernel = r.get("kernel") or "triton"
+            if not ((kernel == "triton" and (r.get("dtype") or "bf16") == "bf16") or kernel == "vllm-fp8-block"):
                 continue
-            key = tuple(int(r[c]) for c in ("m", "n", "k", "block_m", "block_n", "block_k", "num_warps",
-                                              "num_stages")) + (r["layout"],)
+            key = (kernel,) + tuple(int(r[c]) for c in ("m", "n", "k", "block_m", "block_n", "block_k", "num_warps",
+                                                         "num_stages")) + (r["layout"] or "NT",)
             if key in seen:
                 continue
             seen.add(key)
-            m, n, k, bm, bn, bk, w, st, lay = key
-            out.append(("triton", "plan", m, n, k, lay, dict(block_m=bm, block_n=bn, block_k=bk, group_m=8,
-                                                             num_warps=w, num_stages=st, split_k=1)))
+            kernel, m, n, k, bm, bn, bk, w, st, lay = key
+            out.append((kernel, "plan", m, n, k, lay, dict(block_m=bm, block_n=bn, block_k=bk,
+                                                           group_m=8 if kernel == "triton" else 32,
+                                                           num_warps=w, num_stages=st, split_k=1)))
     return out
 
 
@@ -130,7 +133,8 @@ def compile_kernel(kernel, m, n, k, lay, c):
 
 def probe(task):
     kernel, sig, m, n, k, lay, c = task
-    row = dict(kernel=kernel, signature=sig, m=m, n=n, k=k, dtype="bf16", layout=lay, **{
+    row = dict(kernel=kernel, signature=sig, m=m, n=n, k=k, dtype="fp8" if kernel == "vllm-fp8-block" else "bf16",
+               layout=lay, **{
         key: c[key] for key in ("block_m", "block_n", "block_k", "num_warps", "num_stages")})
     t0 = time.time()
     try:
@@ -182,7 +186,8 @@ def main():
     ap.add_argument("--jobs", type=int, default=max(1, (os.cpu_count() or 2) - 1))
     ap.add_argument("--quick", action="store_true", help="BLOCK_K 64 and 8 warps only")
     ap.add_argument("--max-minutes", type=float, default=8.0)
-    ap.add_argument("--only", help="probe the triton rows of this plan or measurement CSV instead of the grid")
+    ap.add_argument("--only", help="probe the triton (bf16) and vllm-fp8-block rows of this plan or measurement CSV "
+                                   "instead of the grid")
     a = ap.parse_args()
     tasks = plan_grid(a.only) if a.only else grid(a.quick)
     run_probe("resource_probe", tasks, probe, COLUMNS, a.out, a.jobs, a.max_minutes)

@@ -102,6 +102,16 @@ struct ModelParams {
   /// Registers per thread a Triton kernel uses besides accumulators and staged operands
   /// (addresses, loop counters, masks). Assumed, not measured; it only matters near the limits.
   double register_overhead_per_thread = 32.0;
+  /// Registers per thread for each 16-byte vector of an aligned operand's K-step copy in a
+  /// pipelined loop (num_stages >= 2): the copy's 64-bit address and its mask, which Triton keeps for
+  /// the whole loop. A thread issues (block_m + block_n) x block_k x input bytes / 16 / threads such
+  /// vectors a K-step. Measured, not fitted: Triton 3.6's register counts of our masked kernel on the
+  /// H200 (h200-resource-probe.csv, the 102 aligned 4096^3 NT configs at 2-4 stages under the
+  /// 255-register cap) are accumulators + 26 + 2.8 a vector (rms 7.9 registers, worst 18), where
+  /// accumulators + 32 missed by rms 29, worst 72 (128x128x64 with 4 warps: 204 compiled, 160
+  /// assumed: two blocks a CU, not three). 0 (the default) keeps the flat register_overhead_per_thread
+  /// alone, as before 2026-12-06.
+  double copy_address_registers = 0.0;
   /// Predicted times within this relative distance are a near-tie, broken by tile arithmetic
   /// intensity (Origami's tie-breaker). Fitted: 0.02.
   double near_tie_tolerance = 0.02;
@@ -295,6 +305,9 @@ constexpr ModelParamInfo kModelParamRegistry[] = {
      "L2/DRAM bandwidth one CU can draw over its even share"},
     {"register_overhead_per_thread", "registers", 0, 1024, &ModelParams::register_overhead_per_thread,
      "registers a thread uses besides accumulators and staged operands", /*fit_by_default=*/false},
+    {"copy_address_registers", "registers", 0, 64, &ModelParams::copy_address_registers,
+     "registers a thread keeps per 16-byte vector of an aligned operand's pipelined K-step copy",
+     /*fit_by_default=*/false},
     {"near_tie_tolerance", "fraction", 0, 1, &ModelParams::near_tie_tolerance,
      "relative distance within which predictions are a near-tie"},
     {"spill_bandwidth_fraction", "fraction", 1e-3, 1, &ModelParams::spill_bandwidth_fraction,
