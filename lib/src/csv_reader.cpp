@@ -513,9 +513,22 @@ bool CsvHeader::repeats_header(const std::vector<std::string>& fields) const {
   return named;
 }
 
+std::size_t CsvHeader::value_under_padding(const std::vector<std::string>& fields) const {
+  std::size_t named = names_.size();
+  while (named > 0 && names_[named - 1].empty()) --named;
+  for (std::size_t i = named; i < fields.size() && i < names_.size(); ++i)
+    if (!fields[i].empty()) return i + 1;
+  return 0;
+}
+
 void require_header_fields(const CsvReader& r, const CsvHeader& h, const std::vector<std::string>& fields) {
   if (fields.size() != h.size())
     r.fail("expected " + std::to_string(h.size()) + " fields as in the header, got " + std::to_string(fields.size()));
+  // A value past the header's last name (its trailing commas): read as no column, it was dropped
+  // unsaid, where one field too many is refused above (a fresh user's find, 2026-12-06).
+  if (const std::size_t column = h.value_under_padding(fields); column > 0)
+    r.fail("field " + std::to_string(column) + " ('" + printable(fields[column - 1]) +
+           "') is under no column name (the header ends in empty names there): name its column or leave it empty");
   // Two files joined with cat: the second's header said "column 'm': 'm' is not a whole number" (a
   // fresh user's find, 2026-12-06).
   if (h.repeats_header(fields))

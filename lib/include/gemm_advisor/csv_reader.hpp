@@ -72,6 +72,10 @@ class CsvHeader {
   /// Whether a data row repeats the header row (each named column's field is its name, case
   /// ignored): two files joined with `cat`, the second's header inside the data.
   bool repeats_header(const std::vector<std::string>& fields) const;
+  /// The 1-based position of the first non-empty field of a data row under the header's trailing
+  /// empty names (a spreadsheet's padding, which no warning names), or 0: a value there would be
+  /// dropped unsaid.
+  std::size_t value_under_padding(const std::vector<std::string>& fields) const;
 
  private:
   std::map<std::string, int> columns_;
