@@ -101,6 +101,11 @@ TEST_CASE("broken profiles give file:line errors", "[hardware][errors]") {
   CHECK(parse_profile(replaced(good, "cu_count: 100", "cu_count: 0100"), "ok.yaml").hw.cu_count == 100);
   CHECK_THROWS_WITH(parse_profile(replaced(good, "cu_count: 100", "cu_count: 0o18"), "bad.yaml"),
                     Catch::Contains("must be a number, got '0o18'"));
+  // strtod's hexadecimal fractions are no YAML number (0x1.9p+6 was read as 100).
+  CHECK_THROWS_WITH(parse_profile(replaced(good, "cu_count: 100", "cu_count: 0x1.9p+6"), "bad.yaml"),
+                    Catch::Contains("must be a decimal number or a hexadecimal integer, got '0x1.9p+6'"));
+  CHECK_THROWS_WITH(parse_profile(replaced(good, "cu_count: 100", "cu_count: 0x19P2"), "bad.yaml"),
+                    Catch::Contains("got '0x19P2'"));
   // A digit separator gets a hint; a key written as a list is one error, not also "missing key".
   CHECK_THROWS_WITH(parse_profile(replaced(good, "cu_count: 100", "cu_count: 1_00"), "bad.yaml"),
                     Catch::Contains("got '1_00' (YAML has no digit separators: write 100)"));

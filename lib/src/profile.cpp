@@ -325,6 +325,12 @@ class ProfileReader {
       error(n, "'" + path + "' must be finite, got '" + printable(s) + "'");
       return 0;
     }
+    // A hexadecimal integer (0x84) is a YAML 1.2 number; strtod's hexadecimal fractions and binary
+    // exponents (0x1.ap+10) are not (one was read as 1664: a fresh user's find, 2026-12-06).
+    if (const std::size_t x = s.find_first_of("xX"); x != std::string::npos && s.find_first_of(".pP", x) != std::string::npos) {
+      error(n, "'" + path + "' must be a decimal number or a hexadecimal integer, got '" + printable(s) + "'");
+      return 0;
+    }
     if (errno == ERANGE) {  // finite but beyond what a double holds, too large or too close to zero
       // Too close to zero is said so: 4.9e-324 is a double, a subnormal one ("out of the range of a
       // double" was wrong for it: a fresh user's find, 2026-12-06).
