@@ -396,6 +396,28 @@ TEST_CASE("block-fp8 MoE layers have their own parameter set, which a profile ov
   CHECK(t.problem_params(bf16, p).k_step_overhead_cycles == 11);
   CHECK(t.problem_params(fp8, p).k_step_overhead_cycles == 22);
   CHECK(t.context(fp8, p).params.k_step_overhead_cycles == 22);
+  // The candidate space follows the same set: the 16-bit set's register reserve does not prune a
+  // block-fp8 layer's configs (230 left 4 warps no tile beside 2 x 64 accumulators, where the fp8
+  // set's estimates call them feasible: `rank` and `explain` disagreed, a fresh user's find).
+  {
+    const Profile own = parse_profile(text + "targets:\n  vllm-fused-moe:\n    model_parameters:\n      "
+                                             "register_overhead_per_thread: 230\n",
+                                      "r.yaml");
+    // A prefill's layer (4096 tokens: tiles up to 256 rows), as the find's.
+    const GemmProblem big = moe(4096, 512, 7168, 256, 8, MoeGemm::up, MoeRouting::uniform, Dtype::fp8);
+    std::vector<TileConfig> stock, with_own;
+    t.candidates(big, h200, stock);
+    t.candidates(big, own, with_own);
+    CHECK(!stock.empty());
+    CHECK(with_own.size() == stock.size());
+    // ... and its own set's does.
+    const Profile fp8_own = parse_profile(text + "targets:\n  vllm-fused-moe:\n    fp8_block:\n      model_parameters:\n"
+                                                 "        register_overhead_per_thread: 230\n",
+                                          "f.yaml");
+    std::vector<TileConfig> with_fp8_own;
+    t.candidates(big, fp8_own, with_fp8_own);
+    CHECK(with_fp8_own.size() < stock.size());
+  }
   // A variant another target does not have holds fitted values nothing would read: an error (it was
   // a warning and the values went unused: a fresh user's find, 2026-12-05); a malformed one too.
   CHECK_THROWS_WITH(parse_profile(text + "targets:\n  triton:\n    fp8_block:\n      model_parameters: {}\n", "w.yaml"),

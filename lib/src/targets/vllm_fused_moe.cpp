@@ -269,7 +269,10 @@ class FusedMoeTarget final : public Target {
   void candidates(const GemmProblem& p, const Profile& profile, std::vector<TileConfig>& out) const override {
     out.clear();
     if (!problem_error(p, profile).empty()) return;
-    const double reserve = profile.params_for(name(), default_params()).register_overhead_per_thread;
+    // The reserve of the problem's own parameter set: a block-fp8 layer's is fp8_block's (the set its estimates
+    // use), not the 16-bit one's (a fresh user's find, 2026-12-06: the two disagreed, `rank` dropping
+    // configs that `explain` called feasible).
+    const double reserve = problem_params(p, profile).register_overhead_per_thread;
     const MoeRoutingTerms routing = moe_routing_terms(p);
     // A block much taller than the busiest expert's rows only pads: the tuner times such blocks, the
     // advisor skips those more than one size above the busiest expert's expected rows (rounded to a
