@@ -55,14 +55,18 @@ Registered register_rank(CLI::App& app) {
                           o->common.candidates.empty() ? space.size() : given.size(),
                           o->common.candidates.empty() ? "the target's space" : o->common.candidates, target.name(),
                           ranked.size());
-            // Each infeasible given config said, where it was given.
-            for (const std::string& w : infeasible_warnings(
-                     ranked, hw, o->common.candidates.empty() ? "rank" : o->common.candidates,
-                     [&](const TileConfig& c, std::string what) {
-                       const auto at = line_of.find(c);
-                       return located(o->common.candidates, at == line_of.end() ? 0 : at->second, what);
-                     }))
-              spdlog::warn("{}", w);
+            // Each infeasible given config said, where it was given. The target's own space holds
+            // infeasible configs only where a profile's values make them so (a register reserve of 1024):
+            // require_feasible's one line says it then (the warnings named no input, ": config ...", and
+            // "listed as infeasible" above an empty output: a fresh user's find, 2026-12-06).
+            if (!o->common.candidates.empty())
+              for (const std::string& w : infeasible_warnings(ranked, hw, o->common.candidates,
+                                                              [&](const TileConfig& c, std::string what) {
+                                                                const auto at = line_of.find(c);
+                                                                return located(o->common.candidates,
+                                                                               at == line_of.end() ? 0 : at->second, what);
+                                                              }))
+                spdlog::warn("{}", w);
             try {
               require_feasible(ranked, p, hw);  // one error line with a reason (the warnings give all)
             } catch (const InputError& e) {

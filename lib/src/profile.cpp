@@ -149,6 +149,11 @@ class ProfileReader {
         if (known.count("model_parameters") && edit_distance(lower_key, "modelparameters") <= 3) {
           error(kv.first, "unknown key '" + full + "': did you mean 'model_parameters'? (a misspelt section would "
                           "leave every value in it unused)");
+        } else if (known.count("targets") && edit_distance(lower_key, "targets") <= 2 && kv.second.IsMap()) {
+          // `Targets:` / `target:` at the top level: every target's fitted values went unused with a
+          // warning (a fresh user's find, 2026-12-06).
+          error(kv.first, "unknown key '" + full + "': did you mean 'targets'? (a misspelt section would leave every "
+                          "value in it unused)");
         } else if (kv.second.IsMap() && kv.second["model_parameters"]) {
           // A misspelt parameter set (fp8_blocks for fp8_block) is named (a fresh user's find, 2026-12-06).
           const std::string nearest = nearest_name(key, known, "model_parameters");

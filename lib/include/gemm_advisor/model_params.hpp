@@ -303,7 +303,9 @@ constexpr ModelParamInfo kModelParamRegistry[] = {
      "registers per element of an unaligned operand staged through registers"},
     {"dram_active_cu_headroom", "multiple", 1e-3, 1e3, &ModelParams::dram_active_cu_headroom,
      "L2/DRAM bandwidth one CU can draw over its even share"},
-    {"register_overhead_per_thread", "registers", 0, 1024, &ModelParams::register_overhead_per_thread,
+    // At most 255: no more registers than NVIDIA gives a thread (beyond, every config was infeasible
+    // while the value passed as plausible: a fresh user's find, 2026-12-06).
+    {"register_overhead_per_thread", "registers", 0, 255, &ModelParams::register_overhead_per_thread,
      "registers a thread uses besides accumulators and staged operands", /*fit_by_default=*/false},
     {"copy_address_registers", "registers", 0, 64, &ModelParams::copy_address_registers,
      "registers a thread keeps per 16-byte vector of an aligned operand's pipelined K-step copy",
