@@ -1088,6 +1088,19 @@ check("a --candidates --top 0 result read back ranks each shape once",
       rc == 0 and rc2 == 0 and ",0," in result and [r.split(",")[1] for r in out2.splitlines()[1:]] == ["16", "4096"]
       and "2 shapes ranked" in err2, result + out2 + err2)
 
+# A --top 3 result filtered to its rank-2 rows (awk '$10==2') read back: each shape once, at whatever
+# rank its first row has (it was "no shapes": a fresh user's find, 2026-12-06); the whole result: once.
+rc, result, err = run("batch", shapes, "--hw", "h200", "--top", "3", "--format", "csv", "-q")
+lines = result.splitlines()
+rank2 = write("rank2.csv", "\n".join([lines[0]] + [l for l in lines[1:] if l.split(",")[9] == "2"]) + "\n")
+whole = write("top3.csv", result)
+rc2, out2, err2 = run("batch", rank2, "--hw", "h200", "--format", "csv", "--top", "1")
+rc3, out3, err3 = run("batch", whole, "--hw", "h200", "--format", "csv", "--top", "1")
+check("a result's rank-2 rows read back rank each shape once, as the whole result does",
+      rc == 0 and rc2 == 0 and rc3 == 0 and len(lines) == 7
+      and [r.split(",")[1] for r in out2.splitlines()[1:]] == ["16", "4096"] and "2 shapes ranked" in err2
+      and out3 == out2, result + out2 + err2 + out3 + err3)
+
 # A fused-MoE layer's CSV result read back as a dense list: refused, as its JSON Lines form is (it was
 # ranked as plain tokens x N x H GEMMs with unknown-column warnings: a fresh user's find, 2026-12-06).
 rc, moe_csv, err = run("batch", "examples/moe-models.csv", "--target", "vllm-fused-moe", "--hw", "h200", "--format",

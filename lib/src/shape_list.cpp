@@ -145,14 +145,12 @@ class CsvShapeReader : public ShapeReader {
   std::vector<std::string> warnings() const override { return warnings_; }
   bool next(ShapeEntry& e) override {
     if (!reader_.next(fields_)) return false;
-    // A result's second and later places of a shape (rank 2, 3, ...): the shape is ranked at its first.
-    // Its infeasible rows (`--candidates --top 0`: no rank) too, where they follow a row of the same
-    // shape (each ranked the shape once more: a fresh user's find, 2026-12-06); a shape whose rows
-    // are all infeasible is still read once.
-    while (irank_ >= 0 && static_cast<std::size_t>(irank_) < fields_.size() &&
-           ((fields_[irank_].size() >= 1 && fields_[irank_] != "1" &&
-             fields_[irank_].find_first_not_of("0123456789") == std::string::npos) ||
-            (fields_[irank_].empty() && shape_key() == last_key_)))
+    // A result's later rows of the shape just read (rank 2, 3, ..., and its infeasible rows, which have
+    // no rank: `--candidates --top 0`): the shape is ranked once, at its first row (each such row
+    // ranked it once more: a fresh user's find, 2026-12-06). Whatever rank a shape's first row has, it
+    // is read: a result filtered to its rank-2 rows was "no shapes" (a second fresh user's find).
+    while (irank_ >= 0 && static_cast<std::size_t>(irank_) < fields_.size() && fields_[irank_] != "1" &&
+           shape_key() == last_key_)
       if (!reader_.next(fields_)) return false;
     if (irank_ >= 0) last_key_ = shape_key();
     e = ShapeEntry{};
