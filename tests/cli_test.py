@@ -1141,6 +1141,17 @@ check("--strict: a warning is exit 1 after the output, shown with --quiet; witho
       out_s == out_n and json.loads(out_s) and rc_n == 0 and err_n == "", err_s + err_n)
 rc_s, out_s, err_s = run("--strict", "rank", "64x64x64", "--hw", "h200", "--top", "1")
 check("--strict without a warning: exit 0", rc_s == 0 and err_s == "", err_s)
+# The tool's own ranking CSV read back as --candidates: its shape and result columns are known, so
+# --strict takes it (18 unknown-column warnings failed it: a fresh user's find, 2026-12-06).
+rc_r, ranking, _ = run("rank", "4096x4096x4096", "--hw", "h200", "--top", "5", "--format", "csv")
+own = os.path.join(TMP, "own-ranking.csv")
+with open(own, "w") as f:
+    f.write(ranking)
+rc_s, out_s, err_s = run("--strict", "rank", "4096x4096x4096", "--hw", "h200", "--candidates", own, "--format", "csv")
+check("rank's own CSV read back as --candidates: no warning, the same five configs",
+      rc_r == 0 and rc_s == 0 and err_s == "" and
+      sorted(l.split(",")[10:17] for l in out_s.splitlines()[1:]) == sorted(l.split(",")[10:17] for l in ranking.splitlines()[1:]),
+      err_s + out_s)
 # profile_digest follows a profile file's content, not its path (the same file in two places gave two
 # provenances, an edited one the same: a fresh CI user's find, 2026-12-04).
 d1, d2 = os.path.join(TMP, "digest1"), os.path.join(TMP, "digest2")

@@ -10,6 +10,7 @@
 #include "gemm_advisor/csv_reader.hpp"
 #include "gemm_advisor/error.hpp"
 #include "gemm_advisor/hardware.hpp"
+#include "gemm_advisor/report.hpp"
 
 namespace gemm_advisor {
 
@@ -138,8 +139,14 @@ std::vector<TileConfig> read_candidates(std::istream& in, const std::string& sou
   if (warnings) {
     std::vector<std::string> known = required;
     known.insert(known.end(), {"group_m", "split_k"});
-    // The ROCm launch keys of vLLM's AMD config files are taken without a word (not ranked).
-    *warnings = h.unknown_column_warnings(known, {"waves_per_eu", "matrix_instr_nonkdim", "kpack"});
+    // The ROCm launch keys of vLLM's AMD config files are taken without a word (not ranked), and so
+    // are the other columns of gemm-advisor's own ranking CSV (`rank --format csv` read back as
+    // candidates gave 18 warnings, which --strict refused: a fresh user's find, 2026-12-06).
+    std::vector<std::string> quiet = {"waves_per_eu", "matrix_instr_nonkdim", "kpack", "name", "m", "n", "k", "batch",
+                                      "dtype", "layout", "experts", "top_k", "gemm", "block_shape", "routing"};
+    const std::vector<std::string>& result = ranking_csv_result_columns();
+    quiet.insert(quiet.end(), result.begin(), result.end());
+    *warnings = h.unknown_column_warnings(known, quiet);
   }
   const int ibm = h.index("block_m"), ibn = h.index("block_n"), ibk = h.index("block_k");
   const int iw = h.index("num_warps"), is = h.index("num_stages"), ig = h.index("group_m"), isk = h.index("split_k");
