@@ -840,6 +840,11 @@ check("explain: the lone warpgroup wait is said to go by the config's occupancy"
       "lone warpgroup wait" in out and "occupancy allows at most one block, of one warpgroup, per CU" in out, out + err)
 rc, out, err = run("explain", "1x1x1", "--hw", "h200")
 check("explain's table shows the launch and the total", rc == 0 and "launch" in out and "= launch + all waves" in out, out)
+# One block on the MI300X's 304 CUs x 32 slots is 1/9728 of a wave: "<0.1% full", not "0.0%" (a fresh
+# user's find, 2026-12-06).
+rc, out, err = run("explain", "1x1x1", "--hw", "mi300x", "--config", "16x16x16:1:1")
+check("explain: a wave share under 0.05% is '<0.1%', not 0.0%",
+      rc == 0 and "the last wave <0.1% full, <0.1% of all block slots busy" in out, out + err)
 # A fresh user's hand check (2026-12-05). The JSON's last_wave_fill is the last wave's own fill: 8192^3 x 4
 # fp8 on the H100 with 128x256 tiles (one block a CU) launches 64 x 32 x 4 = 8192 blocks over 132 SMs:
 # 62 full waves and 8192 - 62 x 132 = 8 blocks, 8/132 = 6.06% (last_wave_efficiency, the share of all

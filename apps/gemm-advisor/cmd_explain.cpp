@@ -126,9 +126,14 @@ Registered register_explain(CLI::App& app) {
                                               x.registers_per_thread, spilled));
                 // Every wave but the last runs cu_count * occupancy blocks; the last runs the rest.
                 const double slots = static_cast<double>(hw.cu_count) * x.occupancy;
-                line("waves", fmt::format("{:.0f} over {} CUs; the last wave {:.1f}% full, {:.1f}% of all block slots busy",
-                                          x.waves, hw.cu_count, 100 * x.last_wave_blocks / slots,
-                                          100 * x.last_wave_efficiency));
+                // A share that rounds to 0.0% is not none: one block on 304 CUs x 32 slots said "0.0% full"
+                // (a fresh user's find, 2026-12-06); such a share is "<0.1%".
+                const auto pct = [](double fraction) {
+                  return fraction > 0 && fraction < 0.0005 ? std::string("<0.1") : fmt::format("{:.1f}", 100 * fraction);
+                };
+                line("waves", fmt::format("{:.0f} over {} CUs; the last wave {}% full, {}% of all block slots busy",
+                                          x.waves, hw.cu_count, pct(x.last_wave_blocks / slots),
+                                          pct(x.last_wave_efficiency)));
                 line("padding waste", fmt::format("{:.2f}% of the matrix work", 100 * x.padding_waste));
                 // Origami's tie-break figure counts every element at the input's size (an fp8 output
                 // tile is written as bf16: a fresh user's hand check found the figure off by that).
