@@ -229,12 +229,10 @@ TEST_CASE("copy_address_registers: a pipelined loop's copy addresses count again
   // with 204 registers (data/measurements/h200-resource-probe.csv): two blocks a CU (204 x 128 x 3 >
   // 65,536), not the three the flat 32-register reserve allows (160 x 128 x 3 = 61,440), which its
   // shared memory (2 x 32 KiB a block) allows too.
-  std::ifstream in(test_util::source_path("profiles/h200.yaml"));
-  REQUIRE(in);
-  const std::string yaml((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   const Profile flat = load_profile("h200");
-  const Profile with = parse_profile(
-      yaml + "model_parameters:\n  register_overhead_per_thread: 26\n  copy_address_registers: 2.8\n", "h200-copy.yaml");
+  const Profile with = test_util::profile_with(
+      "profiles/h200.yaml", "model_parameters:\n  register_overhead_per_thread: 26\n  copy_address_registers: 2.8\n",
+      "h200-copy.yaml");
   const GemmProblem p = parse_shape("4096x4096x4096");
   const TileConfig c = cfg(128, 128, 64, 4, 2);
   const Estimate a = test_util::estimate(p, flat, c);
@@ -402,10 +400,8 @@ TEST_CASE("idle_latency_fraction: a K-step's loaded latency shrinks with its mem
   // in flight), is latency-bound: the expected step below is derived by hand from the full-multiplier
   // estimate's own terms (Lm = latency_step x 2 - levels), not read from the code.
   const Profile full = test_util::toy();
-  std::ifstream in(test_util::source_path("tests/data/toy.yaml"));
-  REQUIRE(in);
-  const std::string yaml((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const Profile half = parse_profile(yaml + "model_parameters:\n  idle_latency_fraction: 0.5\n", "toy-half.yaml");
+  const Profile half =
+      test_util::profile_with("tests/data/toy.yaml", "model_parameters:\n  idle_latency_fraction: 0.5\n", "toy-half.yaml");
   const GemmProblem p = parse_shape("16x4096x4096");
   const TileConfig c = cfg(16, 64, 64, 4, 3);
   const Estimate a = test_util::estimate(p, full, c);

@@ -3,7 +3,10 @@
 #include <stdlib.h>  // mkdtemp
 
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -36,6 +39,15 @@ inline std::string source_path(const std::string& rel) { return std::string(GEMM
 /// tests/data/toy.yaml: a GPU with round numbers (100 SMs, 1 GHz, 1024 FLOP/cycle/SM = 102.4 TFLOP/s,
 /// 2 TB/s DRAM, 10 TB/s L2, 128 B/cycle per SM) for hand-computed expectations.
 inline gemm_advisor::Profile toy() { return gemm_advisor::load_profile(source_path("tests/data/toy.yaml")); }
+
+/// The profile file `rel` (a path under the source tree) with `appended` YAML after it (an overlay's
+/// sections: `model_parameters:`, `targets:`), parsed as `name`. Throws what parse_profile throws.
+inline gemm_advisor::Profile profile_with(const std::string& rel, const std::string& appended, const std::string& name) {
+  std::ifstream in(source_path(rel));
+  if (!in) throw std::runtime_error("cannot read " + rel);
+  const std::string yaml((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return gemm_advisor::parse_profile(yaml + appended, name);
+}
 
 /// The `triton` target's model parameters on a profile (its defaults and the profile's overrides).
 inline gemm_advisor::ModelParams params(const gemm_advisor::Profile& profile) {
