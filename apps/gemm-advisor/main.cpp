@@ -580,8 +580,12 @@ std::string clearer_parse_error(std::string what) {
       lo == static_cast<double>(static_cast<long long>(lo)) && hi == static_cast<double>(static_cast<long long>(hi));
   const bool numeric = end != given.c_str() && *end == '\0';
   // A number inside the bounds was refused for its form (1.5, 2.0, 1e3): not a whole number as written.
+  // --cu-count's bounds are no GPU's: its message names the profile's CU count instead (a word said
+  // "expected 1 to 1048576": a fresh user's find, 2026-12-06).
   if (whole_bounds && (!numeric || (x >= lo && x <= hi)))
-    return prefix + "'" + given + "' is not a whole number (expected " + bounds + ")";
+    return prefix + "'" + given + "' is not a whole number (expected " +
+           (prefix.rfind("--cu-count", 0) == 0 ? std::string("1 up to the GPU's CUs, the profile's cu_count") : bounds) +
+           ")";
   // --cu-count's parse-time bound is no GPU's ("Value 0 not in range 1 to 1048576"); the GPU's own is
   // checked once the profile is read.
   if (prefix.rfind("--cu-count", 0) == 0 && numeric)
