@@ -142,10 +142,10 @@ std::vector<TileConfig> read_candidates(std::istream& in, const std::string& sou
     // The ROCm launch keys of vLLM's AMD config files are taken without a word (not ranked), and so
     // are the other columns of gemm-advisor's own ranking CSV (`rank --format csv` read back as
     // candidates gave 18 warnings, which --strict refused: a fresh user's find, 2026-12-06).
-    std::vector<std::string> quiet = {"waves_per_eu", "matrix_instr_nonkdim", "kpack", "name", "m", "n", "k", "batch",
-                                      "dtype", "layout", "experts", "top_k", "gemm", "block_shape", "routing"};
+    std::vector<std::string> quiet = ranking_csv_problem_columns(/*moe=*/true);
     const std::vector<std::string>& result = ranking_csv_result_columns();
     quiet.insert(quiet.end(), result.begin(), result.end());
+    quiet.insert(quiet.end(), {"waves_per_eu", "matrix_instr_nonkdim", "kpack"});
     *warnings = h.unknown_column_warnings(known, quiet);
   }
   const int ibm = h.index("block_m"), ibn = h.index("block_n"), ibk = h.index("block_k");

@@ -189,8 +189,18 @@ const std::vector<std::string>& ranking_csv_result_columns() {
   return kColumns;
 }
 
+const std::vector<std::string>& ranking_csv_problem_columns(bool moe) {
+  static const std::vector<std::string> kDense = {"name", "m", "n", "k", "batch", "dtype", "layout"};
+  static const std::vector<std::string> kMoe = [] {
+    std::vector<std::string> c = kDense;
+    c.insert(c.end(), {"experts", "top_k", "gemm", "block_shape", "routing"});
+    return c;
+  }();
+  return moe ? kMoe : kDense;
+}
+
 void write_ranking_csv_header(std::ostream& out, bool moe) {
-  out << "name,m,n,k,batch,dtype,layout," << (moe ? "experts,top_k,gemm,block_shape,routing," : "");
+  for (const std::string& column : ranking_csv_problem_columns(moe)) out << column << ",";
   const std::vector<std::string>& result = ranking_csv_result_columns();
   for (std::size_t i = 0; i < result.size(); ++i) out << result[i] << (i + 1 < result.size() ? "," : "\n");
 }

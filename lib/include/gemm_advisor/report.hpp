@@ -31,6 +31,10 @@ void write_ranking_table(std::ostream& out, const GemmProblem& p, const Hardware
 /// after layout, which say what layer m, n and k belong to. `target` (the kernel ranked, as
 /// `--target` names it) is the column after hardware, as the JSON outputs carry it.
 void write_ranking_csv_header(std::ostream& out, bool moe = false);
+/// The problem's columns of that header, in order: name, m, n, k, batch, dtype, layout and, for
+/// `moe`, experts, top_k, gemm, block_shape, routing (what a candidates reader reads past in a
+/// ranking CSV given as --candidates).
+const std::vector<std::string>& ranking_csv_problem_columns(bool moe);
 /// The columns of that header after the problem's (hardware, target, rank, the config, the estimate:
 /// latency_us ... reason), in order: what a shape-list reader reads past in `batch --format csv`'s
 /// own output.
