@@ -251,6 +251,36 @@ TEST_CASE("copy_address_registers: a pipelined loop's copy addresses count again
         Approx(test_util::estimate(p, flat, one).registers_per_thread - 6.0));
 }
 
+TEST_CASE("coresident_load_overlap: a block's load waits its own transfer, not its CU's", "[model]") {
+  // model_params.hpp, coresident_load_overlap. The H200, bf16 4096^3 NT, 64x64x64 with 4 warps and 2
+  // stages: 6 blocks a CU (32 KiB of shared memory each), a full first wave, one K-step of loads in
+  // flight (wgmma tiles: num_stages - 1), latency-bound (explain: levels 1.28 us, unhidden latency
+  // 2.45 us). With 0 (the default) a block's load waits the loaded latency L plus the whole CU's
+  // transfer T; with 1 its own share, T / 6: the unhidden latency falls by T x (1 - 1/6) / 1, and
+  // nothing else moves (the triton target keeps one latency at every load, idle_latency_fraction 1,
+  // so L does not depend on the step).
+  const Profile base = load_profile("h200");
+  const Profile with = test_util::profile_with(
+      "profiles/h200.yaml", "model_parameters:\n  coresident_load_overlap: 1\n", "h200-coresident-load.yaml");
+  const GemmProblem p = parse_shape("4096x4096x4096");
+  const TileConfig c = cfg(64, 64, 64, 4, 2);
+  const Estimate a = test_util::estimate(p, base, c);
+  const Estimate b = test_util::estimate(p, with, c);
+  REQUIRE(a.feasible);
+  REQUIRE(b.feasible);
+  CHECK(test_util::params(base).coresident_load_overlap == 0.0);  // the default: no term
+  REQUIRE(a.occupancy == 6);
+  REQUIRE(a.latency_step_s > a.memory_levels_step_s);  // latency-bound, as the case says
+  CHECK(b.memory_levels_step_s == Approx(a.memory_levels_step_s));
+  CHECK(a.latency_step_s - b.latency_step_s == Approx(a.memory_levels_step_s * (1.0 - 1.0 / 6.0)));
+  // Still the larger of the two: (L + T / 6) against T, L = 2.45 - 1.28 us.
+  CHECK(b.memory_step_s == Approx(std::max(b.latency_step_s, b.memory_levels_step_s)));
+  CHECK(b.latency_s < a.latency_s);
+  // One block a CU (a single tile) has nobody to share with: the same as without the term.
+  const GemmProblem one = parse_shape("64x64x4096");
+  CHECK(test_util::estimate(one, with, c).latency_s == Approx(test_util::estimate(one, base, c).latency_s));
+}
+
 TEST_CASE("calibrate's default fit leaves the measured and assumed parameters alone", "[model][calibrate]") {
   // The split-K reduction's launch and its wait a split are measured (model_params.hpp,
   // h100-phase-probe.csv), the register reserve assumed, the staggered waves' share designed on one
@@ -265,8 +295,9 @@ TEST_CASE("calibrate's default fit leaves the measured and assumed parameters al
     CHECK(std::string_view(p->name) != "staggered_wave_fraction");
     CHECK(std::string_view(p->name) != "idle_latency_fraction");
     CHECK(std::string_view(p->name) != "copy_address_registers");
+    CHECK(std::string_view(p->name) != "coresident_load_overlap");
   }
-  CHECK(params.size() == std::size(kModelParamRegistry) - 6);
+  CHECK(params.size() == std::size(kModelParamRegistry) - 7);
 }
 
 TEST_CASE("estimates stay finite and sane at the dimension limits", "[model][limits]") {

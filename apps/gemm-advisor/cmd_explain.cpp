@@ -197,7 +197,7 @@ Registered register_explain(CLI::App& app) {
                      us(x.latency_step_s) +
                          (c.num_stages >= 2
                               ? fmt::format(" (a load's wait, loaded_latency_multiplier {:.3g} x the idle latency of the "
-                                            "farthest level it reads{}, plus its transfer, over the K-steps of loads in "
+                                            "farthest level it reads{}, plus its transfer{}, over the K-steps of loads in "
                                             "flight; where none can be in flight, an operand out of the pipeline, "
                                             "unpipelined_latency_multiplier {:.3g})",
                                             params.loaded_latency_multiplier,
@@ -207,6 +207,11 @@ Registered register_explain(CLI::App& app) {
                                                               params.idle_latency_fraction,
                                                               1 - params.idle_latency_fraction,
                                                               params.idle_latency_fraction)
+                                                : std::string(),
+                                            params.coresident_load_overlap > 0 && x.occupancy > 1
+                                                ? fmt::format(" (the CU's levels, less {:.3g} of the other co-resident "
+                                                              "blocks' share: coresident_load_overlap)",
+                                                              params.coresident_load_overlap)
                                                 : std::string(),
                                             params.unpipelined_latency_multiplier)
                               : fmt::format(" (num_stages 1: each step waits for its own loads, "

@@ -554,10 +554,17 @@ __attribute__((always_inline)) inline WaveTerms wave_terms(const EstimateContext
       slowest_level_s + (1.0 - mp.memory_level_overlap) *
                             (w.l2_step_s + w.llc_step_s + w.dram_step_s + w.cu_load_step_s - slowest_level_s);
   w.levels_step_s = bandwidth_s;
+  // One block's pipelined load waits the latency and its transfer: behind the other co-resident
+  // blocks' bytes too, less the share coresident_load_overlap says it does not queue behind
+  // (model_params.hpp: a CU of per_cu blocks is a closed queue; 0 keeps the whole step's transfer).
+  const double block_transfer_s =
+      per_cu > 1.0 && mp.coresident_load_overlap > 0
+          ? bandwidth_s * (1.0 - mp.coresident_load_overlap * (1.0 - 1.0 / per_cu))
+          : bandwidth_s;
   if (mp.idle_latency_fraction < 1.0 && in.in_flight_steps >= 1) {
     // A queue's wait grows with its traffic (ModelParams::idle_latency_fraction): the load is the
     // busiest level's share of the step as the full multiplier times it.
-    const double full_step_s = std::max({w.compute_step_s, bandwidth_s, (latency_s + bandwidth_s) / in.in_flight_steps});
+    const double full_step_s = std::max({w.compute_step_s, bandwidth_s, (latency_s + block_transfer_s) / in.in_flight_steps});
     const double load = full_step_s > 0 ? bandwidth_s / full_step_s : 1.0;
     latency_s *= mp.idle_latency_fraction + (1.0 - mp.idle_latency_fraction) * load;
   }
@@ -568,7 +575,7 @@ __attribute__((always_inline)) inline WaveTerms wave_terms(const EstimateContext
   // Loads issued one after another (register-bound staging of an operand left out of the pipeline):
   // each waits its own round trip.
   const double load_s = latency_s + bandwidth_s;
-  w.latency_step_s = in.in_flight_steps >= 1 ? load_s / in.in_flight_steps
+  w.latency_step_s = in.in_flight_steps >= 1 ? (latency_s + block_transfer_s) / in.in_flight_steps
                                              : std::max(load_s, in.serialized_load_s) + block_compute_s;
   w.memory_step_s = std::max(bandwidth_s, w.latency_step_s);
   w.bound = w.compute_step_s < w.memory_step_s ? Bound::memory

@@ -9,7 +9,8 @@ different top-1 configs, with each version's top configs and first distinct tile
 
 The pool: `--pool` random shapes (seeded) of the classes the triton data has: log-uniform M, N, K
 (M from 1, N and K from 16, up to 16384), a quarter of them batched (batch 2-64, dims up to 2048),
-bf16 mostly, fp16 and fp8 an eighth each, the four layouts alike. Each is ranked by both versions
+bf16 mostly, fp16 and fp8 an eighth each, the four layouts alike; with `--pool-kind fp8-block`, vLLM's
+block-fp8 linear layers instead (fp8 NT, M from 1 to 4096, N and K multiples of 128 from 512 to 32768). Each is ranked by both versions
 (`batch --top T --distinct`); a shape is kept when the two top-1 configs differ, in pool order, until
 `--count`. The plan has, per kept shape, each version's first `--distinct` distinct tiles (at the
 configs `rank --distinct` lists) and its top `--per` configs (`rank`), each config once, for the
@@ -51,6 +52,16 @@ def pool(count, seed):
     return out
 
 
+def fp8_block_pool(count, seed):
+    """`count` random shapes of vLLM's block-fp8 linear layers (dicts of SHAPE_FIELDS): M log-uniform
+    from 1 to 4096, N and K log-uniform from 512 to 32768 rounded to the 128-wide scale blocks, fp8 NT
+    (the layout the kernel runs: weights K-contiguous), reproducible from `seed`."""
+    rng = random.Random(seed)
+    return [{"m": log_uniform(rng, 1, 4096), "n": 128 * max(4, round(log_uniform(rng, 512, 32768) / 128)),
+             "k": 128 * max(4, round(log_uniform(rng, 512, 32768) / 128)), "batch": 1, "dtype": "fp8",
+             "layout": "NT"} for _ in range(count)]
+
+
 def ranked(binary, hw, target, shapes, top, distinct):
     """Per shape (in order), the configs `batch --top top` lists (with --distinct: distinct tiles
     first), as config tuples."""
@@ -74,6 +85,8 @@ def main():
     ap.add_argument("--kernel", default="triton", help="the plan's kernel column")
     ap.add_argument("--name", default="disagree", help="family and name prefix of the shapes")
     ap.add_argument("--pool", type=int, default=4000)
+    ap.add_argument("--pool-kind", choices=("triton", "fp8-block"), default="triton",
+                    help="the random shapes' class: the triton data's (default) or vLLM's block-fp8 layers'")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--count", type=int, default=24)
     ap.add_argument("--per", type=int, default=6, help="each version's top configs to time")
@@ -82,7 +95,7 @@ def main():
     ap.add_argument("-o", "--out", required=True)
     a = ap.parse_args()
 
-    shapes = pool(a.pool, a.seed)
+    shapes = pool(a.pool, a.seed) if a.pool_kind == "triton" else fp8_block_pool(a.pool, a.seed)
     top_before = ranked(a.binary, a.before, a.target, shapes, a.per, False)
     top_after = ranked(a.binary, a.after, a.target, shapes, a.per, False)
     kept = [i for i, s in enumerate(shapes) if top_before[i] and top_after[i] and top_before[i][0] != top_after[i][0]]

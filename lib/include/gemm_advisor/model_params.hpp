@@ -143,6 +143,18 @@ struct ModelParams {
   /// 97.23% held out by family). vllm-fused-moe's 16-bit decode tiles run 4-8 blocks of 16 rows per
   /// CU: there 1 (h200-fused-moe*.csv; data/fit/h200-fused-moe.txt).
   double coresident_overhead_overlap = 0.0;
+  /// Share of the other co-resident thread blocks' transfers that one block's pipelined load does
+  /// not wait behind. A CU running b blocks, each with s - 1 K-steps of loads in flight, is a closed
+  /// queue (Little's law; the asymptotic bounds of mean-value analysis, Lazowska et al., "Quantitative
+  /// System Performance", 1984, ch. 5): b (s - 1) loads cycle through a delay (the loaded latency L)
+  /// and the CU's fill (T for all b blocks' bytes of a step, T / b for one block's), so a CU step
+  /// takes max(T, (L + T / b) / (s - 1)). 0 (the default, the model before 2026-12-07): each
+  /// block's load waits L + T, as if it queued behind every other block's bytes; 1: it waits its own
+  /// T / b. Measured (h200-fp8-block.csv.gz): 16x32x128 with 4 warps runs 2048x7168x2048 at 12
+  /// blocks a CU in 444 / 455 / 456 us at 2 / 3 / 4 stages; with 0 the model predicts 593 / 365 /
+  /// 354 us (the second stage halving an L + T of 1.93 us), with 1 the step is the CU's fill at
+  /// every stage count.
+  double coresident_load_overlap = 0.0;
   /// Wait of each staged element of an unaligned operand when the registers to hold a K-step's
   /// staged elements together are not there (Residency::serialized_loads: accumulators, staged
   /// elements and the reserve over the register cap), as a fraction of the profile's idle L2 latency:
@@ -320,6 +332,9 @@ constexpr ModelParamInfo kModelParamRegistry[] = {
      "degree of overlap of a K-step's memory levels (L2, LLC, DRAM, fill)"},
     {"coresident_overhead_overlap", "fraction", 0, 1, &ModelParams::coresident_overhead_overlap,
      "share of co-resident blocks' per-step overhead hidden under each other"},
+    {"coresident_load_overlap", "fraction", 0, 1, &ModelParams::coresident_load_overlap,
+     "share of the other co-resident blocks' transfers a block's pipelined load does not wait behind",
+     /*fit_by_default=*/false},
     {"serialized_load_latency_fraction", "fraction", 0, 1, &ModelParams::serialized_load_latency_fraction,
      "wait per staged element, over the idle L2 latency, when the staged elements exceed the registers"},
     {"unpipelined_latency_multiplier", "multiple", 0, 1e3, &ModelParams::unpipelined_latency_multiplier,
