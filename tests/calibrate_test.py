@@ -315,13 +315,15 @@ for target, says in (("vllm-fp8-block", "takes fp8 operands, got bf16"), ("vllm-
 # A shape whose timed configs the model calls all infeasible (512x512x512 tiles: far beyond any CU's
 # shared memory) has no pick to score: it was scored 0% with a made-up top-1 (the default config, never
 # measured, at 0 ms), which sank the set's geomean to 0.0003%, and calibrate fitted on it. Now left out
-# of the figures with a warning naming it; with nothing else to score, an error.
+# of the figures with a warning naming it; with nothing else to score, an error naming the first row
+# and why (it named neither: a fresh user's find, 2026-12-07).
 infeasible_rows = ("m,n,k,block_m,block_n,block_k,num_warps,num_stages,ms\n"
                    "64,64,64,512,512,512,8,3,0.01\n64,64,64,256,256,256,8,6,0.02\n")
 only_infeasible = write("only-infeasible.csv", infeasible_rows)
 rc, out, err = run("evaluate", "--hw", "h200", "--measurements", only_infeasible)
 check("evaluate: only shapes with no feasible timed config: one error line, exit 1", rc == 1 and not out and
-      "the model calls every timed config of every shape infeasible" in err and err.count("\n") == 1, err)
+      f"{only_infeasible}: every timed config (2) is infeasible by triton's rules (first: line 2: 512x512x512:8:3 "
+      "for 64x64x64: needs 3145728 bytes of shared memory" in err and err.count("\n") == 1, err)
 with_good = write("some-infeasible.csv",
                   infeasible_rows + "128,128,128,64,64,64,4,3,0.02\n128,128,128,32,32,32,4,3,0.03\n")
 rc, out, err = run("evaluate", "--hw", "h200", "--measurements", with_good, "--format", "json")

@@ -207,6 +207,12 @@ void warn_unused_param_set(const gemm_advisor::Profile& profile, const std::stri
 std::size_t write_vllm_directory(const std::string& dir, const std::vector<std::pair<std::string, std::string>>& files,
                                  const nlohmann::json& run, bool overwrite);
 
+/// Whether `path` is a regular file that `calibrate` wrote (a profile with a top-level
+/// 'calibration:' block): calibrate replaces only such a file, and batch --out never does (a fitted
+/// profile was replaced by a batch's results: a fresh user's find, 2026-12-07). Unreadable or over
+/// 16 MiB: false.
+bool written_by_calibrate(const std::string& path);
+
 /// `batch --out FILE` without --emit vllm: the results that go to stdout go to FILE instead, written
 /// as gemm_advisor::AtomicFile writes (a temporary beside it, renamed when the run ends well), so a
 /// run stopped by a bad line, killed or failing leaves FILE as it was, never a part passed off as the

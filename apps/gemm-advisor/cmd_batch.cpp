@@ -337,6 +337,13 @@ int run_batch(const BatchOptions& o) {
     if (p.field == "split_k" && it != names.end() && it->second.empty()) profile.triton.max_split_k = 1;
   }
   const Hardware& hw = profile.hw;
+  // vLLM finds its files by device name, whatever part of the GPU it runs on: configs ranked for a
+  // partition, written under the whole GPU's name, are loaded on whole GPUs too (a fresh user's find,
+  // 2026-12-07; the sidecar alone recorded the CU count).
+  if (vllm && hw.product_cu_count > 0 && hw.cu_count < hw.product_cu_count)
+    spdlog::warn("--emit vllm --cu-count {}: the configs are ranked for {} of {}'s {} CUs, but vLLM loads these files "
+                 "by device name on the whole GPU too: keep them apart from the whole GPU's configs",
+                 hw.cu_count, hw.cu_count, hw.product_display_name, hw.product_cu_count);
   // A --dtype or --layout the GPU or the kernel cannot take is the command line's error, said once,
   // not once per line of the list.
   const bool dtype_set = dtype_given(common);
@@ -740,7 +747,7 @@ Registered register_batch(CLI::App& app) {
   cmd->add_option("-o,--out", o->out_dir,
                   "Where the output goes: with --emit vllm the directory for the config files (created if missing); "
                   "otherwise a file for the results (put in place when the run ends, so a stopped run leaves it as it "
-                  "was; - is stdout)")
+                  "was; - is stdout; a file the run reads, or a profile calibrate wrote, is refused)")
       ->check(CLI::Validator(
           [](std::string& v) -> std::string {
             // The written paths go to stdout one a line: a newline in DIR broke that (a fresh user's find).

@@ -187,8 +187,7 @@ Registered register_calibrate(CLI::App& app) {
             // An existing file is replaced only when calibrate wrote it (a top-level 'calibration:'
             // block): any other file there was overwritten unsaid (a fresh user's find, 2026-12-04).
             if (std::filesystem::is_regular_file(o->out, ec)) {
-              const std::string existing = read_text_file(o->out);
-              if (existing.rfind("calibration:", 0) != 0 && existing.find("\ncalibration:") == std::string::npos)
+              if (!written_by_calibrate(o->out))
                 throw cli::UsageError("-o " + o->out + ": exists and is not a profile calibrate wrote (no top-level "
                                       "'calibration:'): give another -o, or remove the file first");
             }

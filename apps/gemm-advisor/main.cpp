@@ -372,6 +372,17 @@ void warn_vllm_market_name(const gemm_advisor::Hardware& hw, const CommonOptions
     spdlog::warn("{}", note);
 }
 
+bool written_by_calibrate(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return false;
+  try {
+    const std::string text = gemm_advisor::read_text_file(path);
+    return text.rfind("calibration:", 0) == 0 || text.find("\ncalibration:") != std::string::npos;
+  } catch (const gemm_advisor::InputError&) {
+    return false;  // unreadable or too large: not a profile calibrate wrote
+  }
+}
+
 ResultsFile::ResultsFile(const std::string& path, const std::string& input, const CommonOptions& common) {
   if (path.empty() || path == "-") return;
   // The profile: --hw, else $GEMM_ADVISOR_HW (a profile named there was replaced: a fresh CI
@@ -400,6 +411,8 @@ ResultsFile::ResultsFile(const std::string& path, const std::string& input, cons
   if (std::filesystem::is_directory(path, ec))
     throw UsageError("--out " + path + " is a directory: the results go to a file (--emit vllm writes its "
                      "config files into a directory)");
+  if (exists && S_ISREG(path_st.st_mode) && written_by_calibrate(path))
+    throw UsageError("--out " + path + " is a profile calibrate wrote: write the results elsewhere, or remove it first");
   // A pipe or a device (-o /dev/null, -o >(gzip > r.gz), a FIFO) cannot be replaced: written through as
   // the run goes (it was refused, /dev/fd/63 as "a link to nowhere": a fresh CI user's find,
   // 2026-12-05).

@@ -371,6 +371,7 @@ std::vector<MeasuredShape> read_measured_shapes(const std::vector<std::string>& 
     std::string first_too_slow;       // the first of those, "file:line: SHAPE DTYPE"
     std::vector<std::string> peak_warnings;
     bool variant_warned = false;  // once per file
+    bool encoding_warned = false;  // an fp8 encoding the GPU does not compute: once per file
     std::size_t outside_space = 0;  // timed configs the target would run but never proposes
     std::string first_outside;      // the first of them, "line L: CONFIG for SHAPE"
     std::size_t refused = 0;        // timed configs that ran but the target's rules refuse
@@ -397,6 +398,13 @@ std::vector<MeasuredShape> read_measured_shapes(const std::vector<std::string>& 
           throw InputError(located(path, line, "dtype " + std::string(dtype_name(shape.problem.dtype)) +
                                                    " is not supported by " + profile.hw.name));
         require_measured_for(path, line, shape, profile, target, &variant_warned, log);
+        // Timed in an fp8 encoding this GPU does not compute (FNUZ on an H200): rank and batch say
+        // so for a --dtype, a measurement file said nothing (a fresh user's find, 2026-12-07).
+        if (!encoding_warned)
+          if (const std::string w = fp8_format_warning(shape.dtype_text, profile.hw); !w.empty()) {
+            encoding_warned = true;
+            log(LogLevel::warning, located(path, line, w + " (were these rows timed on another GPU?)"));
+          }
         count_outside_space(shape, profile, target, space_values, &outside_space, &first_outside, &refused,
                             &first_refused);
         for (const MeasuredConfig& c : shape.configs) timed += c.status == "ok";
@@ -481,7 +489,13 @@ std::vector<MeasuredShape> read_measured_shapes(const std::vector<std::string>& 
           fmt::format("{}: {} timed config{} outside {}'s candidate space (warps, stages or group_m it never takes; first: {}): "
                       "ranked as given, but the advisor never proposes such a config (if another kernel was timed, give its --target)",
                       path, outside_space, outside_space == 1 ? " is" : "s are", target.name(), first_outside));
-    // (Every timed config refused: the caller's error says so, in one line.)
+    // Every timed config of the file refused: an error naming the first row and its reason (the
+    // caller's "nothing to score" named neither, and a file refused beside good ones went unsaid: a
+    // fresh user's find, 2026-12-07).
+    if (refused > 0 && refused == timed)
+      throw InputError(fmt::format("{}: every timed config ({}) is infeasible by {}'s rules (first: {}): another "
+                                   "kernel's space (give its --target), another GPU's rows (give its --hw), or a typo?",
+                                   path, refused, target.name(), first_refused));
     if (refused > 0 && refused < timed)
       log(LogLevel::warning,
           fmt::format("{}: {} timed config{} that ran {} infeasible by {}'s rules (first: {}): left out of the "

@@ -398,7 +398,8 @@ std::vector<MeasuredShape> read_measurements(std::istream& in, const std::string
       }
       it = index.emplace(key, shapes.size()).first;
       shapes.push_back(
-          MeasuredShape{p, csv_text(f, ifam, ""), csv_text(f, iname, ""), csv_text(f, igpu, ""), {}, 0, ""});
+          MeasuredShape{p, csv_text(f, ifam, ""), csv_text(f, iname, ""), csv_text(f, igpu, ""), {}, 0, "",
+                        csv_text(f, cols.dtype, "")});
     }
     MeasuredShape& shape = shapes[it->second];
     // One device per shape: the file's reader checks the shape's device (MeasuredShape::gpu, its
