@@ -321,7 +321,7 @@ bool ranking_options_given(const CommonOptions& o) {
 std::string measurement_csv_footer() {
   return "Measurement CSV: a header row, then one row per (shape, config) timed.\n"
          "  required: m, n, k, block_m, block_n, block_k, num_warps, num_stages, ms (milliseconds, the config's\n"
-         "            whole time: its split-K reduction launch too)\n"
+         "            whole time: its split-K reduction launch too; above 1e9 is refused as a unit slip)\n"
          "  optional: batch (1), dtype (bf16), layout (NN, the harness's default: not rank's NT), split_k (1),\n"
          "            group_m, kernel (the row's kernel, default --kernel's, else the target's: rows of another\n"
          "            kernel are skipped; a vendor library's rows, block sizes 0, are its reference),\n"

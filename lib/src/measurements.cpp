@@ -11,6 +11,7 @@
 
 #include "gemm_advisor/csv_reader.hpp"
 #include "gemm_advisor/error.hpp"
+#include "gemm_advisor/evaluate.hpp"
 #include "gemm_advisor/hardware.hpp"
 #include "gemm_advisor/moe.hpp"
 #include "gemm_advisor/targets/vllm_fp8_block.hpp"
@@ -488,6 +489,36 @@ std::vector<MeasuredShape> read_measurements(std::istream& in, const std::string
     shape.configs.push_back(mc);
   }
   if (rows == 0) throw InputError(source + ": no measurement rows (only a header)");
+  // One problem's rows of which some carry a family or name and some neither, interleaved: two
+  // problems (a blank cell in a labelled file split a shape's configs in two, said only as "a shape
+  // has no family": a fresh user's find, 2026-12-07). Apart, as two sets of one shape (a re-time of a
+  // labelled grid beside an unlabelled sweep), they are two measurements and not said. Said once a
+  // file, at the first unlabelled row inside a labelled problem's lines.
+  if (warnings) {
+    std::map<std::string, const MeasuredShape*> labelled;
+    for (const MeasuredShape& m : shapes)
+      if (!m.configs.empty() && (!m.family.empty() || !m.name.empty())) labelled.emplace(unscored_text(m.problem), &m);
+    for (const MeasuredShape& m : shapes) {
+      if (m.configs.empty() || !m.family.empty() || !m.name.empty()) continue;
+      const auto it = labelled.find(unscored_text(m.problem));
+      if (it == labelled.end()) continue;
+      const std::vector<MeasuredConfig>& other = it->second->configs;
+      const auto [lo, hi] = std::minmax_element(other.begin(), other.end(), [](const MeasuredConfig& a,
+                                                                                const MeasuredConfig& b) {
+        return a.line < b.line;
+      });
+      const auto inside = std::find_if(m.configs.begin(), m.configs.end(), [&](const MeasuredConfig& c) {
+        return c.line > lo->line && c.line < hi->line;
+      });
+      if (inside == m.configs.end()) continue;
+      warnings->push_back(source + ":" + std::to_string(inside->line) + ": rows of " +
+                          unscored_text(m.problem) + " have no family or name, others (line " +
+                          std::to_string(lo->line) + ") family '" +
+                          printable(it->second->family) + "' and name '" + printable(it->second->name) +
+                          "': scored as two problems (a blank cell?)");
+      break;
+    }
+  }
   // Rows of a tile kernel no target is named, beside this one's, are skipped, and said (half a file's
   // rows with a misspelt kernel name changed the scores without a word: a fresh user's find,
   // 2026-12-05). A file with none of this kernel's rows is the caller's to name.
