@@ -154,6 +154,16 @@ check("rank on it: the error names the profile file", rc == 1 and f"the profile 
       in err, err)
 rc, out, err = run("profiles", "validate", "a100")
 check("profiles validate a100: no fp8 said", rc == 0 and "no matrix.fp8 entry: vllm-fp8-block" in err, err)
+# Several errors in one file: said in the file's order (the checks run by kind, so an unknown key at a
+# later line came before a range error at an earlier one: a fresh user's find, 2026-12-07).
+errs = os.path.join(TMP, "two-errors.yaml")
+with open(errs, "w") as f:
+    f.write(open("profiles/h200.yaml").read() + "model_parameters:\n  coresident_load_overlap: 2\n  bogus_name: 1\n")
+rc, out, err = run("profiles", "validate", errs)
+lines = [l for l in err.splitlines() if l.startswith("gemm-advisor: error: ")]
+numbers = [int(l.split(errs + ":")[1].split(":")[0]) for l in lines if errs + ":" in l]
+check("profiles validate: errors in line order, range error before the unknown key below it",
+      rc == 1 and len(numbers) == 2 and numbers == sorted(numbers) and "outside the plausible range" in lines[0], err)
 # Several files: each checked, a bad one said without stopping the rest, exit 1 (it was "unexpected
 # arguments": a fresh user's find, 2026-12-05).
 rc, out, err = run("profiles", "validate", "h200", os.path.join(TMP, "no-such.yaml"), "tests/data/toy.yaml")

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <iostream>
 #include <memory>
 #include <sstream>
@@ -129,6 +130,15 @@ Registered register_profiles(CLI::App& app) {
                 profile = parse_profile(text, source, &diag);
               } catch (const InputError&) {
                 warn_capped(diag.warnings);
+                // In the file's order ("FILE:LINE: ..."; the checks run by kind, so a range error at
+                // line 115 came after an unknown key at 116: a fresh user's find, 2026-12-07); those
+                // without a line first, as found.
+                const auto line_of = [&source](const std::string& e) -> long {
+                  if (e.compare(0, source.size() + 1, source + ":") != 0) return 0;
+                  return std::strtol(e.c_str() + source.size() + 1, nullptr, 10);
+                };
+                std::stable_sort(diag.errors.begin(), diag.errors.end(),
+                                 [&](const std::string& a, const std::string& b) { return line_of(a) < line_of(b); });
                 for (const auto& e : diag.errors) std::cerr << "gemm-advisor: error: " << e << "\n";
                 return kExitBadInput;
               }
