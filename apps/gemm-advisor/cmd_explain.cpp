@@ -77,9 +77,13 @@ Registered register_explain(CLI::App& app) {
                                                                         : fmt::format("{:.4g} us", s * 1e6);
                 return s >= 1 ? t + fmt::format(" ({:.4g} s)", s) : t;
               };
-              // Megabytes to 3 decimals; under 10 kB in bytes (1x1x1 printed "0.000 MB (compulsory 0.000 MB)").
+              // Megabytes to 3 decimals; under 10 kB in bytes (1x1x1 printed "0.000 MB (compulsory 0.000 MB)");
+              // from a petabyte on in 4 significant digits, as us() does past 1e9 us (2^31-cubed problems
+              // printed 21 integer digits: a fresh user's find, 2026-12-07).
               auto mb = [](double bytes) {
-                return bytes < 1e4 ? fmt::format("{:.0f} bytes", bytes) : fmt::format("{:.3f} MB", bytes / 1e6);
+                return bytes < 1e4    ? fmt::format("{:.0f} bytes", bytes)
+                       : bytes < 1e15 ? fmt::format("{:.3f} MB", bytes / 1e6)
+                                      : fmt::format("{:.4g} MB", bytes / 1e6);
               };
               const ModelParams params = target.problem_params(p, profile);
               // The rates the model used (the DRAM's, the output write's), read off its context, not
