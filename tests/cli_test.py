@@ -154,6 +154,13 @@ check("rank on it: the error names the profile file", rc == 1 and f"the profile 
       in err, err)
 rc, out, err = run("profiles", "validate", "a100")
 check("profiles validate a100: no fp8 said", rc == 0 and "no matrix.fp8 entry: vllm-fp8-block" in err, err)
+# explain's byte counts: bytes under 10 kB, megabytes to 3 decimals, and past a petabyte 4 significant
+# digits (a 2^31-cubed problem printed 21 integer digits). Hand count: 1x1x1 bf16 reads A and B and
+# writes C, 2 bytes each: 6 bytes compulsory; 2^31-cubed bf16: 3 x 2^62 x 2 bytes = 2.767e+19 bytes.
+rc, out, _ = run("explain", "1x1x1", "--hw", "h200")
+check("explain 1x1x1: the compulsory bytes in bytes", rc == 0 and "(compulsory 6 bytes)" in out, out)
+rc, out, _ = run("explain", "2147483647x2147483647x2147483647", "--hw", "h200")
+check("explain 2^31-cubed: petabytes in significant digits", rc == 0 and "(compulsory 2.767e+13 MB)" in out, out)
 # Several errors in one file: said in the file's order (the checks run by kind, so an unknown key at a
 # later line came before a range error at an earlier one: a fresh user's find, 2026-12-07).
 errs = os.path.join(TMP, "two-errors.yaml")
