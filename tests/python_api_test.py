@@ -583,7 +583,7 @@ for what, call in [("an unknown field in names", lambda: gat.configs(64, 64, 64,
                    ("two fields one name", lambda: gat.configs(64, 64, 64, hw="h200", names={"block_m": "BLOCK_N"})),
                    ("a bad hw", lambda: gat.configs(64, 64, 64, hw="h900")),
                    ("shortlist with a bad hw", lambda: gat.shortlist(hw="h900")),
-                   ("shortlist with top=0", lambda: gat.shortlist(top=0, hw="h200")),
+                   ("shortlist with top=-1", lambda: gat.shortlist(top=-1, hw="h200")),
                    # Checked at decoration, not at the first launch (a fresh user's find, 2026-12-05).
                    ("shortlist with top=2_000_000", lambda: gat.shortlist(top=2_000_000, hw="h200")),
                    ("shortlist with two key names", lambda: gat.shortlist(hw="h200", key_names=("M", "N")))]:
@@ -635,6 +635,16 @@ for shape in [(4096, 4096, 4096), (16, 6144, 4096), (1000, 3000, 777)]:
 check("the infeasible config is never benchmarked", all(grid[-1] not in b for b in matmul.benchmarked.values()))
 small = gat.shortlist(top=3, hw="h200")["early_config_prune"](grid, {"M": 64, "N": 64, "K": 64, "a": None})
 check("shortlist's fn, called as Triton 2.x does (no kwargs): top 3", len(small) == 3, small)
+# top=0: every config that can run, best first, as rank(top=0) (refused here alone before: a fresh
+# user's find, 2026-12-07); the grid's last config cannot run (the check above) and is dropped.
+every = gat.shortlist(top=0, hw="h200")["early_config_prune"](grid, {"M": 64, "N": 64, "K": 64, "a": None})
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore", g.AdvisorWarning)
+    runnable = g.rank("64x64x64", hw="h200", top=0, candidates=[
+        {**c.kwargs, "num_warps": c.num_warps, "num_stages": c.num_stages} for c in grid])
+check("shortlist(top=0): every config rank calls runnable, best first, the infeasible ones dropped",
+      len(small) < len(every) == len(runnable) < len(grid) and grid[-1] not in every and every[:3] == small,
+      (len(every), len(runnable), len(grid)))
 # A shape it cannot read (M = 4096.0) keeps every config with an AdvisorWarning, as its docstring says
 # (it raised TypeError out of the autotuner: a fresh user's find, 2026-12-04).
 with warnings.catch_warnings(record=True) as caught:
@@ -757,11 +767,11 @@ e = py_error(g.moe_rank, 2**63, 128, 8, 2048, 768, hw="h200")
 check("moe_rank(2**63, ...): one-line Error naming tokens", e is not None and str(e).startswith("tokens = 2**63"
       .replace("2**63", str(2**63))) and "\n" not in str(e), repr(e))
 try:
-    g.load_profile("h200").peak_flops_per_s(None)
+    g.load_profile("h200").peak_flops_per_s(5)
     err = None
 except TypeError as ex:
     err = str(ex)
-check("Profile.peak_flops_per_s(None): a one-line TypeError, no C++ signature", err is not None and
+check("Profile.peak_flops_per_s(5): a one-line TypeError, no C++ signature", err is not None and
       err.startswith("dtype must be text") and "\n" not in err, err)
 # A NUL in a profile path was read up to it (the file before the NUL loaded).
 e = py_error(g.load_profile, "profiles/h200.yaml\x00junk")
@@ -1100,5 +1110,32 @@ for bad, kind in ((4.0, TypeError), ("lots", TypeError), (0, g.Error)):
 e = py_error(g.read_shapes, "examples/moe-models.csv")
 check("read_shapes of a fused-MoE model list: points at moe_rank, not --target", e is not None and
       "gemm_advisor.moe_rank(" in str(e) and "--target" not in str(e) and "moe-models.csv:" in str(e), repr(e))
+
+# A profile path given as hw= is read on every call and parsed again when its content differs: a
+# rewrite of the same size whose modification time was put back (cp -p, rsync -a, tar) was missed, the
+# ranking still the old file's (a fresh user's find, 2026-12-07). Two overlays of the same length
+# (coresident_load_overlap 0 and 1: model_params.hpp; 1 shortens the latency of a CU's co-resident
+# blocks, so a latency-bound config's predicted time falls).
+same = os.path.join(TMP, "same-size.yaml")
+base_text = open("profiles/h200.yaml").read()
+with open(same, "w") as f:
+    f.write(base_text + "model_parameters:\n  coresident_load_overlap: 0\n")
+st0 = os.stat(same)
+t0 = g.explain("4096x4096x4096", hw=same, config="64x64x64:4:2")["configs"][0]["latency_s"]
+with open(same, "w") as f:
+    f.write(base_text + "model_parameters:\n  coresident_load_overlap: 1\n")
+os.utime(same, ns=(st0.st_atime_ns, st0.st_mtime_ns))
+st1 = os.stat(same)
+t1 = g.explain("4096x4096x4096", hw=same, config="64x64x64:4:2")["configs"][0]["latency_s"]
+check("hw= a path rewritten at the same size and time: the new content is used",
+      st1.st_size == st0.st_size and st1.st_mtime_ns == st0.st_mtime_ns and t1 < t0, (t0, t1))
+
+# Profile.peak_flops_per_s(None) is bf16's, as rank(dtype=None) takes the 16-bit default (a TypeError
+# whose message offered None: a fresh user's find, 2026-12-07). The H200's bf16 dense peak: 989.4
+# TFLOP/s (profiles/h200.yaml, NVIDIA's H200 datasheet, 1,979 with sparsity).
+h200p = g.load_profile("h200")
+check("Profile.peak_flops_per_s(None) is bf16's",
+      h200p.peak_flops_per_s(None) == h200p.peak_flops_per_s("bf16") and abs(h200p.peak_flops_per_s(None) / 1e12 - 989.4) < 1,
+      h200p.peak_flops_per_s(None))
 
 cli_harness.finish()

@@ -30,6 +30,7 @@ predicted-vs-measured figures; needs matplotlib).
 
 import copy as _copy
 import functools as _functools
+import hashlib as _hashlib
 import json as _json
 import operator as _operator
 import os as _os
@@ -159,21 +160,26 @@ def _shape_text(shape):
     raise TypeError(f"shape must be 'MxNxK[xB]' text or a tuple (M, N, K[, B]) of ints, not {type(shape).__name__}")
 
 
-# Profiles read from a path, by the file's identity and state: a path given as hw= to every call of a
-# loop was read and checked each time (10,000 ranks: 22 s against 5 s by name: a fresh Python user's
-# find, 2026-12-05). A file changed since (time, size or inode) is read again. A few files at most.
+# Profiles read from a path, by the file's path and content: a path given as hw= to every call of a
+# loop was parsed and checked each time (10,000 ranks: 22 s against 5 s by name: a fresh Python user's
+# find, 2026-12-05). The file is read on every call and parsed again when its bytes differ (keyed on
+# its size, time and inode, a rewrite of the same size whose time was restored, as cp -p, rsync -a or
+# tar leave it, was missed: a fresh user's find, 2026-12-07). A few files at most.
 _path_profiles = {}
 _path_profiles_lock = _threading.Lock()
+_PROFILE_MAX_BYTES = 16 << 20  # as the C++ reader (read_text_file): larger is its error to say
 
 
 def _path_profile(path):
     try:
         st = _os.stat(path)
+        if not _stat.S_ISREG(st.st_mode) or st.st_size > _PROFILE_MAX_BYTES:
+            return None
+        with open(path, "rb") as f:
+            content = f.read(_PROFILE_MAX_BYTES + 1)
     except (OSError, ValueError):
         return None  # the C++ side says what is wrong, as before
-    if not _stat.S_ISREG(st.st_mode):
-        return None
-    key = (_os.path.realpath(path), st.st_ino, st.st_size, st.st_mtime_ns)
+    key = (_os.path.realpath(path), _hashlib.blake2b(content, digest_size=16).digest())
     with _path_profiles_lock:
         profile = _path_profiles.get(key)
     if profile is None:
@@ -219,10 +225,12 @@ _core_peak_flops_per_s = Profile.peak_flops_per_s
 
 def _peak_flops_per_s(self, dtype="bf16"):
     """Datasheet dense matrix peak for a dtype, FLOP/s; 0 when the hardware has no matrix path for it.
-    dtype as :func:`rank` takes it (text, or a torch, numpy or Triton dtype). Raises :class:`Error`
-    for an unknown dtype, TypeError for a value that is no dtype."""
-    # The dtype objects rank() takes (np.float16 was a TypeError here: a fresh user's find, 2026-12-05).
-    return _core_peak_flops_per_s(self, _dtype_arg(dtype) if dtype is not None else dtype)
+    dtype as :func:`rank` takes it (text, or a torch, numpy or Triton dtype; None: bf16, rank's
+    default for the 16-bit targets). Raises :class:`Error` for an unknown dtype, TypeError for a
+    value that is no dtype."""
+    # The dtype objects rank() takes (np.float16 was a TypeError here: a fresh user's find, 2026-12-05);
+    # None as rank() takes it (a TypeError whose own message offered None: a fresh user's find, 2026-12-07).
+    return _core_peak_flops_per_s(self, _dtype_arg("bf16" if dtype is None else dtype))
 
 
 _peak_flops_per_s.__name__ = "peak_flops_per_s"
@@ -440,8 +448,8 @@ def rank(shape, hw=None, dtype=None, layout=None, target="triton", top=10, candi
     shape: "MxNxK" or "MxNxKxB" text, or a tuple (M, N, K) or (M, N, K, B) of ints.
     hw: a profile name, a GPU name, a profile YAML path, a :class:`Profile`, or None (see the
         module's doc: $GEMM_ADVISOR_HW, else the local GPU, else :class:`Error`). A path is read
-        and checked on every call (10,000 calls: ~22 s against ~5 s by name): in a loop, pass
-        :func:`load_profile`'s Profile.
+        on every call and parsed and checked again whenever its content differs: in a loop, a
+        :func:`load_profile` Profile saves the read.
     dtype: fp32, fp16, bf16, fp8, fp6 or fp4; None: the target's default (bf16; fp8 for
         vllm-fp8-block). layout: NN, NT, TN or TT (storage of A and B; NT = a PyTorch Linear);
         None: the target's default (NT).

@@ -195,7 +195,7 @@ def shortlist(top=8, hw=None, key_names=("M", "N", "K"), names=None, dtype=None,
     that passes them by keyword, from ``kwargs``) under
     ``key_names`` (a 4th name, if given, is the batch), ranks exactly those configs with the
     advisor (their parameters read back through ``names``, as for :func:`configs`; num_warps and
-    num_stages from the Config) and returns the ``top`` it ranks highest among them, best first
+    num_stages from the Config) and returns the ``top`` it ranks highest among them (0: all), best first
     (configs that share the advisor's fields and differ only in other kernel arguments stay
     together). Configs that cannot run on the GPU are dropped; those only outside the advisor's
     search bounds (num_stages above the profile's triton.max_num_stages, split_k above max_split_k)
@@ -211,9 +211,12 @@ def shortlist(top=8, hw=None, key_names=("M", "N", "K"), names=None, dtype=None,
     """
     # A wrong type is a TypeError, a bad value an Error, as for rank(top=...) (a fresh user's find,
     # 2026-12-04: shortlist raised Error for both).
-    top = _ga._int(top, "shortlist: top")
-    if top < 1:
-        raise _ga.Error(f"shortlist: top must be a positive int, got {top!r}")
+    # top=0 keeps every config the advisor can run, best first, as rank(top=0) and configs(top=0)
+    # return all (it was refused here alone: a fresh user's find, 2026-12-07).
+    try:
+        top = _ga._top_arg(top)
+    except _ga.Error as e:
+        raise _ga.Error(f"shortlist: {e}") from None
     if (not isinstance(key_names, (tuple, list)) or len(key_names) not in (3, 4) or
             not all(isinstance(k, str) for k in key_names)):
         raise _ga.Error(f"shortlist: key_names must be 3 or 4 argument names (M, N, K[, batch]), got {key_names!r}")
