@@ -207,10 +207,11 @@ void warn_unused_param_set(const gemm_advisor::Profile& profile, const std::stri
 std::size_t write_vllm_directory(const std::string& dir, const std::vector<std::pair<std::string, std::string>>& files,
                                  const nlohmann::json& run, bool overwrite);
 
-/// Whether `path` is a regular file that `calibrate` wrote (a profile with a top-level
-/// 'calibration:' block): calibrate replaces only such a file, and batch --out never does (a fitted
-/// profile was replaced by a batch's results: a fresh user's find, 2026-12-07). Unreadable or over
-/// 16 MiB: false.
+/// Whether a profile's text is one `calibrate` wrote (a top-level 'calibration:' block): calibrate
+/// replaces only such a file, and batch --out never does (a fitted profile was replaced by a batch's
+/// results: a fresh user's find, 2026-12-07).
+bool written_by_calibrate_text(const std::string& text);
+/// The same of the file at `path`: false for no regular file, or one unreadable or over 16 MiB.
 bool written_by_calibrate(const std::string& path);
 
 /// `batch --out FILE` without --emit vllm: the results that go to stdout go to FILE instead, written

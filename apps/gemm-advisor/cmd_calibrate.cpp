@@ -186,8 +186,9 @@ Registered register_calibrate(CLI::App& app) {
               throw cli::UsageError("-o " + o->out + " is where stdout goes (the report): write the profile elsewhere");
             // An existing file is replaced only when calibrate wrote it (a top-level 'calibration:'
             // block): any other file there was overwritten unsaid (a fresh user's find, 2026-12-04).
+            // Read here, not through written_by_calibrate: a file it cannot read is said as such.
             if (std::filesystem::is_regular_file(o->out, ec)) {
-              if (!written_by_calibrate(o->out))
+              if (!written_by_calibrate_text(read_text_file(o->out)))
                 throw cli::UsageError("-o " + o->out + ": exists and is not a profile calibrate wrote (no top-level "
                                       "'calibration:'): give another -o, or remove the file first");
             }

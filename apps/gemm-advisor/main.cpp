@@ -372,12 +372,15 @@ void warn_vllm_market_name(const gemm_advisor::Hardware& hw, const CommonOptions
     spdlog::warn("{}", note);
 }
 
+bool written_by_calibrate_text(const std::string& text) {
+  return text.rfind("calibration:", 0) == 0 || text.find("\ncalibration:") != std::string::npos;
+}
+
 bool written_by_calibrate(const std::string& path) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) return false;
   try {
-    const std::string text = gemm_advisor::read_text_file(path);
-    return text.rfind("calibration:", 0) == 0 || text.find("\ncalibration:") != std::string::npos;
+    return written_by_calibrate_text(gemm_advisor::read_text_file(path));
   } catch (const gemm_advisor::InputError&) {
     return false;  // unreadable or too large: not a profile calibrate wrote
   }
