@@ -471,6 +471,12 @@ rc3, out3, err3 = run("rank", "64x64x64", "--hw", "h200", "--top", "1")
 check("rank and explain with a profile file: the heading names it; with a shipped name, not",
       rc == rc2 == rc3 == 0 and f"NVIDIA H200 SXM 141GB [profile {copy}] (peak" in out.splitlines()[0] and
       f"[profile {copy}]: config" in out2.splitlines()[0] and "[profile" not in out3, out + out2 + out3)
+# evaluate's heading too (two tables, before and after a fit, read alike: a fresh user's find, 2026-12-07).
+rc, out, err = run("evaluate", "--hw", copy, "--measurements", "data/measurements/h200-triton-fp8.csv")
+rc2, out2, err2 = run("evaluate", "--hw", "h200", "--measurements", "data/measurements/h200-triton-fp8.csv")
+check("evaluate with a profile file: the heading names it; with a shipped name, not",
+      rc == rc2 == 0 and out.splitlines()[0].startswith(f"evaluate triton on h200 [profile {copy}]: ") and
+      out2.splitlines()[0].startswith("evaluate triton on h200: "), out + out2 + err + err2)
 two_docs = os.path.join(TMP, "two-docs.yaml")
 with open(two_docs, "w") as f:
     f.write(h200_text + "---\ncompute: {cu_count: 1}\n")

@@ -310,3 +310,54 @@ TEST_CASE("rows of a tile kernel no target is named, beside the target's, are sk
   CHECK(warnings[0] == "typo.csv: 2 rows of another kernel (my-matmull) skipped: only my-matmul's are scored "
                        "(--kernel NAME scores another's)");
 }
+
+TEST_CASE("a skipped tile kernel's rows are not the vendor reference; only block-size-0 rows are", "[evaluate]") {
+  // A user's second version of their kernel, timed beside the first, was reported as "the vendor
+  // library" (its fastest row, 0.004 ms here) while the warning said its rows were skipped (a fresh
+  // user's find, 2026-12-07). The cublas row (block sizes 0, 0.020 ms) is the reference.
+  std::istringstream csv(
+      "kernel,m,n,k,block_m,block_n,block_k,num_warps,num_stages,ms\n"
+      "my-matmul,64,64,64,16,16,64,4,3,0.010\n"
+      "my-matmul-v2,64,64,64,32,32,64,4,3,0.004\n"
+      "cublas,64,64,64,0,0,0,0,0,0.020\n");
+  std::vector<std::string> warnings;
+  const auto shapes = read_measurements(csv, "v2.csv", "my-matmul", &warnings);
+  REQUIRE(shapes.size() == 1);
+  CHECK(shapes[0].vendor_kernel == "cublas");
+  CHECK(shapes[0].vendor_ms == 0.020);
+  REQUIRE(warnings.size() == 1);
+  CHECK(warnings[0] == "v2.csv: 1 row of another kernel (my-matmul-v2) skipped: only my-matmul's are scored "
+                       "(--kernel NAME scores another's)");
+  // Without a vendor row, none (0), not the skipped kernel's.
+  std::istringstream no_vendor(
+      "kernel,m,n,k,block_m,block_n,block_k,num_warps,num_stages,ms\n"
+      "my-matmul,64,64,64,16,16,64,4,3,0.010\n"
+      "my-matmul-v2,64,64,64,32,32,64,4,3,0.004\n");
+  const auto alone = read_measurements(no_vendor, "v2.csv", "my-matmul");
+  REQUIRE(alone.size() == 1);
+  CHECK(alone[0].vendor_ms == 0);
+  CHECK(alone[0].vendor_kernel.empty());
+}
+
+TEST_CASE("rel_err nan (the harness's unwritten elements) is read; ok rows above 1e-2 or nan are counted", "[evaluate]") {
+  // sweep.py and harness.py write rel_err 'nan' on a wrong row whose NaN-poisoned output kept
+  // unwritten elements: the whole file was refused for it (a fresh user's find, 2026-12-07). Rows
+  // marked ok with rel_err 0.9 (line 4) and nan (line 5) went unsaid; 1e-2 itself is within the
+  // harness's bf16 tolerance (line 3), and a wrong row's nan (line 6) is as it should be.
+  const auto warnings = one_shape_warnings(
+      "m,n,k,block_m,block_n,block_k,num_warps,num_stages,ms,rel_err,status\n"
+      "64,64,64,16,16,64,4,3,0.010,1e-2,ok\n"
+      "64,64,64,32,32,64,4,3,0.011,0.9,ok\n"
+      "64,64,64,64,64,64,4,3,0.012,NaN,ok\n"
+      "64,64,64,64,32,64,4,3,0.013,nan,wrong\n",
+      "relerr.csv", "triton", 4);
+  REQUIRE(warnings.size() == 1);
+  CHECK(warnings[0] == "relerr.csv:3: 2 rows marked ok have a rel_err above 0.01 or nan, which tools/measure's "
+                       "harness marks wrong: timed as given (was the result checked?)");
+  // A wrong row's nan alone: read, nothing said.
+  CHECK(one_shape_warnings("m,n,k,block_m,block_n,block_k,num_warps,num_stages,ms,rel_err,status\n"
+                           "64,64,64,16,16,64,4,3,0.010,1e-3,ok\n"
+                           "64,64,64,32,32,64,4,3,,nan,wrong\n",
+                           "relerr.csv", "triton", 2)
+            .empty());
+}

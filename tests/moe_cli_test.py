@@ -527,7 +527,7 @@ start = write("start.yaml", open("profiles/h200.yaml").read() +
 rc, out, err = run("calibrate", "--hw", start, "--target", "vllm-fused-moe", "--param-set", "fp8_block", "--folds", "2",
                    "--passes", "1", "--params", "k_step_overhead_cycles", "--measurements", FP8_DATA, "-o", overlay)
 check("calibrate --param-set fp8_block: exit 0, the set named in the report",
-      rc == 0 and "vllm-fused-moe (parameter set fp8_block) on h200: 90 shapes in 5 families" in out and
+      rc == 0 and f"vllm-fused-moe (parameter set fp8_block) on h200 [profile {start}]: 90 shapes in 5 families" in out and
       re.search(r"k_step_overhead_cycles\s+481.4 -> \d+", out) is not None, out + err)
 text = open(overlay).read() if os.path.exists(overlay) else ""
 check("the overlay keeps the fit under targets.vllm-fused-moe.fp8_block and says so",

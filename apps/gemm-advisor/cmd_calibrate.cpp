@@ -446,9 +446,10 @@ Registered register_calibrate(CLI::App& app) {
                                2)
                   << "\n";
             } else {
-              out << fmt::format("calibrate {}{} on {}: {} shapes in {} families, {} folds by family ({:.1f} s)\n",
+              out << fmt::format("calibrate {}{} on {}{}: {} shapes in {} families, {} folds by family ({:.1f} s)\n",
                                  target.name(), c.variant.empty() ? "" : " (parameter set " + c.variant + ")",
-                                 hardware_label(profile.hw), c.shapes, c.families, c.folds.size(), seconds);
+                                 hardware_label(profile.hw), profile_file_note(profile.hw), c.shapes, c.families,
+                                 c.folds.size(), seconds);
               // Both groups' columns named (the second had none: a fresh H100 user's find, 2026-12-05).
               out << fmt::format("{:<7} {:^28}   {:^28}   {}\n", "", "held out, before", "held out, after",
                                  "families held out");

@@ -32,8 +32,9 @@ void write_table(std::ostream& out, const gemm_advisor::Evaluation& e, const gem
   const std::string default_text = &target == &gemm_advisor::vllm_fused_moe_target()
                                        ? std::string("vLLM's get_default_config")
                                        : target.default_config(gemm_advisor::GemmProblem{}).text();
-  out << fmt::format("evaluate {} on {}: {} shape{}; % of oracle = measured best / measured time of the pick\n",
-                     target.name(), gemm_advisor::hardware_label(hw), e.shapes.size(), e.shapes.size() == 1 ? "" : "s");
+  out << fmt::format("evaluate {} on {}{}: {} shape{}; % of oracle = measured best / measured time of the pick\n",
+                     target.name(), gemm_advisor::hardware_label(hw), gemm_advisor::profile_file_note(hw),
+                     e.shapes.size(), e.shapes.size() == 1 ? "" : "s");
   // The shape column as wide as its longest label (a MoE layer's is long: 1024x256x7168/E384/top8/layer).
   auto plain_label = [](const gemm_advisor::ShapeEvaluation& s) { return gemm_advisor::unscored_text(s.problem); };
   // A shape measured in two families (or under two names) is two problems: their lines carry the

@@ -78,10 +78,12 @@ std::string peak_tflops_text(double peak_flops_per_s) {
   return text;
 }
 
-std::string hardware_heading(const Hardware& hw) {
+std::string profile_file_note(const Hardware& hw) {
   const bool from_file = !hw.source.empty() && hw.source.rfind("embedded:", 0) != 0;
-  return hw.display_name + (from_file ? " [profile " + escape_for_display(hw.source) + "]" : std::string());
+  return from_file ? " [profile " + escape_for_display(hw.source) + "]" : std::string();
 }
+
+std::string hardware_heading(const Hardware& hw) { return hw.display_name + profile_file_note(hw); }
 
 std::string hardware_label(const Hardware& hw) {
   if (hw.product_cu_count <= 0 || hw.cu_count == hw.product_cu_count) return hw.name;

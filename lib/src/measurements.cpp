@@ -352,6 +352,9 @@ std::vector<MeasuredShape> read_measurements(std::istream& in, const std::string
   // per problem: config -> the line it was first on and its time there (ms; 0 where it did not run)
   std::vector<std::map<TileConfig, std::pair<std::size_t, double>>> seen;
   std::size_t repeats_disagreeing = 0;  // ... timed again here more than kRetimeDisagreement apart
+  struct {
+    std::size_t count = 0, first_line = 0;
+  } inaccurate_ok;  // rows marked ok whose rel_err is above kOkRelErrLimit or nan
   RepeatedRows repeated;  // configs measured again within this file
   std::set<std::string> other_kernels;  // kernels other than `target` with tile-config rows (a few)
   std::set<std::string> unknown_kernels;  // ... of them, those no target is named (a few)
@@ -369,7 +372,14 @@ std::vector<MeasuredShape> read_measurements(std::istream& in, const std::string
     // Kept for the record, not scored, but a slip there is still a slip (reps=abc passed unsaid: a
     // fresh user's find, 2026-12-05): a whole count of runs, a finite error of at least 0.
     if (!csv_text(f, ireps, "").empty()) csv_int(r, f, ireps, "reps", 0, std::numeric_limits<std::int32_t>::max());
-    if (!csv_text(f, irel, "").empty() && csv_double(r, f, irel, "rel_err") < 0)
+    // rel_err `nan` is what the harness writes for a result with unwritten elements (its NaN poison
+    // survived), on a row it marks wrong: kept (the whole file was refused for it: a fresh user's
+    // find, 2026-12-07).
+    const std::string rel_text = csv_text(f, irel, "");
+    const bool rel_nan = rel_text.size() == 3 && (rel_text[0] | 0x20) == 'n' && (rel_text[1] | 0x20) == 'a' &&
+                         (rel_text[2] | 0x20) == 'n';
+    const double rel_err = rel_nan || rel_text.empty() ? 0.0 : csv_double(r, f, irel, "rel_err");
+    if (rel_err < 0)
       r.fail("column 'rel_err': " + printable(f[irel]) + " is negative (a relative error is at least 0)");
     const std::string status = csv_text(f, ist, "ok");
     // A present but empty status is a cut-off row (a sweep stopped mid-write), not an ok one; a
@@ -413,6 +423,8 @@ std::vector<MeasuredShape> read_measurements(std::istream& in, const std::string
     }
     ++rows;
     double ms = 0;
+    if (status == "ok" && (rel_nan || rel_err > kOkRelErrLimit) && inaccurate_ok.count++ == 0)
+      inaccurate_ok.first_line = r.line();
     if (status == "ok") {
       ms = csv_double(r, f, ims, "ms");
       if (ms <= 0) r.fail("column 'ms': " + f[ims] + " must be positive for a row with status ok");
@@ -427,8 +439,10 @@ std::vector<MeasuredShape> read_measurements(std::istream& in, const std::string
     }
     if (kernel != target) {
       const bool other_target = find_target_or_null(kernel) != nullptr;
-      // A tile config's row (block sizes not 0) of another kernel: named if the file has none of this one.
-      if (ibm >= 0 && static_cast<std::size_t>(ibm) < f.size() && f[ibm] != "0") {
+      // A tile config's row (block sizes not 0, nor empty as a vendor row may leave them) of another
+      // kernel: named if the file has none of this one.
+      const bool tile_row = ibm >= 0 && static_cast<std::size_t>(ibm) < f.size() && !f[ibm].empty() && f[ibm] != "0";
+      if (tile_row) {
         if (other_kernels.size() < 8) other_kernels.insert(kernel);
         // Another target's kernel beside this one is a harness file of several (plan files are);
         // a tile kernel of no target's name is a typo or a user's own kernel, counted.
@@ -438,6 +452,10 @@ std::vector<MeasuredShape> read_measurements(std::istream& in, const std::string
         }
       }
       if (other_target) continue;  // another target's kernel: not a vendor reference
+      // A vendor library's row has no tile config (block sizes 0); a tile kernel of no target's name
+      // (a user's second version of their kernel) is skipped, as the warning below says (its fastest
+      // row was reported as "the vendor library": a fresh user's find, 2026-12-07).
+      if (tile_row) continue;
       if (status == "ok" && (shape.vendor_ms == 0 || ms < shape.vendor_ms)) {
         shape.vendor_ms = ms;
         shape.vendor_kernel = kernel;
@@ -534,6 +552,12 @@ std::vector<MeasuredShape> read_measurements(std::istream& in, const std::string
   if (std::string more = repeated.summary(source, "measured again", "each counts at its faster time");
       warnings && !more.empty())
     warnings->push_back(std::move(more));
+  if (warnings && inaccurate_ok.count > 0)
+    warnings->push_back(fmt::format("{}:{}: {} row{} marked ok ha{} a rel_err above {:g} or nan, which "
+                                    "tools/measure's harness marks wrong: timed as given (was the result checked?)",
+                                    source, inaccurate_ok.first_line, inaccurate_ok.count,
+                                    inaccurate_ok.count == 1 ? "" : "s", inaccurate_ok.count == 1 ? "s" : "ve",
+                                    kOkRelErrLimit));
   if (warnings && repeats_disagreeing > 0)
     warnings->push_back(fmt::format("{}: {} config{} measured again in the file differ{} by more than {:g}x from {} "
                                     "first time (a bad run? the faster counts)",

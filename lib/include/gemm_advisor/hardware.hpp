@@ -116,6 +116,11 @@ std::string hardware_label(const Hardware& hw);
 /// says so (it read as the shipped profile's: a fresh user's find, 2026-12-05).
 std::string hardware_heading(const Hardware& hw);
 
+/// " [profile FILE]" for a profile read from a file, "" for an embedded one: what hardware_heading
+/// adds, for headings that name the GPU by hardware_label (evaluate's and calibrate's: an overlay's
+/// table read as the shipped profile's, a fresh user's find, 2026-12-07).
+std::string profile_file_note(const Hardware& hw);
+
 /// A peak in FLOP/s as the text headings print it, in TFLOP/s: whole numbers from 100 up ("989"), three
 /// significant digits below ("7.5" for one H100 SM), so that a partition's percentages read right.
 std::string peak_tflops_text(double peak_flops_per_s);

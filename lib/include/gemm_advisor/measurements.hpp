@@ -88,8 +88,15 @@ MigSlice mig_slice(const std::string& gpu);
 /// ratios (an `inf` % of oracle).
 constexpr double kMaxMeasuredMs = 1e9;
 
+/// Largest `rel_err` (relative Frobenius error against an fp32 reference) a row marked `ok` is
+/// expected to have: tools/measure's harness marks a row `wrong` above 1e-2 (bf16, fp8; 5e-3 for
+/// fp16), so an `ok` row above it, or `nan`, comes from a tool with another check and is counted in a
+/// warning (timed as given).
+constexpr double kOkRelErrLimit = 1e-2;
+
 /// Reads a measurement CSV and groups rows by problem (first-appearance order). Rows whose kernel
-/// is neither `target` nor a vendor library are ignored. A row with status "ok" must have ms > 0;
+/// is neither `target` nor a vendor library (block sizes 0) are ignored. A row with status "ok" must have ms > 0;
+/// `rel_err` may be `nan` (what the harness writes for a result with unwritten elements);
 /// an empty status field is an error (a cut-off row). `warnings`, when given, receives one
 /// "path:line: unknown column ..." line per column the reader does not know (a misspelt `split_k`
 /// would otherwise read as 1). `other_kernels`, when given, receives the kernels other than `target`
