@@ -153,7 +153,9 @@ struct ModelParams {
   /// T / b. Measured (h200-fp8-block.csv.gz): 16x32x128 with 4 warps runs 2048x7168x2048 at 12
   /// blocks a CU in 444 / 455 / 456 us at 2 / 3 / 4 stages; with 0 the model predicts 593 / 365 /
   /// 354 us (the second stage halving an L + T of 1.93 us), with 1 the step is the CU's fill at
-  /// every stage count.
+  /// every stage count. vllm-fp8-block takes 1 (vllm_fp8_block.cpp: decided out of sample on random
+  /// H200 and H100 shapes, 2026-12-07); the others keep 0 (vllm-fused-moe: untested, and it lowers that
+  /// kernel's measured figures).
   double coresident_load_overlap = 0.0;
   /// Wait of each staged element of an unaligned operand when the registers to hold a K-step's
   /// staged elements together are not there (Residency::serialized_loads: accumulators, staged
