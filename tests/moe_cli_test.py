@@ -360,6 +360,8 @@ bad += [
     (("batch", "examples/moe-models.csv", "--target", "vllm-fused-moe", "--hw", "h200", "--emit", "vllm", "--out", TMP,
       "--vllm-device-name", "a\x01b"), 2, "'a\\x01b': a control character in a device name"),
     (("batch", "examples/moe-models.csv", "--target", "vllm-fused-moe", "--hw", "h200", "--emit", "vllm", "--out", TMP,
+      "--vllm-device-name", "a\u202eb"), 2, "'a\\xe2\\x80\\xaeb': an invisible or direction-changing character"),
+    (("batch", "examples/moe-models.csv", "--target", "vllm-fused-moe", "--hw", "h200", "--emit", "vllm", "--out", TMP,
       "--top", "3"), 2, "--top and --distinct choose what is printed: --emit vllm writes each M's top config"),
     (("batch", "examples/deepseek-v3.csv", "--hw", "h200", "--emit", "vllm", "--out", TMP, "--distinct"), 2,
      "--top and --distinct choose what is printed"),

@@ -140,6 +140,11 @@ CLI::Validator vllm_device_name_validator() {
         if (v.find_first_not_of('_') == std::string::npos) return "'" + gemm_advisor::printable(typed) + "': no name";
         if (gemm_advisor::escape_control(v) != v)  // it escapes exactly the control bytes
           return "'" + gemm_advisor::printable(typed) + "': a control character in a device name (e.g. NVIDIA_H200)";
+        // Invisible and bidirectional-override characters (U+202E) too: they went raw into the file
+        // names and the paths printed (a fresh user's find, 2026-12-07).
+        if (gemm_advisor::printable(v, v.size()) != v)
+          return "'" + gemm_advisor::printable(typed) + "': an invisible or direction-changing character in a device "
+                 "name (e.g. NVIDIA_H200)";
         // ',' and '=' separate the file name's fields (E=..,N=..,device_name=..): a name with one
         // wrote a file whose fields no longer split as vLLM's reader makes them (a fresh user's find,
         // 2026-12-05); no GPU name torch prints has either.

@@ -447,8 +447,18 @@ void parse_identity(ProfileReader& r, const YAML::Node& root, Hardware& hw) {
       r.error(a, "'aliases' must be a list of names, e.g. [\"NVIDIA H200\", \"H200\"]");
     } else {
       for (const auto& item : a) {
-        if (!item.IsScalar() || item.Scalar().empty()) r.error(item, "each alias must be a non-empty name");
-        else hw.aliases.push_back(item.Scalar());
+        if (!item.IsScalar() || item.Scalar().empty()) {
+          r.error(item, "each alias must be a non-empty name");
+          continue;
+        }
+        // An alias names the card in outputs (vLLM's file names, a measurement's gpu column): one line
+        // of printable text, as name and display_name (control and bidirectional-override characters
+        // went raw into --emit vllm's file names: a fresh user's find, 2026-12-07).
+        const std::string& alias = item.Scalar();
+        if (printable(alias, alias.size()) != alias)
+          r.error(item, "each alias must be one line of printable text, got '" + printable(alias) + "'");
+        else
+          hw.aliases.push_back(alias);
       }
     }
   }
@@ -1208,15 +1218,21 @@ std::string own_profile_advice(const std::string& shipped) {
 // (profile.hpp) A profile file named as a shipped profile whose hardware differs from it: every output
 // says the shipped name (batch's hardware column, --emit's device names), which reads as the real card (a
 // copy edited for an H100 PCIe still said h100: a fresh user's find, 2026-12-06). A calibrate
-// overlay keeps the hardware, and a file whose aliases are its own (as a card of that name says
-// "NVIDIA_H200" there for vLLM's files) says what it is: neither is warned of.
+// overlay keeps the hardware, and a file that keeps every alias of the shipped card and adds its own
+// (its vLLM name, NVIDIA_H200, for a clock-locked H200) says it is that card: neither is warned of.
+// Aliases of another card do not exempt it (an L40S's figures under 'name: h100' with L40S aliases
+// wrote vLLM files for NVIDIA_H100_80GB_HBM3 unwarned: a fresh user's find, 2026-12-07).
 void warn_shipped_name_taken(const Profile& profile, const std::string& path, ProfileDiagnostics* diagnostics) {
   if (!diagnostics) return;
   for (const auto& e : embedded_profiles()) {
     if (e.name != profile.hw.name) continue;
     const Hardware shipped = parse_profile(e.yaml, "embedded:" + std::string(e.name)).hw;
     const Hardware& h = profile.hw;
-    if (h.aliases != shipped.aliases) return;
+    const bool keeps_shipped_aliases =
+        std::all_of(shipped.aliases.begin(), shipped.aliases.end(), [&](const std::string& a) {
+          return std::find(h.aliases.begin(), h.aliases.end(), a) != h.aliases.end();
+        });
+    if (keeps_shipped_aliases && h.aliases.size() > shipped.aliases.size()) return;
     // The matrix rate per CU, not the peak: a partition of the card (compute.active_cu_count, which
     // calibrate --cu-count writes) is that card (calibrate's own output was warned of: a fresh user's
     // find, 2026-12-06).
