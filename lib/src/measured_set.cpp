@@ -449,7 +449,7 @@ std::vector<MeasuredShape> read_measured_shapes(const std::vector<std::string>& 
                                     [](const MeasuredConfig& c) { return c.status == "ok" || c.status == kStatusFasterThanPeak; });
         shapes_too_fast += dropped > 0;
         const SlowerThanPredicted slower = slower_than_predicted(shape, ctx, target);
-        if (!slower.shape && slower.rows > 0 && rows_too_slow == 0 && slower.first)
+        if (!slower.shape && slower.first && rows_too_slow == 0)
           first_row_too_slow = fmt::format("{}:{}: {} {} timed {:.4g} ms, predicted {:.4g} ms",
                                            path, slower.first->line, shape.problem.shape_text(),
                                            slower.first->config.text(), slower.first->ms,

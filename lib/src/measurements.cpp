@@ -376,8 +376,7 @@ std::vector<MeasuredShape> read_measurements(std::istream& in, const std::string
     // survived), on a row it marks wrong: kept (the whole file was refused for it: a fresh user's
     // find, 2026-12-07).
     const std::string rel_text = csv_text(f, irel, "");
-    const bool rel_nan = rel_text.size() == 3 && (rel_text[0] | 0x20) == 'n' && (rel_text[1] | 0x20) == 'a' &&
-                         (rel_text[2] | 0x20) == 'n';
+    const bool rel_nan = text::lower(rel_text) == "nan";
     const double rel_err = rel_nan || rel_text.empty() ? 0.0 : csv_double(r, f, irel, "rel_err");
     if (rel_err < 0)
       r.fail("column 'rel_err': " + printable(f[irel]) + " is negative (a relative error is at least 0)");
@@ -386,7 +385,7 @@ std::vector<MeasuredShape> read_measurements(std::istream& in, const std::string
     // differently spelt "ok" would silently drop a timed row.
     if (ist >= 0 && static_cast<std::size_t>(ist) < f.size() && f[ist].empty())
       r.fail("column 'status' is empty (a truncated row?): expected ok, wrong, compile_error or launch_error");
-    if (status != "ok" && status.size() == 2 && (status[0] | 0x20) == 'o' && (status[1] | 0x20) == 'k')
+    if (status != "ok" && text::lower(status) == "ok")
       r.fail("column 'status': '" + status + "' must be written 'ok'");
     // Any other word would drop the row unsaid (only ok rows are timed ones).
     if (status != "ok" && status != "wrong" && status != "compile_error" && status != "launch_error")

@@ -31,6 +31,16 @@ constexpr int kMinStages = 2, kMaxStages = 5;
 constexpr double kScaleOpsPerElement = 3.0;
 constexpr double kScaleBytes = 4.0;
 
+// Both parameter sets start from vllm-fp8-block's values (this kernel's code descends from that one),
+// without its co-resident loads (2026-12-07): untested on this kernel, whose guards they lower
+// (h200-fused-moe.csv 96.7% -> 94.8%, worst 87.0% -> 75.3%) and whose larger layers they predict
+// faster (20 more in the invariants test).
+ModelParams fp8_block_kernel_params() {
+  ModelParams p = vllm_fp8_block_default_params();
+  p.coresident_load_overlap = 0.0;
+  return p;
+}
+
 // The parameter set of block-fp8 layers (Target::param_variant; a profile's
 // `targets: vllm-fused-moe: fp8_block: model_parameters:`).
 constexpr std::string_view kFp8BlockVariant = "fp8_block";
@@ -57,11 +67,7 @@ const ModelParams& fp8_block_params() {
     // 84.9%, median top-1 time error 8.6% -> 6.7%); the per-K-step overhead halves (2273 -> 1136
     // cycles: the old count's missing step of loads in flight had been charged there) and the
     // narrow-tile efficiency goes 0.2 -> 0.15.
-    ModelParams p = vllm_fp8_block_default_params();
-    // Not vllm-fp8-block's co-resident loads (2026-12-07): untested on this kernel, whose guards it
-    // lowers (h200-fused-moe.csv 96.7% -> 94.8%, worst 87.0% -> 75.3%) and whose larger layers it
-    // predicts faster (20 more in the invariants test).
-    p.coresident_load_overlap = 0.0;
+    ModelParams p = fp8_block_kernel_params();
     p.k_step_overhead_cycles = 1136;
     p.async_copy_fill_fraction = 0.3;
     p.narrow_tile_matrix_efficiency = 0.15;
@@ -428,11 +434,7 @@ const ModelParams& vllm_fused_moe_default_params() {
     // fitted alone afterwards, with the run of the advisor's top tiles added (h200-fused-moe-tiles.csv):
     // held out by model 95.4% -> 95.8%, no fold worse; the files then reach 95.0% of the best timed
     // in the same run against 94.7% before (h200-fused-moe-check8.csv).
-    ModelParams p = vllm_fp8_block_default_params();
-    // Not vllm-fp8-block's co-resident loads (2026-12-07): untested on this kernel, whose guards it
-    // lowers (h200-fused-moe.csv 96.7% -> 94.8%, worst 87.0% -> 75.3%) and whose larger layers it
-    // predicts faster (20 more in the invariants test).
-    p.coresident_load_overlap = 0.0;
+    ModelParams p = fp8_block_kernel_params();
     p.k_step_overhead_cycles = 409.2;
     p.k_step_overhead_overlap = 0.35;
     p.async_copy_fill_fraction = 0.35;
