@@ -141,6 +141,42 @@ check("rank: an overlay fitted on 132 CUs used on 66 is said",
       and err.count("\n") == 1, err)
 rc, out, err = run("rank", "300x4096x4096", "--hw", out_yaml, "--target", "triton", "--top", "1")
 check("rank: the overlay on the CUs it was fitted on says nothing", rc == 0 and err == "", err)
+# The sizes the fit saw are recorded, and a shape outside them is said (an overlay fitted on ten skinny
+# shapes moved 4096^3 unsaid: a fresh user's find, 2026-12-06). Expected: the least and largest M, N
+# and K of the data's ok rows of the kernel, read here from the CSV.
+with open(DATA) as f:
+    ok_rows = [r for r in csv.DictReader(line for line in f if not line.startswith("#"))
+               if r.get("kernel") == "triton-tutorial" and r.get("status") == "ok"]
+fitted = {d: [min(int(r[d]) for r in ok_rows), max(int(r[d]) for r in ok_rows)] for d in "mnk"}
+with open(out_yaml) as f:
+    overlay = f.read()
+section = "  fitted_shapes:\n    triton:\n" + "".join(f"      {d}: [{lo}, {hi}]\n" for d, (lo, hi) in fitted.items())
+check("the overlay records the sizes the fit saw (calibration.fitted_shapes.triton)", section in overlay,
+      overlay[overlay.find("calibration:"):][:300] + " vs " + json.dumps(fitted))
+outside = "%dx%dx%d" % (fitted["m"][1] * 2, fitted["n"][0], fitted["k"][0])
+rc, out, err = run("rank", outside, "--hw", out_yaml, "--target", "triton", "--top", "1")
+check("rank: a shape with M beyond the fitted sizes is said, once, naming M and the range",
+      rc == 0 and err.count("\n") == 1 and f"{outside}: outside the shapes {out_yaml}'s triton parameters were "
+      f"calibrated on: M {fitted['m'][1] * 2} (fitted {fitted['m'][0]}-{fitted['m'][1]}); the fitted values are "
+      "extrapolated here" in err, err)
+rc, out, err = run("explain", outside, "--hw", out_yaml, "--target", "triton")
+check("explain: the same warning", rc == 0 and "outside the shapes" in err and f"M {fitted['m'][1] * 2}" in err, err)
+lst = write("outside.txt", f"{outside}\n300x4096x4096\n1x{fitted['n'][1] + 1}x{fitted['k'][1] + 1}\n")
+rc, out, err = run("batch", lst, "--hw", out_yaml, "--target", "triton", "--top", "1")
+check("batch: one line counting the two shapes outside, naming the first at its line",
+      rc == 0 and f"2 shapes are outside the shapes the profile's parameters were calibrated on (first: {lst}:1: "
+      f"{outside}: " in err and err.count("outside the shapes") == 2, err)
+rc, out, err = run("rank", outside, "--hw", out_yaml, "--target", "triton-tutorial", "--top", "1")
+check("rank: another target's range says nothing of it (the target warning alone)",
+      rc == 0 and "outside the shapes" not in err and "runs with its own" in err, err)
+# A hand-edited range that cannot be is an error at its line.
+bad_range = write("bad-range.yaml", open(out_yaml).read().replace(
+    f"m: [{fitted['m'][0]}, {fitted['m'][1]}]", f"m: [{fitted['m'][1]}, {fitted['m'][0]}]"))
+rc, out, err = run("rank", "300x4096x4096", "--hw", bad_range, "--target", "triton")
+line = next(i + 1 for i, t in enumerate(open(bad_range).read().splitlines()) if t.strip().startswith("m: ["))
+check("a fitted range whose least is more than its largest: an error at its line",
+      rc == 1 and f"{bad_range}:{line}: 'calibration.fitted_shapes.triton.m': the least, {fitted['m'][1]}, is more "
+      f"than the largest, {fitted['m'][0]}" in err and err.count("\n") == 1, err)
 # ... and for a target it has no parameters for, only that is said (its CUs do not matter to it).
 rc, out, err = run("rank", "300x4096x4096", "--hw", out_yaml, "--target", "triton-tutorial", "--cu-count", "66", "--top", "1")
 check("rank: the overlay used for another target on other CUs: the target warning alone",

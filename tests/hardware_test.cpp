@@ -378,6 +378,55 @@ TEST_CASE("an empty mapping is reported at its own key's line, not the next key'
   }
 }
 
+TEST_CASE("a calibrated overlay's fitted sizes are read, checked, and told of a shape outside them", "[hardware][calibrate]") {
+  // calibration.fitted_shapes, as calibrate writes it (2026-12-07): an overlay fitted on skinny shapes
+  // moved 4096^3 unsaid before (a fresh user's find, 2026-12-06). Expected ranges and messages by hand.
+  const std::string good = toy_text();
+  const long base = static_cast<long>(std::count(good.begin(), good.end(), '\n'));
+  const std::string cal = "calibration:\n  fitted_shapes:\n    triton: {m: [1, 16], n: [576, 7168], k: [512, 7168]}\n"
+                          "    vllm-fused-moe.fp8_block: {m: [1, 512], n: [1536, 1536], k: [7168, 7168]}\n";
+  const Profile p = parse_profile(good + cal, "o.yaml");
+  REQUIRE(p.fitted_shapes.size() == 2);
+  const FittedShapeRange& t = p.fitted_shapes.at("triton");
+  CHECK((t.m_min == 1 && t.m_max == 16 && t.n_min == 576 && t.n_max == 7168 && t.k_min == 512 && t.k_max == 7168));
+  GemmProblem inside;
+  inside.m = 16, inside.n = 576, inside.k = 7168;  // each on a bound: inside
+  CHECK(outside_fitted_shapes_warning(p, "triton", "", inside, "o.yaml").empty());
+  GemmProblem big = inside;
+  big.m = 4096, big.k = 100;
+  CHECK(outside_fitted_shapes_warning(p, "triton", "", big, "o.yaml") ==
+        "outside the shapes o.yaml's triton parameters were calibrated on: M 4096 (fitted 1-16), K 100 (fitted 512-7168); "
+        "the fitted values are extrapolated here (calibrate on shapes like it for a fit to them)");
+  // Only the section the problem runs with: another target's, or the target's other set, has no range.
+  CHECK(outside_fitted_shapes_warning(p, "triton-tutorial", "", big, "o.yaml").empty());
+  CHECK(outside_fitted_shapes_warning(p, "vllm-fused-moe", "", big, "o.yaml").empty());
+  CHECK_THAT(outside_fitted_shapes_warning(p, "vllm-fused-moe", "fp8_block", big, "o.yaml"),
+             Catch::StartsWith("outside the shapes o.yaml's vllm-fused-moe.fp8_block parameters were calibrated on: "
+                               "M 4096 (fitted 1-512), N 576 (fitted 1536-1536), K 100 (fitted 7168-7168)"));
+  // A shipped profile records none: never a warning.
+  CHECK(outside_fitted_shapes_warning(parse_profile(good, "g.yaml"), "triton", "", big, "g.yaml").empty());
+  // Ranges that cannot be: an error at the range's line (the toy's lines, then the section's third).
+  const struct {
+    const char* range;
+    const char* what;
+  } bad[] = {
+      {"{m: [16, 1], n: [1, 2], k: [1, 2]}", "'calibration.fitted_shapes.triton.m': the least, 16, is more than the largest, 1"},
+      {"{m: [0, 1], n: [1, 2], k: [1, 2]}", "'calibration.fitted_shapes.triton.m' must be [least, largest], two whole "
+                                           "numbers of at least 1"},
+      {"{m: [1.5, 2], n: [1, 2], k: [1, 2]}", "two whole numbers of at least 1"},
+      {"{m: [1], n: [1, 2], k: [1, 2]}", "'calibration.fitted_shapes.triton.m' must be [least, largest], two whole numbers"},
+      {"{n: [1, 2], k: [1, 2]}", "'calibration.fitted_shapes.triton' lacks 'm'"},
+      {"[1, 2]", "'calibration.fitted_shapes.triton' must be a mapping {m: [least, largest]"},
+  };
+  for (const auto& c : bad) {
+    INFO(c.range);
+    ProfileDiagnostics diag;
+    CHECK_THROWS(parse_profile(good + "calibration:\n  fitted_shapes:\n    triton: " + c.range + "\n", "e.yaml", &diag));
+    REQUIRE(!diag.errors.empty());
+    CHECK_THAT(diag.errors[0], Catch::StartsWith("e.yaml:" + std::to_string(base + 3) + ": ") && Catch::Contains(c.what));
+  }
+}
+
 TEST_CASE("a profile's memory hierarchy is in order, and its sources cite something", "[hardware][errors]") {
   // A fresh user's profile pass (2026-12-04): an L2 larger than the DRAM and a per-CU shared memory of
   // 100 (KB written as bytes) were taken; a cache slower than the DRAM, and citations that say nothing

@@ -332,6 +332,26 @@ check("an overlay calibrated on 132 CUs ranked for 66: one AdvisorWarning",
       "its model parameters were fitted on 132 CUs, ranking for 66" in str(caught[0].message),
       [str(w.message) for w in caught])
 
+# ... and a shape outside the sizes it was fitted on (calibration.fitted_shapes): an AdvisorWarning from
+# rank, explain and moe_rank, as the CLI says; none inside. Ranges typed in; M 64 is inside, 4096 not.
+fitted = os.path.join(TMP, "fitted.yaml")
+with open("profiles/h200.yaml") as f, open(fitted, "w") as o:
+    o.write(f.read() + "calibration:\n  fitted_shapes:\n    triton: {m: [1, 64], n: [64, 64], k: [64, 64]}\n"
+            "    vllm-fused-moe: {m: [1, 64], n: [1, 100000], k: [1, 100000]}\n")
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    g.rank("64x64x64", hw=fitted, top=1)
+    g.rank("4096x64x64", hw=fitted, top=1)
+    g.explain("4096x64x64", hw=fitted)
+    g.moe_rank(64, 8, 2, 1024, 512, hw=fitted, top=1)
+    g.moe_rank(128, 8, 2, 1024, 512, hw=fitted, top=1)
+check("a shape outside an overlay's fitted sizes: an AdvisorWarning from rank, explain and moe_rank, none inside",
+      len(caught) == 3 and all(w.category is g.AdvisorWarning for w in caught) and
+      str(caught[0].message) == f"4096x64x64: outside the shapes {fitted}'s triton parameters were calibrated on: "
+      "M 4096 (fitted 1-64); the fitted values are extrapolated here (calibrate on shapes like it for a fit to them)"
+      and "vllm-fused-moe parameters were calibrated on: M 128 (fitted 1-64)" in str(caught[2].message),
+      [str(w.message) for w in caught])
+
 # A config given twice is ranked once, with an AdvisorWarning, as `--candidates` does (it took ranks 1 and 2).
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")

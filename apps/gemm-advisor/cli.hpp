@@ -250,17 +250,46 @@ void warn_vllm_market_name(const gemm_advisor::Hardware& hw, const CommonOptions
 /// Warns (one line, "SHAPE: " and gemm_advisor::beyond_memory_warning) when `p` does not fit the GPU's memory.
 void warn_beyond_memory(const gemm_advisor::GemmProblem& p, const gemm_advisor::Hardware& hw);
 
-/// The shapes of a batch that do not fit the GPU's memory: counted as they are ranked, said in one
-/// line at the end (a batch said nothing where rank warns, so --strict passed one and failed the
-/// other: a fresh batch user's find, 2026-12-05).
-struct BeyondMemory {
+/// Shapes of a batch that one warning is about: counted as they are ranked, said in one line at the
+/// end, naming the first (a batch said nothing where rank warns, so --strict passed one and failed
+/// the other: a fresh batch user's find, 2026-12-05).
+struct ShapeTally {
   std::size_t count = 0;
-  std::string first;  ///< "PLACE SHAPE: " + beyond_memory_warning of the first
-  /// Counts `p` when it does not fit; `place` ("FILE:LINE: " or "") names where it came from.
-  void note(const gemm_advisor::GemmProblem& p, const gemm_advisor::Hardware& hw, const std::string& place);
-  /// The one warning, when any was counted.
-  void warn() const;
+  std::string first;  ///< "PLACE SHAPE: " + the first's warning
+  /// Counts `p` when `why` (its warning) is not empty; `place` ("FILE:LINE: " or "") names where it came from.
+  void note(const std::string& why, const gemm_advisor::GemmProblem& p, const std::string& place);
+  /// The one warning, when any was counted: the first's alone, or "N shapes `many` (first: ...)".
+  void warn(std::string_view many) const;
 };
+
+/// The shapes of a batch that do not fit the GPU's memory (gemm_advisor::beyond_memory_warning).
+struct BeyondMemory {
+  ShapeTally tally;
+  void note(const gemm_advisor::GemmProblem& p, const gemm_advisor::Hardware& hw, const std::string& place) {
+    tally.note(gemm_advisor::beyond_memory_warning(p, hw), p, place);
+  }
+  void warn() const { tally.warn("do not fit the GPU's memory"); }
+};
+
+/// The shapes of a batch outside those the profile's calibrated parameters for `target` were fitted
+/// on (gemm_advisor::outside_fitted_shapes_warning, each shape with its own parameter set).
+struct OutsideFittedShapes {
+  const gemm_advisor::Profile& profile;
+  const gemm_advisor::Target& target;
+  ShapeTally tally;
+  void note(const gemm_advisor::GemmProblem& p, const std::string& place) {
+    if (profile.fitted_shapes.empty()) return;
+    tally.note(gemm_advisor::outside_fitted_shapes_warning(profile, target.name(), target.param_variant(p), p,
+                                                           profile.hw.source),
+               p, place);
+  }
+  void warn() const { tally.warn("are outside the shapes the profile's parameters were calibrated on"); }
+};
+
+/// Warns (one line, "SHAPE: " and gemm_advisor::outside_fitted_shapes_warning) when `p` is outside the
+/// shapes the profile's calibrated parameters for `target` were fitted on (an unknown target: nothing).
+void warn_outside_fitted_shapes(const gemm_advisor::Profile& profile, const std::string& target,
+                                const gemm_advisor::GemmProblem& p);
 
 /// Records that the --from-hf config `config` made the model fp8 through its quantization_config
 /// (no --dtype given): require_dtype's error then says so.

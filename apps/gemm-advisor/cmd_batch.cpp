@@ -425,6 +425,7 @@ int run_batch(const BatchOptions& o) {
   std::size_t infeasible_shapes = 0;  // shapes for which some --candidates config cannot run
   std::string first_infeasible;
   BeyondMemory beyond_memory;  // shapes whose operands exceed the GPU's memory (writing stage)
+  OutsideFittedShapes outside_fit{profile, target, {}};  // ... outside a calibrated overlay's shapes
   // Results from a live producer (a pipe or terminal on stdin) go out as each shape is ranked: the
   // stream's buffer held them until the input ended (a fresh batch user's find, 2026-12-05). A file
   // is read at full speed, and its results are flushed by the buffer's own size.
@@ -607,6 +608,7 @@ int run_batch(const BatchOptions& o) {
                 }
                 if (!vllm) {
                   beyond_memory.note(item->entry.problem, hw, located(source, item->entry.line, ""));
+                  outside_fit.note(item->entry.problem, located(source, item->entry.line, ""));
                 } else if (!item->vllm_best.empty()) {
                   // The (N, K) at the largest M its file holds, in the kernel's fp8 (the list's dtype is
                   // not used): --emit vllm warned of nothing (a fresh user's find, 2026-12-06).
@@ -616,6 +618,13 @@ int run_batch(const BatchOptions& o) {
                   largest.m = item->vllm_best.front().first;
                   for (const auto& [m, config] : item->vllm_best) largest.m = std::max(largest.m, m);
                   beyond_memory.note(largest, hw, located(source, item->entry.line, ""));
+                  // ... and a fit's range, at the file's largest M, else its smallest.
+                  gemm_advisor::GemmProblem smallest = largest;
+                  for (const auto& [m, config] : item->vllm_best) smallest.m = std::min(smallest.m, m);
+                  const std::string place = located(source, item->entry.line, "");
+                  const std::size_t before = outside_fit.tally.count;
+                  outside_fit.note(largest, place);
+                  if (outside_fit.tally.count == before) outside_fit.note(smallest, place);
                 }
                 if (!item->infeasible_given.empty() && infeasible_shapes++ == 0)
                   first_infeasible = item->entry.problem.shape_text() + " (" + source + ":" +
@@ -677,6 +686,7 @@ int run_batch(const BatchOptions& o) {
   }
 
   beyond_memory.warn();
+  outside_fit.warn();
   if (infeasible_shapes > 0)
     spdlog::warn("{}: configs that cannot run on {} of the shapes are {} (first: {})", common.candidates,
                  infeasible_shapes,

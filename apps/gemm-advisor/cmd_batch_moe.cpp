@@ -113,6 +113,7 @@ int run_moe_batch(const MoeBatchOptions& o) {
   std::vector<RankedConfig> ranked;
   std::size_t ranked_layers = 0, bad = 0;
   BeyondMemory beyond_memory;  // layers whose weights and activations exceed the GPU's memory
+  OutsideFittedShapes outside_fit{profile, target, {}};  // ... outside a calibrated overlay's shapes
   std::size_t infeasible_layers = 0;  // layers for which some --candidates config cannot run
   std::string first_infeasible;
   const std::size_t top = common.top;
@@ -190,6 +191,7 @@ int run_moe_batch(const MoeBatchOptions& o) {
       }
       ++ranked_layers;
       beyond_memory.note(p, hw, where + label + " ");
+      outside_fit.note(p, where + label + " ");
       // A given config that cannot run on this layer: counted and said once at the end, as the dense
       // batch says it (the fused-MoE batch listed them unsaid: a fresh user's find, 2026-12-04).
       if (!fixed.empty()) {
@@ -235,6 +237,7 @@ int run_moe_batch(const MoeBatchOptions& o) {
   std::cout.flush();
   const bool results_written = results.finish(!stopped);
   beyond_memory.warn();
+  outside_fit.warn();
   if (infeasible_layers > 0)
     spdlog::warn("{}: configs that cannot run on {} are {} (first: {})", common.candidates,
                  counted(infeasible_layers, "layer", "of the layers"),

@@ -36,6 +36,7 @@ Registered register_rank(CLI::App& app) {
             const GemmProblem p = parse_problem(o->shape, o->common);
             const Profile profile = load_profile_logged(o->common.hw, o->common.overrides, o->common.target);
             warn_unused_param_set(profile, o->common.target, {p});
+            warn_outside_fitted_shapes(profile, o->common.target, p);
             const Hardware& hw = profile.hw;
             const Target& target = find_target(o->common.target);
             // The dtype as the user spelled it, only where given: the target's own (vllm-fp8-block's

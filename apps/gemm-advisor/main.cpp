@@ -469,15 +469,24 @@ void warn_beyond_memory(const gemm_advisor::GemmProblem& p, const gemm_advisor::
     spdlog::warn("{}: {}", p.shape_text(), why);
 }
 
-void BeyondMemory::note(const gemm_advisor::GemmProblem& p, const gemm_advisor::Hardware& hw, const std::string& place) {
-  const std::string why = gemm_advisor::beyond_memory_warning(p, hw);
+void ShapeTally::note(const std::string& why, const gemm_advisor::GemmProblem& p, const std::string& place) {
   if (why.empty()) return;
   if (count++ == 0) first = place + p.shape_text() + ": " + why;
 }
 
-void BeyondMemory::warn() const {
+void ShapeTally::warn(std::string_view many) const {
   if (count == 1) spdlog::warn("{}", first);
-  else if (count > 1) spdlog::warn("{} shapes do not fit the GPU's memory (first: {})", count, first);
+  else if (count > 1) spdlog::warn("{} shapes {} (first: {})", count, many, first);
+}
+
+void warn_outside_fitted_shapes(const gemm_advisor::Profile& profile, const std::string& target,
+                                const gemm_advisor::GemmProblem& p) {
+  const gemm_advisor::Target* t = gemm_advisor::find_target_or_null(target);
+  if (!t || profile.fitted_shapes.empty()) return;
+  if (const std::string why =
+          gemm_advisor::outside_fitted_shapes_warning(profile, t->name(), t->param_variant(p), p, profile.hw.source);
+      !why.empty())
+    spdlog::warn("{}: {}", p.shape_text(), why);
 }
 
 std::size_t write_vllm_directory(const std::string& dir, const std::vector<std::pair<std::string, std::string>>& files,

@@ -11,6 +11,7 @@
 #include <functional>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include "gemm_advisor/error.hpp"
 #include "gemm_advisor/evaluate.hpp"
@@ -361,6 +362,18 @@ Calibration calibrate(const std::vector<MeasuredShape>& shapes, const Profile& p
   c.shapes = usable.size();
   c.families = families.size();
   c.variant = std::string(fitted_variant(usable, target));
+  // The sizes the fitted parameters saw: the shapes that run with the fitted set (with mixed sets,
+  // the target's own set is fitted and only the shapes of it use the values).
+  bool first_range = true;
+  for (const MeasuredShape& s : usable) {
+    if (target.param_variant(s.problem) != c.variant) continue;
+    FittedShapeRange& r = c.fitted_range;
+    const GemmProblem& p = s.problem;
+    if (first_range) r = {p.m, p.m, p.n, p.n, p.k, p.k};
+    r = {std::min(r.m_min, p.m), std::max(r.m_max, p.m), std::min(r.n_min, p.n),
+         std::max(r.n_max, p.n), std::min(r.k_min, p.k), std::max(r.k_max, p.k)};
+    first_range = false;
+  }
   for (const ModelParamInfo* info : o.params) c.fitted_names.emplace_back(info->name);
   c.start = profile.params_for(Target::param_key(target.name(), c.variant), target.variant_default_params(c.variant));
   const std::vector<Measured> valid = valid_measurements(usable);
@@ -445,6 +458,20 @@ std::string calibrated_profile_yaml(const std::string& profile_yaml, const Profi
   cal["target"] = std::string(target.name());
   if (fitted_targets.size() > 1) cal["targets"] = fitted_targets;
   if (!c.variant.empty()) cal["parameter_set"] = c.variant;
+  // The sizes the fit saw, for the section fitted (a later fit of it replaces them), in flow style.
+  if (c.fitted_range.m_min > 0) {
+    const FittedShapeRange& r = c.fitted_range;
+    YAML::Node range;
+    for (auto [key, lo, hi] : {std::tuple{"m", r.m_min, r.m_max}, std::tuple{"n", r.n_min, r.n_max},
+                               std::tuple{"k", r.k_min, r.k_max}}) {
+      YAML::Node bounds;
+      bounds.push_back(lo);
+      bounds.push_back(hi);
+      bounds.SetStyle(YAML::EmitterStyle::Flow);
+      range[key] = bounds;
+    }
+    cal["fitted_shapes"][Target::param_key(target.name(), c.variant)] = range;
+  }
   YAML::Node lines = cal["provenance"];
   for (const std::string& line : provenance) lines.push_back(line);
   YAML::Emitter out;

@@ -10,7 +10,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <set>
+#include <tuple>
 #include <utility>
 #include <iomanip>
 #include <sstream>
@@ -945,18 +947,79 @@ bool has_dotted_path(const YAML::Node& map, std::string_view path, YAML::Node* k
   return false;
 }
 
+// `calibration.fitted_shapes`: {SECTION: {m: [least, largest], n: [...], k: [...]}}, each bound a
+// positive whole number, least <= largest; SECTION a target's name, or TARGET.VARIANT. Errors at the
+// offending line.
+void parse_fitted_shapes(ProfileReader& r, const YAML::Node& shapes,
+                         std::map<std::string, FittedShapeRange, std::less<>>& out) {
+  const std::string path = "calibration.fitted_shapes";
+  if (!shapes.IsMap()) {
+    r.error(shapes, "'" + path + "' must be a mapping of a target's name to {m: [least, largest], n: ..., k: ...}");
+    return;
+  }
+  for (const auto& kv : shapes) {
+    if (!kv.first.IsScalar() || kv.first.Scalar().empty()) {
+      r.error(kv.first, "each key of '" + path + "' must be a target's name");
+      continue;
+    }
+    const std::string name = kv.first.Scalar();
+    const std::string at = path + "." + printable(name);
+    if (!kv.second.IsMap()) {
+      r.error(kv.second, "'" + at + "' must be a mapping {m: [least, largest], n: [least, largest], k: [least, largest]}");
+      continue;
+    }
+    r.check_keys(kv.second, at, {"m", "n", "k"});
+    FittedShapeRange range;
+    bool ok = true;
+    for (auto [key, lo, hi] : {std::tuple{"m", &range.m_min, &range.m_max}, std::tuple{"n", &range.n_min, &range.n_max},
+                               std::tuple{"k", &range.k_min, &range.k_max}}) {
+      const YAML::Node bounds = kv.second[key];
+      const std::string field = at + "." + key;
+      if (!bounds) {
+        r.error(kv.second, "'" + at + "' lacks '" + key + "' (its least and largest size: [least, largest])");
+        ok = false;
+        continue;
+      }
+      if (!bounds.IsSequence() || bounds.size() != 2 || !bounds[0].IsScalar() || !bounds[1].IsScalar()) {
+        r.error(bounds, "'" + field + "' must be [least, largest], two whole numbers");
+        ok = false;
+        continue;
+      }
+      const std::optional<std::int64_t> a = text::whole_number(bounds[0].Scalar());
+      const std::optional<std::int64_t> b = text::whole_number(bounds[1].Scalar());
+      if (!a || !b || *a < 1 || *b < 1) {
+        r.error(bounds, "'" + field + "' must be [least, largest], two whole numbers of at least 1");
+        ok = false;
+      } else if (*a > *b) {
+        r.error(bounds, "'" + field + "': the least, " + std::to_string(*a) + ", is more than the largest, " +
+                            std::to_string(*b));
+        ok = false;
+      } else {
+        *lo = *a;
+        *hi = *b;
+      }
+    }
+    if (ok) out[name] = range;
+  }
+}
+
 // `calibration:`, the provenance `gemm-advisor calibrate` writes into an overlay (calibrate.cpp,
 // calibrated_profile_yaml): a mapping of `target` (a name), `targets` (a list of names),
 // `parameter_set` (a name) and `provenance` (a list of lines). A later calibrate on the overlay
 // appends to it, so a hand-edited section of another shape is said here, at its line (it passed
 // validation and then stopped calibrate with an internal error: a fresh user's find, 2026-12-05).
+// `fitted_shapes` (a mapping of TARGET or TARGET.VARIANT to {m: [least, largest], n: ..., k: ...},
+// positive whole numbers) into `out`.
 // `where`: where an error about `calibration:` itself is reported, as parse_targets's.
-void parse_calibration(ProfileReader& r, const YAML::Node& cal, const YAML::Node& where) {
+void parse_calibration(ProfileReader& r, const YAML::Node& cal, const YAML::Node& where,
+                       std::map<std::string, FittedShapeRange, std::less<>>& out) {
   if (!cal.IsMap()) {
-    r.error(where, "'calibration' must be a mapping (target, targets, parameter_set, provenance), as calibrate writes it");
+    r.error(where, "'calibration' must be a mapping (target, targets, parameter_set, fitted_shapes, provenance), as "
+                   "calibrate writes it");
     return;
   }
-  r.check_keys(cal, "calibration", {"target", "targets", "parameter_set", "provenance"});
+  r.check_keys(cal, "calibration", {"target", "targets", "parameter_set", "fitted_shapes", "provenance"});
+  if (const YAML::Node shapes = cal["fitted_shapes"]) parse_fitted_shapes(r, shapes, out);
   for (const char* key : {"target", "parameter_set"})
     if (cal[key]) r.text(cal, key, std::string("calibration.") + key);
   for (const char* key : {"targets", "provenance"}) {
@@ -1103,7 +1166,8 @@ Profile parse_profile(std::string_view yaml_text, const std::string& source, Pro
   if (YAML::Node t = r.section(root, "triton")) parse_triton(r, t, profile.triton);
   if (root["model_parameters"]) parse_model_parameters(r, diag, root, "model_parameters", "model_parameters", profile.model);
   if (YAML::Node t = root["targets"]) parse_targets(r, diag, t, ProfileReader::value_or_key(root, "targets"), profile);
-  if (YAML::Node cal = root["calibration"]) parse_calibration(r, cal, ProfileReader::value_or_key(root, "calibration"));
+  if (YAML::Node cal = root["calibration"])
+    parse_calibration(r, cal, ProfileReader::value_or_key(root, "calibration"), profile.fitted_shapes);
   check_sources(r, root);
   if (!diag.errors.empty()) throw InputError(diag.errors.front());
   // A partition's profile: the product's figures, and the CUs a kernel gets (use_cu_count).
@@ -1326,6 +1390,27 @@ std::string calibrated_cu_count_warning(const Profile& profile, const std::strin
   return source + ": its model parameters were fitted on " + std::to_string(profile.calibrated_cu_count) +
          " CUs, ranking for " + std::to_string(profile.hw.cu_count) + ": calibrate with --cu-count " +
          std::to_string(profile.hw.cu_count) + " for a fit to these";
+}
+
+std::string outside_fitted_shapes_warning(const Profile& profile, std::string_view target, std::string_view variant,
+                                          const GemmProblem& p, const std::string& source) {
+  // An overlay fitted on ten skinny shapes moved 4096^3's ranking unsaid (a fresh user's find, 2026-12-06).
+  if (profile.fitted_shapes.empty() || target.empty()) return "";
+  const std::string section = Target::param_key(target, variant);
+  const auto it = profile.fitted_shapes.find(section);
+  if (it == profile.fitted_shapes.end()) return "";
+  const FittedShapeRange& f = it->second;
+  std::vector<std::string> outside;
+  for (auto [dim, v, lo, hi] : {std::tuple{"M", p.m, f.m_min, f.m_max}, std::tuple{"N", p.n, f.n_min, f.n_max},
+                                std::tuple{"K", p.k, f.k_min, f.k_max}})
+    if (v < lo || v > hi)
+      outside.push_back(std::string(dim) + " " + std::to_string(v) + " (fitted " + std::to_string(lo) + "-" +
+                        std::to_string(hi) + ")");
+  if (outside.empty()) return "";
+  std::string sizes;
+  for (std::size_t i = 0; i < outside.size(); ++i) sizes += (i ? ", " : "") + outside[i];
+  return "outside the shapes " + source + "'s " + section + " parameters were calibrated on: " + sizes +
+         "; the fitted values are extrapolated here (calibrate on shapes like it for a fit to them)";
 }
 
 std::string unused_param_set_warning(const Profile& profile, std::string_view target, std::string_view variant,

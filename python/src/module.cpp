@@ -120,9 +120,16 @@ void add_fp8_format_warning(const std::string& dtype, const ga::Hardware& hw, st
   if (std::string why = ga::fp8_format_warning(dtype, hw); !why.empty()) warnings.push_back(std::move(why));
 }
 
-// The CLI's warning for a problem whose operands do not fit the GPU's memory (rank, explain).
-void add_beyond_memory_warning(const ga::GemmProblem& p, const ga::Hardware& hw, std::vector<std::string>& warnings) {
-  if (std::string why = ga::beyond_memory_warning(p, hw); !why.empty()) warnings.push_back(p.shape_text() + ": " + why);
+// The CLI's warnings for a problem (rank, explain): its operands do not fit the GPU's memory; it is
+// outside the shapes a calibrated overlay's parameters for the target were fitted on.
+void add_problem_warnings(const ProfileHandle& h, const ga::Target& target, const ga::GemmProblem& p,
+                          std::vector<std::string>& warnings) {
+  if (std::string why = ga::beyond_memory_warning(p, h.profile.hw); !why.empty())
+    warnings.push_back(p.shape_text() + ": " + why);
+  if (std::string why =
+          ga::outside_fitted_shapes_warning(h.profile, target.name(), target.param_variant(p), p, h.source);
+      !why.empty())
+    warnings.push_back(p.shape_text() + ": " + why);
 }
 
 // The CLI's warnings for a calibrated overlay of another target (ga::other_target_params_warning) or
@@ -199,7 +206,7 @@ std::pair<std::string, std::vector<std::string>> ranking_json(const std::string&
   const ga::Hardware& hwr = h.profile.hw;
   ga::require_matrix_dtype(hwr, p.dtype, dtype);
   add_fp8_format_warning(dtype, hwr, warnings);
-  add_beyond_memory_warning(p, hwr, warnings);
+  add_problem_warnings(h, target, p, warnings);
   const std::vector<ga::TileConfig> given = candidates ? given_configs(*candidates, warnings) : std::vector<ga::TileConfig>{};
   const std::vector<ga::RankedConfig> ranked =
       ranked_configs(target, p, h, candidates ? &given : nullptr, top, distinct, warnings);
@@ -222,7 +229,7 @@ std::pair<std::string, std::vector<std::string>> explained(const ga::Target& tar
   std::vector<std::string> warnings = h.warnings;
   add_target_params_warning(h, target, warnings);
   add_fp8_format_warning(dtype, h.profile.hw, warnings);
-  add_beyond_memory_warning(p, h.profile.hw, warnings);
+  add_problem_warnings(h, target, p, warnings);
   return {ga::json_text(ga::explain_json(p, h.profile, target, r, !config.empty())), warnings};
 }
 
@@ -282,7 +289,7 @@ std::pair<std::string, std::vector<std::string>> moe_ranking_json(std::int64_t t
   std::vector<std::string> warnings = h.warnings;
   add_target_params_warning(h, target, warnings);
   add_fp8_format_warning(dtype, hwr, warnings);
-  add_beyond_memory_warning(p, hwr, warnings);
+  add_problem_warnings(h, target, p, warnings);
   const std::vector<ga::TileConfig> given = candidates ? given_configs(*candidates, warnings) : std::vector<ga::TileConfig>{};
   const std::vector<ga::RankedConfig> ranked =
       ranked_configs(target, p, h, candidates ? &given : nullptr, top, distinct, warnings);

@@ -71,6 +71,9 @@ struct Calibration {
   PickScore held_out_before, held_out_after;  ///< every shape scored in its held-out fold, pooled
   PickScore all_before, all_after;   ///< on all shapes (in-sample), before and after
   std::size_t shapes = 0, families = 0;
+  /// The least and largest M, N, K of the shapes that run with the fitted parameter set (all zero
+  /// where none does): calibrated_profile_yaml writes it as `calibration.fitted_shapes`.
+  FittedShapeRange fitted_range;
   /// Shapes left out of the fit: the start values call every config timed for them infeasible
   /// ("MxNxK dtype layout", unscored_text), so the model has no pick among them to score.
   std::vector<std::string> left_out;

@@ -4,6 +4,7 @@
 /// GPU (`triton:`), and values for the model's free parameters (`model_parameters:` for every
 /// target, `targets: {NAME: {model_parameters: ...}}` for one).
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <string>
 #include <string_view>
@@ -58,6 +59,15 @@ struct TritonSettings {
   int misaligned_store_scratch_min_warps = 0;
 };
 
+/// The least and the largest M, N and K of the shapes a calibrated overlay's parameters for one
+/// target were fitted on (`calibration.fitted_shapes`, which `gemm-advisor calibrate` writes): what
+/// the fit saw. Sizes in elements (M: rows of A and C, a fused-MoE layer's tokens).
+struct FittedShapeRange {
+  std::int64_t m_min = 0, m_max = 0;
+  std::int64_t n_min = 0, n_max = 0;
+  std::int64_t k_min = 0, k_max = 0;
+};
+
 /// Model-parameter values a profile gives, each (registry entry, value), in file order.
 using ModelParamValues = std::vector<std::pair<const ModelParamInfo*, double>>;
 
@@ -70,6 +80,10 @@ struct Profile {
   /// parameters were fitted on (the loaded cu_count: compute.active_cu_count where given); 0 for a
   /// profile without `calibration:`. A caller ranking for another CU count should say so.
   int calibrated_cu_count = 0;
+  /// `calibration.fitted_shapes:` of a calibrated overlay, by the parameter section it describes
+  /// (TARGET, or TARGET.VARIANT for a target's other parameter set); empty for a profile without
+  /// it (a shipped profile, or an overlay written before 2026-12-07).
+  std::map<std::string, FittedShapeRange, std::less<>> fitted_shapes;
 
   /// The parameters a target runs with on this profile: its `defaults`, then this profile's values
   /// for every target, then its values for `target`.
@@ -113,6 +127,14 @@ std::string unused_param_set_warning(const Profile& profile, std::string_view ta
 /// other_target_params_warning then says so; "" target: any).
 std::string calibrated_cu_count_warning(const Profile& profile, const std::string& source,
                                         std::string_view target = {});
+
+/// The warning for a problem outside the shapes a calibrated overlay's parameters for `target` (its
+/// parameter set `variant`, "" the target's own) were fitted on (Profile::fitted_shapes): its M, N or
+/// K below the least or above the largest of the fit's, so the fitted values are extrapolated
+/// there. Names each size outside and the fitted range, and `source` (the profile). "" where the
+/// problem is inside, or the profile records no range for that section.
+std::string outside_fitted_shapes_warning(const Profile& profile, std::string_view target, std::string_view variant,
+                                          const GemmProblem& p, const std::string& source);
 
 /// Whether load_profile takes `text` as a path rather than a name: it has a '/' or ends in .yaml/.yml.
 bool is_profile_path(std::string_view text);
