@@ -192,6 +192,19 @@ for args, shown in ((["rank", "64x64x64", "--hw", "h100"], "H100"), (["profiles"
     p = subprocess.run([os.path.abspath(BIN), *args], cwd=shadow_dir, capture_output=True, text=True)
     check(f"{args[0]} {args[1]}: a shipped name over a file of that name here, warned", p.returncode == 0 and
           shown in p.stdout and "the file h100 here is not read (give ./h100" in p.stderr, p.stdout[:200] + p.stderr)
+# ... and so does a GPU name of a shipped profile (torch.cuda.get_device_name()'s "NVIDIA H200"): a file
+# of that name here was read unsaid but for its hardware (a fresh Python user's find, 2026-12-07).
+shutil.copy("profiles/a100.yaml", os.path.join(shadow_dir, "NVIDIA H200"))
+p = subprocess.run([os.path.abspath(BIN), "rank", "64x64x64", "--hw", "NVIDIA H200", "--top", "1"], cwd=shadow_dir,
+                   capture_output=True, text=True)
+check("rank --hw 'NVIDIA H200' with a file of that name here: the shipped h200, warned",
+      p.returncode == 0 and "NVIDIA H200 SXM 141GB" in p.stdout and "'NVIDIA H200' names the shipped profile h200; "
+      "the file NVIDIA H200 here is not read (give ./NVIDIA H200 to use it)" in p.stderr, p.stdout[:200] + p.stderr)
+p = subprocess.run([os.path.abspath(BIN), "profiles", "validate", "NVIDIA H200"], cwd=shadow_dir, capture_output=True,
+                   text=True)
+check("profiles validate 'NVIDIA H200' with such a file: the file, and that --hw loads the shipped h200",
+      p.returncode == 0 and "ok: a100 " in p.stdout and "--hw NVIDIA H200 loads the shipped profile h200" in p.stderr,
+      p.stdout + p.stderr)
 # ... but validate validates the file (what it is for: reading the shipped profile passed a broken file
 # as "ok", a second fresh user's find) and says --hw h100 loads the shipped one.
 p = subprocess.run([os.path.abspath(BIN), "profiles", "validate", "h100"], cwd=shadow_dir, capture_output=True, text=True)

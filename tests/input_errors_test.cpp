@@ -51,6 +51,11 @@ TEST_CASE("dtype, layout and config texts drop surrounding blanks, as a shape's 
   CHECK(parse_layout(" NN ").name() == "NN");
   CHECK(parse_tile_config(" 64x64x64:4:3 ") == parse_tile_config("64x64x64:4:3"));
   CHECK_THROWS_AS(parse_layout("N N"), InputError);
+  // Two configs in one text: said so (it was "a 4th part after the block sizes is GROUP_M": a fresh
+  // Python user's find, 2026-12-07).
+  CHECK_THROWS_WITH(parse_tile_config("64x64x64:4:2\n128x128x64:8:3"),
+                    Catch::Contains("a blank or line break inside it: one config an entry"));
+  CHECK_THROWS_WITH(parse_tile_config("64x64x64:4:2 128x128x64:8:3"), Catch::Contains("a blank or line break inside it"));
 }
 
 TEST_CASE("printable() escapes control and stray bytes, keeps visible UTF-8, and cuts long text", "[errors]") {

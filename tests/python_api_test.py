@@ -409,6 +409,38 @@ with warnings.catch_warnings():
     amd_cfg = {"BLOCK_SIZE_M": 16, "BLOCK_SIZE_N": 64, "BLOCK_SIZE_K": 128, "GROUP_SIZE_M": 1, "num_warps": 4,
                "num_stages": 2, "waves_per_eu": 0, "matrix_instr_nonkdim": 16, "kpack": 2}
     check("a vLLM AMD config's ROCm keys: no warning", g.config_text(amd_cfg, "vllm-fused-moe") == "16x64x128:4:2:1:g1")
+# A dict value beyond what config text takes: an Error naming the field and the bound (text of 2**80 was
+# written, then refused by rank: a fresh Python user's find, 2026-12-07). Bounds: tile_config.hpp.
+for field, value, bound in (("block_m", 2**80, 65536), ("num_warps", 1025, 1024), ("num_stages", 65, 64),
+                            ("group_m", 65537, 65536)):
+    cfg = {"block_m": 64, "block_n": 64, "block_k": 64, "num_warps": 4, "num_stages": 2, field: value}
+    e = py_error(g.config_text, cfg)
+    check(f"config_text: {field} {value} beyond {bound} is an Error naming both", isinstance(e, g.Error) and
+          str(e) == f"config: {field} = {value} is larger than {bound}", repr(e))
+check("config_text: each field at its bound is taken", g.config_text(
+    {"block_m": 65536, "block_n": 64, "block_k": 64, "num_warps": 1024, "num_stages": 64, "group_m": 65536})
+    == "65536x64x64:1024:64:1:g65536")
+# block_shape's forms named in its errors (a float in a list was "block_shape must be an int"); a numpy-like
+# array of two ints is taken as its list.
+class _ArrayLike:
+    def tolist(self):
+        return [128, 128]
+try:
+    g.moe_rank(64, 128, 8, 2048, 768, hw="h200", dtype="fp8_w8a8", block_shape=[128.0, 128])
+    e = None
+except TypeError as caught_error:
+    e = caught_error
+check("block_shape with a float: a TypeError naming the element and the forms", isinstance(e, TypeError) and
+      str(e).startswith("block_shape[0] must be an int (block_shape: text ('128x128'), a pair of ints"), repr(e))
+check("block_shape as an array-like of two ints: as the list",
+      g.moe_rank(64, 128, 8, 2048, 768, hw="h200", dtype="fp8_w8a8", block_shape=_ArrayLike(), top=1) ==
+      g.moe_rank(64, 128, 8, 2048, 768, hw="h200", dtype="fp8_w8a8", block_shape=[128, 128], top=1))
+# Two configs in one candidate text: said so; a GPU name with a line break after it: the name.
+e = py_error(g.rank, "64x64x64", hw="h200", candidates=["64x64x64:4:2\n128x128x64:8:3"])
+check("a candidate text holding two configs: an Error saying so", e is not None and
+      "a blank or line break inside it: one config an entry" in str(e), repr(e))
+check("hw='h200\\n' (read from a file): the h200", g.rank("64x64x64", hw="h200\n", top=1) ==
+      g.rank("64x64x64", hw="h200", top=1))
 
 
 class _Index:
@@ -1025,12 +1057,25 @@ by_batch = [(int(r["block_m"]), int(r["block_n"]), int(r["block_k"]), round(floa
             for r in csv.DictReader(batch_csv)]
 by_python = []
 for shp in listed:
-    top = g.rank((shp["m"], shp["n"], shp["k"], shp["batch"]), hw="h200", dtype=shp["dtype"], layout=shp["layout"],
+    top = g.rank((shp["m"], shp["n"], shp["k"], shp["batch"]), hw="h200", dtype=shp["dtype_text"], layout=shp["layout"],
                  top=1)[0]
     by_python.append((top["block_m"], top["block_n"], top["block_k"], round(top["latency_s"] * 1e6, 4)))
 check("read_shapes + rank: the same top configs and times as batch, in the file's order",
       len(listed) == len(by_batch) > 0 and by_python == by_batch and listed[0]["name"] and listed[0]["line"] > 1,
       (listed[:1], by_python[:2], by_batch[:2]))
+# dtype is the standard name, as batch reports it, whatever the spelling; dtype_text the spelling (two
+# spellings of one type were two groups to code grouping by dtype: a fresh Python user's find, 2026-12-07).
+spelled = os.path.join(TMP, "spelled.csv")
+with open(spelled, "w") as f:
+    f.write("m,n,k,dtype,layout\n64,64,64,torch.bfloat16,nt\n64,64,64,float8_e4m3fnuz,NN\n64,64,64,,NT\n")
+got = [(s["dtype"], s["dtype_text"], s["layout"]) for s in g.read_shapes(spelled)]
+check("read_shapes: dtype the standard name, dtype_text as written (the default's name where none)",
+      got == [("bf16", "torch.bfloat16", "NT"), ("fp8", "float8_e4m3fnuz", "NN"), ("bf16", "bf16", "NT")], got)
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    g.rank((64, 64, 64), hw="h200", dtype=g.read_shapes(spelled)[1]["dtype_text"], top=1)
+check("... and rank(dtype=dtype_text) warns of the FNUZ encoding on the H200, as batch does",
+      len(caught) == 1 and "fnuz" in str(caught[0].message).lower(), [str(w.message) for w in caught])
 bad_list = os.path.join(TMP, "bad-list.csv")
 with open(bad_list, "w") as f:
     f.write("m,n,k\n64,64,64\n0,64,64\n")

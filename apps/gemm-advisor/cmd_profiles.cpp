@@ -112,10 +112,14 @@ Registered register_profiles(CLI::App& app) {
                   source = "embedded:" + std::string(e.name);
                 }
               }
-              if (shipped_name && file_here)
-                diag.warnings.push_back("the file " + given + " is validated, but --hw " + given +
-                                        " loads the shipped profile of that name (give --hw ./" + given +
-                                        " to use the file)");
+              if (file_here && !path) {
+                // ... and a GPU name of a shipped profile alike (load_profile takes the shipped one).
+                const std::string named = shipped_name ? given : resolve_profile_name(given);
+                if (!named.empty())
+                  diag.warnings.push_back("the file " + printable(given) + " is validated, but --hw " + printable(given) +
+                                          " loads the shipped profile " + (shipped_name ? "of that name" : named) +
+                                          " (give --hw ./" + printable(given) + " to use the file)");
+              }
               // '-': the profile from stdin, as the shape and model lists read it (it was "-: cannot
               // open": a fresh user's find, 2026-12-05).
               if (from_stdin) {

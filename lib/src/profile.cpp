@@ -1333,6 +1333,13 @@ Profile load_profile(const std::string& name_or_path, ProfileDiagnostics* diagno
     return profile;
   };
   if (is_profile_path(name_or_path)) return parse_file();
+  // Blanks around a name ("h200\n" from a file or a pipe) are dropped, as around a shape or dtype,
+  // unless a file of that exact name is here (hw="h200\n" was an unknown profile while dtype="fp16 "
+  // was taken: a fresh Python user's find, 2026-12-07).
+  if (const std::string trimmed = text::trim(name_or_path); !trimmed.empty() && trimmed != name_or_path) {
+    struct stat exact {};
+    if (::stat(name_or_path.c_str(), &exact) != 0) return load_profile(trimmed, diagnostics);
+  }
   std::string known;
   struct stat st {};
   const bool file_here = !name_or_path.empty() && ::stat(name_or_path.c_str(), &st) == 0;
@@ -1347,11 +1354,20 @@ Profile load_profile(const std::string& name_or_path, ProfileDiagnostics* diagno
     }
     known += (known.empty() ? "" : ", ") + std::string(e.name);
   }
+  // A GPU as drivers name it ("NVIDIA H100 80GB HBM3", "gfx942"): a shipped profile's, which wins over
+  // a file of that name here as the shipped name does, said alike (torch.cuda.get_device_name()'s
+  // "NVIDIA H200" read a file of that name here, unsaid but for its hardware: a fresh Python user's
+  // find, 2026-12-07).
+  const std::string resolved = resolve_profile_name(name_or_path);
+  if (!resolved.empty()) {
+    if (file_here && diagnostics)
+      diagnostics->warnings.push_back("'" + printable(name_or_path) + "' names the shipped profile " + resolved +
+                                      "; the file " + printable(name_or_path) + " here is not read (give ./" +
+                                      printable(name_or_path) + " to use it)");
+    return load_profile(resolved, diagnostics);
+  }
   // Not a shipped name: an existing file or directory of that name is what the user meant.
   if (file_here) return parse_file();
-  // A GPU as drivers name it ("NVIDIA H100 80GB HBM3", "gfx942").
-  const std::string resolved = resolve_profile_name(name_or_path);
-  if (!resolved.empty()) return load_profile(resolved, diagnostics);
   // A profile file of that name with its ending left off ("h100pcie" beside h100pcie.yaml: a fresh
   // Python user's find, 2026-12-05).
   for (const char* ending : {".yaml", ".yml"}) {

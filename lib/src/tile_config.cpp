@@ -1,6 +1,7 @@
 #include "gemm_advisor/tile_config.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <tuple>
 #include <vector>
@@ -33,6 +34,11 @@ TileConfig parse_tile_config(std::string_view given) {
   const std::string trimmed = text::trim(given);
   const std::string_view text = trimmed;
   const std::string help = " (expected BMxBNxBK:WARPS:STAGES[:SPLITK][:gGROUP_M], e.g. 128x128x64:8:3 or 64x128x128:4:2:g32)";
+  // Two configs in one text ("64x64x64:4:2\n128x128x64:8:3") were told "a 4th part after the block
+  // sizes is GROUP_M" (a fresh Python user's find, 2026-12-07).
+  if (std::any_of(text.begin(), text.end(), [](char ch) { return std::isspace(static_cast<unsigned char>(ch)) != 0; }))
+    throw InputError(quoted + ": a blank or line break inside it: one config an entry (a --candidates file: one a line)" +
+                     help);
   std::vector<std::string_view> fields;
   std::size_t start = 0;
   for (std::size_t i = 0; i <= text.size(); ++i) {
@@ -86,7 +92,8 @@ TileConfig parse_tile_config(std::string_view given) {
     return v;
   };
   int values[6] = {0, 0, 0, 0, 0, 1};
-  for (std::size_t i = 0; i < fields.size(); ++i) values[i] = number(fields[i], i < 3 ? 65536 : i == 3 ? 1024 : i == 4 ? 64 : 65536);
+  for (std::size_t i = 0; i < fields.size(); ++i)
+    values[i] = number(fields[i], i == 3 ? kMaxConfigWarps : i == 4 ? kMaxConfigStages : kMaxConfigSize);
   TileConfig c;
   c.block_m = values[0];
   c.block_n = values[1];
@@ -94,7 +101,7 @@ TileConfig parse_tile_config(std::string_view given) {
   c.num_warps = values[3];
   c.num_stages = values[4];
   c.split_k = values[5];
-  if (has_group) c.group_m = number(group, 65536);
+  if (has_group) c.group_m = number(group, kMaxConfigSize);
   return c;
 }
 

@@ -319,8 +319,9 @@ def config_text(config, target="triton", where="config"):
     ..., and the ROCm keys waves_per_eu, matrix_instr_nonkdim, kpack of vLLM's AMD files) are ignored,
     so a dict that :func:`rank` returned or a vLLM file holds can be passed back; any other key (a
     misspelt ``splitk``) is ignored with an :class:`AdvisorWarning`, as the CLI warns of an unknown
-    column. Raises :class:`Error` naming ``where`` for a missing field, a value below 1, or two keys
-    for one field; TypeError for a value that is not an int (a float, None, a bool).
+    column. Raises :class:`Error` naming ``where`` for a missing field, a value below 1 or above what
+    config text takes (block sizes, split_k and group_m 65536, num_warps 1024, num_stages 64), or two
+    keys for one field; TypeError for a value that is not an int (a float, None, a bool).
     """
     if isinstance(config, str):
         return _utf8(config, where)
@@ -358,6 +359,10 @@ def config_text(config, target="triton", where="config"):
             raise TypeError(f"{where}: {key} must be an int, not {type(value).__name__} ({value!r})")
         if _operator.index(value) < 1:
             raise Error(f"{where}: {key} must be a positive whole number, got {value!r}")
+        # ... and within what the config parser takes: text of 2**80 was written, then refused by
+        # rank and explain (a fresh Python user's find, 2026-12-07).
+        if _operator.index(value) > _core.config_limits[field]:
+            raise Error(f"{where}: {key} = {_operator.index(value)} is larger than {_core.config_limits[field]}")
         values[field] = _operator.index(value)
     if unknown:
         _warn([f"{where}: unknown key{'s' if len(unknown) > 1 else ''} {', '.join(repr(k) for k in unknown)} ignored "
@@ -496,8 +501,19 @@ def _moe_args(tokens, experts, top_k, hidden, intermediate, tp, dtype, block_sha
         raise TypeError(f"tp must be an int, not {type(tp).__name__}: the sixth argument is tp (tensor-parallel "
                         f"ranks); {hint}")
     tokens, experts, top_k, hidden, intermediate, tp = (_int(v, name) for name, v in ints.items())
+    # Its forms named in the message: "must be text or None" for a numpy array, and "block_shape must
+    # be an int" for a float inside a list, misdescribed them (a fresh Python user's find, 2026-12-07).
+    forms = "text ('128x128'), a pair of ints ([128, 128]) or None"
+    if block_shape is not None and not isinstance(block_shape, (str, list, tuple)):
+        if hasattr(block_shape, "tolist"):  # a numpy array or torch tensor of the two sizes
+            block_shape = block_shape.tolist()
+        if not isinstance(block_shape, (list, tuple)):
+            raise TypeError(f"block_shape must be {forms}, not {type(block_shape).__name__}")
     if isinstance(block_shape, (list, tuple)):
         # Each size as an int (numpy and torch integer scalars too), as the other integer arguments.
+        for i, b in enumerate(block_shape):
+            if not _is_int(b):
+                raise TypeError(f"block_shape[{i}] must be an int (block_shape: {forms}), not {type(b).__name__}")
         block_shape = "x".join(str(_int(b, "block_shape")) for b in block_shape)
     return (tokens, experts, top_k, hidden, intermediate, tp, _dtype_arg(dtype) or "bf16",
             _text_arg("block_shape", block_shape) or "", _text_arg("routing", routing) or "tuner",
@@ -563,7 +579,8 @@ def explain(shape, config=None, hw=None, dtype=None, layout=None, target="triton
     """Every term of one estimate, as ``gemm-advisor explain --format json`` prints it.
 
     config: None (the advisor's top config), config text "BMxBNxBK:WARPS:STAGES[:SPLITK][:gG]"
-    or a dict (see :func:`config_text`). Other arguments as for :func:`rank`.
+    or a dict (see :func:`config_text`). hw, dtype, layout, target, cu_count and max_split_k as
+    for :func:`rank` (explain takes no top, distinct or candidates: it explains one config).
     Returns the :func:`ranking` dict with one entry in "configs" and "chosen" ("given" or "the
     advisor's top config"). Raises :class:`Error` for bad input, including a config that cannot
     run (with the reason).
@@ -615,9 +632,12 @@ def read_shapes(path, dtype=None, layout=None, target="triton", *, format="auto"
     ``.gz``: ``shapes.csv.gz``); the format from the name's ending (under ``.gz``),
     else sniffed (``format``: "csv", "yaml", "json", "text" or "auto"). dtype, layout: the defaults
     of entries without their own, as for :func:`rank` (None: the target's). Returns a list of dicts
-    with m, n, k, batch (ints), dtype, layout, name (text, "" where none) and line (the entry's
-    line in the file), in the file's order; each is ranked by ``rank((s["m"], s["n"], s["k"],
-    s["batch"]), hw, dtype=s["dtype"], layout=s["layout"])``. The reader's warnings (an unknown
+    with m, n, k, batch (ints), dtype (the standard name: bf16, fp8, ... as ``batch`` reports it),
+    layout, name (text, "" where none), line (the entry's line in the file) and dtype_text (the
+    entry's own spelling of its dtype, e.g. "torch.bfloat16" or "float8_e4m3fnuz", else dtype), in
+    the file's order; each is ranked by ``rank((s["m"], s["n"], s["k"], s["batch"]), hw,
+    dtype=s["dtype_text"], layout=s["layout"])`` (dtype_text: an fp8 encoding the GPU does not
+    compute is warned of, as ``batch`` does). The reader's warnings (an unknown
     column) are issued as :class:`AdvisorWarning`. Raises :class:`Error` for an unreadable file
     (over 256 MiB included), a broken list or the first bad entry, with its file:line. The list is
     held in memory, about half a kilobyte of Python objects a shape (4 million shapes, 2.3 GB):
@@ -644,7 +664,7 @@ def read_shapes(path, dtype=None, layout=None, target="triton", *, format="auto"
                         ) from None
         raise
     _warn(warnings)
-    keys = ("m", "n", "k", "batch", "dtype", "layout", "name", "line")
+    keys = ("m", "n", "k", "batch", "dtype", "layout", "name", "line", "dtype_text")
     return [dict(zip(keys, s)) for s in shapes]
 
 

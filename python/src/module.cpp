@@ -312,8 +312,9 @@ std::pair<std::string, std::vector<std::string>> moe_explain_json(std::int64_t t
 }
 
 // read_shapes: the shapes of a list file in batch's formats (CSV, YAML, JSON, JSON Lines, text), each
-// (m, n, k, batch, dtype, layout, name, line), with the reader's warnings; the first bad entry is an
-// InputError "path:line: what" (as batch without --keep-going).
+// (m, n, k, batch, dtype, layout, name, line, dtype_text), with the reader's warnings; the first bad
+// entry is an InputError "path:line: what" (as batch without --keep-going). dtype is the standard
+// name (bf16, fp8), dtype_text the entry's own spelling (torch.bfloat16, float8_e4m3fnuz), else that name.
 std::pair<std::vector<py::tuple>, std::vector<std::string>> read_shapes(const std::string& path, const std::string& dtype,
                                                                         const std::string& layout,
                                                                         const std::string& target_name,
@@ -330,9 +331,12 @@ std::pair<std::vector<py::tuple>, std::vector<std::string>> read_shapes(const st
   while (reader->next(e)) {
     if (!e.error.empty()) throw ga::InputError(e.error);
     const ga::GemmProblem& q = e.problem;
-    shapes.push_back(py::make_tuple(q.m, q.n, q.k, q.batch,
-                                    e.dtype_text.empty() ? std::string(ga::dtype_name(q.dtype)) : e.dtype_text,
-                                    q.layout.name(), e.name, e.line));
+    // The standard name, as batch reports it: two spellings of one type were two groups to a caller
+    // grouping by it (a fresh Python user's find, 2026-12-07); the spelling, which names an fp8
+    // encoding, beside it.
+    const std::string name(ga::dtype_name(q.dtype));
+    shapes.push_back(py::make_tuple(q.m, q.n, q.k, q.batch, name, q.layout.name(), e.name, e.line,
+                                    e.dtype_text.empty() ? name : e.dtype_text));
   }
   return {shapes, reader->warnings()};
 }
@@ -417,5 +421,10 @@ PYBIND11_MODULE(_gemm_advisor, m) {
   m.def("profiles_json", []() { return ga::json_text(ga::profiles_json()); });
   m.def("targets_json", []() { return ga::json_text(ga::targets_json()); });
   m.def("version_line", []() { return ga::version_line(); });
+  // The largest value of each config field parse_tile_config takes (config_text checks a dict's).
+  m.attr("config_limits") = py::dict(py::arg("block_m") = ga::kMaxConfigSize, py::arg("block_n") = ga::kMaxConfigSize,
+                                     py::arg("block_k") = ga::kMaxConfigSize, py::arg("num_warps") = ga::kMaxConfigWarps,
+                                     py::arg("num_stages") = ga::kMaxConfigStages, py::arg("split_k") = ga::kMaxConfigSize,
+                                     py::arg("group_m") = ga::kMaxConfigSize);
   m.attr("__version__") = ga::version();
 }

@@ -22,10 +22,17 @@ struct TileConfig {
   bool operator<(const TileConfig& o) const;
 };
 
+/// The bounds of a config's numbers that parse_tile_config accepts (a --candidates file's): far above
+/// any real kernel, far below int overflow. Block sizes, split_k and group_m; warps; stages.
+inline constexpr int kMaxConfigSize = 65536;
+inline constexpr int kMaxConfigWarps = 1024;
+inline constexpr int kMaxConfigStages = 64;
+
 /// Parses "BMxBNxBK:WARPS:STAGES[:SPLITK][:gGROUP_M]" (as `explain --config` takes it; text()'s
 /// form, so every config round-trips). Numbers must be
-/// positive integers within the bounds of a --candidates file (block sizes and split_k <= 65536,
-/// warps <= 1024, stages <= 64). Throws InputError quoting the text.
+/// positive integers within the bounds of a --candidates file (block sizes, split_k and group_m <=
+/// kMaxConfigSize, warps <= kMaxConfigWarps, stages <= kMaxConfigStages); blanks around the text are
+/// dropped, one inside it (a line break between two configs) is an error. Throws InputError quoting the text.
 TileConfig parse_tile_config(std::string_view text);
 
 }  // namespace gemm_advisor
