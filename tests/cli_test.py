@@ -154,6 +154,20 @@ check("rank on it: the error names the profile file", rc == 1 and f"the profile 
       in err, err)
 rc, out, err = run("profiles", "validate", "a100")
 check("profiles validate a100: no fp8 said", rc == 0 and "no matrix.fp8 entry: vllm-fp8-block" in err, err)
+# A dtype no config can run in, other than the one the peak names, is said (a profile whose shared memory
+# left fp32 no config validated as ok: a fresh user's find, 2026-12-06). 1536 bytes a block: the smallest
+# fp32 tile, 16x16x16 at 1 stage, needs 2 x 16 x 16 x 4 = 2048 bytes; bf16's 1024 fits (hand count).
+small = os.path.join(TMP, "small-smem.yaml")
+with open(small, "w") as f:
+    f.write(open("profiles/h200.yaml").read().replace("  smem_per_block_bytes: 232448", "  smem_per_block_bytes: 1536")
+            .replace("  smem_per_cu_bytes: 233472", "  smem_per_cu_bytes: 2560"))
+rc, out, err = run("profiles", "validate", small)
+check("profiles validate: a dtype no config can run in is a warning, the profile ok",
+      rc == 0 and ": ok:" in out and "no config of the triton target can run in fp32 (4096x4096x4096, e.g. "
+      "128x128x64:8:3: needs 196608 bytes of shared memory, more than the 1536 a block may use on h200): --dtype fp32 "
+      "fails on it" in err and "can run in bf16" not in err and "can run in fp8" not in err, err)
+rc, out, err = run("rank", "64x64x64", "--hw", small, "--dtype", "fp32")
+check("... and rank --dtype fp32 on it fails, as the warning said", rc == 1 and "no feasible config" in err, err)
 # explain's byte counts: bytes under 10 kB, megabytes to 3 decimals, and past a petabyte 4 significant
 # digits (a 2^31-cubed problem printed 21 integer digits). Hand count: 1x1x1 bf16 reads A and B and
 # writes C, 2 bytes each: 6 bytes compulsory; 2^31-cubed bf16: 3 x 2^62 x 2 bytes = 2.767e+19 bytes.

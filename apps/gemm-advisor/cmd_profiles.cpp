@@ -160,13 +160,29 @@ Registered register_profiles(CLI::App& app) {
               if (!hw.rate(Dtype::fp8))
                 diag.warnings.push_back(source + ": no matrix.fp8 entry: vllm-fp8-block and fp8 (fp8_w8a8) fused-MoE "
                                                  "layers cannot rank on it");
-              warn_capped(diag.warnings);
               // The peak of bf16 (the default --dtype), or, where the profile has no bf16 path, of
               // the 16-bit one if there is (fp16: what bf16 users would give instead), else the
               // first dtype it has, saying so (a fresh user's find: "0.0 bf16 TFLOP/s peak").
               int pick = hw.rate(Dtype::bf16) ? static_cast<int>(Dtype::bf16) : -1;
               for (int d = 0; d < kDtypeCount && !hw.rate(Dtype::bf16); ++d)
                 if (hw.rate(static_cast<Dtype>(d)) && (pick < 0 || static_cast<Dtype>(d) == Dtype::fp16)) pick = d;
+              // Each other dtype with a matrix rate: one no config can run in is warned of (a profile
+              // whose shared memory left fp32 no config validated as ok: a fresh user's find,
+              // 2026-12-06). The same probe as the error below: the triton space of 4096^3.
+              for (int d = 0; d < kDtypeCount; ++d) {
+                GemmProblem probe;
+                probe.m = probe.n = probe.k = 4096;
+                probe.dtype = static_cast<Dtype>(d);
+                if (d == pick || !hw.rate(probe.dtype)) continue;
+                std::vector<TileConfig> space;
+                triton_target().candidates(probe, profile, space);
+                if (space.empty())
+                  diag.warnings.push_back(fmt::format(
+                      "{}: no config of the triton target can run in {} ({}, e.g. {}: {}): --dtype {} fails on it",
+                      source, dtype_name(probe.dtype), probe.shape_text(), triton_default_config().text(),
+                      triton_infeasibility(triton_default_config(), probe, profile), dtype_name(probe.dtype)));
+              }
+              warn_capped(diag.warnings);
               std::string peak;
               if (pick >= 0) {
                 const Dtype shown = static_cast<Dtype>(pick);
