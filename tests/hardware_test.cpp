@@ -427,6 +427,35 @@ TEST_CASE("a calibrated overlay's fitted sizes are read, checked, and told of a 
   }
 }
 
+TEST_CASE("matrix rates out of the order every shipped GPU has are warned at the figure", "[hardware][errors]") {
+  // A bf16 rate 10x the fp16 one validated unsaid (a fresh user's find, 2026-12-06). The toy's bf16 and
+  // fp16 are 1024 each (line 35, 36); every shipped profile has bf16 = fp16 <= fp8 and fp32 <= fp16.
+  const std::string good = toy_text();
+  const std::string bf16 = "  bf16: {instruction_m: 16, instruction_n: 8, instruction_k: 16, flops_per_cycle_per_cu: 1024}";
+  ProfileDiagnostics same;
+  (void)parse_profile(good, "t.yaml", &same);
+  CHECK(same.warnings.empty());
+  ProfileDiagnostics tenfold;
+  (void)parse_profile(replaced(good, bf16, replaced(bf16, "1024}", "10240}")), "t.yaml", &tenfold);
+  REQUIRE(tenfold.warnings.size() == 1);
+  CHECK(tenfold.warnings[0] == "t.yaml:35: 'matrix.bf16.flops_per_cycle_per_cu' (10240) differs from "
+                               "'matrix.fp16.flops_per_cycle_per_cu' (1024), as no GPU shipped here has it: check the "
+                               "figure and its unit");
+  // fp8 below the 16-bit rate, and fp32 above it: each said at its own line (37, after fp16).
+  for (const auto& [line, what] : {std::pair<std::string, std::string>{"  fp8: {instruction_m: 16, instruction_n: 8, "
+                                                                       "instruction_k: 32, flops_per_cycle_per_cu: 512}",
+                                                                       "'matrix.fp8.flops_per_cycle_per_cu' (512) is below"},
+                                   {"  fp32: {instruction_m: 16, instruction_n: 8, instruction_k: 8, "
+                                    "flops_per_cycle_per_cu: 2048, tf32: true}",
+                                    "'matrix.fp32.flops_per_cycle_per_cu' (2048) is above"}}) {
+    INFO(line);
+    ProfileDiagnostics d;
+    (void)parse_profile(replaced(good, bf16, bf16 + "\n" + line), "t.yaml", &d);
+    REQUIRE(!d.warnings.empty());
+    CHECK_THAT(d.warnings[0], Catch::StartsWith("t.yaml:36: " + what));
+  }
+}
+
 TEST_CASE("a profile's memory hierarchy is in order, and its sources cite something", "[hardware][errors]") {
   // A fresh user's profile pass (2026-12-04): an L2 larger than the DRAM and a per-CU shared memory of
   // 100 (KB written as bytes) were taken; a cache slower than the DRAM, and citations that say nothing

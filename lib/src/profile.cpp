@@ -780,6 +780,30 @@ void parse_matrix(ProfileReader& r, const YAML::Node& mx, Hardware& hw) {
     ++count;
   }
   if (count == 0 && mx.IsMap()) r.error(mx, "'matrix' lists no supported dtype (fp32, fp16, bf16, fp8, fp6, fp4)");
+  // The rates against each other (a bf16 rate 10x the fp16 one validated: a fresh user's find,
+  // 2026-12-06). Every GPU shipped here computes bf16 and fp16 at one rate, fp8 at least at it, and
+  // fp32 (TF32/XF32 or true FP32) at most at it (their whitepapers, cited in the profiles): another
+  // ratio is most likely a slip, warned at the figure.
+  const auto rate_of = [&](Dtype d) {
+    const std::optional<MatrixRate>& m = hw.matrix[static_cast<std::size_t>(d)];
+    return m && m->flops_per_cycle_per_cu > 0 ? m->flops_per_cycle_per_cu : 0.0;
+  };
+  const double half = rate_of(Dtype::fp16);
+  const auto compare = [&](Dtype d, const char* what, bool bad) {
+    if (!bad) return;
+    const YAML::Node entry = mx[std::string(dtype_name(d))];
+    const YAML::Node at = entry && entry.IsMap() ? entry["flops_per_cycle_per_cu"] : YAML::Node();
+    if (at && !r.reported(at))
+      r.warn(at, "'matrix." + std::string(dtype_name(d)) + ".flops_per_cycle_per_cu' (" + ProfileReader::fmt_num(rate_of(d)) +
+                     ") " + what + " 'matrix.fp16.flops_per_cycle_per_cu' (" + ProfileReader::fmt_num(half) +
+                     "), as no GPU shipped here has it: check the figure and its unit");
+  };
+  if (half > 0) {
+    const double bf = rate_of(Dtype::bf16), f8 = rate_of(Dtype::fp8), f32 = rate_of(Dtype::fp32);
+    compare(Dtype::bf16, "differs from", bf > 0 && std::abs(bf - half) > 1e-9 * half);
+    compare(Dtype::fp8, "is below", f8 > 0 && f8 < half * (1 - 1e-9));
+    compare(Dtype::fp32, "is above", f32 > half * (1 + 1e-9));
+  }
 }
 
 void parse_triton(ProfileReader& r, const YAML::Node& t, TritonSettings& triton) {
