@@ -166,6 +166,17 @@ check("python3 -m gemm_advisor.plot with a bad shape: exit 1, one error line",
 rc, out, err = plot_cli("roofline", "64x64x64", "-o", os.path.join(TMP, "bad.jpeg"))
 check("python3 -m gemm_advisor.plot -o x.jpeg: exit 1, nothing written", rc == 1 and not os.path.exists(
     os.path.join(TMP, "bad.jpeg")), err)
+# The advisor's warnings one line each, as the CLI prints them, and the fused-MoE target refused in the
+# command's words (it printed "<frozen runpy>:88: AdvisorWarning: ..." and told a shell user to call
+# gemm_advisor.moe_rank: a fresh Python user's find, 2026-12-07).
+rc, out, err = plot_cli("heatmap", "2147483647x2147483647x2147483647", "-o", os.path.join(TMP, "big.png"))
+check("python3 -m gemm_advisor.plot: an AdvisorWarning as one 'gemm-advisor-plot: warning:' line",
+      rc == 0 and err.count("\n") == 1 and err.startswith("gemm-advisor-plot: warning: 2147483647x2147483647x2147483647: "
+                                                          "A, B and C take") and "runpy" not in err, err)
+rc, out, err = plot_cli("heatmap", "64x64x64", "--target", "vllm-fused-moe", "-o", os.path.join(TMP, "moe.png"))
+check("python3 -m gemm_advisor.plot --target vllm-fused-moe: exit 1, said in the command's words",
+      rc == 1 and err == "gemm-advisor-plot: error: target vllm-fused-moe ranks a MoE layer, which this command does not "
+      "draw (it draws GEMMs)\n", err)
 rc, out, err = plot_cli("bars", "64x64x64", "-o", os.path.join(TMP, "x.png"))
 check("python3 -m gemm_advisor.plot with an unknown kind: a usage error (exit 2)", rc == 2, err)
 

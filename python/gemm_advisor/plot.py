@@ -21,6 +21,7 @@ import math
 import os
 import sys
 import threading
+import warnings
 
 import gemm_advisor as _ga
 
@@ -299,6 +300,16 @@ def main(argv=None):
     p.add_argument("evaluation", help="the JSON file evaluate wrote")
     p.add_argument("-o", "--output", required=True, help="image file: .png, .svg or .pdf")
     args = parser.parse_args(argv)
+    # The advisor's warnings as the CLI prints them, one line each: Python's default showed
+    # "<frozen runpy>:88: AdvisorWarning: ..." (a fresh Python user's find, 2026-12-07).
+    show = warnings.showwarning
+
+    def one_line(message, category, filename, lineno, file=None, line=None):
+        if issubclass(category, _ga.AdvisorWarning):
+            print(f"gemm-advisor-plot: warning: {message}", file=sys.stderr)
+        else:
+            show(message, category, filename, lineno, file, line)
+    warnings.showwarning = one_line
     try:
         if os.path.splitext(args.output)[1].lower() not in _FORMATS:
             raise _ga.Error(f"{args.output}: unknown image format (use {', '.join(_FORMATS)})")
@@ -311,8 +322,15 @@ def main(argv=None):
         else:
             predicted_vs_measured(args.evaluation, path=args.output)
     except (_ga.Error, ImportError) as e:
-        print(f"gemm-advisor-plot: error: {e}", file=sys.stderr)
+        message = str(e)
+        # The library's advice for Python callers, as the command's: --target vllm-fused-moe ranks a
+        # MoE layer through moe_rank, which this command does not draw.
+        if "call gemm_advisor.moe_rank" in message:
+            message = "target vllm-fused-moe ranks a MoE layer, which this command does not draw (it draws GEMMs)"
+        print(f"gemm-advisor-plot: error: {message}", file=sys.stderr)
         return 1
+    finally:
+        warnings.showwarning = show
     print(args.output)
     return 0
 
