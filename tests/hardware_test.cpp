@@ -403,6 +403,20 @@ TEST_CASE("a calibrated overlay's fitted sizes are read, checked, and told of a 
   CHECK_THAT(outside_fitted_shapes_warning(p, "vllm-fused-moe", "fp8_block", big, "o.yaml"),
              Catch::StartsWith("outside the shapes o.yaml's vllm-fused-moe.fp8_block parameters were calibrated on: "
                                "M 4096 (fitted 1-512), N 576 (fitted 1536-1536), K 100 (fitted 7168-7168)"));
+  // A section no target runs with (a misspelt name, an unknown parameter set): a warning at its key.
+  ProfileDiagnostics misspelt;
+  (void)parse_profile(good + "calibration:\n  fitted_shapes:\n    trito: {m: [1, 2], n: [1, 2], k: [1, 2]}\n"
+                             "    vllm-fused-moe.fp9: {m: [1, 2], n: [1, 2], k: [1, 2]}\n", "w.yaml", &misspelt);
+  REQUIRE(misspelt.warnings.size() == 2);
+  CHECK(misspelt.warnings[0] == "w.yaml:" + std::to_string(base + 3) + ": 'calibration.fitted_shapes.trito' names no "
+                                "target's parameters (a target's name, or TARGET.SET of its parameter sets): its range "
+                                "is never checked");
+  CHECK_THAT(misspelt.warnings[1], Catch::StartsWith("w.yaml:" + std::to_string(base + 4) +
+                                                     ": 'calibration.fitted_shapes.vllm-fused-moe.fp9' names no"));
+  CHECK(parse_profile(good + cal, "o.yaml").fitted_shapes.size() == 2);  // the two real sections: no warning
+  ProfileDiagnostics real;
+  (void)parse_profile(good + cal, "o.yaml", &real);
+  CHECK(real.warnings.empty());
   // A shipped profile records none: never a warning.
   CHECK(outside_fitted_shapes_warning(parse_profile(good, "g.yaml"), "triton", "", big, "g.yaml").empty());
   // Ranges that cannot be: an error at the range's line (the toy's lines, then the section's third).

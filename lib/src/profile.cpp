@@ -993,6 +993,13 @@ void parse_fitted_shapes(ProfileReader& r, const YAML::Node& shapes,
       continue;
     }
     r.check_keys(kv.second, at, {"m", "n", "k"});
+    // A section no target runs with would never be checked against a shape: said.
+    const std::size_t dot = name.find('.');
+    const Target* t = find_target_or_null(std::string_view(name).substr(0, dot));
+    const std::vector<std::string_view> sets = t ? t->param_variants() : std::vector<std::string_view>{};
+    if (!t || (dot != std::string::npos && std::find(sets.begin(), sets.end(), name.substr(dot + 1)) == sets.end()))
+      r.warn(kv.first, "'" + at + "' names no target's parameters (a target's name, or TARGET.SET of its parameter "
+                       "sets): its range is never checked");
     FittedShapeRange range;
     bool ok = true;
     for (auto [key, lo, hi] : {std::tuple{"m", &range.m_min, &range.m_max}, std::tuple{"n", &range.n_min, &range.n_max},
