@@ -58,6 +58,29 @@ TEST_CASE("dtype, layout and config texts drop surrounding blanks, as a shape's 
   CHECK_THROWS_WITH(parse_tile_config("64x64x64:4:2 128x128x64:8:3"), Catch::Contains("a blank or line break inside it"));
 }
 
+TEST_CASE("an error message past 4096 bytes keeps its head and tail, cut between characters", "[errors]") {
+  // A 5 MB path made a 5 MB error line (a fresh Python user's find, 2026-12-07).
+  const std::string path = "/" + std::string(3000, 'a');
+  std::string two_byte;
+  for (int i = 0; i < 3000; ++i) two_byte += "\xc3\xa9";  // é, two bytes each: a cut may fall inside one
+  const InputError e(path + two_byte + ": cannot open: File name too long");
+  const std::string what = e.what();
+  CHECK(what.size() <= kMaxMessageBytes + 64);
+  CHECK(what.rfind(path.substr(0, 100), 0) == 0);                          // the head
+  const std::string reason = "\xc3\xa9: cannot open: File name too long";
+  CHECK(what.compare(what.size() - reason.size(), reason.size(), reason) == 0);  // the tail, with the reason
+  CHECK_THAT(what, Catch::Contains(" bytes left out ...] "));
+  CHECK(is_valid_utf8(what));
+  // The count says how much: head 3072 bytes, tail the last 1024 (both moved back to a character's start).
+  const std::size_t total = path.size() + two_byte.size() + std::string(": cannot open: File name too long").size();
+  const std::size_t left = std::stoul(what.substr(what.find("[... ") + 5));
+  CHECK(what.size() - std::string(" [... ").size() - std::to_string(left).size() -
+            std::string(" bytes left out ...] ").size() + left ==
+        total);
+  // A short one is as given.
+  CHECK(std::string(InputError("x: bad").what()) == "x: bad");
+}
+
 TEST_CASE("printable() escapes control and stray bytes, keeps visible UTF-8, and cuts long text", "[errors]") {
   CHECK(printable("64x64") == "64x64");
   CHECK(printable(std::string("a\nb\0c\x1b", 6)) == "a\\x0ab\\x00c\\x1b");

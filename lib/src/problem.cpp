@@ -64,6 +64,19 @@ static std::size_t shown_utf8_length(std::string_view text, std::size_t i) {
   return hidden ? 0 : length;
 }
 
+std::string shortened_message(const std::string& message) {
+  if (message.size() <= kMaxMessageBytes) return message;
+  // A cut never splits a UTF-8 character: it moves back over continuation bytes.
+  auto boundary = [&](std::size_t at) {
+    while (at > 0 && at < message.size() && (static_cast<unsigned char>(message[at]) & 0xc0) == 0x80) --at;
+    return at;
+  };
+  const std::size_t head = boundary(kMaxMessageBytes * 3 / 4);
+  const std::size_t tail = boundary(message.size() - kMaxMessageBytes / 4);
+  return message.substr(0, head) + " [... " + std::to_string(tail - head) + " bytes left out ...] " +
+         message.substr(tail);
+}
+
 std::string printable(std::string_view text, std::size_t max_chars) {
   // Characters (not bytes) up to max_chars: printable ASCII and well-formed, visible UTF-8 as they
   // are (a user's "64×64×64" or "é" was shown as \xc3\x97...: a fresh user's find, 2026-12-05),

@@ -7,12 +7,21 @@
 
 namespace gemm_advisor {
 
+/// `message` itself up to kMaxMessageBytes; beyond, its head and its tail (where a path's file name
+/// and the reason are) around " [... N bytes left out ...] ", cut at UTF-8 character boundaries.
+/// A 5 MB path made a 5 MB error line (a fresh Python user's find, 2026-12-07); shapes, names and
+/// dtypes were cut to 64 characters already (printable()).
+std::string shortened_message(const std::string& message);
+inline constexpr std::size_t kMaxMessageBytes = 4096;
+
 /// Bad input: a malformed shape, a broken profile, an unreadable file, an impossible value.
 /// what() is one line that names the input, the place (file:line where there is one) and what is
-/// wrong, ready to print after "error: ". The CLI maps it to exit code 1.
+/// wrong, ready to print after "error: " (at most about kMaxMessageBytes: shortened_message). The
+/// CLI maps it to exit code 1.
 class InputError : public std::runtime_error {
  public:
-  explicit InputError(const std::string& message) : std::runtime_error(message) {}
+  explicit InputError(const std::string& message)
+      : std::runtime_error(message.size() > kMaxMessageBytes ? shortened_message(message) : message) {}
 };
 
 /// Formats "source:line: message" (or "source: message" when line is 0).
