@@ -194,7 +194,7 @@ const ModelParams& vllm_fp8_block_default_params() {
     // rule committed with the plans before they were timed (tools/measure/README.md): on random
     // block-fp8 shapes whose top-1 differs between 0 and 1, the picks at 1 run faster, H200 (60
     // shapes, h200-clo.csv) 95.5% -> 96.6% of oracle, worst 74.6% -> 80.8%; H100 (30, h100-clo.csv)
-    // 96.1% -> 97.4%. The values above, fitted at 0, are not refitted: on the H200 data they were
+    // 96.1% -> 97.4%; a second H100 sample timed after it was taken (60, h100-clo2.csv): 95.2% -> 98.7%. The values above, fitted at 0, are not refitted: on the H200 data they were
     // fitted on 97.4% -> 96.8%; refitted there with it at 1 the H100 fell to 89% (the DRAM headroom
     // 11.2 -> 2.8), from 1 with it free to 0.5 the H200 test fell to 95.2% (data/fit/h200-fp8-block.txt).
     // vLLM's tuned configs within 10% of the top-1: H100 59% -> 64%, H200 66% -> 71%, B200 47% -> 50%.
