@@ -169,6 +169,24 @@ check("batch: one line counting the two shapes outside, naming the first at its 
 rc, out, err = run("rank", outside, "--hw", out_yaml, "--target", "triton-tutorial", "--top", "1")
 check("rank: another target's range says nothing of it (the target warning alone)",
       rc == 0 and "outside the shapes" not in err and "runs with its own" in err, err)
+# A fit of one parameter on top (--params) keeps the others' values, fitted on DATA's sizes: the recorded
+# range is the intersection of both data sets' (it was the second's alone: a fresh user's find,
+# 2026-12-07). Expected: each data set's least and largest, read here from the CSVs.
+DATA_B = "data/measurements/h200-tutorial-b.csv"
+with open(DATA_B) as f:
+    ok_b = [r for r in csv.DictReader(line for line in f if not line.startswith("#"))
+            if r.get("kernel") == "triton-tutorial" and r.get("status") == "ok"]
+both = {d: [max(fitted[d][0], min(int(r[d]) for r in ok_b)), min(fitted[d][1], max(int(r[d]) for r in ok_b))]
+        for d in "mnk"}
+refit = os.path.join(TMP, "refit-one.yaml")
+rc, out, err = run("calibrate", "--hw", out_yaml, "--target", "triton", "--kernel", "triton-tutorial", "--folds", "2",
+                   "--passes", "1", "--params", "k_step_overhead_cycles", "--measurements", DATA_B, "-o", refit)
+with open(refit) as f:
+    refit_text = f.read()
+check("a one-parameter refit on an overlay: the recorded sizes are both fits' intersection, said in the provenance",
+      rc == 0 and "  fitted_shapes:\n    triton:\n" + "".join(f"      {d}: [{lo}, {hi}]\n" for d, (lo, hi) in both.items())
+      in refit_text and "fitted_shapes: the sizes both this fit and the earlier fit of the parameters it leaves as "
+      "they were (" in refit_text, refit_text[refit_text.find("fitted_shapes"):][:400] + json.dumps(both) + err)
 # A hand-edited range that cannot be is an error at its line.
 bad_range = write("bad-range.yaml", open(out_yaml).read().replace(
     f"m: [{fitted['m'][0]}, {fitted['m'][1]}]", f"m: [{fitted['m'][1]}, {fitted['m'][0]}]"))

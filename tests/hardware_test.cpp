@@ -10,6 +10,7 @@
 #include "gemm_advisor/error.hpp"
 #include "gemm_advisor/hardware.hpp"
 #include "gemm_advisor/model_params.hpp"
+#include "gemm_advisor/moe.hpp"
 #include "test_util.hpp"
 
 using namespace gemm_advisor;
@@ -383,7 +384,10 @@ TEST_CASE("a calibrated overlay's fitted sizes are read, checked, and told of a 
   // moved 4096^3 unsaid before (a fresh user's find, 2026-12-06). Expected ranges and messages by hand.
   const std::string good = toy_text();
   const long base = static_cast<long>(std::count(good.begin(), good.end(), '\n'));
-  const std::string cal = "calibration:\n  fitted_shapes:\n    triton: {m: [1, 16], n: [576, 7168], k: [512, 7168]}\n"
+  // The two sections' parameters, as calibrate writes them beside their ranges.
+  const std::string cal = "targets:\n  triton:\n    model_parameters: {k_step_overhead_cycles: 500}\n"
+                          "  vllm-fused-moe:\n    fp8_block:\n      model_parameters: {k_step_overhead_cycles: 2000}\n"
+                          "calibration:\n  fitted_shapes:\n    triton: {m: [1, 16], n: [576, 7168], k: [512, 7168]}\n"
                           "    vllm-fused-moe.fp8_block: {m: [1, 512], n: [1536, 1536], k: [7168, 7168]}\n";
   const Profile p = parse_profile(good + cal, "o.yaml");
   REQUIRE(p.fitted_shapes.size() == 2);
@@ -403,6 +407,21 @@ TEST_CASE("a calibrated overlay's fitted sizes are read, checked, and told of a 
   CHECK_THAT(outside_fitted_shapes_warning(p, "vllm-fused-moe", "fp8_block", big, "o.yaml"),
              Catch::StartsWith("outside the shapes o.yaml's vllm-fused-moe.fp8_block parameters were calibrated on: "
                                "M 4096 (fitted 1-512), N 576 (fitted 1536-1536), K 100 (fitted 7168-7168)"));
+  // A fused-MoE launch is checked as its layer (tokens, per-rank intermediate, hidden): a layer of
+  // intermediate 1536 and hidden 7168 at 64 tokens is inside, so are its up GEMM (N 3072, K 7168) and
+  // down GEMM (N 7168, K 1536); the launches' own sizes against the range warned wrongly before (a
+  // fresh user's find, 2026-12-07).
+  GemmProblem layer;
+  layer.m = 64, layer.n = 1536, layer.k = 7168;
+  layer.moe.experts = 256, layer.moe.top_k = 8, layer.moe.gemm = MoeGemm::layer;
+  for (const GemmProblem& q : {layer, moe_layer_gemms(layer)[0], moe_layer_gemms(layer)[1]}) {
+    INFO(q.shape_text());
+    CHECK(outside_fitted_shapes_warning(p, "vllm-fused-moe", "fp8_block", q, "o.yaml").empty());
+  }
+  GemmProblem wider = layer;
+  wider.n = 3000;
+  CHECK_THAT(outside_fitted_shapes_warning(p, "vllm-fused-moe", "fp8_block", moe_layer_gemms(wider)[1], "o.yaml"),
+             Catch::Contains("calibrated on: intermediate (per rank) 3000 (fitted 1536-1536); the fitted values"));
   // A section no target runs with (a misspelt name, an unknown parameter set): a warning at its key.
   ProfileDiagnostics misspelt;
   (void)parse_profile(good + "calibration:\n  fitted_shapes:\n    trito: {m: [1, 2], n: [1, 2], k: [1, 2]}\n"
@@ -417,6 +436,20 @@ TEST_CASE("a calibrated overlay's fitted sizes are read, checked, and told of a 
   ProfileDiagnostics real;
   (void)parse_profile(good + cal, "o.yaml", &real);
   CHECK(real.warnings.empty());
+  // A range for a section the profile gives no values for, and values with no range, are said; a
+  // second entry of one section is an error (the last was taken, and calibrate wrote the stale one
+  // back: a fresh user's find, 2026-12-07).
+  ProfileDiagnostics crossed;
+  (void)parse_profile(good + replaced(cal, "    triton: {m:", "    triton-tutorial: {m:"), "x.yaml", &crossed);
+  REQUIRE(crossed.warnings.size() == 2);
+  CHECK_THAT(crossed.warnings[0], Catch::Contains("'calibration.fitted_shapes.triton-tutorial': the profile gives no "
+                                                  "model parameters for triton-tutorial"));
+  CHECK_THAT(crossed.warnings[1], Catch::Contains("'calibration.fitted_shapes' has no entry for the model parameters of "
+                                                  "triton: shapes ranked with them are never checked"));
+  ProfileDiagnostics twice;
+  CHECK_THROWS(parse_profile(good + cal + "    triton: {m: [1, 2], n: [1, 2], k: [1, 2]}\n", "d.yaml", &twice));
+  REQUIRE(!twice.errors.empty());
+  CHECK_THAT(twice.errors[0], Catch::EndsWith(": duplicate key 'calibration.fitted_shapes.triton'"));
   // A shipped profile records none: never a warning.
   CHECK(outside_fitted_shapes_warning(parse_profile(good, "g.yaml"), "triton", "", big, "g.yaml").empty());
   // Ranges that cannot be: an error at the range's line (the toy's lines, then the section's third).

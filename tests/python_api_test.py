@@ -336,7 +336,9 @@ check("an overlay calibrated on 132 CUs ranked for 66: one AdvisorWarning",
 # rank, explain and moe_rank, as the CLI says; none inside. Ranges typed in; M 64 is inside, 4096 not.
 fitted = os.path.join(TMP, "fitted.yaml")
 with open("profiles/h200.yaml") as f, open(fitted, "w") as o:
-    o.write(f.read() + "calibration:\n  fitted_shapes:\n    triton: {m: [1, 64], n: [64, 64], k: [64, 64]}\n"
+    o.write(f.read() + "targets:\n  triton:\n    model_parameters: {k_step_overhead_cycles: 566.4}\n"
+            "  vllm-fused-moe:\n    model_parameters: {k_step_overhead_cycles: 409.2}\n"
+            "calibration:\n  fitted_shapes:\n    triton: {m: [1, 64], n: [64, 64], k: [64, 64]}\n"
             "    vllm-fused-moe: {m: [1, 64], n: [1, 100000], k: [1, 100000]}\n")
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
@@ -349,7 +351,7 @@ check("a shape outside an overlay's fitted sizes: an AdvisorWarning from rank, e
       len(caught) == 3 and all(w.category is g.AdvisorWarning for w in caught) and
       str(caught[0].message) == f"4096x64x64: outside the shapes {fitted}'s triton parameters were calibrated on: "
       "M 4096 (fitted 1-64); the fitted values are extrapolated here (calibrate on shapes like it for a fit to them)"
-      and "vllm-fused-moe parameters were calibrated on: M 128 (fitted 1-64)" in str(caught[2].message),
+      and "vllm-fused-moe parameters were calibrated on: tokens 128 (fitted 1-64)" in str(caught[2].message),
       [str(w.message) for w in caught])
 
 # A config given twice is ranked once, with an AdvisorWarning, as `--candidates` does (it took ranks 1 and 2).

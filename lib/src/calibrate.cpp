@@ -368,13 +368,44 @@ Calibration calibrate(const std::vector<MeasuredShape>& shapes, const Profile& p
   for (const MeasuredShape& s : usable) {
     if (target.param_variant(s.problem) != c.variant) continue;
     FittedShapeRange& r = c.fitted_range;
-    const GemmProblem& p = s.problem;
-    if (first_range) r = {p.m, p.m, p.n, p.n, p.k, p.k};
-    r = {std::min(r.m_min, p.m), std::max(r.m_max, p.m), std::min(r.n_min, p.n),
-         std::max(r.n_max, p.n), std::min(r.k_min, p.k), std::max(r.k_max, p.k)};
+    const FittedShapeRange p = fitted_sizes(s.problem);  // a fused-MoE launch as its layer
+    if (first_range) r = p;
+    r = {std::min(r.m_min, p.m_min), std::max(r.m_max, p.m_max), std::min(r.n_min, p.n_min),
+         std::max(r.n_max, p.n_max), std::min(r.k_min, p.k_min), std::max(r.k_max, p.k_max)};
     first_range = false;
   }
   for (const ModelParamInfo* info : o.params) c.fitted_names.emplace_back(info->name);
+  // A fit of some of a section's parameters (--params) on an overlay whose others were fitted on other
+  // shapes: the sizes both fits saw, the intersection (the range was this fit's alone, though most of
+  // the values were fitted elsewhere: a fresh user's find, 2026-12-07); where they do not overlap,
+  // this fit's, said in range_note.
+  const std::string section = Target::param_key(target.name(), c.variant);
+  if (const auto prev = profile.fitted_shapes.find(section); prev != profile.fitted_shapes.end() && !first_range) {
+    std::vector<std::string> kept;
+    if (const auto values = profile.target_model.find(section); values != profile.target_model.end())
+      for (const auto& [info, value] : values->second)
+        if (std::find(c.fitted_names.begin(), c.fitted_names.end(), info->name) == c.fitted_names.end())
+          kept.emplace_back(info->name);
+    if (!kept.empty()) {
+      const FittedShapeRange& a = prev->second;
+      const FittedShapeRange& b = c.fitted_range;
+      const FittedShapeRange both{std::max(a.m_min, b.m_min), std::min(a.m_max, b.m_max),
+                                  std::max(a.n_min, b.n_min), std::min(a.n_max, b.n_max),
+                                  std::max(a.k_min, b.k_min), std::min(a.k_max, b.k_max)};
+      std::string names;
+      for (const std::string& n : kept) names += (names.empty() ? "" : ", ") + n;
+      if (both.m_min <= both.m_max && both.n_min <= both.n_max && both.k_min <= both.k_max) {
+        c.fitted_range = both;
+        c.range_note = "the sizes both this fit and the earlier fit of the parameters it leaves as they were (" +
+                       names + ") saw: their intersection";
+      } else {
+        c.range_disjoint = true;
+        c.range_note = "the parameters not refitted (" + names +
+                       ") were fitted on other sizes, which these shapes do not overlap: the recorded sizes are "
+                       "this fit's, and they are extrapolated there";
+      }
+    }
+  }
   c.start = profile.params_for(Target::param_key(target.name(), c.variant), target.variant_default_params(c.variant));
   const std::vector<Measured> valid = valid_measurements(usable);
   std::map<const MeasuredShape*, const Measured*> by_shape;

@@ -971,6 +971,17 @@ bool has_dotted_path(const YAML::Node& map, std::string_view path, YAML::Node* k
   return false;
 }
 
+// Whether `name` is a parameter section a target runs with: a target's name, or TARGET.SET of one of
+// its parameter sets (Target::param_variants).
+bool known_param_section(const std::string& name) {
+  const std::size_t dot = name.find('.');
+  const Target* t = find_target_or_null(std::string_view(name).substr(0, dot));
+  if (!t) return false;
+  if (dot == std::string::npos) return true;
+  const std::vector<std::string_view> sets = t->param_variants();
+  return std::find(sets.begin(), sets.end(), name.substr(dot + 1)) != sets.end();
+}
+
 // `calibration.fitted_shapes`: {SECTION: {m: [least, largest], n: [...], k: [...]}}, each bound a
 // positive whole number, least <= largest; SECTION a target's name, or TARGET.VARIANT. Errors at the
 // offending line.
@@ -981,12 +992,19 @@ void parse_fitted_shapes(ProfileReader& r, const YAML::Node& shapes,
     r.error(shapes, "'" + path + "' must be a mapping of a target's name to {m: [least, largest], n: ..., k: ...}");
     return;
   }
+  std::set<std::string> seen;
   for (const auto& kv : shapes) {
     if (!kv.first.IsScalar() || kv.first.Scalar().empty()) {
       r.error(kv.first, "each key of '" + path + "' must be a target's name");
       continue;
     }
     const std::string name = kv.first.Scalar();
+    // A second entry of one section was taken silently (the last), and a later calibrate wrote the
+    // stale one back after its own (a fresh user's find, 2026-12-07).
+    if (!seen.insert(name).second) {
+      r.error(kv.first, "duplicate key '" + path + "." + printable(name) + "'");
+      continue;
+    }
     const std::string at = path + "." + printable(name);
     if (!kv.second.IsMap()) {
       r.error(kv.second, "'" + at + "' must be a mapping {m: [least, largest], n: [least, largest], k: [least, largest]}");
@@ -994,10 +1012,7 @@ void parse_fitted_shapes(ProfileReader& r, const YAML::Node& shapes,
     }
     r.check_keys(kv.second, at, {"m", "n", "k"});
     // A section no target runs with would never be checked against a shape: said.
-    const std::size_t dot = name.find('.');
-    const Target* t = find_target_or_null(std::string_view(name).substr(0, dot));
-    const std::vector<std::string_view> sets = t ? t->param_variants() : std::vector<std::string_view>{};
-    if (!t || (dot != std::string::npos && std::find(sets.begin(), sets.end(), name.substr(dot + 1)) == sets.end()))
+    if (!known_param_section(name))
       r.warn(kv.first, "'" + at + "' names no target's parameters (a target's name, or TARGET.SET of its parameter "
                        "sets): its range is never checked");
     FittedShapeRange range;
@@ -1032,6 +1047,25 @@ void parse_fitted_shapes(ProfileReader& r, const YAML::Node& shapes,
     }
     if (ok) out[name] = range;
   }
+}
+
+// `calibration.fitted_shapes` against the parameters: a range of a section with no fitted values, and
+// a section's values with no range, are said (a hand-edited range under another target's name told
+// of extrapolation for a target running with its own values while the fitted one went unchecked: a
+// fresh user's find, 2026-12-07).
+void check_fitted_sections(ProfileReader& r, const YAML::Node& shapes, const Profile& profile) {
+  for (const auto& kv : shapes) {
+    if (!kv.first.IsScalar()) continue;
+    const std::string name = kv.first.Scalar();
+    if (profile.model.empty() && profile.target_model.find(name) == profile.target_model.end() &&
+        known_param_section(name))
+      r.warn(kv.first, "'calibration.fitted_shapes." + printable(name) + "': the profile gives no model parameters for " +
+                           printable(name) + " ('targets: " + printable(name) + ": model_parameters:'): the range describes no fit");
+  }
+  for (const auto& [section, values] : profile.target_model)
+    if (!values.empty() && !shapes[section])
+      r.warn(shapes, "'calibration.fitted_shapes' has no entry for the model parameters of " + printable(section) +
+                         ": shapes ranked with them are never checked against a fitted range");
 }
 
 // `calibration:`, the provenance `gemm-advisor calibrate` writes into an overlay (calibrate.cpp,
@@ -1197,8 +1231,11 @@ Profile parse_profile(std::string_view yaml_text, const std::string& source, Pro
   if (YAML::Node t = r.section(root, "triton")) parse_triton(r, t, profile.triton);
   if (root["model_parameters"]) parse_model_parameters(r, diag, root, "model_parameters", "model_parameters", profile.model);
   if (YAML::Node t = root["targets"]) parse_targets(r, diag, t, ProfileReader::value_or_key(root, "targets"), profile);
-  if (YAML::Node cal = root["calibration"])
+  if (YAML::Node cal = root["calibration"]) {
     parse_calibration(r, cal, ProfileReader::value_or_key(root, "calibration"), profile.fitted_shapes);
+    if (cal.IsMap() && cal["fitted_shapes"] && cal["fitted_shapes"].IsMap())
+      check_fitted_sections(r, cal["fitted_shapes"], profile);
+  }
   check_sources(r, root);
   if (!diag.errors.empty()) throw InputError(diag.errors.front());
   // A partition's profile: the product's figures, and the CUs a kernel gets (use_cu_count).
@@ -1447,9 +1484,14 @@ std::string outside_fitted_shapes_warning(const Profile& profile, std::string_vi
   const auto it = profile.fitted_shapes.find(section);
   if (it == profile.fitted_shapes.end()) return "";
   const FittedShapeRange& f = it->second;
+  const FittedShapeRange s = fitted_sizes(p);
+  // A fused-MoE launch's sizes are named as its layer's (fitted_sizes).
+  const bool layer = p.is_moe();
   std::vector<std::string> outside;
-  for (auto [dim, v, lo, hi] : {std::tuple{"M", p.m, f.m_min, f.m_max}, std::tuple{"N", p.n, f.n_min, f.n_max},
-                                std::tuple{"K", p.k, f.k_min, f.k_max}})
+  for (auto [dim, v, lo, hi] :
+       {std::tuple{layer ? "tokens" : "M", s.m_min, f.m_min, f.m_max},
+        std::tuple{layer ? "intermediate (per rank)" : "N", s.n_min, f.n_min, f.n_max},
+        std::tuple{layer ? "hidden" : "K", s.k_min, f.k_min, f.k_max}})
     if (v < lo || v > hi)
       outside.push_back(std::string(dim) + " " + std::to_string(v) + " (fitted " + std::to_string(lo) + "-" +
                         std::to_string(hi) + ")");

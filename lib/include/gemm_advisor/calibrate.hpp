@@ -74,6 +74,11 @@ struct Calibration {
   /// The least and largest M, N, K of the shapes that run with the fitted parameter set (all zero
   /// where none does): calibrated_profile_yaml writes it as `calibration.fitted_shapes`.
   FittedShapeRange fitted_range;
+  /// Where fitted_range is not this fit's shapes' alone (a fit of some of a section's parameters on
+  /// an overlay whose others were fitted on other shapes: the intersection, or, disjoint, this fit's
+  /// with the others extrapolated): one line saying so, for the caller to show; "" otherwise.
+  std::string range_note;
+  bool range_disjoint = false;  ///< range_note's second case: the fits' sizes do not overlap
   /// Shapes left out of the fit: the start values call every config timed for them infeasible
   /// ("MxNxK dtype layout", unscored_text), so the model has no pick among them to score.
   std::vector<std::string> left_out;

@@ -68,6 +68,18 @@ struct FittedShapeRange {
   std::int64_t k_min = 0, k_max = 0;
 };
 
+/// The sizes of `p` as FittedShapeRange records them: a GEMM's own M, N, K; a fused-MoE problem's
+/// layer's (tokens, per-rank intermediate, hidden) whichever of its launches `p` is (up: N = 2 x
+/// intermediate, K = hidden; down: N = hidden, K = intermediate), so that a layer, its up and its
+/// down GEMM are checked alike (the launches' own sizes against a layer's range warned wrongly both
+/// ways: a fresh user's find, 2026-12-07).
+inline FittedShapeRange fitted_sizes(const GemmProblem& p) {
+  std::int64_t n = p.n, k = p.k;
+  if (p.moe.gemm == MoeGemm::up) n = p.n / 2;
+  if (p.moe.gemm == MoeGemm::down) n = p.k, k = p.n;
+  return {p.m, p.m, n, n, k, k};
+}
+
 /// Model-parameter values a profile gives, each (registry entry, value), in file order.
 using ModelParamValues = std::vector<std::pair<const ModelParamInfo*, double>>;
 
