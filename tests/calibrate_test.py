@@ -166,6 +166,19 @@ rc, out, err = run("batch", lst, "--hw", out_yaml, "--target", "triton", "--top"
 check("batch: one line counting the two shapes outside, naming the first at its line",
       rc == 0 and f"2 shapes are outside the shapes the profile's parameters were calibrated on (first: {lst}:1: "
       f"{outside}: " in err and err.count("outside the shapes") == 2, err)
+# ... and per shape in the JSON outputs, for a CI job that gates on its own layers (stderr said it once
+# for a whole batch: a fresh user's find, 2026-12-07).
+rc, out, err = run("rank", outside, "--hw", out_yaml, "--target", "triton", "--top", "1", "--format", "json")
+note = json.loads(out).get("outside_fitted_shapes", "") if rc == 0 else ""
+check("rank --format json: outside_fitted_shapes holds the warning's text",
+      note.startswith(f"outside the shapes {out_yaml}'s triton parameters were calibrated on: M {fitted['m'][1] * 2}"), out[:300])
+rc, out, err = run("batch", lst, "--hw", out_yaml, "--target", "triton", "--top", "1", "--format", "jsonl")
+marked = [("outside_fitted_shapes" in json.loads(line)) for line in out.splitlines()] if rc == 0 else []
+check("batch --format jsonl: the two shapes outside carry outside_fitted_shapes, the one inside not",
+      marked == [True, False, True], marked)
+rc, out, err = run("explain", "300x4096x4096", "--hw", out_yaml, "--target", "triton", "--format", "json")
+check("explain --format json inside the range: no outside_fitted_shapes",
+      rc == 0 and "outside_fitted_shapes" not in json.loads(out), err)
 rc, out, err = run("rank", outside, "--hw", out_yaml, "--target", "triton-tutorial", "--top", "1")
 check("rank: another target's range says nothing of it (the target warning alone)",
       rc == 0 and "outside the shapes" not in err and "runs with its own" in err, err)

@@ -570,9 +570,12 @@ int run_batch(const BatchOptions& o) {
                 std::ostringstream out;
                 switch (output) {
                   case Output::triton: out << json_text(emit_json(target, e.problem, hw, e.name, s.ranked, top, names)); break;
-                  case Output::jsonl:
-                    out << json_text(ranking_json(e.problem, hw, common.target, s.ranked, top, e.name)) << "\n";
+                  case Output::jsonl: {
+                    nlohmann::json j = ranking_json(e.problem, hw, common.target, s.ranked, top, e.name);
+                    add_fitted_shapes_note(j, profile, target, e.problem);
+                    out << json_text(j) << "\n";
                     break;
+                  }
                   case Output::csv: write_ranking_csv_rows(out, e.problem, hw, common.target, s.ranked, top, e.name); break;
                   default:
                     write_ranking_table(out, e.problem, hw, s.ranked, top, e.name);

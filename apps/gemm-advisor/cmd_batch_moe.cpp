@@ -210,7 +210,9 @@ int run_moe_batch(const MoeBatchOptions& o) {
         write_ranking_table(std::cout, p, hw, ranked, top, name);
         std::cout << "\n";
       } else {
-        std::cout << json_text(ranking_json(p, hw, std::string(target.name()), ranked, top, name)) << "\n";
+        nlohmann::json j = ranking_json(p, hw, std::string(target.name()), ranked, top, name);
+        add_fitted_shapes_note(j, profile, target, p);
+        std::cout << json_text(j) << "\n";
       }
     }
   }

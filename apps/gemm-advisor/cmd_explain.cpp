@@ -64,7 +64,9 @@ Registered register_explain(CLI::App& app) {
             const Estimate& e = r.estimate;
             std::ostringstream out;
             if (o->format == "json") {
-              out << json_text(explain_json(p, profile, target, r, !o->config.empty()), 2) << "\n";
+              nlohmann::json j = explain_json(p, profile, target, r, !o->config.empty());
+              add_fitted_shapes_note(j, profile, target, p);
+              out << json_text(j, 2) << "\n";
             } else {
               // A MoE layer: each of its two launches on its own.
               const auto gemms = moe_layer_estimates(p, profile, target, c);

@@ -76,7 +76,9 @@ Registered register_rank(CLI::App& app) {
             }
             std::ostringstream out;
             if (o->format == "json") {
-              out << json_text(ranking_json(p, hw, o->common.target, ranked, o->common.top), 2) << "\n";
+              nlohmann::json j = ranking_json(p, hw, o->common.target, ranked, o->common.top);
+              add_fitted_shapes_note(j, profile, target, p);
+              out << json_text(j, 2) << "\n";
             } else if (o->format == "csv") {
               write_ranking_csv_header(out, p.is_moe());
               write_ranking_csv_rows(out, p, hw, o->common.target, ranked, o->common.top);

@@ -88,6 +88,13 @@ nlohmann::json ranked_config_json(const RankedConfig& r, std::size_t rank, const
   return j;
 }
 
+void add_fitted_shapes_note(nlohmann::json& j, const Profile& profile, const Target& target, const GemmProblem& p) {
+  if (profile.fitted_shapes.empty()) return;
+  const std::string why =
+      outside_fitted_shapes_warning(profile, target.name(), target.param_variant(p), p, profile.hw.source);
+  if (!why.empty()) j["outside_fitted_shapes"] = escape_control(why);
+}
+
 nlohmann::json ranking_json(const GemmProblem& p, const Hardware& hw, const std::string& target,
                             const std::vector<RankedConfig>& ranked, std::size_t top, const std::string& name) {
   nlohmann::json configs = nlohmann::json::array();

@@ -210,7 +210,9 @@ std::pair<std::string, std::vector<std::string>> ranking_json(const std::string&
   const std::vector<ga::TileConfig> given = candidates ? given_configs(*candidates, warnings) : std::vector<ga::TileConfig>{};
   const std::vector<ga::RankedConfig> ranked =
       ranked_configs(target, p, h, candidates ? &given : nullptr, top, distinct, warnings);
-  return {ga::json_text(ga::ranking_json(p, hwr, std::string(target.name()), ranked, top)), warnings};
+  nlohmann::json j = ga::ranking_json(p, hwr, std::string(target.name()), ranked, top);
+  ga::add_fitted_shapes_note(j, h.profile, target, p);
+  return {ga::json_text(j), warnings};
 }
 
 // The JSON text of `explain --format json` for problem p on the resolved profile h (a fused-MoE layer
@@ -230,7 +232,9 @@ std::pair<std::string, std::vector<std::string>> explained(const ga::Target& tar
   add_target_params_warning(h, target, warnings);
   add_fp8_format_warning(dtype, h.profile.hw, warnings);
   add_problem_warnings(h, target, p, warnings);
-  return {ga::json_text(ga::explain_json(p, h.profile, target, r, !config.empty())), warnings};
+  nlohmann::json j = ga::explain_json(p, h.profile, target, r, !config.empty());
+  ga::add_fitted_shapes_note(j, h.profile, target, p);
+  return {ga::json_text(j), warnings};
 }
 
 // explain: (the JSON text of `explain --format json`, warnings); `config` "" = the advisor's top one.
@@ -293,7 +297,9 @@ std::pair<std::string, std::vector<std::string>> moe_ranking_json(std::int64_t t
   const std::vector<ga::TileConfig> given = candidates ? given_configs(*candidates, warnings) : std::vector<ga::TileConfig>{};
   const std::vector<ga::RankedConfig> ranked =
       ranked_configs(target, p, h, candidates ? &given : nullptr, top, distinct, warnings);
-  return {ga::json_text(ga::ranking_json(p, hwr, std::string(target.name()), ranked, top)), warnings};
+  nlohmann::json j = ga::ranking_json(p, hwr, std::string(target.name()), ranked, top);
+  ga::add_fitted_shapes_note(j, h.profile, target, p);
+  return {ga::json_text(j), warnings};
 }
 
 // moe_explain: (the JSON text of `explain M --target vllm-fused-moe ... --format json`, warnings):

@@ -22,6 +22,13 @@ nlohmann::json ranked_config_json(const RankedConfig& r, std::size_t rank, const
 nlohmann::json ranking_json(const GemmProblem& p, const Hardware& hw, const std::string& target,
                             const std::vector<RankedConfig>& ranked, std::size_t top, const std::string& name = "");
 
+/// Adds "outside_fitted_shapes" (outside_fitted_shapes_warning's text, naming the sizes outside and
+/// the fitted range) to a ranking or explain JSON object `j` of problem `p` where the profile's
+/// calibrated parameters for `target` were fitted on other sizes; nothing otherwise. So machine
+/// readers see per shape what stderr says once (a CI job could not tell which of its shapes were
+/// extrapolated: a fresh user's find, 2026-12-07).
+void add_fitted_shapes_note(nlohmann::json& j, const Profile& profile, const Target& target, const GemmProblem& p);
+
 /// A human-readable table of the top `top` entries (0: all), with a one-line title.
 void write_ranking_table(std::ostream& out, const GemmProblem& p, const Hardware& hw,
                          const std::vector<RankedConfig>& ranked, std::size_t top, const std::string& name = "");
