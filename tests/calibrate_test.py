@@ -148,9 +148,12 @@ with open(DATA) as f:
     ok_rows = [r for r in csv.DictReader(line for line in f if not line.startswith("#"))
                if r.get("kernel") == "triton-tutorial" and r.get("status") == "ok"]
 fitted = {d: [min(int(r[d]) for r in ok_rows), max(int(r[d]) for r in ok_rows)] for d in "mnk"}
+DTYPE_ORDER = ["fp32", "fp16", "bf16", "fp8", "fp6", "fp4"]  # gemm_advisor::Dtype's order, as written
+fitted_dtypes = [d for d in DTYPE_ORDER if d in {r["dtype"] for r in ok_rows}]
 with open(out_yaml) as f:
     overlay = f.read()
-section = "  fitted_shapes:\n    triton:\n" + "".join(f"      {d}: [{lo}, {hi}]\n" for d, (lo, hi) in fitted.items())
+section = ("  fitted_shapes:\n    triton:\n" + "".join(f"      {d}: [{lo}, {hi}]\n" for d, (lo, hi) in fitted.items()) +
+           f"      dtypes: [{', '.join(fitted_dtypes)}]\n")
 check("the overlay records the sizes the fit saw (calibration.fitted_shapes.triton)", section in overlay,
       overlay[overlay.find("calibration:"):][:300] + " vs " + json.dumps(fitted))
 outside = "%dx%dx%d" % (fitted["m"][1] * 2, fitted["n"][0], fitted["k"][0])
@@ -159,6 +162,11 @@ check("rank: a shape with M beyond the fitted sizes is said, once, naming M and 
       rc == 0 and err.count("\n") == 1 and f"{outside}: outside the shapes {out_yaml}'s triton parameters were "
       f"calibrated on: M {fitted['m'][1] * 2} (fitted {fitted['m'][0]}-{fitted['m'][1]}); the fitted values are "
       "extrapolated here" in err, err)
+# ... and a dtype the fit never saw (fp8: the tutorial data's are 16-bit), inside the sizes.
+rc, out, err = run("rank", "300x4096x4096", "--hw", out_yaml, "--target", "triton", "--dtype", "fp8", "--top", "1")
+check("rank: a dtype the fit never saw is said, naming the fitted ones",
+      rc == 0 and f"dtype fp8 (fitted {', '.join(fitted_dtypes)}); the fitted values are extrapolated" in err
+      and "fp8" not in fitted_dtypes, err)
 rc, out, err = run("explain", outside, "--hw", out_yaml, "--target", "triton")
 check("explain: the same warning", rc == 0 and "outside the shapes" in err and f"M {fitted['m'][1] * 2}" in err, err)
 lst = write("outside.txt", f"{outside}\n300x4096x4096\n1x{fitted['n'][1] + 1}x{fitted['k'][1] + 1}\n")
@@ -191,6 +199,7 @@ with open(DATA_B) as f:
             if r.get("kernel") == "triton-tutorial" and r.get("status") == "ok"]
 both = {d: [max(fitted[d][0], min(int(r[d]) for r in ok_b)), min(fitted[d][1], max(int(r[d]) for r in ok_b))]
         for d in "mnk"}
+both_dtypes = [d for d in fitted_dtypes if d in {r["dtype"] for r in ok_b}]
 refit = os.path.join(TMP, "refit-one.yaml")
 rc, out, err = run("calibrate", "--hw", out_yaml, "--target", "triton", "--kernel", "triton-tutorial", "--folds", "2",
                    "--passes", "1", "--params", "k_step_overhead_cycles", "--measurements", DATA_B, "-o", refit)
@@ -198,7 +207,7 @@ with open(refit) as f:
     refit_text = f.read()
 check("a one-parameter refit on an overlay: the recorded sizes are both fits' intersection, said in the provenance",
       rc == 0 and "  fitted_shapes:\n    triton:\n" + "".join(f"      {d}: [{lo}, {hi}]\n" for d, (lo, hi) in both.items())
-      in refit_text and "fitted_shapes: the sizes both this fit and the earlier fit of the parameters it leaves as "
+      + f"      dtypes: [{', '.join(both_dtypes)}]\n" in refit_text and "fitted_shapes: the sizes both this fit and the earlier fit of the parameters it leaves as "
       "they were (" in refit_text, refit_text[refit_text.find("fitted_shapes"):][:400] + json.dumps(both) + err)
 # A hand-edited range that cannot be is an error at its line.
 bad_range = write("bad-range.yaml", open(out_yaml).read().replace(

@@ -450,6 +450,27 @@ TEST_CASE("a calibrated overlay's fitted sizes are read, checked, and told of a 
   CHECK_THROWS(parse_profile(good + cal + "    triton: {m: [1, 2], n: [1, 2], k: [1, 2]}\n", "d.yaml", &twice));
   REQUIRE(!twice.errors.empty());
   CHECK_THAT(twice.errors[0], Catch::EndsWith(": duplicate key 'calibration.fitted_shapes.triton'"));
+  // The fit's dtypes, where recorded: another dtype is outside; names other than the standard ones, or
+  // one twice, are errors.
+  const Profile typed = parse_profile(replaced(good + cal, "k: [512, 7168]}", "k: [512, 7168], dtypes: [bf16, fp16]}"),
+                                      "t.yaml");
+  REQUIRE(typed.fitted_shapes.at("triton").dtypes == std::vector<Dtype>{Dtype::fp16, Dtype::bf16});
+  GemmProblem fp8 = inside;
+  fp8.dtype = Dtype::fp8;
+  CHECK(outside_fitted_shapes_warning(typed, "triton", "", inside, "t.yaml").empty());  // bf16, the default
+  CHECK_THAT(outside_fitted_shapes_warning(typed, "triton", "", fp8, "t.yaml"),
+             Catch::Contains("calibrated on: dtype fp8 (fitted fp16, bf16); the fitted values are extrapolated"));
+  for (const auto& [list, what] : {std::pair<const char*, const char*>{"[bf16, float16]", "'float16' is not a dtype's "
+                                                                                         "standard name"},
+                                   {"[bf16, bf16]", "bf16 is listed twice"},
+                                   {"[]", "must be a list of dtype names"}}) {
+    INFO(list);
+    ProfileDiagnostics d;
+    CHECK_THROWS(parse_profile(replaced(good + cal, "k: [512, 7168]}", std::string("k: [512, 7168], dtypes: ") + list + "}"),
+                               "t.yaml", &d));
+    REQUIRE(!d.errors.empty());
+    CHECK_THAT(d.errors[0], Catch::Contains(what));
+  }
   // A shipped profile records none: never a warning.
   CHECK(outside_fitted_shapes_warning(parse_profile(good, "g.yaml"), "triton", "", big, "g.yaml").empty());
   // Ranges that cannot be: an error at the range's line (the toy's lines, then the section's third).

@@ -370,8 +370,10 @@ Calibration calibrate(const std::vector<MeasuredShape>& shapes, const Profile& p
     FittedShapeRange& r = c.fitted_range;
     const FittedShapeRange p = fitted_sizes(s.problem);  // a fused-MoE launch as its layer
     if (first_range) r = p;
-    r = {std::min(r.m_min, p.m_min), std::max(r.m_max, p.m_max), std::min(r.n_min, p.n_min),
-         std::max(r.n_max, p.n_max), std::min(r.k_min, p.k_min), std::max(r.k_max, p.k_max)};
+    r.m_min = std::min(r.m_min, p.m_min), r.m_max = std::max(r.m_max, p.m_max);
+    r.n_min = std::min(r.n_min, p.n_min), r.n_max = std::max(r.n_max, p.n_max);
+    r.k_min = std::min(r.k_min, p.k_min), r.k_max = std::max(r.k_max, p.k_max);
+    if (std::find(r.dtypes.begin(), r.dtypes.end(), s.problem.dtype) == r.dtypes.end()) r.dtypes.push_back(s.problem.dtype);
     first_range = false;
   }
   for (const ModelParamInfo* info : o.params) c.fitted_names.emplace_back(info->name);
@@ -389,12 +391,15 @@ Calibration calibrate(const std::vector<MeasuredShape>& shapes, const Profile& p
     if (!kept.empty()) {
       const FittedShapeRange& a = prev->second;
       const FittedShapeRange& b = c.fitted_range;
-      const FittedShapeRange both{std::max(a.m_min, b.m_min), std::min(a.m_max, b.m_max),
-                                  std::max(a.n_min, b.n_min), std::min(a.n_max, b.n_max),
-                                  std::max(a.k_min, b.k_min), std::min(a.k_max, b.k_max)};
+      FittedShapeRange both{std::max(a.m_min, b.m_min), std::min(a.m_max, b.m_max),
+                            std::max(a.n_min, b.n_min), std::min(a.n_max, b.n_max),
+                            std::max(a.k_min, b.k_min), std::min(a.k_max, b.k_max), {}};
+      // The dtypes both saw (an earlier range without dtypes: this fit's).
+      for (const Dtype d : b.dtypes)
+        if (a.dtypes.empty() || std::find(a.dtypes.begin(), a.dtypes.end(), d) != a.dtypes.end()) both.dtypes.push_back(d);
       std::string names;
       for (const std::string& n : kept) names += (names.empty() ? "" : ", ") + n;
-      if (both.m_min <= both.m_max && both.n_min <= both.n_max && both.k_min <= both.k_max) {
+      if (both.m_min <= both.m_max && both.n_min <= both.n_max && both.k_min <= both.k_max && !both.dtypes.empty()) {
         c.fitted_range = both;
         c.range_note = "the sizes both this fit and the earlier fit of the parameters it leaves as they were (" +
                        names + ") saw: their intersection";
@@ -501,6 +506,12 @@ std::string calibrated_profile_yaml(const std::string& profile_yaml, const Profi
       bounds.SetStyle(YAML::EmitterStyle::Flow);
       range[key] = bounds;
     }
+    std::vector<Dtype> dtypes = r.dtypes;
+    std::sort(dtypes.begin(), dtypes.end());
+    YAML::Node names;
+    for (const Dtype d : dtypes) names.push_back(std::string(dtype_name(d)));
+    names.SetStyle(YAML::EmitterStyle::Flow);
+    if (!dtypes.empty()) range["dtypes"] = names;
     cal["fitted_shapes"][Target::param_key(target.name(), c.variant)] = range;
   }
   YAML::Node lines = cal["provenance"];

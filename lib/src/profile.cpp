@@ -1010,7 +1010,7 @@ void parse_fitted_shapes(ProfileReader& r, const YAML::Node& shapes,
       r.error(kv.second, "'" + at + "' must be a mapping {m: [least, largest], n: [least, largest], k: [least, largest]}");
       continue;
     }
-    r.check_keys(kv.second, at, {"m", "n", "k"});
+    r.check_keys(kv.second, at, {"m", "n", "k", "dtypes"});
     // A section no target runs with would never be checked against a shape: said.
     if (!known_param_section(name))
       r.warn(kv.first, "'" + at + "' names no target's parameters (a target's name, or TARGET.SET of its parameter "
@@ -1043,6 +1043,38 @@ void parse_fitted_shapes(ProfileReader& r, const YAML::Node& shapes,
       } else {
         *lo = *a;
         *hi = *b;
+      }
+    }
+    // Optional: the fit's input dtypes, each once, by its standard name.
+    if (const YAML::Node dtypes = kv.second["dtypes"]) {
+      const std::string field = at + ".dtypes";
+      if (!dtypes.IsSequence() || dtypes.size() == 0) {
+        r.error(dtypes, "'" + field + "' must be a list of dtype names, e.g. [bf16, fp16]");
+        ok = false;
+      } else {
+        for (const YAML::Node& d : dtypes) {
+          Dtype parsed = Dtype::bf16;
+          bool known = d.IsScalar();
+          if (known) try {
+              parsed = parse_dtype(d.Scalar());
+              known = dtype_name(parsed) == d.Scalar();
+            } catch (const InputError&) {
+              known = false;
+            }
+          if (!known) {
+            r.error(d, "'" + field + "': '" + (d.IsScalar() ? printable(d.Scalar()) : std::string("a non-scalar")) +
+                           "' is not a dtype's standard name (fp32, fp16, bf16, fp8, fp6, fp4)");
+            ok = false;
+            break;
+          }
+          if (std::find(range.dtypes.begin(), range.dtypes.end(), parsed) != range.dtypes.end()) {
+            r.error(d, "'" + field + "': " + std::string(dtype_name(parsed)) + " is listed twice");
+            ok = false;
+            break;
+          }
+          range.dtypes.push_back(parsed);
+        }
+        std::sort(range.dtypes.begin(), range.dtypes.end());
       }
     }
     if (ok) out[name] = range;
@@ -1495,6 +1527,11 @@ std::string outside_fitted_shapes_warning(const Profile& profile, std::string_vi
     if (v < lo || v > hi)
       outside.push_back(std::string(dim) + " " + std::to_string(v) + " (fitted " + std::to_string(lo) + "-" +
                         std::to_string(hi) + ")");
+  if (!f.dtypes.empty() && std::find(f.dtypes.begin(), f.dtypes.end(), p.dtype) == f.dtypes.end()) {
+    std::string fitted;
+    for (const Dtype d : f.dtypes) fitted += (fitted.empty() ? "" : ", ") + std::string(dtype_name(d));
+    outside.push_back("dtype " + std::string(dtype_name(p.dtype)) + " (fitted " + fitted + ")");
+  }
   if (outside.empty()) return "";
   std::string sizes;
   for (std::size_t i = 0; i < outside.size(); ++i) sizes += (i ? ", " : "") + outside[i];

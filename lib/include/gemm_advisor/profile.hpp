@@ -66,6 +66,9 @@ struct FittedShapeRange {
   std::int64_t m_min = 0, m_max = 0;
   std::int64_t n_min = 0, n_max = 0;
   std::int64_t k_min = 0, k_max = 0;
+  /// The input dtypes of those shapes (`dtypes:`, in Dtype order); empty: not recorded (an overlay
+  /// written before it was), no check.
+  std::vector<Dtype> dtypes;
 };
 
 /// The sizes of `p` as FittedShapeRange records them: a GEMM's own M, N, K; a fused-MoE problem's
@@ -77,7 +80,7 @@ inline FittedShapeRange fitted_sizes(const GemmProblem& p) {
   std::int64_t n = p.n, k = p.k;
   if (p.moe.gemm == MoeGemm::up) n = p.n / 2;
   if (p.moe.gemm == MoeGemm::down) n = p.k, k = p.n;
-  return {p.m, p.m, n, n, k, k};
+  return {p.m, p.m, n, n, k, k, {p.dtype}};
 }
 
 /// Model-parameter values a profile gives, each (registry entry, value), in file order.
