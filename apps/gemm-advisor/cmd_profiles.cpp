@@ -166,21 +166,32 @@ Registered register_profiles(CLI::App& app) {
               int pick = hw.rate(Dtype::bf16) ? static_cast<int>(Dtype::bf16) : -1;
               for (int d = 0; d < kDtypeCount && !hw.rate(Dtype::bf16); ++d)
                 if (hw.rate(static_cast<Dtype>(d)) && (pick < 0 || static_cast<Dtype>(d) == Dtype::fp16)) pick = d;
-              // Each other dtype with a matrix rate: one no config can run in is warned of (a profile
-              // whose shared memory left fp32 no config validated as ok: a fresh user's find,
-              // 2026-12-06). The same probe as the error below: the triton space of 4096^3.
-              for (int d = 0; d < kDtypeCount; ++d) {
+              // The probe of whether any config can run: the triton target's space for a large square
+              // of a dtype (none without a matrix rate). no_config: "" where some config can, else
+              // "e.g. CONFIG: the limit the default config breaks".
+              const auto probe_of = [](Dtype d) {
                 GemmProblem probe;
                 probe.m = probe.n = probe.k = 4096;
-                probe.dtype = static_cast<Dtype>(d);
-                if (d == pick || !hw.rate(probe.dtype)) continue;
+                probe.dtype = d;
+                return probe;
+              };
+              const auto no_config = [&](const GemmProblem& probe) -> std::string {
                 std::vector<TileConfig> space;
-                triton_target().candidates(probe, profile, space);
-                if (space.empty())
-                  diag.warnings.push_back(fmt::format(
-                      "{}: no config of the triton target can run in {} ({}, e.g. {}: {}): --dtype {} fails on it",
-                      source, dtype_name(probe.dtype), probe.shape_text(), triton_default_config().text(),
-                      triton_infeasibility(triton_default_config(), probe, profile), dtype_name(probe.dtype)));
+                if (hw.rate(probe.dtype)) triton_target().candidates(probe, profile, space);
+                if (!space.empty()) return "";
+                return "e.g. " + triton_default_config().text() + ": " +
+                       triton_infeasibility(triton_default_config(), probe, profile);
+              };
+              // Each other dtype with a matrix rate: one no config can run in is warned of (a profile
+              // whose shared memory left fp32 no config validated as ok: a fresh user's find,
+              // 2026-12-06).
+              for (int d = 0; d < kDtypeCount; ++d) {
+                const GemmProblem probe = probe_of(static_cast<Dtype>(d));
+                if (d == pick || !hw.rate(probe.dtype)) continue;
+                if (const std::string why = no_config(probe); !why.empty())
+                  diag.warnings.push_back(fmt::format("{}: no config of the triton target can run in {} ({}, {}): --dtype {} "
+                                                      "fails on it", source, dtype_name(probe.dtype), probe.shape_text(),
+                                                      why, dtype_name(probe.dtype)));
               }
               warn_capped(diag.warnings);
               std::string peak;
@@ -192,22 +203,14 @@ Registered register_profiles(CLI::App& app) {
                                          hw.peak_flops_per_s(shown) / 1e12, dtype_name(shown), dtype_name(shown));
               }
               // A profile on which no config can run is not ok (registers_per_cu: 1024 validated, then
-              // every rank failed: a fresh user's find, 2026-12-04): the triton target's space for a
-              // large square of the dtype the peak names.
-              {
-                GemmProblem probe;
-                probe.m = probe.n = probe.k = 4096;
-                if (pick >= 0) probe.dtype = static_cast<Dtype>(pick);
-                std::vector<TileConfig> space;
-                if (pick >= 0) triton_target().candidates(probe, profile, space);
-                if (space.empty()) {
-                  std::cerr << "gemm-advisor: error: " << source << ": no config of the triton target can run on it ("
-                            << probe.shape_text() << " " << dtype_name(probe.dtype) << ", e.g. "
-                            << triton_default_config().text() << ": "
-                            << triton_infeasibility(triton_default_config(), probe, profile)
-                            << "): check compute.registers_per_cu, smem_per_block_bytes and the matrix entries\n";
-                  return kExitBadInput;
-                }
+              // every rank failed: a fresh user's find, 2026-12-04): the probe in the dtype the peak
+              // names (bf16 where none).
+              const GemmProblem probe = probe_of(pick >= 0 ? static_cast<Dtype>(pick) : Dtype::bf16);
+              if (const std::string why = no_config(probe); !why.empty()) {
+                std::cerr << "gemm-advisor: error: " << source << ": no config of the triton target can run on it ("
+                          << probe.shape_text() << " " << dtype_name(probe.dtype) << ", " << why
+                          << "): check compute.registers_per_cu, smem_per_block_bytes and the matrix entries\n";
+                return kExitBadInput;
               }
               std::cout << fmt::format("{}: ok: {} ({}), {} {}s, {}, {} warning(s)\n", given, hw.name,
                                        hw.display_name, hw.cu_count, hw.vendor == "amd" ? "CU" : "SM", peak,

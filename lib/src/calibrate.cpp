@@ -373,9 +373,10 @@ Calibration calibrate(const std::vector<MeasuredShape>& shapes, const Profile& p
     r.m_min = std::min(r.m_min, p.m_min), r.m_max = std::max(r.m_max, p.m_max);
     r.n_min = std::min(r.n_min, p.n_min), r.n_max = std::max(r.n_max, p.n_max);
     r.k_min = std::min(r.k_min, p.k_min), r.k_max = std::max(r.k_max, p.k_max);
-    if (std::find(r.dtypes.begin(), r.dtypes.end(), s.problem.dtype) == r.dtypes.end()) r.dtypes.push_back(s.problem.dtype);
+    if (std::find(r.dtypes.begin(), r.dtypes.end(), p.dtypes.front()) == r.dtypes.end()) r.dtypes.push_back(p.dtypes.front());
     first_range = false;
   }
+  std::sort(c.fitted_range.dtypes.begin(), c.fitted_range.dtypes.end());  // in Dtype order, as the reader keeps them
   for (const ModelParamInfo* info : o.params) c.fitted_names.emplace_back(info->name);
   // A fit of some of a section's parameters (--params) on an overlay whose others were fitted on other
   // shapes: the sizes both fits saw, the intersection (the range was this fit's alone, though most of
@@ -411,7 +412,7 @@ Calibration calibrate(const std::vector<MeasuredShape>& shapes, const Profile& p
       }
     }
   }
-  c.start = profile.params_for(Target::param_key(target.name(), c.variant), target.variant_default_params(c.variant));
+  c.start = profile.params_for(section, target.variant_default_params(c.variant));
   const std::vector<Measured> valid = valid_measurements(usable);
   std::map<const MeasuredShape*, const Measured*> by_shape;
   for (const Measured& m : valid) by_shape[m.shape] = &m;
@@ -506,12 +507,10 @@ std::string calibrated_profile_yaml(const std::string& profile_yaml, const Profi
       bounds.SetStyle(YAML::EmitterStyle::Flow);
       range[key] = bounds;
     }
-    std::vector<Dtype> dtypes = r.dtypes;
-    std::sort(dtypes.begin(), dtypes.end());
     YAML::Node names;
-    for (const Dtype d : dtypes) names.push_back(std::string(dtype_name(d)));
+    for (const Dtype d : r.dtypes) names.push_back(std::string(dtype_name(d)));  // sorted by calibrate
     names.SetStyle(YAML::EmitterStyle::Flow);
-    if (!dtypes.empty()) range["dtypes"] = names;
+    if (!r.dtypes.empty()) range["dtypes"] = names;
     cal["fitted_shapes"][Target::param_key(target.name(), c.variant)] = range;
   }
   YAML::Node lines = cal["provenance"];

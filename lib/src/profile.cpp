@@ -1106,17 +1106,20 @@ void check_fitted_sections(ProfileReader& r, const YAML::Node& shapes, const Pro
 // appends to it, so a hand-edited section of another shape is said here, at its line (it passed
 // validation and then stopped calibrate with an internal error: a fresh user's find, 2026-12-05).
 // `fitted_shapes` (a mapping of TARGET or TARGET.VARIANT to {m: [least, largest], n: ..., k: ...},
-// positive whole numbers) into `out`.
+// positive whole numbers) into profile.fitted_shapes, checked against the parameters parsed before it
+// (check_fitted_sections).
 // `where`: where an error about `calibration:` itself is reported, as parse_targets's.
-void parse_calibration(ProfileReader& r, const YAML::Node& cal, const YAML::Node& where,
-                       std::map<std::string, FittedShapeRange, std::less<>>& out) {
+void parse_calibration(ProfileReader& r, const YAML::Node& cal, const YAML::Node& where, Profile& profile) {
   if (!cal.IsMap()) {
     r.error(where, "'calibration' must be a mapping (target, targets, parameter_set, fitted_shapes, provenance), as "
                    "calibrate writes it");
     return;
   }
   r.check_keys(cal, "calibration", {"target", "targets", "parameter_set", "fitted_shapes", "provenance"});
-  if (const YAML::Node shapes = cal["fitted_shapes"]) parse_fitted_shapes(r, shapes, out);
+  if (const YAML::Node shapes = cal["fitted_shapes"]) {
+    parse_fitted_shapes(r, shapes, profile.fitted_shapes);
+    if (shapes.IsMap()) check_fitted_sections(r, shapes, profile);
+  }
   for (const char* key : {"target", "parameter_set"})
     if (cal[key]) r.text(cal, key, std::string("calibration.") + key);
   for (const char* key : {"targets", "provenance"}) {
@@ -1263,11 +1266,7 @@ Profile parse_profile(std::string_view yaml_text, const std::string& source, Pro
   if (YAML::Node t = r.section(root, "triton")) parse_triton(r, t, profile.triton);
   if (root["model_parameters"]) parse_model_parameters(r, diag, root, "model_parameters", "model_parameters", profile.model);
   if (YAML::Node t = root["targets"]) parse_targets(r, diag, t, ProfileReader::value_or_key(root, "targets"), profile);
-  if (YAML::Node cal = root["calibration"]) {
-    parse_calibration(r, cal, ProfileReader::value_or_key(root, "calibration"), profile.fitted_shapes);
-    if (cal.IsMap() && cal["fitted_shapes"] && cal["fitted_shapes"].IsMap())
-      check_fitted_sections(r, cal["fitted_shapes"], profile);
-  }
+  if (YAML::Node cal = root["calibration"]) parse_calibration(r, cal, ProfileReader::value_or_key(root, "calibration"), profile);
   check_sources(r, root);
   if (!diag.errors.empty()) throw InputError(diag.errors.front());
   // A partition's profile: the product's figures, and the CUs a kernel gets (use_cu_count).
