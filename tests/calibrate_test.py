@@ -150,10 +150,13 @@ with open(DATA) as f:
 fitted = {d: [min(int(r[d]) for r in ok_rows), max(int(r[d]) for r in ok_rows)] for d in "mnk"}
 DTYPE_ORDER = ["fp32", "fp16", "bf16", "fp8", "fp6", "fp4"]  # gemm_advisor::Dtype's order, as written
 fitted_dtypes = [d for d in DTYPE_ORDER if d in {r["dtype"] for r in ok_rows}]
+fitted_batch = [min(int(r.get("batch") or 1) for r in ok_rows), max(int(r.get("batch") or 1) for r in ok_rows)]
+fitted_layouts = sorted({r.get("layout") or "NN" for r in ok_rows})  # the CSV's default layout is NN
 with open(out_yaml) as f:
     overlay = f.read()
 section = ("  fitted_shapes:\n    triton:\n" + "".join(f"      {d}: [{lo}, {hi}]\n" for d, (lo, hi) in fitted.items()) +
-           f"      dtypes: [{', '.join(fitted_dtypes)}]\n")
+           f"      batch: [{fitted_batch[0]}, {fitted_batch[1]}]\n      dtypes: [{', '.join(fitted_dtypes)}]\n"
+           f"      layouts: [{', '.join(fitted_layouts)}]\n")
 check("the overlay records the sizes the fit saw (calibration.fitted_shapes.triton)", section in overlay,
       overlay[overlay.find("calibration:"):][:300] + " vs " + json.dumps(fitted))
 outside = "%dx%dx%d" % (fitted["m"][1] * 2, fitted["n"][0], fitted["k"][0])
@@ -167,6 +170,38 @@ rc, out, err = run("rank", "300x4096x4096", "--hw", out_yaml, "--target", "trito
 check("rank: a dtype the fit never saw is said, naming the fitted ones",
       rc == 0 and f"dtype fp8 (fitted {', '.join(fitted_dtypes)}); the fitted values are extrapolated" in err
       and "fp8" not in fitted_dtypes, err)
+# ... and a batch or layout the fit never saw (since 2026-12-07: a NT batch-1 fit applied to TT at batch
+# 512 was unsaid).
+other_layout = next(l for l in ("TT", "TN", "NT", "NN") if l not in fitted_layouts)
+rc, out, err = run("rank", f"300x4096x4096x{fitted_batch[1] * 4}", "--hw", out_yaml, "--target", "triton",
+                   "--layout", other_layout, "--top", "1")
+check("rank: a batch and a layout the fit never saw are said, naming the fitted ones",
+      rc == 0 and f"batch {fitted_batch[1] * 4} (fitted {fitted_batch[0]}-{fitted_batch[1]}), layout {other_layout} "
+      f"(fitted {', '.join(fitted_layouts)}); the fitted values are extrapolated" in err, err)
+# evaluate: the scored shapes outside the fitted sizes counted (their scores test extrapolation), per
+# shape in the JSON. The fit's own data is inside; a copy of one shape's rows in a layout the fit never
+# saw is not (the same sizes: the times stay within what the GPU allows).
+rows_outside = os.path.join(TMP, "outside-rows.csv")
+first = ok_rows[0]
+big_rows = [dict(r, layout=other_layout) for r in ok_rows
+            if (r["m"], r["n"], r["k"]) == (first["m"], first["n"], first["k"])]
+with open(rows_outside, "w") as f:
+    w = csv.DictWriter(f, fieldnames=list(ok_rows[0].keys()))
+    w.writeheader()
+    w.writerows(big_rows)
+rc, out, err = run("evaluate", "--hw", out_yaml, "--target", "triton", "--kernel", "triton-tutorial",
+                   "--measurements", DATA, rows_outside, "--format", "json")
+ev = json.loads(out) if rc == 0 else {}
+n_scored = len(ev.get("shapes", []))
+check("evaluate: the one scored shape outside the fitted sizes is said and counted, per shape in the JSON",
+      rc == 0 and f"{first['m']}x{first['n']}x{first['k']}: outside the shapes {out_yaml}'s triton parameters "
+      f"were calibrated on: layout {other_layout} (fitted" in err and ev["aggregate"]["outside_fitted_shapes"] == 1
+      and [s["layout"] for s in ev["shapes"] if "outside_fitted_shapes" in s] == [other_layout] and n_scored > 1,
+      err + json.dumps(ev.get("aggregate", {}))[:300])
+rc, out, err = run("evaluate", "--hw", "h200", "--target", "triton", "--kernel", "triton-tutorial",
+                   "--measurements", DATA, "--format", "json")
+check("evaluate on a shipped profile: outside_fitted_shapes null, no warning of it",
+      rc == 0 and json.loads(out)["aggregate"]["outside_fitted_shapes"] is None and "outside the shapes" not in err, err)
 rc, out, err = run("explain", outside, "--hw", out_yaml, "--target", "triton")
 check("explain: the same warning", rc == 0 and "outside the shapes" in err and f"M {fitted['m'][1] * 2}" in err, err)
 lst = write("outside.txt", f"{outside}\n300x4096x4096\n1x{fitted['n'][1] + 1}x{fitted['k'][1] + 1}\n")
@@ -200,6 +235,9 @@ with open(DATA_B) as f:
 both = {d: [max(fitted[d][0], min(int(r[d]) for r in ok_b)), min(fitted[d][1], max(int(r[d]) for r in ok_b))]
         for d in "mnk"}
 both_dtypes = [d for d in fitted_dtypes if d in {r["dtype"] for r in ok_b}]
+both_batch = [max(fitted_batch[0], min(int(r.get("batch") or 1) for r in ok_b)),
+              min(fitted_batch[1], max(int(r.get("batch") or 1) for r in ok_b))]
+both_layouts = [l for l in fitted_layouts if l in {r.get("layout") or "NN" for r in ok_b}]
 refit = os.path.join(TMP, "refit-one.yaml")
 rc, out, err = run("calibrate", "--hw", out_yaml, "--target", "triton", "--kernel", "triton-tutorial", "--folds", "2",
                    "--passes", "1", "--params", "k_step_overhead_cycles", "--measurements", DATA_B, "-o", refit)
@@ -207,7 +245,8 @@ with open(refit) as f:
     refit_text = f.read()
 check("a one-parameter refit on an overlay: the recorded sizes are both fits' intersection, said in the provenance",
       rc == 0 and "  fitted_shapes:\n    triton:\n" + "".join(f"      {d}: [{lo}, {hi}]\n" for d, (lo, hi) in both.items())
-      + f"      dtypes: [{', '.join(both_dtypes)}]\n" in refit_text and "fitted_shapes: the sizes both this fit and the earlier fit of the parameters it leaves as "
+      + f"      batch: [{both_batch[0]}, {both_batch[1]}]\n      dtypes: [{', '.join(both_dtypes)}]\n"
+      f"      layouts: [{', '.join(both_layouts)}]\n" in refit_text and "fitted_shapes: the sizes both this fit and the earlier fit of the parameters it leaves as "
       "they were (" in refit_text, refit_text[refit_text.find("fitted_shapes"):][:400] + json.dumps(both) + err)
 # A hand-edited range that cannot be is an error at its line.
 bad_range = write("bad-range.yaml", open(out_yaml).read().replace(

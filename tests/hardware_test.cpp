@@ -471,6 +471,35 @@ TEST_CASE("a calibrated overlay's fitted sizes are read, checked, and told of a 
     REQUIRE(!d.errors.empty());
     CHECK_THAT(d.errors[0], Catch::Contains(what));
   }
+  // The fit's batch range and layouts, where recorded (since 2026-12-07; a NT batch-1 fit was applied
+  // to TT at batch 512 unsaid): outside either is said after the sizes; names other than Layout's, or
+  // one twice, are errors; without them (an earlier overlay), no check.
+  const Profile shaped = parse_profile(
+      replaced(good + cal, "k: [512, 7168]}", "k: [512, 7168], batch: [1, 8], layouts: [NT, NN]}"), "s.yaml");
+  const FittedShapeRange& sr = shaped.fitted_shapes.at("triton");
+  CHECK((sr.batch_min == 1 && sr.batch_max == 8 && sr.layouts == std::vector<std::string>{"NN", "NT"}));
+  CHECK((t.batch_max == 0 && t.layouts.empty()));  // not recorded
+  GemmProblem batched = inside;  // the default layout, NT
+  batched.batch = 8;
+  CHECK(outside_fitted_shapes_warning(shaped, "triton", "", batched, "s.yaml").empty());
+  batched.batch = 512;
+  batched.layout = parse_layout("TT");
+  CHECK_THAT(outside_fitted_shapes_warning(shaped, "triton", "", batched, "s.yaml"),
+             Catch::Contains("calibrated on: batch 512 (fitted 1-8), layout TT (fitted NN, NT); the fitted values"));
+  CHECK(outside_fitted_shapes_warning(p, "triton", "", batched, "o.yaml").empty());  // no batch or layouts recorded
+  for (const auto& [extra, what] :
+       {std::pair<const char*, const char*>{"layouts: [NT, nt]", "'nt' is not a layout (NN, NT, TN or TT)"},
+        {"layouts: [NT, NT]", "NT is listed twice"},
+        {"layouts: []", "must be a list of layouts"},
+        {"batch: [8, 1]", "'calibration.fitted_shapes.triton.batch': the least, 8, is more than the largest, 1"},
+        {"batch: [0, 1]", "two whole numbers of at least 1"}}) {
+    INFO(extra);
+    ProfileDiagnostics d;
+    CHECK_THROWS(parse_profile(replaced(good + cal, "k: [512, 7168]}", std::string("k: [512, 7168], ") + extra + "}"),
+                               "s.yaml", &d));
+    REQUIRE(!d.errors.empty());
+    CHECK_THAT(d.errors[0], Catch::Contains(what));
+  }
   // A shipped profile records none: never a warning.
   CHECK(outside_fitted_shapes_warning(parse_profile(good, "g.yaml"), "triton", "", big, "g.yaml").empty());
   // Ranges that cannot be: an error at the range's line (the toy's lines, then the section's third).

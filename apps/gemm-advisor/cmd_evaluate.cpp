@@ -191,6 +191,14 @@ Registered register_evaluate(CLI::App& app) {
                                                         : std::string("line ")) +
                                std::to_string(failed->failed_pick->line),
                            printable(failed->failed_pick->status));
+            // Shapes outside the sizes a calibrated overlay was fitted on: their scores test the fit's
+            // extrapolation (an overlay scored on its own fitted shapes and on others read alike).
+            OutsideFittedShapes outside{profile, target, {}};
+            for (const ShapeEvaluation& s : e.shapes)
+              outside.note(s.problem, o->measurements.size() == 1 ? files + ": " : std::string());
+            outside.tally.warn(fmt::format("of the {} scored are outside the shapes the profile's parameters were "
+                                           "calibrated on",
+                                           e.shapes.size()));
             std::ostringstream out;
             if (o->format == "json") out << json_text(evaluation_json(e, profile, target), 2) << "\n";
             else write_table(out, e, profile, target);

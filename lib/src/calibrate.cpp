@@ -373,10 +373,15 @@ Calibration calibrate(const std::vector<MeasuredShape>& shapes, const Profile& p
     r.m_min = std::min(r.m_min, p.m_min), r.m_max = std::max(r.m_max, p.m_max);
     r.n_min = std::min(r.n_min, p.n_min), r.n_max = std::max(r.n_max, p.n_max);
     r.k_min = std::min(r.k_min, p.k_min), r.k_max = std::max(r.k_max, p.k_max);
+    r.batch_min = std::min(r.batch_min, p.batch_min), r.batch_max = std::max(r.batch_max, p.batch_max);
     if (std::find(r.dtypes.begin(), r.dtypes.end(), p.dtypes.front()) == r.dtypes.end()) r.dtypes.push_back(p.dtypes.front());
+    if (std::find(r.layouts.begin(), r.layouts.end(), p.layouts.front()) == r.layouts.end())
+      r.layouts.push_back(p.layouts.front());
     first_range = false;
   }
-  std::sort(c.fitted_range.dtypes.begin(), c.fitted_range.dtypes.end());  // in Dtype order, as the reader keeps them
+  // In Dtype order and by name, as the reader keeps them.
+  std::sort(c.fitted_range.dtypes.begin(), c.fitted_range.dtypes.end());
+  std::sort(c.fitted_range.layouts.begin(), c.fitted_range.layouts.end());
   for (const ModelParamInfo* info : o.params) c.fitted_names.emplace_back(info->name);
   // A fit of some of a section's parameters (--params) on an overlay whose others were fitted on other
   // shapes: the sizes both fits saw, the intersection (the range was this fit's alone, though most of
@@ -394,13 +399,19 @@ Calibration calibrate(const std::vector<MeasuredShape>& shapes, const Profile& p
       const FittedShapeRange& b = c.fitted_range;
       FittedShapeRange both{std::max(a.m_min, b.m_min), std::min(a.m_max, b.m_max),
                             std::max(a.n_min, b.n_min), std::min(a.n_max, b.n_max),
-                            std::max(a.k_min, b.k_min), std::min(a.k_max, b.k_max), {}};
-      // The dtypes both saw (an earlier range without dtypes: this fit's).
+                            std::max(a.k_min, b.k_min), std::min(a.k_max, b.k_max), {}, 0, 0, {}};
+      // The batches, dtypes and layouts both saw (an earlier range without them: this fit's).
+      both.batch_min = a.batch_max > 0 ? std::max(a.batch_min, b.batch_min) : b.batch_min;
+      both.batch_max = a.batch_max > 0 ? std::min(a.batch_max, b.batch_max) : b.batch_max;
       for (const Dtype d : b.dtypes)
         if (a.dtypes.empty() || std::find(a.dtypes.begin(), a.dtypes.end(), d) != a.dtypes.end()) both.dtypes.push_back(d);
+      for (const std::string& l : b.layouts)
+        if (a.layouts.empty() || std::find(a.layouts.begin(), a.layouts.end(), l) != a.layouts.end())
+          both.layouts.push_back(l);
       std::string names;
       for (const std::string& n : kept) names += (names.empty() ? "" : ", ") + n;
-      if (both.m_min <= both.m_max && both.n_min <= both.n_max && both.k_min <= both.k_max && !both.dtypes.empty()) {
+      if (both.m_min <= both.m_max && both.n_min <= both.n_max && both.k_min <= both.k_max &&
+          both.batch_min <= both.batch_max && !both.dtypes.empty() && !both.layouts.empty()) {
         c.fitted_range = both;
         c.range_note = "the sizes both this fit and the earlier fit of the parameters it leaves as they were (" +
                        names + ") saw: their intersection";
@@ -500,7 +511,7 @@ std::string calibrated_profile_yaml(const std::string& profile_yaml, const Profi
     const FittedShapeRange& r = c.fitted_range;
     YAML::Node range;
     for (auto [key, lo, hi] : {std::tuple{"m", r.m_min, r.m_max}, std::tuple{"n", r.n_min, r.n_max},
-                               std::tuple{"k", r.k_min, r.k_max}}) {
+                               std::tuple{"k", r.k_min, r.k_max}, std::tuple{"batch", r.batch_min, r.batch_max}}) {
       YAML::Node bounds;
       bounds.push_back(lo);
       bounds.push_back(hi);
@@ -511,6 +522,10 @@ std::string calibrated_profile_yaml(const std::string& profile_yaml, const Profi
     for (const Dtype d : r.dtypes) names.push_back(std::string(dtype_name(d)));  // sorted by calibrate
     names.SetStyle(YAML::EmitterStyle::Flow);
     if (!r.dtypes.empty()) range["dtypes"] = names;
+    YAML::Node layouts;
+    for (const std::string& l : r.layouts) layouts.push_back(l);  // sorted by calibrate
+    layouts.SetStyle(YAML::EmitterStyle::Flow);
+    if (!r.layouts.empty()) range["layouts"] = layouts;
     cal["fitted_shapes"][Target::param_key(target.name(), c.variant)] = range;
   }
   YAML::Node lines = cal["provenance"];

@@ -8,6 +8,7 @@
 
 #include "gemm_advisor/advise.hpp"
 #include "gemm_advisor/error.hpp"
+#include "gemm_advisor/report.hpp"
 #include "gemm_advisor/version.hpp"
 
 namespace gemm_advisor {
@@ -252,6 +253,7 @@ nlohmann::json evaluation_json(const Evaluation& e, const Profile& profile, cons
   nlohmann::json unscored = nlohmann::json::array();
   for (const GemmProblem& p : e.unscored) unscored.push_back(unscored_text(p));
   nlohmann::json shapes = nlohmann::json::array();
+  std::size_t outside = 0;  // shapes outside the sizes a calibrated overlay was fitted on
   for (const auto& s : e.shapes) {
     nlohmann::json infeasible = nlohmann::json::array();
     for (const auto& mc : s.infeasible_but_ran) infeasible.push_back({{"config", mc.config.text()}, {"ms", mc.ms}, {"line", mc.line}});
@@ -279,6 +281,10 @@ nlohmann::json evaluation_json(const Evaluation& e, const Profile& profile, cons
                                                                                       : nlohmann::json()}}
                                       : nlohmann::json(nullptr)},
     });
+    // Scores of shapes the overlay's parameters were not fitted on test its extrapolation (each
+    // with the warning's text, as rank's JSON has it).
+    add_fitted_shapes_note(shapes.back(), profile, target, s.problem);
+    outside += shapes.back().contains("outside_fitted_shapes");
   }
   return {
       {"hardware", hw.name},
@@ -315,7 +321,9 @@ nlohmann::json evaluation_json(const Evaluation& e, const Profile& profile, cons
          e.vendor_measured_shapes ? nlohmann::json(e.vendor_geomean_pct_of_oracle) : nlohmann::json(nullptr)},
         {"vendor_measured_shapes", e.vendor_measured_shapes},
         {"infeasible_but_ran", e.infeasible_but_ran},
-        {"failed_picks", e.failed_picks}}},
+        {"failed_picks", e.failed_picks},
+        // null for a profile that records no fitted sizes (a shipped one): nothing to be outside of
+        {"outside_fitted_shapes", profile.fitted_shapes.empty() ? nlohmann::json(nullptr) : nlohmann::json(outside)}}},
       {"shapes", shapes},
   };
 }

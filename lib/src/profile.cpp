@@ -982,9 +982,9 @@ bool known_param_section(const std::string& name) {
   return std::find(sets.begin(), sets.end(), name.substr(dot + 1)) != sets.end();
 }
 
-// `calibration.fitted_shapes`: {SECTION: {m: [least, largest], n: [...], k: [...]}}, each bound a
-// positive whole number, least <= largest; SECTION a target's name, or TARGET.VARIANT. Errors at the
-// offending line.
+// `calibration.fitted_shapes`: {SECTION: {m: [least, largest], n: [...], k: [...], batch: [...],
+// dtypes: [...], layouts: [...]}} (batch, dtypes and layouts optional), each bound a positive whole
+// number, least <= largest; SECTION a target's name, or TARGET.VARIANT. Errors at the offending line.
 void parse_fitted_shapes(ProfileReader& r, const YAML::Node& shapes,
                          std::map<std::string, FittedShapeRange, std::less<>>& out) {
   const std::string path = "calibration.fitted_shapes";
@@ -1010,18 +1010,21 @@ void parse_fitted_shapes(ProfileReader& r, const YAML::Node& shapes,
       r.error(kv.second, "'" + at + "' must be a mapping {m: [least, largest], n: [least, largest], k: [least, largest]}");
       continue;
     }
-    r.check_keys(kv.second, at, {"m", "n", "k", "dtypes"});
+    r.check_keys(kv.second, at, {"m", "n", "k", "batch", "dtypes", "layouts"});
     // A section no target runs with would never be checked against a shape: said.
     if (!known_param_section(name))
       r.warn(kv.first, "'" + at + "' names no target's parameters (a target's name, or TARGET.SET of its parameter "
                        "sets): its range is never checked");
     FittedShapeRange range;
     bool ok = true;
+    // M, N and K are required; batch optional (an overlay written before it was recorded).
     for (auto [key, lo, hi] : {std::tuple{"m", &range.m_min, &range.m_max}, std::tuple{"n", &range.n_min, &range.n_max},
-                               std::tuple{"k", &range.k_min, &range.k_max}}) {
+                               std::tuple{"k", &range.k_min, &range.k_max},
+                               std::tuple{"batch", &range.batch_min, &range.batch_max}}) {
       const YAML::Node bounds = kv.second[key];
       const std::string field = at + "." + key;
       if (!bounds) {
+        if (std::string_view(key) == "batch") continue;
         r.error(kv.second, "'" + at + "' lacks '" + key + "' (its least and largest size: [least, largest])");
         ok = false;
         continue;
@@ -1075,6 +1078,31 @@ void parse_fitted_shapes(ProfileReader& r, const YAML::Node& shapes,
           range.dtypes.push_back(parsed);
         }
         std::sort(range.dtypes.begin(), range.dtypes.end());
+      }
+    }
+    // Optional: the fit's layouts, each once, as Layout::name() writes them.
+    if (const YAML::Node layouts = kv.second["layouts"]) {
+      const std::string field = at + ".layouts";
+      if (!layouts.IsSequence() || layouts.size() == 0) {
+        r.error(layouts, "'" + field + "' must be a list of layouts, e.g. [NN, NT]");
+        ok = false;
+      } else {
+        for (const YAML::Node& l : layouts) {
+          const std::string text = l.IsScalar() ? l.Scalar() : std::string();
+          if (text != "NN" && text != "NT" && text != "TN" && text != "TT") {
+            r.error(l, "'" + field + "': '" + (l.IsScalar() ? printable(text) : std::string("a non-scalar")) +
+                           "' is not a layout (NN, NT, TN or TT)");
+            ok = false;
+            break;
+          }
+          if (std::find(range.layouts.begin(), range.layouts.end(), text) != range.layouts.end()) {
+            r.error(l, "'" + field + "': " + text + " is listed twice");
+            ok = false;
+            break;
+          }
+          range.layouts.push_back(text);
+        }
+        std::sort(range.layouts.begin(), range.layouts.end());
       }
     }
     if (ok) out[name] = range;
@@ -1526,6 +1554,14 @@ std::string outside_fitted_shapes_warning(const Profile& profile, std::string_vi
     if (v < lo || v > hi)
       outside.push_back(std::string(dim) + " " + std::to_string(v) + " (fitted " + std::to_string(lo) + "-" +
                         std::to_string(hi) + ")");
+  if (f.batch_max > 0 && (s.batch_min < f.batch_min || s.batch_min > f.batch_max))
+    outside.push_back("batch " + std::to_string(s.batch_min) + " (fitted " + std::to_string(f.batch_min) + "-" +
+                      std::to_string(f.batch_max) + ")");
+  if (!f.layouts.empty() && std::find(f.layouts.begin(), f.layouts.end(), s.layouts.front()) == f.layouts.end()) {
+    std::string fitted;
+    for (const std::string& l : f.layouts) fitted += (fitted.empty() ? "" : ", ") + l;
+    outside.push_back("layout " + s.layouts.front() + " (fitted " + fitted + ")");
+  }
   if (!f.dtypes.empty() && std::find(f.dtypes.begin(), f.dtypes.end(), p.dtype) == f.dtypes.end()) {
     std::string fitted;
     for (const Dtype d : f.dtypes) fitted += (fitted.empty() ? "" : ", ") + std::string(dtype_name(d));

@@ -59,9 +59,10 @@ struct TritonSettings {
   int misaligned_store_scratch_min_warps = 0;
 };
 
-/// The least and the largest M, N and K of the shapes a calibrated overlay's parameters for one
-/// target were fitted on (`calibration.fitted_shapes`, which `gemm-advisor calibrate` writes): what
-/// the fit saw. Sizes in elements (M: rows of A and C, a fused-MoE layer's tokens).
+/// The least and the largest M, N and K (and batch, dtypes, layouts) of the shapes a calibrated
+/// overlay's parameters for one target were fitted on (`calibration.fitted_shapes`, which
+/// `gemm-advisor calibrate` writes): what the fit saw. Sizes in elements (M: rows of A and C, a
+/// fused-MoE layer's tokens).
 struct FittedShapeRange {
   std::int64_t m_min = 0, m_max = 0;
   std::int64_t n_min = 0, n_max = 0;
@@ -69,6 +70,12 @@ struct FittedShapeRange {
   /// The input dtypes of those shapes (`dtypes:`, in Dtype order); empty: not recorded (an overlay
   /// written before it was), no check.
   std::vector<Dtype> dtypes;
+  /// The least and largest batch count (`batch:`); 0, 0: not recorded (an overlay written before
+  /// 2026-12-07's forty-eighth session), no check.
+  std::int64_t batch_min = 0, batch_max = 0;
+  /// The layouts of those shapes (`layouts:`, Layout::name()'s "NN", "NT", "TN", "TT", sorted); empty:
+  /// not recorded, no check.
+  std::vector<std::string> layouts;
 };
 
 /// The sizes of `p` as FittedShapeRange records them: a GEMM's own M, N, K; a fused-MoE problem's
@@ -80,7 +87,7 @@ inline FittedShapeRange fitted_sizes(const GemmProblem& p) {
   std::int64_t n = p.n, k = p.k;
   if (p.moe.gemm == MoeGemm::up) n = p.n / 2;
   if (p.moe.gemm == MoeGemm::down) n = p.k, k = p.n;
-  return {p.m, p.m, n, n, k, k, {p.dtype}};
+  return {p.m, p.m, n, n, k, k, {p.dtype}, p.batch, p.batch, {p.layout.name()}};
 }
 
 /// Model-parameter values a profile gives, each (registry entry, value), in file order.
