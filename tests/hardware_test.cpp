@@ -588,7 +588,7 @@ TEST_CASE("a profile's memory hierarchy is in order, and its sources cite someth
   (void)parse_profile(replaced(good, "memory.l2_bytes: \"chosen\"", "memory.l2_bytes: \"chosen\"\n  memory.l2_bytes: \"again\""),
                       "t.yaml", &twice);
   REQUIRE(twice.warnings.size() == 1);
-  CHECK_THAT(twice.warnings[0], Catch::Contains("t.yaml:53: 'sources' entry 'memory.l2_bytes' is given twice"));
+  CHECK_THAT(twice.warnings[0], Catch::Contains("t.yaml:53: 'sources' entry 'memory.l2_bytes' is given again: keep one citation of it"));
 }
 
 TEST_CASE("a profile's slips are said where they are: a misspelt key, CR line ends, a dtype its arch lacks",
@@ -693,4 +693,53 @@ TEST_CASE("a profile file's name, display name and parameters are where they are
   CHECK_FALSE(warned(h100, "gemm-advisor-test-same.yaml"));
   CHECK_FALSE(warned(h100 + "targets:\n  triton:\n    model_parameters:\n      loaded_latency_multiplier: 4\n",
                      "gemm-advisor-test-overlay.yaml"));
+}
+
+TEST_CASE("a profile's custom tags, long names and control bytes are errors that say so", "[hardware][errors]") {
+  // A fresh AMD user's finds (2026-12-07): `clock_mhz: !foo 2100` was read as 2100 unsaid; a 2 MB
+  // display_name passed and was echoed in every output; a NUL inside a value said "unknown escape
+  // character: d". The toy's clock_mhz is on line 10, display_name on line 4, vendor on line 5.
+  const std::string good = toy_text();
+  const auto error_of = [](const std::string& text) {
+    ProfileDiagnostics d;
+    CHECK_THROWS(parse_profile(text, "p.yaml", &d));
+    return d.errors.empty() ? std::string() : d.errors[0];
+  };
+  CHECK(error_of(replaced(good, "clock_mhz: 1000", "clock_mhz: !foo 1000")) ==
+        "p.yaml:10: 'compute.clock_mhz' has the YAML tag '!foo', which no profile value takes (drop it)");
+  CHECK_THAT(error_of(replaced(good, "vendor: nvidia", "vendor: !gpu nvidia")),
+             Catch::StartsWith("p.yaml:5: 'vendor' has the YAML tag '!gpu'"));
+  // YAML's own tags keep their meaning: !!int is a number, !!str text (an error for a number).
+  CHECK(parse_profile(replaced(good, "clock_mhz: 1000", "clock_mhz: !!int 1000"), "p.yaml").hw.clock_hz == 1e9);
+  CHECK_THAT(error_of(replaced(good, "clock_mhz: 1000", "clock_mhz: !!str 1000")), Catch::Contains("a quoted or !!str value is text"));
+  // 256 bytes of a name are taken, 257 are not.
+  const std::string long_name(257, 'X');
+  CHECK(parse_profile(replaced(good, "display_name: Toy GPU (round numbers for tests)", "display_name: " + long_name.substr(1)),
+                      "p.yaml")
+            .hw.display_name.size() == 256);
+  CHECK(error_of(replaced(good, "display_name: Toy GPU (round numbers for tests)", "display_name: " + long_name)) ==
+        "p.yaml:4: 'display_name' is 257 bytes long: at most 256 (it names the GPU in every output)");
+  CHECK_THAT(error_of(replaced(good, "name: toy\n", "name: toy\naliases: [\"" + long_name + "\"]\n")),
+             Catch::Contains("an alias is 257 bytes long: at most 256"));
+  // A NUL or another control byte in plain text: yaml-cpp's own message, and the byte and its line named.
+  CHECK_THAT(error_of(replaced(good, "vendor: nvidia", std::string("vendor: nvi\0dia", 15))),
+             Catch::StartsWith("p.yaml:5: not valid YAML: ") &&
+                 Catch::EndsWith("(line 5 holds the control byte \\x00, which YAML text cannot)"));
+  // A tab in the indentation is named as before (the first such line up to the error's).
+  CHECK_THAT(error_of(replaced(good, "  clock_mhz: 1000", "\tclock_mhz: 1000")),
+             Catch::EndsWith("(line 10 indents with a tab: YAML indents with spaces)"));
+}
+
+TEST_CASE("unknown GPU names: a near miss is suggested, a virtual function told how to rank", "[hardware][errors]") {
+  // A fresh AMD user's finds (2026-12-07): --hw mi300 listed the names alone; "AMD Instinct MI300X VF"
+  // (SR-IOV, as cloud VMs name it) was told it was another card with its own SM count.
+  CHECK_THROWS_WITH(load_profile("mi300"), Catch::StartsWith("unknown hardware profile 'mi300': did you mean mi300x? (known: "));
+  CHECK_THROWS_WITH(load_profile("zzz"), Catch::StartsWith("unknown hardware profile 'zzz' (known: "));
+  CHECK_THROWS_WITH(load_profile("AMD Instinct MI300X VF"),
+                    Catch::Contains("a virtual function of the AMD Instinct MI300X") &&
+                        Catch::Contains("give --hw mi300x; where it is a partition, --hw mi300x --cu-count N with the CUs") &&
+                        Catch::Contains("rocminfo's 'Compute Unit'"));
+  // Another card of the chip keeps its advice, in its vendor's words (CU on AMD, SM on NVIDIA).
+  CHECK_THROWS_WITH(load_profile("AMD Instinct MI300X Foo"), Catch::Contains("has its own CU count, clocks or memory"));
+  CHECK_THROWS_WITH(load_profile("NVIDIA H100 PCIe"), Catch::Contains("has its own SM count, clocks or memory"));
 }

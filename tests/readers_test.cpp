@@ -136,3 +136,50 @@ TEST_CASE("unknown columns of a candidates CSV are warnings too, not silently dr
   REQUIRE(warnings.size() == 1);
   CHECK_THAT(warnings[0], Catch::StartsWith("gap.csv:1: column 4 of the header has no name: its values are ignored"));
 }
+
+namespace {
+// A stream buffer over `text` that counts the bytes handed out and can refuse to seek (a pipe).
+class CountingBuf : public std::stringbuf {
+ public:
+  CountingBuf(const std::string& text, bool seekable) : std::stringbuf(text), seekable_(seekable) {}
+  std::size_t handed_out = 0;
+
+ protected:
+  std::streamsize xsgetn(char* s, std::streamsize n) override {
+    const std::streamsize got = std::stringbuf::xsgetn(s, n);
+    handed_out += static_cast<std::size_t>(got);
+    return got;
+  }
+  pos_type seekoff(off_type off, std::ios_base::seekdir dir, std::ios_base::openmode which) override {
+    return seekable_ ? std::stringbuf::seekoff(off, dir, which) : pos_type(off_type(-1));
+  }
+  pos_type seekpos(pos_type pos, std::ios_base::openmode which) override {
+    return seekable_ ? std::stringbuf::seekpos(pos, which) : pos_type(off_type(-1));
+  }
+
+ private:
+  bool seekable_;
+};
+}  // namespace
+
+TEST_CASE("read_whole_input refuses a seekable input past its bound before reading it", "[readers][errors]") {
+  // A 308 MB JSON list was read whole, 532 MB held, before "larger than 256 MiB" (a fresh user's
+  // find, 2026-12-07). Bound here 1000 bytes; the inputs are 1001 and 1000 bytes.
+  const std::string over(1001, 'x'), at(1000, 'y');
+  CountingBuf seekable(over, true);
+  std::istream a(&seekable);
+  CHECK_THROWS_WITH(read_whole_input(a, "big.json", "read whole", 1000), "big.json: larger than 0 MiB: read whole");
+  CHECK(seekable.handed_out == 0);  // told by its size: nothing read
+  // A pipe is counted as it comes: refused once past the bound, having read no more than a buffer past it.
+  CountingBuf pipe(over, false);
+  std::istream b(&pipe);
+  CHECK_THROWS_WITH(read_whole_input(b, "-", "read whole", 1000), "-: larger than 0 MiB: read whole");
+  CHECK(pipe.handed_out == 1001);
+  // At the bound: whole, either way, and from where the stream stands (a sniffed prefix consumed).
+  for (const bool seek : {true, false}) {
+    CountingBuf buf("##" + at, seek);
+    std::istream in(&buf);
+    in.ignore(2);
+    CHECK(read_whole_input(in, "ok.json", "read whole", 1000) == at);
+  }
+}

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <deque>
 #include <fstream>
@@ -18,12 +19,33 @@ namespace gemm_advisor {
 
 std::string read_whole_input(std::istream& in, const std::string& source, const std::string& why,
                              std::size_t max_bytes) {
+  const auto too_large = [&] {
+    return InputError(source + ": larger than " + std::to_string(max_bytes >> 20) + " MiB: " + why);
+  };
   std::string text;
+  // A seekable stream (a regular file, stdin redirected from one) tells its size before it is read:
+  // refused then, else read into one allocation (a 308 MB JSON list was read, 532 MB held, then
+  // refused: a fresh user's find, 2026-12-07).
+  if (std::streambuf* sb = in.rdbuf()) {
+    const std::streampos here = sb->pubseekoff(0, std::ios::cur, std::ios::in);
+    if (here != std::streampos(-1)) {
+      const std::streampos end = sb->pubseekoff(0, std::ios::end, std::ios::in);
+      sb->pubseekpos(here, std::ios::in);
+      if (end != std::streampos(-1) && end >= here) {
+        const auto left = static_cast<std::uint64_t>(end - here);
+        if (left > max_bytes) throw too_large();
+        text.reserve(static_cast<std::size_t>(left));
+      }
+    }
+  }
+  // Otherwise (a pipe, a gzip stream) counted as it comes, the buffer never grown past max_bytes (a
+  // doubling capacity held twice the limit before the refusal).
   char buffer[1 << 16];
   while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
-    text.append(buffer, static_cast<std::size_t>(in.gcount()));
-    if (text.size() > max_bytes)
-      throw InputError(source + ": larger than " + std::to_string(max_bytes >> 20) + " MiB: " + why);
+    const auto n = static_cast<std::size_t>(in.gcount());
+    if (n > max_bytes - text.size()) throw too_large();
+    if (text.size() + n > text.capacity()) text.reserve(std::min(max_bytes, std::max(2 * text.capacity(), text.size() + n)));
+    text.append(buffer, n);
   }
   if (in.bad()) throw InputError(source + ": read error");
   return text;

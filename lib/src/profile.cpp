@@ -43,6 +43,11 @@ ModelParams Profile::params_for(std::string_view target, const ModelParams& defa
 
 namespace {
 
+/// Longest name, display_name, vendor, arch, isa or alias a profile may give, in bytes: each is
+/// printed in outputs' titles and columns (the shipped ones are under 50).
+constexpr std::size_t kMaxProfileTextBytes = 256;
+
+
 // Levenshtein distance (insertions, deletions, substitutions) of two short names.
 std::size_t edit_distance(const std::string& a, const std::string& b) {
   std::vector<std::size_t> row(b.size() + 1);
@@ -238,6 +243,16 @@ class ProfileReader {
     return n;
   }
 
+  // A scalar with a tag of its own (`clock_mhz: !foo 2100`), not YAML's standard ones (!!int, !!str,
+  // ...) nor none: an error at it, true (it was read as the plain value, unsaid: a fresh user's find,
+  // 2026-12-07); no application tag means anything in a profile.
+  bool custom_tag(const YAML::Node& n, const std::string& path) {
+    const std::string& tag = n.Tag();
+    if (tag.empty() || tag == "?" || tag == "!" || tag.rfind("tag:yaml.org,2002:", 0) == 0) return false;
+    error(n, "'" + path + "' has the YAML tag '" + printable(tag, 80) + "', which no profile value takes (drop it)");
+    return true;
+  }
+
   std::string text(const YAML::Node& map, const std::string& key, const std::string& path) {
     YAML::Node n = map[key];
     if (!n) {
@@ -248,6 +263,7 @@ class ProfileReader {
       error(value_or_key(map, key), "'" + path + "' must be a string");
       return "";
     }
+    if (custom_tag(n, path)) return "";
     for (const char ch : n.Scalar()) {
       if (static_cast<unsigned char>(ch) < 0x20) {
         error(n, "'" + path + "' must be one line of text without control characters, got '" + printable(n.Scalar()) + "'");
@@ -260,6 +276,13 @@ class ProfileReader {
     }
     if (n.Scalar().find_first_not_of(" \t") == std::string::npos) {
       error(n, "'" + path + "' must not be empty");
+      return "";
+    }
+    // A name is printed in every output's title and hardware column: a 2 MB display_name was echoed
+    // whole by validate and each rank (a fresh user's find, 2026-12-07). The shipped ones are under 50.
+    if (n.Scalar().size() > kMaxProfileTextBytes) {
+      error(n, "'" + path + "' is " + std::to_string(n.Scalar().size()) + " bytes long: at most " +
+                   std::to_string(kMaxProfileTextBytes) + " (it names the GPU in every output)");
       return "";
     }
     return n.Scalar();
@@ -294,6 +317,7 @@ class ProfileReader {
                                         (n.IsSequence() ? "a list" : n.IsMap() ? "a mapping" : "no value (null)"));
       return 0;
     }
+    if (custom_tag(n, path)) return 0;
     // A quoted scalar ("0.5") or one tagged !!str is text in YAML, whatever it spells (a fresh
     // user's find: such values were read as numbers).
     if (n.Tag() == "!" || n.Tag() == "tag:yaml.org,2002:str") {
@@ -459,6 +483,9 @@ void parse_identity(ProfileReader& r, const YAML::Node& root, Hardware& hw) {
         const std::string& alias = item.Scalar();
         if (printable(alias, alias.size()) != alias)
           r.error(item, "each alias must be one line of printable text, got '" + printable(alias) + "'");
+        else if (alias.size() > kMaxProfileTextBytes)
+          r.error(item, "an alias is " + std::to_string(alias.size()) + " bytes long: at most " +
+                            std::to_string(kMaxProfileTextBytes));
         else
           hw.aliases.push_back(alias);
       }
@@ -1194,8 +1221,10 @@ void check_sources(ProfileReader& r, const YAML::Node& root) {
                            "' cites nothing (give the source as text: a datasheet, a paper, a measurement)");
       continue;
     }
+    // Each copy after the first, at its line (three copies were each "given twice (the second is
+    // read)": a fresh user's find, 2026-12-07).
     if (kv.first.IsScalar() && !cited.insert(kv.first.Scalar()).second)
-      r.warn(kv.first, "'sources' entry '" + printable(kv.first.Scalar()) + "' is given twice (the second is read)");
+      r.warn(kv.first, "'sources' entry '" + printable(kv.first.Scalar()) + "' is given again: keep one citation of it");
     // A key is cited by its dotted path from the top (compute.clock_mhz, matrix.bf16.flops_per_cycle_per_cu,
     // targets.triton.model_parameters.k_step_overhead_cycles): one that leads nowhere is a typo or a
     // key since renamed, and its number goes uncited.
@@ -1237,21 +1266,9 @@ Profile parse_profile(std::string_view yaml_text, const std::string& source, Pro
     throw;
   } catch (const YAML::Exception& e) {
     // A tab in a line's indentation gives yaml-cpp's "illegal map value" or the like, with no word of
-    // the tab (a fresh user's find, 2026-12-06): the first such line up to the error's is named.
-    std::string tab_hint;
-    std::size_t line_no = 1, start = 0;
-    while (start < yaml_text.size() && line_no <= static_cast<std::size_t>(e.mark.line) + 1) {
-      const std::size_t end = std::min(yaml_text.find('\n', start), yaml_text.size());
-      const std::string_view line = yaml_text.substr(start, end - start);
-      const std::size_t indent = line.find_first_not_of(" \t");
-      if (line.substr(0, indent == std::string_view::npos ? line.size() : indent).find('\t') != std::string_view::npos &&
-          indent != std::string_view::npos && line[indent] != '#') {
-        tab_hint = " (line " + std::to_string(line_no) + " indents with a tab: YAML indents with spaces)";
-        break;
-      }
-      start = end + 1;
-      ++line_no;
-    }
+    // the tab (a fresh user's find, 2026-12-06), and a NUL byte "unknown escape character" (2026-12-07):
+    // the cause is named (yaml_error_hint).
+    const std::string tab_hint = yaml_error_hint(yaml_text, e.mark.line + 1);
     const std::string msg = located(source, e.mark.line + 1, "not valid YAML: " + printable(e.msg, 200) + tab_hint);
     diag.errors.push_back(msg);
     throw InputError(msg);
@@ -1516,12 +1533,32 @@ Profile load_profile(const std::string& name_or_path, ProfileDiagnostics* diagno
     // of the chip: a fresh user's find, 2026-12-06); such a name gets the plain list below.
     if (at == std::string::npos || (at + chip.size() < key.size() && std::isdigit(static_cast<unsigned char>(key[at + chip.size()]))))
       continue;
+    // A virtual function (SR-IOV, "AMD Instinct MI300X VF" in cloud VMs) is the whole GPU on a host
+    // of one VF a GPU and a partition on others: no alias, but said so (it was told it was another
+    // card with its own SM count: a fresh user's find, 2026-12-07).
+    bool amd = false;  // the shipped profile's vendor, for its words (CU or SM; rocminfo or torch)
+    for (const auto& e : embedded_profiles())
+      if (e.name == name) amd = parse_profile(e.yaml, "embedded:" + std::string(e.name)).hw.vendor == "amd";
+    const std::string padded = " " + text::lower(name_or_path) + " ";
+    if (padded.find(" vf ") != std::string::npos)
+      throw InputError("unknown hardware profile '" + printable(name_or_path) + "': a virtual function of the " +
+                       names.front() + ", as a VM names it: where it is the whole GPU (one VF a GPU), give --hw " +
+                       name + "; where it is a partition, --hw " + name +
+                       " --cu-count N with the " + (amd ? "CUs" : "SMs") + " the VM reports (" +
+                       (amd ? "rocminfo's 'Compute Unit', " : "") +
+                       "torch.cuda.get_device_properties(0).multi_processor_count)");
     throw InputError("unknown hardware profile '" + printable(name_or_path) + "': the shipped " + name + " is the " +
-                     names.front() +
-                     "; another card of the chip has its own SM count, clocks or memory: " + own_profile_advice(name) +
+                     names.front() + "; another card of the chip has its own " +
+                     (amd ? "CU" : "SM") + " count, clocks or memory: " + own_profile_advice(name) +
                      " (known: " + known + ")");
   }
-  throw InputError("unknown hardware profile '" + printable(name_or_path) + "' (known: " + known +
+  // A near miss of a shipped name ("mi300", "h20"): the nearest named first (a fresh user's find,
+  // 2026-12-07: the list alone).
+  std::vector<std::string_view> shipped;
+  for (const auto& e : embedded_profiles()) shipped.push_back(e.name);
+  const std::string near = printable(name_or_path) == name_or_path ? nearest_name(text::lower(name_or_path), shipped) : "";
+  throw InputError("unknown hardware profile '" + printable(name_or_path) + "'" +
+                   (near.empty() ? std::string() : ": did you mean " + near + "?") + " (known: " + known +
                    ", or a GPU name they list under `gemm-advisor profiles`; or give a path to a .yaml file)");
 }
 

@@ -462,8 +462,10 @@ class YamlShapeReader : public ShapeReader {
     try {
       root_ = load_one_document(text, source, first_line, "a shape list");
     } catch (const YAML::Exception& err) {
+      // A tab's or a control byte's error named (yaml_error_hint), as a profile's is.
       throw InputError(located(source, err.mark.line + 1 + first_line, std::string("not valid ") + (json ? "JSON" : "YAML") +
-                                                          ": " + printable(err.msg, 200)));
+                                                          ": " + printable(err.msg, 200) +
+                                                          yaml_error_hint(text, err.mark.line + 1, first_line)));
     }
     root_ = list_under(root_, "shapes", source, first_line, &warnings_);
     // One shape alone (a JSON Lines file of one line, `batch --format json`'s result of one shape, a

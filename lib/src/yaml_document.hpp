@@ -3,12 +3,45 @@
 #include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gemm_advisor/error.hpp"
 
 namespace gemm_advisor {
+
+/// A plainer cause of a yaml-cpp error at 1-based line `error_line` of `text`, where one is found on
+/// the lines up to it: " (line N indents with a tab: YAML indents with spaces)" for the first line
+/// whose indentation holds a tab (yaml-cpp says "illegal map value" or the like), else " (line N holds
+/// the control byte \xHH, which YAML text cannot)" for the first byte below 0x20 other than a tab,
+/// CR or LF, or DEL (a NUL inside a value was "unknown escape character: d"); else "". Errors are
+/// otherwise unchanged: the hint is appended to yaml-cpp's message. `first_line` is added to the line
+/// numbers named (text that starts further down a stream), as load_one_document's.
+inline std::string yaml_error_hint(std::string_view text, long error_line, long first_line = 0) {
+  long line_no = 1;
+  std::size_t start = 0;
+  std::string control;
+  while (start < text.size() && line_no <= error_line) {
+    const std::size_t end = std::min(text.find('\n', start), text.size());
+    const std::string_view line = text.substr(start, end - start);
+    const std::size_t indent = line.find_first_not_of(" \t");
+    if (indent != std::string_view::npos && line[indent] != '#' && line.substr(0, indent).find('\t') != std::string_view::npos)
+      return " (line " + std::to_string(line_no + first_line) + " indents with a tab: YAML indents with spaces)";
+    for (std::size_t i = 0; control.empty() && i < line.size(); ++i) {
+      const auto c = static_cast<unsigned char>(line[i]);
+      if ((c < 0x20 && c != '\t' && c != '\r') || c == 0x7f) {
+        static const char kHex[] = "0123456789abcdef";
+        control = " (line " + std::to_string(line_no + first_line) + " holds the control byte \\x" + kHex[c >> 4] + kHex[c & 15] +
+                  ", which YAML text cannot)";
+      }
+    }
+    start = end + 1;
+    ++line_no;
+  }
+  return control;
+}
 
 /// Deepest nesting of flow lists and mappings ([ ], { }) a list or profile may have; the files the
 /// advisor reads have 4 at most.

@@ -69,7 +69,8 @@ std::string triton_resource_message(TritonResourceCheck check, const TileConfig&
              std::to_string(static_cast<long long>(instruction_registers)) + " registers a thread, which with " +
              std::to_string(c.num_warps) + " warps leaves too few of the " +
              std::to_string(static_cast<long long>(triton_register_cap(c.num_warps, hw))) +
-             " a thread may have (ptxas refuses it)";
+             " a thread may have (" +
+             (hw.vendor == "amd" ? "the AMDGPU backend cannot allocate it" : "ptxas refuses it") + ")";
     case TritonResourceCheck::tensor_memory:
       return "its fp32 accumulator needs " + std::to_string(triton_tensor_memory_bytes(c)) +
              " bytes of tensor memory, more than the " + std::to_string(hw.tensor_memory_bytes_per_cu) + " of " +
