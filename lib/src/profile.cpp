@@ -1009,6 +1009,34 @@ bool known_param_section(const std::string& name) {
   return std::find(sets.begin(), sets.end(), name.substr(dot + 1)) != sets.end();
 }
 
+// The list `list` at `field` of names, each parsed by `parse` (nullopt: not one it takes) into `out`,
+// each once, sorted: an error at the first that is not (`what_name`) or repeats, or at a list that is
+// not one or is empty ("must be a list of `what_list`"); false then. For fitted_shapes' dtypes and
+// layouts.
+template <class T, class Parse, class Name>
+bool read_unique_names(ProfileReader& r, const YAML::Node& list, const std::string& field, const std::string& what_list,
+                       const std::string& what_name, Parse parse, Name name, std::vector<T>& out) {
+  if (!list.IsSequence() || list.size() == 0) {
+    r.error(list, "'" + field + "' must be a list of " + what_list);
+    return false;
+  }
+  for (const YAML::Node& item : list) {
+    const std::optional<T> v = item.IsScalar() ? parse(item.Scalar()) : std::nullopt;
+    if (!v) {
+      r.error(item, "'" + field + "': '" + (item.IsScalar() ? printable(item.Scalar()) : std::string("a non-scalar")) +
+                        "' is not " + what_name);
+      return false;
+    }
+    if (std::find(out.begin(), out.end(), *v) != out.end()) {
+      r.error(item, "'" + field + "': " + name(*v) + " is listed twice");
+      return false;
+    }
+    out.push_back(*v);
+  }
+  std::sort(out.begin(), out.end());
+  return true;
+}
+
 // `calibration.fitted_shapes`: {SECTION: {m: [least, largest], n: [...], k: [...], batch: [...],
 // dtypes: [...], layouts: [...]}} (batch, dtypes and layouts optional), each bound a positive whole
 // number, least <= largest; SECTION a target's name, or TARGET.VARIANT. Errors at the offending line.
@@ -1075,63 +1103,31 @@ void parse_fitted_shapes(ProfileReader& r, const YAML::Node& shapes,
         *hi = *b;
       }
     }
-    // Optional: the fit's input dtypes, each once, by its standard name.
-    if (const YAML::Node dtypes = kv.second["dtypes"]) {
-      const std::string field = at + ".dtypes";
-      if (!dtypes.IsSequence() || dtypes.size() == 0) {
-        r.error(dtypes, "'" + field + "' must be a list of dtype names, e.g. [bf16, fp16]");
-        ok = false;
-      } else {
-        for (const YAML::Node& d : dtypes) {
-          Dtype parsed = Dtype::bf16;
-          bool known = d.IsScalar();
-          if (known) try {
-              parsed = parse_dtype(d.Scalar());
-              known = dtype_name(parsed) == d.Scalar();
-            } catch (const InputError&) {
-              known = false;
-            }
-          if (!known) {
-            r.error(d, "'" + field + "': '" + (d.IsScalar() ? printable(d.Scalar()) : std::string("a non-scalar")) +
-                           "' is not a dtype's standard name (fp32, fp16, bf16, fp8, fp6, fp4)");
-            ok = false;
-            break;
-          }
-          if (std::find(range.dtypes.begin(), range.dtypes.end(), parsed) != range.dtypes.end()) {
-            r.error(d, "'" + field + "': " + std::string(dtype_name(parsed)) + " is listed twice");
-            ok = false;
-            break;
-          }
-          range.dtypes.push_back(parsed);
-        }
-        std::sort(range.dtypes.begin(), range.dtypes.end());
-      }
-    }
-    // Optional: the fit's layouts, each once, as Layout::name() writes them.
-    if (const YAML::Node layouts = kv.second["layouts"]) {
-      const std::string field = at + ".layouts";
-      if (!layouts.IsSequence() || layouts.size() == 0) {
-        r.error(layouts, "'" + field + "' must be a list of layouts, e.g. [NN, NT]");
-        ok = false;
-      } else {
-        for (const YAML::Node& l : layouts) {
-          const std::string text = l.IsScalar() ? l.Scalar() : std::string();
-          if (text != "NN" && text != "NT" && text != "TN" && text != "TT") {
-            r.error(l, "'" + field + "': '" + (l.IsScalar() ? printable(text) : std::string("a non-scalar")) +
-                           "' is not a layout (NN, NT, TN or TT)");
-            ok = false;
-            break;
-          }
-          if (std::find(range.layouts.begin(), range.layouts.end(), text) != range.layouts.end()) {
-            r.error(l, "'" + field + "': " + text + " is listed twice");
-            ok = false;
-            break;
-          }
-          range.layouts.push_back(text);
-        }
-        std::sort(range.layouts.begin(), range.layouts.end());
-      }
-    }
+    // Optional: the fit's input dtypes by their standard names, and its layouts as Layout::name()
+    // writes them, each once.
+    if (const YAML::Node dtypes = kv.second["dtypes"])
+      ok = read_unique_names<Dtype>(
+               r, dtypes, at + ".dtypes", "dtype names, e.g. [bf16, fp16]",
+               "a dtype's standard name (fp32, fp16, bf16, fp8, fp6, fp4)",
+               [](const std::string& t) -> std::optional<Dtype> {
+                 try {
+                   const Dtype d = parse_dtype(t);
+                   if (dtype_name(d) == t) return d;
+                 } catch (const InputError&) {
+                 }
+                 return std::nullopt;
+               },
+               [](Dtype d) { return std::string(dtype_name(d)); }, range.dtypes) &&
+           ok;
+    if (const YAML::Node layouts = kv.second["layouts"])
+      ok = read_unique_names<std::string>(
+               r, layouts, at + ".layouts", "layouts, e.g. [NN, NT]", "a layout (NN, NT, TN or TT)",
+               [](const std::string& t) -> std::optional<std::string> {
+                 if (t == "NN" || t == "NT" || t == "TN" || t == "TT") return t;
+                 return std::nullopt;
+               },
+               [](const std::string& t) { return t; }, range.layouts) &&
+           ok;
     if (ok) out[name] = range;
   }
 }
