@@ -147,6 +147,11 @@ rc, out, err = run("batch", "examples/moe-models.csv", "--target", "vllm-fused-m
                    "--out", outdir, "--m-values", "1", "--vllm-device-name", "NVIDIA H200 NVL")
 check("--vllm-device-name 'NVIDIA H200 NVL': fused-MoE files named NVIDIA_H200, as vLLM looks them up",
       rc == 0 and os.path.exists(os.path.join(outdir, "E=8,N=7168,device_name=NVIDIA_H200.json")), out + err)
+# ... and the warning says so, with the SXM figures used (it said vLLM read the files "on the GPU named
+# so" while they were written as NVIDIA_H200's: a fresh MoE user's find, 2026-12-07).
+check("--vllm-device-name 'NVIDIA H200 NVL': one warning naming the file name written and the SXM figures",
+      "reads every H200's files as NVIDIA_H200, the name written" in err and "NVIDIA H200 SXM 141GB" in err
+      and "on the GPU named so" not in err, err)
 outdir = os.path.join(TMP, "pcie-nvl")
 rc, out, err = run("batch", "examples/moe-models.csv", "--target", "vllm-fused-moe", "--hw", "h100", "--emit", "vllm",
                    "--out", outdir, "--m-values", "1", "--vllm-device-name", "NVIDIA  H100 PCIe/NVL")
@@ -773,7 +778,26 @@ check("--from-hf mxfp4: refused, another MoE kernel said", rc == 1 and not out a
 rc, out, err = run("rank", "16", "--target", "vllm-fused-moe", "--from-hf", mx, "--tp", "2", "--hw", "h200",
                    "--dtype", "bf16", "--top", "1")
 check("--from-hf mxfp4 with --dtype bf16: ranked, warned that vLLM may not read the files",
-      rc == 0 and "ranked as an unquantized bf16 layer" in err and "may go unread" in err, err)
+      rc == 0 and "ranked as the bf16 layer --dtype gives, not from the checkpoint's quantization_config" in err
+      and "check that these files are read" in err, err)
+# A fresh MoE user's finds (2026-12-07): NaN, a negative size, a quantization_config without its method,
+# a torch_dtype the kernel does not run: each said by the file's key and line.
+for name, text, expected in [
+        ("nan.json", '{\n "hidden_size": NaN,\n "intermediate_size": 14336,\n "num_local_experts": 8,\n'
+                     ' "num_experts_per_tok": 2\n}\n', "nan.json:2: hidden_size is null, NaN or Infinity, not the hidden size"),
+        ("neg.json", '{\n "hidden_size": -4096,\n "intermediate_size": 14336,\n "num_local_experts": 8,\n'
+                     ' "num_experts_per_tok": 2\n}\n', "neg.json:2: hidden_size = -4096 must be at least 1 (the hidden size)"),
+        ("noq.json", '{"hidden_size": 4096, "intermediate_size": 14336, "num_local_experts": 8, "num_experts_per_tok": 2,'
+                     ' "quantization_config": {"weight_block_size": [128, 128]}}',
+         "noq.json:1: quantization_config has no quant_method")]:
+    rc, out, err = run("rank", "16", "--target", "vllm-fused-moe", "--from-hf", write(name, text), "--hw", "h200")
+    check(f"--from-hf {name}: one error naming the key and its line", rc == 1 and expected in err
+          and err.count("\n") == 1 and out == "", err)
+f32 = write("f32.json", '{"hidden_size": 4096, "intermediate_size": 14336, "num_local_experts": 8, '
+                        '"num_experts_per_tok": 2, "torch_dtype": "float32"}')
+rc, out, err = run("rank", "16", "--target", "vllm-fused-moe", "--from-hf", f32, "--hw", "h200", "--top", "1")
+check("--from-hf torch_dtype float32: ranked as bf16, said", rc == 0 and "torch_dtype 'float32' is not a dtype vLLM's "
+      "fused MoE runs" in err and " bf16 " in out, err + out)
 qw = write("qwen-no-moe-int.json", '{"model_type": "qwen3_moe", "num_experts": 128, "num_experts_per_tok": 8, '
            '"hidden_size": 2048, "intermediate_size": 6144}')
 rc, out, err = run("rank", "16", "--target", "vllm-fused-moe", "--from-hf", qw, "--hw", "h200", "--top", "1")

@@ -93,7 +93,18 @@ int run_moe_batch(const MoeBatchOptions& o) {
     std::string mapped;  // a --hw FILE named like a shipped profile: its name taken for the device's
     device_name = o.vllm_device_name.empty() ? vllm_device_name(hw, &mapped) : o.vllm_device_name;  // checked at parse time
     if (!mapped.empty()) spdlog::warn("{}", mapped);
-    if (const std::string other = vllm_device_vendor_warning(hw, device_name, /*rocm_keys=*/true); !other.empty()) spdlog::warn("{}", other);
+    // vLLM's fused MoE looks every H200's files up as NVIDIA_H200 (vllm_moe_device_name): a variant's
+    // name given is checked as the name written, and its figures said apart (the warning said vLLM
+    // read the files "on the GPU named so" while they were written as NVIDIA_H200's: a fresh MoE
+    // user's find, 2026-12-07).
+    const std::string written = vllm_moe_device_name(device_name);
+    if (const std::string other = vllm_device_vendor_warning(hw, written, /*rocm_keys=*/true); !other.empty())
+      spdlog::warn("{}", other);
+    else if (written != device_name && hw.source == "embedded:" + hw.name)
+      spdlog::warn("--vllm-device-name {}: vLLM's fused MoE reads every H200's files as {}, the name written; they "
+                   "are ranked with the shipped {} profile's figures ({}), which a variant's SMs, clocks or memory may "
+                   "not match ({})",
+                   device_name, written, hw.name, hw.display_name, own_profile_advice(hw.name));
     // A market name given for the GPU, which an older vLLM would look the files up under (a fresh MoE
     // user's find, 2026-12-05).
     if (o.vllm_device_name.empty()) warn_vllm_market_name(hw, common, device_name);

@@ -552,6 +552,21 @@ MoeModel moe_model_from_hf_config(const std::string& file, std::int64_t tp, cons
       if (root.contains(k) && c.contains(k))
         throw InputError(path + ": '" + k + "' both at the top level and under text_config: which model's MoE layer "
                                           "is meant? (keep one)");
+  // ":LINE" of key `k` where it is written once in the file (a nested config may hold the same key
+  // for another part, a vision tower's hidden_size: no line then), else "" (type errors named no line
+  // in a file of many: a fresh MoE user's find, 2026-12-07).
+  auto key_line = [&](const char* k) -> std::string {
+    const std::string quoted = std::string("\"") + k + "\"";
+    std::size_t at = std::string::npos, found = 0;
+    for (std::size_t i = in.find(quoted); i != std::string::npos; i = in.find(quoted, i + 1)) {
+      const std::size_t colon = in.find_first_not_of(" \t\r\n", i + quoted.size());
+      if (colon == std::string::npos || in[colon] != ':') continue;
+      at = i;
+      ++found;
+    }
+    if (found != 1) return "";
+    return ":" + std::to_string(1 + std::count(in.begin(), in.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+  };
   // The first of `keys` present; a present key with no whole number, or two present keys that
   // disagree, is an error (a config is read as vLLM would, never guessed at).
   auto integer = [&](std::initializer_list<const char*> keys, const char* what) -> std::int64_t {
@@ -562,10 +577,20 @@ MoeModel moe_model_from_hf_config(const std::string& file, std::int64_t tp, cons
       const nlohmann::json& v = c[k];
       if (v.is_number_float() && std::trunc(v.get<double>()) == v.get<double>() &&
           std::abs(v.get<double>()) <= static_cast<double>(kMaxDim))  // 8.0: whole, but vLLM reads an int
-        throw InputError(path + ": " + k + " = " + printable(v.dump()) +
+        throw InputError(path + key_line(k) + ": " + k + " = " + printable(v.dump()) +
                          " is written as a decimal number; config.json gives it as a whole number (e.g. 8)");
+      // NaN and Infinity (Python's json writes them) were read as null, and said so: "= null" (a fresh
+      // MoE user's find, 2026-12-07).
+      if (v.is_null())
+        throw InputError(path + key_line(k) + ": " + k + " is null, NaN or Infinity, not the " + what +
+                         " (a whole number)");
       if (!v.is_number_integer() || (v.is_number_unsigned() && v.get<std::uint64_t>() > static_cast<std::uint64_t>(kMaxDim)))
-        throw InputError(path + ": " + k + " = " + printable(v.dump()) + " is not a whole number of at most 2147483647");
+        throw InputError(path + key_line(k) + ": " + k + " = " + printable(v.dump()) +
+                         " is not a whole number of at most 2147483647");
+      // Said by the file's key (it was validate_moe_model's "hidden = -4096 is outside ...": a fresh
+      // MoE user's find, 2026-12-07).
+      if (v.get<std::int64_t>() < 1)
+        throw InputError(path + key_line(k) + ": " + k + " = " + v.dump() + " must be at least 1 (the " + what + ")");
       if (found && v.get<std::int64_t>() != value)
         throw InputError(path + ": " + found + " = " + std::to_string(value) + " and " + k + " = " + v.dump() +
                          " disagree on the " + what);
@@ -629,6 +654,12 @@ MoeModel moe_model_from_hf_config(const std::string& file, std::int64_t tp, cons
       throw InputError(path + ": quantization_config.weight_block_size " + printable(b.dump()) + ": " + e.what());
     }
   };
+  // A quantization_config without its method: said as such (it was "quantization '' is not one vLLM's
+  // Triton fused MoE tunes": a fresh MoE user's find, 2026-12-07).
+  if (q && dtype_override.empty() && (!q->contains("quant_method") || (*q)["quant_method"].is_null()))
+    throw InputError(path + key_line("quantization_config") +
+                     ": quantization_config has no quant_method (vLLM tells a checkpoint's quantization by it: "
+                     "\"fp8\" for the fp8_w8a8 layer ranked here); or give --dtype");
   if (q && q->contains("quant_method") && !(*q)["quant_method"].is_string() && !(*q)["quant_method"].is_null())
     throw InputError(path + ": quantization_config.quant_method must be text, got " +
                      printable((*q)["quant_method"].dump()));
@@ -646,15 +677,17 @@ MoeModel moe_model_from_hf_config(const std::string& file, std::int64_t tp, cons
     // checkpoint runs another MoE kernel, which reads none of these files (it passed unsaid, where
     // fp8 is warned of: a fresh vLLM user's find, 2026-12-05).
     if (!method.empty() && method != "fp8" && warnings)
-      warnings->push_back(path + ": quantization '" + printable(method) + "': ranked as an unquantized " +
-                          printable(dtype_override) + " layer; vLLM runs such a checkpoint's MoE with another kernel, "
-                          "or reads files named for another dtype, so these files may go unread");
+      warnings->push_back(path + ": quantization '" + printable(method) + "': ranked as the " +
+                          printable(dtype_override) + " layer --dtype gives, not from the checkpoint's "
+                          "quantization_config; vLLM may run such a checkpoint's MoE with another kernel, or read "
+                          "files named for another dtype, so check that these files are read");
   } else if (q) {
     if (method != "fp8")
       throw InputError(path + ": quantization '" + printable(method) +
                        "' is not one vLLM's Triton fused MoE tunes here (bf16, fp16, fp8_w8a8): vLLM runs such a "
                        "checkpoint's MoE with another kernel, or reads files named for another dtype; --dtype bf16 "
-                       "ranks the layer as if unquantized (files vLLM may not read)");
+                       "ranks the layer as if unquantized, --dtype fp8_w8a8 as vLLM's per-tensor fp8 layer (an fp8 "
+                       "W8A8 checkpoint vLLM runs on its Triton fused MoE), either as files vLLM may not read");
     m.dtype = Dtype::fp8;
     m.quant_block = block_of(*q);
   } else {
@@ -665,6 +698,10 @@ MoeModel moe_model_from_hf_config(const std::string& file, std::int64_t tp, cons
                                                                                 : nullptr;
     const std::string td = key ? c[key].get<std::string>() : "bfloat16";
     m.dtype = lower(td) == "float16" ? Dtype::fp16 : Dtype::bf16;
+    // Another dtype (float32, int8) was ranked as bf16 unsaid (a fresh MoE user's find, 2026-12-07).
+    if (warnings && lower(td) != "float16" && lower(td) != "bfloat16")
+      warnings->push_back(path + ": " + key + " '" + printable(td) + "' is not a dtype vLLM's fused MoE runs "
+                          "(bfloat16, float16, or fp8 by quantization_config): ranked as bf16 (give --dtype to choose)");
   }
   // --tp is the command line's, not the file's: named so (it read as the file's fault: a fresh CI
   // user's find, 2026-12-05).
