@@ -31,11 +31,9 @@ inline std::string yaml_error_hint(std::string_view text, long error_line, long 
       return " (line " + std::to_string(line_no + first_line) + " indents with a tab: YAML indents with spaces)";
     for (std::size_t i = 0; control.empty() && i < line.size(); ++i) {
       const auto c = static_cast<unsigned char>(line[i]);
-      if ((c < 0x20 && c != '\t' && c != '\r') || c == 0x7f) {
-        static const char kHex[] = "0123456789abcdef";
-        control = " (line " + std::to_string(line_no + first_line) + " holds the control byte \\x" + kHex[c >> 4] + kHex[c & 15] +
-                  ", which YAML text cannot)";
-      }
+      if ((c < 0x20 && c != '\t' && c != '\r') || c == 0x7f)  // printable() writes it as \xHH
+        control = " (line " + std::to_string(line_no + first_line) + " holds the control byte " +
+                  printable(line.substr(i, 1)) + ", which YAML text cannot)";
     }
     start = end + 1;
     ++line_no;
