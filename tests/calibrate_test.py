@@ -304,6 +304,13 @@ size = os.path.getsize(victim)
 rc, out, err = run("calibrate", "--hw", "h200", "--target", "triton-tutorial", "--measurements", victim, "-o", victim)
 check("calibrate -o the measurements file: exit 2, the file untouched",
       rc == 2 and "is one of the input files" in err and os.path.getsize(victim) == size, err)
+# ... under another name of the same file, a hard link (taken as another file: a fresh CI user's find,
+# 2026-12-07).
+link = os.path.join(TMP, "victim-link.csv")
+os.link(victim, link)
+rc, out, err = run("calibrate", "--hw", "h200", "--target", "triton-tutorial", "--measurements", victim, "-o", link)
+check("calibrate -o a hard link of the measurements file: exit 2, the file untouched",
+      rc == 2 and "-o " + link + " is one of the input files" in err and os.path.getsize(victim) == size, err)
 # ... and so is -o naming the --hw profile file (it replaced the user's own profile, comments and all).
 own = os.path.join(TMP, "own-h200.yaml")
 with open("profiles/h200.yaml") as f, open(own, "w") as g:

@@ -34,8 +34,9 @@ inline std::string entry_place(long entry) {
   return entry > 0 ? "entry " + std::to_string(entry) + " of the list: " : std::string();
 }
 
-/// Whether two paths name one file (weakly canonical paths compared; where either cannot be
-/// resolved, the texts): the same file given twice on a command line.
+/// Whether two paths name one file: two existing names of one file (hard links too, by device and
+/// inode), else weakly canonical paths compared (where either cannot be resolved, the texts): the
+/// same file given twice on a command line.
 bool same_file(const std::string& a, const std::string& b);
 
 /// Makes input text safe to quote inside a one-line message: printable ASCII and well-formed UTF-8
