@@ -167,6 +167,10 @@ for what, cli_args, call in [
     check(f"{what}: gemm_advisor.Error, a ValueError", isinstance(e, g.Error) and isinstance(e, ValueError), repr(e))
     check(f"{what}: the CLI's message", e is not None and str(e) == want, f"{e} != {want}")
     check(f"{what}: one line", e is not None and "\n" not in str(e), repr(e))
+# Blanks around a target's name are dropped, as hw='s are (2026-12-07): the same ranking.
+check("target=' triton-tutorial ' ranks as target='triton-tutorial'",
+      g.rank("64x64x64", hw="h200", target=" triton-tutorial ", top=3)
+      == g.rank("64x64x64", hw="h200", target="triton-tutorial", top=3))
 for what, call in [
     ("an unknown dtype", lambda: g.rank("64x64x64", hw="h200", dtype="fp12")),
     ("an unknown layout", lambda: g.rank("64x64x64", hw="h200", layout="NX")),

@@ -202,7 +202,11 @@ void add_target_option(CLI::App* cmd, std::string& target) {
   for (const gemm_advisor::Target* t : gemm_advisor::all_targets()) names.emplace_back(t->name());
   cmd->add_option("--target", target, "Kernel whose configs are ranked (see `gemm-advisor targets`)")
       ->capture_default_str()
-      ->transform(CLI::IsMember(names, CLI::ignore_case));
+      // Blanks around the name dropped ("triton " was refused where --hw's are dropped), none inside.
+      ->transform(CLI::IsMember(names, CLI::ignore_case, [](std::string s) {
+        const std::size_t first = s.find_first_not_of(" \t"), last = s.find_last_not_of(" \t");
+        return first == std::string::npos ? std::string() : s.substr(first, last - first + 1);
+      }));
 }
 
 std::string default_hardware() {

@@ -7,6 +7,7 @@
 #include "gemm_advisor/targets/triton_tutorial.hpp"
 #include "gemm_advisor/targets/vllm_fp8_block.hpp"
 #include "gemm_advisor/targets/vllm_fused_moe.hpp"
+#include "text.hpp"
 
 namespace gemm_advisor {
 
@@ -46,7 +47,9 @@ std::string target_names() {
 }
 
 const Target& find_target(std::string_view name) {
-  if (const Target* t = find_target_or_null(name)) return *t;
+  // Blanks around the name (a shell variable's, a Python string's) dropped, as --hw's and a layout's
+  // are (target="triton " was refused where layout="NN " was taken: a fresh user's find, 2026-12-07).
+  if (const Target* t = find_target_or_null(text::trim(name))) return *t;
   throw InputError("unknown target '" + printable(name) + "' (known: " + target_names() + ")");
 }
 
