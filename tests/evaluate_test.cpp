@@ -38,6 +38,9 @@ TEST_CASE("spearman, geomean and percentile by hand", "[evaluate]") {
   CHECK_THROWS_AS(percentile({1, 2, 3}, -1), InputError);
   CHECK_THROWS_AS(percentile({1, 2, 3}, std::nan("")), InputError);
   CHECK_THROWS_AS(spearman({1, 2}, {5, 4, 3}), InputError);
+  // A value that is not positive: said, not NaN (a fresh C++ consumer's find, 2026-12-07).
+  CHECK_THROWS_WITH(geomean({-1, 4}), "geomean: -1 is not a positive finite value");
+  CHECK_THROWS_AS(geomean({0, 4}), InputError);
   CHECK(std::isnan(spearman({1, std::nan(""), 3}, {1, 2, 3})));
 }
 
@@ -51,6 +54,13 @@ TEST_CASE("evaluate refuses hand-built rows the reader would refuse", "[evaluate
   CHECK_THROWS_WITH(evaluate(shapes, test_util::toy(), triton_target()), Catch::Contains("needs a time above 0 ms"));
   shapes[0].configs[0].ms = -1;
   CHECK_THROWS_AS(evaluate(shapes, test_util::toy(), triton_target()), InputError);
+  // ... past the readers' 1e9 ms bound, and an empty status (a cut-off row, which the readers refuse:
+  // the shape was dropped unsaid; a fresh C++ consumer's finds, 2026-12-07).
+  shapes[0].configs[0].ms = 1e300;
+  CHECK_THROWS_WITH(evaluate(shapes, test_util::toy(), triton_target()), Catch::Contains("at most 1e9"));
+  shapes[0].configs[0].ms = 1.0;
+  shapes[0].configs[0].status = "";
+  CHECK_THROWS_WITH(evaluate(shapes, test_util::toy(), triton_target()), Catch::Contains("an empty status"));
 }
 
 TEST_CASE("calibrate refuses a null parameter to fit", "[evaluate][errors]") {

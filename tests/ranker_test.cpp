@@ -245,7 +245,7 @@ TEST_CASE("advise refuses a problem built by hand that is not valid", "[ranker][
                     Catch::Contains("warp_size must be a positive number"));
   CHECK_THROWS_WITH(advise(triton_target(), p, with([](Profile& e) { e.hw.matrix_peak_fraction = 0; }), nullptr, 1,
                            space, out),
-                    Catch::Contains("matrix_peak_fraction must be a positive number"));
+                    Catch::Contains("matrix_peak_fraction must be a fraction in (0, 1], got 0"));
   CHECK_THROWS_WITH(advise(triton_target(), p, with([](Profile& e) { e.triton.max_num_stages = 0; }), nullptr, 1,
                            space, out),
                     Catch::Contains("triton.max_num_stages must be a positive number"));
@@ -259,8 +259,33 @@ TEST_CASE("advise refuses a problem built by hand that is not valid", "[ranker][
   CHECK_THROWS_WITH(advise(triton_target(), p, with([](Profile& e) { e.model.push_back({nullptr, 1.0}); }), nullptr, 1,
                            space, out),
                     Catch::Contains("names no parameter"));
+  // ... and the rest of what parse_profile checks (a fresh C++ consumer's finds, 2026-12-07: a negative
+  // DRAM latency ranked every config feasible at -1058 s, a zero bf16 rate at infinity, a NaN L2
+  // latency or a zero instruction at NaN).
+  const auto bf16 = static_cast<std::size_t>(Dtype::bf16);
+  const std::pair<std::function<void(Profile&)>, const char*> more[] = {
+      {[](Profile& e) { e.hw.dram_latency_s = -1; }, "dram_latency_s must be a positive number, got -1"},
+      {[](Profile& e) { e.hw.l2_latency_s = std::nan(""); }, "l2_latency_s must be a positive number, got nan"},
+      {[&](Profile& e) { e.hw.matrix[bf16]->flops_per_cycle_per_cu = 0; },
+       "matrix bf16 flops_per_cycle_per_cu must be a positive number, got 0"},
+      {[&](Profile& e) { e.hw.matrix[bf16]->instruction_k = 0; }, "matrix bf16 instruction 64x8x0: each size must be at least 1"},
+      {[](Profile& e) { e.hw.xcd_count = 0; }, "xcd_count must be a positive number, got 0"},
+      {[](Profile& e) { e.hw.misaligned_store_fraction = 0; }, "misaligned_store_fraction must be a fraction in (0, 1], got 0"},
+      {[](Profile& e) { e.hw.dram_bandwidth_fraction = 1.5; }, "dram_bandwidth_fraction must be a fraction in (0, 1], got 1.5"},
+      {[](Profile& e) { e.hw.matrix_instruction_warps = 0; }, "matrix_instruction_warps must be a positive number"},
+      {[](Profile& e) { e.triton.smem_stage_offset = -5; }, "triton.smem_stage_offset must be a number of at least 0, got -5"},
+      {[](Profile& e) { e.hw.l2_bytes = std::nan(""); }, "l2_bytes must be a number of at least 0, got nan"},
+      {[](Profile& e) { e.hw.tensor_memory_bytes_per_cu = -1; }, "tensor_memory_bytes_per_cu must be a number of at least 0"},
+  };
+  for (const auto& [edit, what] : more) {
+    INFO(what);
+    CHECK_THROWS_WITH(advise(triton_target(), p, with(edit), nullptr, 1, space, out), Catch::Contains(what));
+  }
   const std::vector<TileConfig> none;
   CHECK_THROWS_WITH(advise(triton_target(), p, h200, &none, 1, space, out), Catch::Contains("no config given to rank"));
+  // rank_configs, public too, checks the problem as advise does (a 0x0x0 problem was ranked).
+  CHECK_THROWS_WITH(rank_configs(triton_target(), GemmProblem{}, h200, {TileConfig{}}, out),
+                    Catch::Contains("M must be at least 1"));
   // A loaded profile edited in code to a figure no reader passes, and a dtype out of the enum: named
   // (a zero DRAM bandwidth ranked every config at NaN, marked feasible).
   Profile edited = hw;

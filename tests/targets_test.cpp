@@ -55,6 +55,10 @@ TEST_CASE("every target is listed once, triton first, and found by name", "[targ
   CHECK(&find_target("triton-tutorial") == &triton_tutorial_target());
   CHECK(&find_target("vllm-fp8-block") == &vllm_fp8_block_target());
   CHECK_THROWS_WITH(find_target("cutlass"), Catch::Contains("unknown target 'cutlass'") && Catch::Contains("triton-tutorial"));
+  // Any case and blanks around the name, as the CLI's --target takes them (2026-12-07: "TRITON" and
+  // "triton " were unknown to the library); a blank inside is no name.
+  CHECK(&find_target(" TRITON-Tutorial\t") == &triton_tutorial_target());
+  CHECK_THROWS_WITH(find_target("triton tutorial"), Catch::Contains("unknown target 'triton tutorial'"));
   for (const Target* t : all) {
     INFO(t->name());
     CHECK_FALSE(t->info().kernel.empty());

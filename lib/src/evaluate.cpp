@@ -6,6 +6,8 @@
 #include <limits>
 #include <numeric>
 
+#include <fmt/format.h>
+
 #include "gemm_advisor/advise.hpp"
 #include "gemm_advisor/error.hpp"
 #include "gemm_advisor/report.hpp"
@@ -55,7 +57,12 @@ double spearman(const std::vector<double>& a, const std::vector<double>& b) {
 double geomean(const std::vector<double>& v) {
   if (v.empty()) return 0;
   double s = 0;
-  for (double x : v) s += std::log(x);
+  for (double x : v) {
+    // Not positive or not finite: said (it returned NaN: a fresh C++ consumer's find, 2026-12-07).
+    if (!(x > 0) || !std::isfinite(x))
+      throw InputError("geomean: " + fmt::format("{:g}", x) + " is not a positive finite value");
+    s += std::log(x);
+  }
   // A geometric mean lies between the smallest and the largest value; the rounding of log and exp
   // can put it just outside (100 of oracle on every shape came out 100.00000000000013%: a fresh
   // user's find, 2026-12-03).
@@ -105,9 +112,14 @@ Evaluation evaluate(const std::vector<MeasuredShape>& shapes, const Profile& pro
     for (const MeasuredConfig& mc : shape.configs) {
       // The reader's rule for hand-built rows too (ms 0 gave a NaN geomean, -1 a 100% pick: a fresh
       // library consumer's find, 2026-12-05).
-      if (mc.status == "ok" && !(mc.ms > 0 && std::isfinite(mc.ms)))
+      if (mc.status == "ok" && !(mc.ms > 0 && mc.ms <= kMaxMeasuredMs))
         throw InputError("evaluate: " + shape.problem.shape_text() + " " + mc.config.text() + ": status ok needs a time " +
-                         "above 0 ms, got " + std::to_string(mc.ms));
+                         "above 0 ms and at most 1e9 (the readers' bound), got " + fmt::format("{:g}", mc.ms));
+      // An empty status: a cut-off row, as the readers refuse it (the shape was dropped unsaid: a fresh
+      // C++ consumer's find, 2026-12-07).
+      if (mc.status.empty())
+        throw InputError("evaluate: " + shape.problem.shape_text() + " " + mc.config.text() +
+                         ": an empty status (\"ok\", or why the run has no time)");
       if (mc.status != "ok") {
         ++se.failed_rows;
         if (mc.config == fixed && !is_timing_check_status(mc.status)) default_failed = true;

@@ -28,6 +28,9 @@ bool same_but_stages(const TileConfig& a, const TileConfig& b) {
 void rank_configs(const Target& target, const GemmProblem& p, const Profile& profile,
                   const std::vector<TileConfig>& candidates, std::vector<RankedConfig>& out, std::size_t top,
                   bool from_space) {
+  // A problem built by hand is checked here too, as advise checks it (a 0x0x0 problem ranked with a
+  // reason about its split: a fresh C++ consumer's find, 2026-12-07).
+  validate_problem(p);
   EstimateContext context = target.context(p, profile);
   context.configs_from_space = from_space;
   rank_configs(target, context, candidates, out, top);

@@ -48,8 +48,9 @@ std::string target_names() {
 
 const Target& find_target(std::string_view name) {
   // Blanks around the name (a shell variable's, a Python string's) dropped, as --hw's and a layout's
-  // are (target="triton " was refused where layout="NN " was taken: a fresh user's find, 2026-12-07).
-  if (const Target* t = find_target_or_null(text::trim(name))) return *t;
+  // are (target="triton " was refused where layout="NN " was taken: a fresh user's find, 2026-12-07),
+  // and any case taken, as the CLI's --target takes it ("TRITON" was unknown to the library).
+  if (const Target* t = find_target_or_null(text::lower(text::trim(name)))) return *t;  // any case, as the CLI's
   throw InputError("unknown target '" + printable(name) + "' (known: " + target_names() + ")");
 }
 

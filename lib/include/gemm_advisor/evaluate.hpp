@@ -18,6 +18,8 @@ namespace gemm_advisor {
 /// samples of different lengths.
 double spearman(const std::vector<double>& a, const std::vector<double>& b);
 /// Geometric mean of positive values (0 for an empty list), never outside their range (rounding).
+/// Throws InputError for a value that is not positive and finite (it returned NaN), as percentile
+/// and spearman throw for what they cannot take.
 double geomean(const std::vector<double>& v);
 /// Percentile by linear interpolation between closest ranks, q in [0, 1] (0 for an empty list).
 /// Throws InputError for a q outside [0, 1] (or NaN).

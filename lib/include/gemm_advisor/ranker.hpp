@@ -21,6 +21,7 @@ struct RankedConfig {
 /// least `top` of them, in exactly the order a full ranking gives them); 0 keeps all.
 /// `out` is cleared and reused (batch mode keeps one per thread).
 /// `from_space`: the candidates are target.candidates(p, profile) (EstimateContext::configs_from_space).
+/// Throws InputError for a problem that is not valid (validate_problem).
 void rank_configs(const Target& target, const GemmProblem& p, const Profile& profile,
                   const std::vector<TileConfig>& candidates, std::vector<RankedConfig>& out, std::size_t top = 0,
                   bool from_space = false);

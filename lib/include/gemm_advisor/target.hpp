@@ -54,7 +54,8 @@ class Target {
   virtual const ModelParams& default_params() const = 0;
 
   /// Why this kernel cannot run the problem at all on the profile (a dtype, layout or batch it does
-  /// not take, a dtype the hardware lacks), or "" when it can.
+  /// not take, a dtype the hardware lacks), or "" when it can. The problem must be valid
+  /// (validate_problem: sizes of at least 1 are not checked here), as for candidates and estimate.
   virtual std::string problem_error(const GemmProblem& p, const Profile& profile) const = 0;
 
   /// The candidate space for a problem, every config feasible. `out` is cleared first (batch mode
@@ -119,7 +120,8 @@ class Target {
 
 /// Every target, in the order `gemm-advisor targets` lists them (triton first: the default).
 const std::vector<const Target*>& all_targets();
-/// The target named `name`. Throws InputError naming it and listing the known ones.
+/// The target named `name` (any case, blanks around it dropped). Throws InputError naming it and
+/// listing the known ones.
 const Target& find_target(std::string_view name);
 /// ... or nullptr.
 const Target* find_target_or_null(std::string_view name);
