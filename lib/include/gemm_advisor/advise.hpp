@@ -13,8 +13,8 @@ namespace gemm_advisor {
 /// Ranks the target's candidate space for `p` on `profile` (or exactly `given`, when not null) into
 /// `out` (rank_configs: feasible first in rank order, then the infeasible given ones with their
 /// reason; `top` as there, 0 = all). `space` is scratch for the candidate list (batch keeps one per
-/// thread). `given` configs are ranked as given, a config listed twice twice (read_candidates drops
-/// repeats). Throws InputError when the problem is not valid (validate_problem: a problem built by
+/// thread). `given` configs are ranked as given: one listed twice is ranked twice (read_candidates
+/// drops repeats). Throws InputError when the problem is not valid (validate_problem: a problem built by
 /// hand is checked too), the profile holds a figure parse_profile would refuse (one edited in code:
 /// a rate, latency or size of 0, negative or NaN), or the target cannot run the problem on the profile
 /// at all (Target::problem_error). An empty or all-infeasible result is the caller's to report.
