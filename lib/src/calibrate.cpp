@@ -275,6 +275,50 @@ std::vector<std::vector<std::size_t>> family_folds(const std::vector<MeasuredSha
   return out;
 }
 
+namespace {
+
+// The range of `a` and `b` together: each size's least and largest of either, the dtypes and layouts
+// of either, sorted as the reader keeps them (Dtype order, by name).
+FittedShapeRange united(FittedShapeRange a, const FittedShapeRange& b) {
+  a.m_min = std::min(a.m_min, b.m_min), a.m_max = std::max(a.m_max, b.m_max);
+  a.n_min = std::min(a.n_min, b.n_min), a.n_max = std::max(a.n_max, b.n_max);
+  a.k_min = std::min(a.k_min, b.k_min), a.k_max = std::max(a.k_max, b.k_max);
+  a.batch_min = std::min(a.batch_min, b.batch_min), a.batch_max = std::max(a.batch_max, b.batch_max);
+  const auto add = [](auto& to, const auto& from) {
+    for (const auto& v : from)
+      if (std::find(to.begin(), to.end(), v) == to.end()) to.push_back(v);
+    std::sort(to.begin(), to.end());
+  };
+  add(a.dtypes, b.dtypes);
+  add(a.layouts, b.layouts);
+  return a;
+}
+
+// What both of an earlier fit's range `a` and this fit's `b` saw: each size's greater least and smaller
+// largest, the dtypes and layouts in both (where `a` records none, b's: an overlay written before
+// they were recorded); nullopt where that leaves nothing.
+std::optional<FittedShapeRange> intersection(const FittedShapeRange& a, const FittedShapeRange& b) {
+  FittedShapeRange both = b;
+  both.m_min = std::max(a.m_min, b.m_min), both.m_max = std::min(a.m_max, b.m_max);
+  both.n_min = std::max(a.n_min, b.n_min), both.n_max = std::min(a.n_max, b.n_max);
+  both.k_min = std::max(a.k_min, b.k_min), both.k_max = std::min(a.k_max, b.k_max);
+  if (a.batch_max > 0) both.batch_min = std::max(a.batch_min, b.batch_min), both.batch_max = std::min(a.batch_max, b.batch_max);
+  const auto keep_in = [](auto& kept, const auto& earlier) {
+    if (earlier.empty()) return;
+    kept.erase(std::remove_if(kept.begin(), kept.end(),
+                              [&](const auto& v) { return std::find(earlier.begin(), earlier.end(), v) == earlier.end(); }),
+               kept.end());
+  };
+  keep_in(both.dtypes, a.dtypes);
+  keep_in(both.layouts, a.layouts);
+  if (both.m_min > both.m_max || both.n_min > both.n_max || both.k_min > both.k_max || both.batch_min > both.batch_max ||
+      both.dtypes.empty() || both.layouts.empty())
+    return std::nullopt;
+  return both;
+}
+
+}  // namespace
+
 Calibration calibrate(const std::vector<MeasuredShape>& shapes, const Profile& profile, const Target& target,
                       const CalibrationOptions& options) {
   CalibrationOptions o = options;
@@ -367,21 +411,10 @@ Calibration calibrate(const std::vector<MeasuredShape>& shapes, const Profile& p
   bool first_range = true;
   for (const MeasuredShape& s : usable) {
     if (target.param_variant(s.problem) != c.variant) continue;
-    FittedShapeRange& r = c.fitted_range;
     const FittedShapeRange p = fitted_sizes(s.problem);  // a fused-MoE launch as its layer
-    if (first_range) r = p;
-    r.m_min = std::min(r.m_min, p.m_min), r.m_max = std::max(r.m_max, p.m_max);
-    r.n_min = std::min(r.n_min, p.n_min), r.n_max = std::max(r.n_max, p.n_max);
-    r.k_min = std::min(r.k_min, p.k_min), r.k_max = std::max(r.k_max, p.k_max);
-    r.batch_min = std::min(r.batch_min, p.batch_min), r.batch_max = std::max(r.batch_max, p.batch_max);
-    if (std::find(r.dtypes.begin(), r.dtypes.end(), p.dtypes.front()) == r.dtypes.end()) r.dtypes.push_back(p.dtypes.front());
-    if (std::find(r.layouts.begin(), r.layouts.end(), p.layouts.front()) == r.layouts.end())
-      r.layouts.push_back(p.layouts.front());
+    c.fitted_range = first_range ? p : united(c.fitted_range, p);
     first_range = false;
   }
-  // In Dtype order and by name, as the reader keeps them.
-  std::sort(c.fitted_range.dtypes.begin(), c.fitted_range.dtypes.end());
-  std::sort(c.fitted_range.layouts.begin(), c.fitted_range.layouts.end());
   for (const ModelParamInfo* info : o.params) c.fitted_names.emplace_back(info->name);
   // A fit of some of a section's parameters (--params) on an overlay whose others were fitted on other
   // shapes: the sizes both fits saw, the intersection (the range was this fit's alone, though most of
@@ -395,24 +428,10 @@ Calibration calibrate(const std::vector<MeasuredShape>& shapes, const Profile& p
         if (std::find(c.fitted_names.begin(), c.fitted_names.end(), info->name) == c.fitted_names.end())
           kept.emplace_back(info->name);
     if (!kept.empty()) {
-      const FittedShapeRange& a = prev->second;
-      const FittedShapeRange& b = c.fitted_range;
-      FittedShapeRange both{std::max(a.m_min, b.m_min), std::min(a.m_max, b.m_max),
-                            std::max(a.n_min, b.n_min), std::min(a.n_max, b.n_max),
-                            std::max(a.k_min, b.k_min), std::min(a.k_max, b.k_max), {}, 0, 0, {}};
-      // The batches, dtypes and layouts both saw (an earlier range without them: this fit's).
-      both.batch_min = a.batch_max > 0 ? std::max(a.batch_min, b.batch_min) : b.batch_min;
-      both.batch_max = a.batch_max > 0 ? std::min(a.batch_max, b.batch_max) : b.batch_max;
-      for (const Dtype d : b.dtypes)
-        if (a.dtypes.empty() || std::find(a.dtypes.begin(), a.dtypes.end(), d) != a.dtypes.end()) both.dtypes.push_back(d);
-      for (const std::string& l : b.layouts)
-        if (a.layouts.empty() || std::find(a.layouts.begin(), a.layouts.end(), l) != a.layouts.end())
-          both.layouts.push_back(l);
       std::string names;
       for (const std::string& n : kept) names += (names.empty() ? "" : ", ") + n;
-      if (both.m_min <= both.m_max && both.n_min <= both.n_max && both.k_min <= both.k_max &&
-          both.batch_min <= both.batch_max && !both.dtypes.empty() && !both.layouts.empty()) {
-        c.fitted_range = both;
+      if (const std::optional<FittedShapeRange> both = intersection(prev->second, c.fitted_range)) {
+        c.fitted_range = *both;
         c.range_note = "the sizes both this fit and the earlier fit of the parameters it leaves as they were (" +
                        names + ") saw: their intersection";
       } else {

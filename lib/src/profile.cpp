@@ -226,6 +226,7 @@ class ProfileReader {
     YAML::Node n = root[key];
     if (!n) {
       error(root, "missing section '" + key + "'");
+      missing_sections_.insert(key);
       return YAML::Node();
     }
     // An empty section (every line under it deleted) says so: "must be a mapping" hid the rule
@@ -443,6 +444,8 @@ class ProfileReader {
   const std::set<std::string>& numeric_keys() const { return numeric_keys_; }
   /// Paths of the mappings that had a YAML merge key (an error): their merged keys are missing.
   const std::set<std::string>& merged_paths() const { return merged_paths_; }
+  /// Whether section() said `key` is missing (its error stands for the keys under it).
+  bool section_missing(const std::string& key) const { return missing_sections_.count(key) > 0; }
 
  private:
   std::string source_;
@@ -450,6 +453,7 @@ class ProfileReader {
   std::set<std::string> numeric_keys_;
   std::map<std::string, std::vector<std::string>> unknown_keys_;  // parent path -> unknown keys
   std::set<std::string> merged_paths_;  // paths of mappings with a YAML merge key (refused)
+  std::set<std::string> missing_sections_;  // required sections section() said are missing
   std::set<std::pair<int, int>> reported_;                          // (line, column) of values with an error
   std::set<std::pair<int, int>> maps_with_bad_keys_;                // (line, column) of maps with a key that is no name
 };
@@ -1230,11 +1234,7 @@ void check_sources(ProfileReader& r, const YAML::Node& root) {
     // Not under a required section that is missing: its error says so (ten such warnings came before
     // "missing section 'memory'": a fresh user's find, left alone in the forty-seventh note).
     const std::string& cited_path = kv.first.IsScalar() ? kv.first.Scalar() : std::string();
-    const std::string section = cited_path.substr(0, cited_path.find('.'));
-    const bool section_missing =
-        (section == "compute" || section == "memory" || section == "efficiency" || section == "matrix" ||
-         section == "triton") &&
-        !root[section];
+    const bool section_missing = r.section_missing(cited_path.substr(0, cited_path.find('.')));
     if (kv.first.IsScalar() && !under_merge && !section_missing && !has_dotted_path(root, kv.first.Scalar()))
       r.warn(kv.first, "'sources' entry '" + printable(kv.first.Scalar()) +
                            "' names no key of the profile (keys are dotted paths from the top)");
@@ -1540,9 +1540,7 @@ Profile load_profile(const std::string& name_or_path, ProfileDiagnostics* diagno
     // A virtual function (SR-IOV, "AMD Instinct MI300X VF" in cloud VMs) is the whole GPU on a host
     // of one VF a GPU and a partition on others: no alias, but said so (it was told it was another
     // card with its own SM count: a fresh user's find, 2026-12-07).
-    bool amd = false;  // the shipped profile's vendor, for its words (CU or SM; rocminfo or torch)
-    for (const auto& e : embedded_profiles())
-      if (e.name == name) amd = parse_profile(e.yaml, "embedded:" + std::string(e.name)).hw.vendor == "amd";
+    const bool amd = load_profile(name).hw.vendor == "amd";  // for its words (CU or SM; rocminfo or torch)
     const std::string padded = " " + text::lower(name_or_path) + " ";
     if (padded.find(" vf ") != std::string::npos)
       throw InputError("unknown hardware profile '" + printable(name_or_path) + "': a virtual function of the " +
