@@ -9,7 +9,11 @@ Per buffer size: a random cyclic permutation of its 128-byte slots. L2 sizes (2-
 L2): a full pass first, so every slot is in L2, then timed hops continue along the chain. DRAM sizes
 (256 MB, 2 GiB): the timed hops continue the chain from where the previous run stopped and never
 revisit a slot (fewer hops than slots), after 512 MB written to evict the buffer's own initialising
-writes, so every load misses the L2. Time per hop is the slope
+writes, so every load misses the L2. DRAM sizes run two chains (column `chain`): `random`, one
+permutation of every slot, so nearly every hop also lands on another 2 MiB page than the last and
+may miss the TLB; `page-local`, the 2 MiB pages in random order and each page's slots in random
+order within it, so the ~61,000 hops of a run touch a handful of pages and the time is the DRAM's
+without the TLB's misses, as a GEMM's loads see it (a tile's rows are contiguous). Time per hop is the slope
 between runs of N and 2N hops (CUDA events, median of 5 each), which removes the launch. Cycles at
 the SM clock read from nvidia-smi during the runs. Written for this project; the method is the
 usual one (e.g. Jia et al., "Dissecting the NVIDIA Volta GPU Architecture via Microbenchmarking").
@@ -38,10 +42,18 @@ def main():
     a = ap.parse_args()
     stride = 16  # int64 elements = 128 bytes
     rows = []
-    for size_mb, level in ((2, "L2"), (8, "L2"), (24, "L2"), (256, "DRAM"), (2048, "DRAM")):
+    page_slots = (2 << 20) // 128  # slots of a 2 MiB page
+    plan = [(2, "L2", "random"), (8, "L2", "random"), (24, "L2", "random")]
+    plan += [(mb, "DRAM", chain) for mb in (256, 2048) for chain in ("random", "page-local")]
+    for size_mb, level, chain in plan:
         try:
             slots = size_mb * (1 << 20) // 128
-            perm = torch.randperm(slots, device="cuda")
+            if chain == "random":
+                perm = torch.randperm(slots, device="cuda")
+            else:  # pages in random order, each page's slots in random order within it
+                pages = slots // page_slots
+                within = torch.argsort(torch.rand(pages, page_slots, device="cuda"), dim=1)
+                perm = (torch.randperm(pages, device="cuda")[:, None] * page_slots + within).reshape(-1)
             buf = torch.zeros(slots * stride, dtype=torch.int64, device="cuda")
             buf[perm * stride] = torch.roll(perm, -1) * stride
             cur = torch.zeros(1, dtype=torch.int64, device="cuda")
@@ -73,14 +85,14 @@ def main():
                 clocks.append(sm_clock_mhz())
             ns = (times[2 * n] - times[n]) / n
             clock = max(clocks)
-            rows.append(dict(level=level, size_mb=size_mb, hops=n, ns_per_hop=f"{ns:.1f}",
+            rows.append(dict(level=level, chain=chain, size_mb=size_mb, hops=n, ns_per_hop=f"{ns:.1f}",
                              cycles_at_clock=f"{ns * clock / 1e3:.0f}", cycles_at_1980=f"{ns * 1.98:.0f}",
                              sm_clock_mhz=clock))
             print(rows[-1], flush=True)
             del buf, perm
             torch.cuda.empty_cache()
         except Exception as e:  # noqa: BLE001 - one size failing keeps the others
-            print(f"chase: {size_mb} MB: {type(e).__name__}: {str(e)[:300]}", flush=True)
+            print(f"chase: {size_mb} MB {chain}: {type(e).__name__}: {str(e)[:300]}", flush=True)
     write_rows(a.out, rows)
 
 
