@@ -246,7 +246,7 @@ with open(refit) as f:
 check("a one-parameter refit on an overlay: the recorded sizes are both fits' intersection, said in the provenance",
       rc == 0 and "  fitted_shapes:\n    triton:\n" + "".join(f"      {d}: [{lo}, {hi}]\n" for d, (lo, hi) in both.items())
       + f"      batch: [{both_batch[0]}, {both_batch[1]}]\n      dtypes: [{', '.join(both_dtypes)}]\n"
-      f"      layouts: [{', '.join(both_layouts)}]\n" in refit_text and "fitted_shapes: the sizes both this fit and the earlier fit of the parameters it leaves as "
+      f"      layouts: [{', '.join(both_layouts)}]\n" in refit_text and "fitted_shapes: the shapes both this fit and the earlier fit of the parameters it leaves as "
       "they were (" in refit_text, refit_text[refit_text.find("fitted_shapes"):][:400] + json.dumps(both) + err)
 # A hand-edited range that cannot be is an error at its line.
 bad_range = write("bad-range.yaml", open(out_yaml).read().replace(
@@ -819,5 +819,98 @@ text = open(kept).read() if os.path.exists(kept) else ""
 check("a fit that moves nothing writes the fitted parameters' values, and says so",
       rc == 0 and "holds the start's values (embedded:h200), written out" in err
       and "async_copy_fill_fraction: 0.35" in text, err + text[-600:])
+
+# A fresh calibrating user's finds (2026-12-07), on the H100 check set (11 shapes, its own families).
+H100 = "data/measurements/h100-check.csv"
+with open(H100) as f:
+    h100_rows = list(csv.DictReader(f))
+
+
+def write_rows(name, rows, fieldnames=None):
+    path = os.path.join(TMP, name)
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=fieldnames or list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    return path
+
+
+# A refit of an overlay on the data it was fitted on: its "held out" figures score values that saw those
+# shapes; said, and kept in the provenance (the report said "held out" unqualified).
+first_fit, refit = os.path.join(TMP, "first-fit.yaml"), os.path.join(TMP, "refit.yaml")
+rc, out, err = run("calibrate", "--hw", "h100", "--measurements", H100, "--folds", "4", "-o", first_fit)
+rc2, out2, err2 = run("calibrate", "--hw", first_fit, "--measurements", H100, "--folds", "4", "-o", refit)
+refit_text = open(refit).read() if os.path.exists(refit) else ""
+check("a refit on the start's own data: warned, and noted in the provenance",
+      rc == 0 and rc2 == 0 and f"the start profile was fitted on {os.path.abspath(H100)} already" in err2 and
+      "- \"note: the start profile was fitted on" in refit_text and "the start profile was fitted" not in err,
+      err2[-600:])
+# Four families that timed the same shapes are one group in the folds: the error says so, not that the
+# families' sizes are unequal (they were 11 shapes each).
+repeated = write_rows("repeated-families.csv", [{**r, "family": f} for f in ("run1", "run2", "run3", "run4")
+                                                for r in h100_rows], list(h100_rows[0]) + ["family"])
+rc, out, err = run("calibrate", "--hw", "h100", "--measurements", repeated, "--folds", "2",
+                   "-o", os.path.join(TMP, "never.yaml"))
+check("families sharing every shape: one group, said so",
+      rc == 1 and "1 shape family is fewer than the 2 folds (families that timed the same problem are held out "
+      "together: 4 families make 1 such group)" in err and "a problem timed in two families joins them" in err, err)
+# An output folder where no file can be created (/proc: for root too, which access() lets through) is
+# refused before the fit, not after it (-v logs each fold's fit).
+rc, out, err = run("-v", "calibrate", "--hw", "h100", "--measurements", H100, "--folds", "4",
+                   "-o", "/proc/gemm-advisor-calibrate-test.yaml")
+check("-o where no file can be created: refused before the fit",
+      rc == 1 and "/proc/gemm-advisor-calibrate-test.yaml: cannot write" in err and "fitted (" not in err and out == "",
+      err[-600:])
+# Every config of every shape at one time: scored 100% whatever is picked; said by calibrate and evaluate.
+constant = write_rows("constant.csv", [{**r, "ms": "1.0"} for r in h100_rows])
+rc, out, err = run("calibrate", "--hw", "h100", "--measurements", constant, "--folds", "4",
+                   "-o", os.path.join(TMP, "constant.yaml"))
+rc2, out2, err2 = run("evaluate", "--hw", "h100", "--measurements", constant)
+check("constant times: calibrate and evaluate say the shapes score 100% whatever",
+      rc == 0 and rc2 == 0 and f"{constant}: 11 of the 11 shapes have every config at one time" in err and
+      "whatever the parameters" in err and "11 of the 11 shapes have every config at one time" in err2 and
+      "whatever the model picks" in err2 and "one time" not in run("evaluate", "--hw", "h100", "--measurements", H100)[2],
+      err + err2)
+# Every row failed: the error names the file (it named none).
+failed = write_rows("all-failed.csv", [{**r, "status": "compile_error"} for r in h100_rows])
+rc, out, err = run("calibrate", "--hw", "h100", "--measurements", failed, "-o", os.path.join(TMP, "failed.yaml"))
+check("every row failed: the error names the file",
+      rc == 1 and f"{failed}: no config of the triton kernel ran (no row with status ok and a time): nothing to fit"
+      in err, err)
+# A control byte in -o's name: the "wrote" line escapes it, and gives --hw as bash's $'...'.
+odd = os.path.join(TMP, "a\x1b[31mb.yaml")
+rc, out, err = run("calibrate", "--hw", "h100", "--measurements", H100, "--folds", "4", "-o", odd)
+check("-o with an ESC: no raw control byte on stdout, --hw as $'...'",
+      rc == 0 and "\x1b" not in out and "--hw $'" in out and "\\x1b[31mb.yaml' --target triton)" in out, repr(out[-300:]))
+# The report names the kernel fitted where --kernel differs from the target.
+mine = write_rows("mine.csv", [{**r, "kernel": "my-matmul"} if r["kernel"] == "triton" else r for r in h100_rows])
+rc, out, err = run("calibrate", "--hw", "h100", "--kernel", "my-matmul", "--measurements", mine, "--folds", "4",
+                   "-o", os.path.join(TMP, "mine.yaml"))
+rc2, out2, err2 = run("evaluate", "--hw", "h100", "--kernel", "my-matmul", "--measurements", mine)
+check("the reports name --kernel", rc == 0 and rc2 == 0 and
+      out.startswith("calibrate triton to kernel my-matmul on h100") and
+      out2.startswith("evaluate triton (kernel my-matmul) on h100"), out[:200] + out2[:200])
+# A hand-edited calibration.target that names no target: an error at its line.
+if os.path.exists(first_fit):
+    lines = open(first_fit).read().split("\n")
+    at = next(i for i, l in enumerate(lines) if l == "  target: triton")
+    lines[at] = "  target: nosuch"
+    bad = write("bad-target.yaml", "\n".join(lines))
+    rc, out, err = run("profiles", "validate", bad)
+    check("calibration.target naming no target: an error at its line",
+          rc == 1 and f"{bad}:{at + 1}: 'calibration.target' names no target: 'nosuch'" in err, err)
+# A header of many unknown columns: five named, then one line counting the rest.
+wide = write_rows("wide.csv", h100_rows, list(h100_rows[0]) + ["x%02d" % i for i in range(30)])
+rc, out, err = run("evaluate", "--hw", "h100", "--measurements", wide)
+check("30 unknown columns: five warnings and one count",
+      rc == 0 and err.count("unknown column") == 5 and f"{wide}:1: 25 more unknown or unnamed columns ignored "
+      "('x05', 'x06', 'x07', ...)" in err, err[-600:])
+# A config that ran, then failed when timed again: the row that ran counts (it said "the faster time").
+ok_row = next(r for r in h100_rows if r["status"] == "ok" and r["kernel"] == "triton")
+twice = write_rows("ran-then-failed.csv", h100_rows + [{**ok_row, "status": "compile_error", "ms": ""}])
+rc, out, err = run("evaluate", "--hw", "h100", "--measurements", twice)
+check("a config that ran, then failed: the row that ran counts",
+      rc == 0 and f"{twice}:{len(h100_rows) + 2}: config" in err and "the row that ran counts, not the failed one" in err,
+      err[-600:])
 
 cli_harness.finish()

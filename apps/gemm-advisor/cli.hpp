@@ -323,6 +323,12 @@ std::vector<gemm_advisor::MeasuredShape> read_measured_shapes_logged(const std::
 std::string single_config_detail(const std::vector<gemm_advisor::MeasuredShape>& shapes,
                                  const gemm_advisor::MeasuredShape& single);
 
+/// For the "timed alike" warnings of evaluate and calibrate: how many of `shapes` have two or more
+/// configs that ran, all at one time (such a shape scores 100% of oracle whatever is picked: a file of
+/// constant times was fitted and scored 100% unsaid, a fresh user's find, 2026-12-07), and the first
+/// one's text with where its first row is (FILE:LINE) in `first`.
+std::size_t alike_timed_shapes(const std::vector<gemm_advisor::MeasuredShape>& shapes, std::string& first);
+
 /// gemm_advisor::measured_moe_layers over the shapes of the --measurements files, its warnings logged.
 std::vector<gemm_advisor::MeasuredShape> measured_moe_layers_logged(const std::vector<gemm_advisor::MeasuredShape>& shapes,
                                                                     const std::vector<std::string>& paths);

@@ -73,6 +73,18 @@ std::string hw_argument(const std::string& path) {
     return std::isalnum(static_cast<unsigned char>(ch)) || std::strchr("._/-+=:,@%", ch) != nullptr;
   });
   if (plain) return arg;
+  // A control byte (an ESC in the name) is written as bash's $'...' escape, not raw on the terminal
+  // (a fresh user's find, 2026-12-07: every other message escapes it).
+  if (std::any_of(arg.begin(), arg.end(), [](char ch) { return static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f; })) {
+    std::string quoted = "$'";
+    for (const char ch : arg) {
+      const auto byte = static_cast<unsigned char>(ch);
+      if (byte < 0x20 || byte == 0x7f) quoted += fmt::format("\\x{:02x}", byte);
+      else if (ch == '\'' || ch == '\\') quoted += std::string("\\") + ch;
+      else quoted += ch;
+    }
+    return quoted + "'";
+  }
   std::string quoted = "'";
   for (const char ch : arg) quoted += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
   return quoted + "'";
@@ -276,6 +288,14 @@ Registered register_calibrate(CLI::App& app) {
             if (shapes.empty())
               throw InputError(fmt::format("{}", fmt::join(o->measurements, ", ")) + ": no shape has a config of the " +
                                kernel + " kernel (rows need kernel=" + kernel + ", or give --kernel)");
+            // Every row failed: said with the files, as evaluate says it ("calibrate: 0 measured shapes
+            // are too few for 2 folds" named no file: a fresh user's find, 2026-12-07).
+            if (std::none_of(shapes.begin(), shapes.end(), [](const MeasuredShape& s) {
+                  return std::any_of(s.configs.begin(), s.configs.end(),
+                                     [](const MeasuredConfig& c) { return c.status == "ok"; });
+                }))
+              throw InputError(fmt::format("{}", fmt::join(o->measurements, ", ")) + ": no config of the " + kernel +
+                               " kernel ran (no row with status ok and a time): nothing to fit");
             {
               // A shape with one config that ran scores 100% of oracle whatever the parameters: only
               // its time error steers the fit (a fit on such data moved a parameter with nothing said:
@@ -295,6 +315,12 @@ Registered register_calibrate(CLI::App& app) {
                              "configs a shape to fit the ranking",
                              fmt::join(o->measurements, ", "), single, shapes.size(), single == 1 ? "has" : "have",
                              single == 1 ? "its" : "their", first);
+              std::string first_alike;
+              if (const std::size_t alike = alike_timed_shapes(shapes, first_alike); alike > 0)
+                spdlog::warn("{}: {} of the {} shapes {} every config at one time, which scores 100% of oracle "
+                             "whatever the parameters (first: {}); check the ms column",
+                             fmt::join(o->measurements, ", "), alike, shapes.size(), alike == 1 ? "has" : "have",
+                             first_alike);
             }
             if (!o->param_set.empty()) {
               std::vector<MeasuredShape> in_set;
@@ -357,6 +383,23 @@ Registered register_calibrate(CLI::App& app) {
             };
             const std::vector<std::string> data_files = absolute_paths(o->measurements);
             const std::vector<std::string> family_files = absolute_paths(families_used);
+            // A start profile fitted on these files already (a calibrated overlay fitted again): its
+            // values saw the held-out folds' shapes, so "held out, before" is in sample there and
+            // "after" starts from them; said, and kept with the overlay (the report said "held out"
+            // unqualified: a fresh user's find, 2026-12-07).
+            std::vector<std::string> fitted_before;
+            for (const std::string& file : data_files)
+              if (std::find(profile.calibration_data_files.begin(), profile.calibration_data_files.end(), file) !=
+                  profile.calibration_data_files.end())
+                fitted_before.push_back(file);
+            const std::string refit_note =
+                fitted_before.empty()
+                    ? std::string()
+                    : fmt::format("the start profile was fitted on {} already: the held-out figures score values "
+                                  "that saw those shapes (before: in sample; after: refitted from them), not a "
+                                  "held-out test; the start's own provenance has the first fit's",
+                                  fmt::join(fitted_before, ", "));
+            if (!refit_note.empty()) spdlog::warn("{}: {}", profile_source_text(profile.hw), refit_note);
             std::vector<std::string> provenance = {
                 fmt::format("fitted by {} calibrate on {} for target {}{} on profile {} ({}, profile digest {})",
                             version_line(), date, target.name(),
@@ -388,6 +431,7 @@ Registered register_calibrate(CLI::App& app) {
             // The recorded sizes where they are not this fit's alone (Calibration::range_note): in the
             // provenance, and said where the fits' sizes do not overlap.
             if (!c.range_note.empty()) provenance.push_back("fitted_shapes: " + c.range_note);
+            if (!refit_note.empty()) provenance.push_back("note: " + refit_note);
             if (c.range_disjoint) spdlog::warn("{}: {}", o->out, c.range_note);
             std::string yaml = calibrated_profile_yaml(profile_text(profile.hw.source), profile, target, c, provenance);
             write_file_atomically(o->out, yaml);
@@ -452,8 +496,9 @@ Registered register_calibrate(CLI::App& app) {
                                2)
                   << "\n";
             } else {
-              out << fmt::format("calibrate {}{} on {}{}: {} shapes in {} families, {} folds by family ({:.1f} s)\n",
+              out << fmt::format("calibrate {}{}{} on {}{}: {} shapes in {} families, {} folds by family ({:.1f} s)\n",
                                  target.name(), c.variant.empty() ? "" : " (parameter set " + c.variant + ")",
+                                 kernel == target.name() ? std::string() : " to kernel " + printable(kernel),
                                  hardware_label(profile.hw), profile_file_note(profile.hw), c.shapes, c.families,
                                  c.folds.size(), seconds);
               // Both groups' columns named (the second had none: a fresh H100 user's find, 2026-12-05).
@@ -482,7 +527,7 @@ Registered register_calibrate(CLI::App& app) {
                 out << fmt::format("  {:<34} {:>10.4g} -> {:<10.4g} {}\n", info.name, a, b,
                                    a != b ? "(changed)" : was_fit(info) ? "(fitted, unchanged)" : "(not fitted)");
               }
-              out << fmt::format("wrote {} (use it with --hw {} --target {})\n", o->out, hw_argument(o->out),
+              out << fmt::format("wrote {} (use it with --hw {} --target {})\n", escape_control(o->out), hw_argument(o->out),
                                  target.name());
             }
             std::cout << out.str();

@@ -27,13 +27,15 @@ std::string opt_pct(const std::optional<double>& v) { return v ? fmt::format("{:
 std::string rho_text(double rho) { return std::isnan(rho) ? "-" : fmt::format("{:.3f}", rho); }
 
 void write_table(std::ostream& out, const gemm_advisor::Evaluation& e, const gemm_advisor::Profile& profile,
-                 const gemm_advisor::Target& target) {
+                 const gemm_advisor::Target& target, const std::string& kernel) {
   const gemm_advisor::Hardware& hw = profile.hw;
   const std::string default_text = &target == &gemm_advisor::vllm_fused_moe_target()
                                        ? std::string("vLLM's get_default_config")
                                        : target.default_config(gemm_advisor::GemmProblem{}).text();
-  out << fmt::format("evaluate {} on {}{}: {} shape{}; % of oracle = measured best / measured time of the pick\n",
-                     target.name(), gemm_advisor::hardware_label(hw), gemm_advisor::profile_file_note(hw),
+  // The kernel whose rows are scored, where --kernel names another than the target's own.
+  out << fmt::format("evaluate {}{} on {}{}: {} shape{}; % of oracle = measured best / measured time of the pick\n",
+                     target.name(), kernel == target.name() ? std::string() : " (kernel " + gemm_advisor::printable(kernel) + ")",
+                     gemm_advisor::hardware_label(hw), gemm_advisor::profile_file_note(hw),
                      e.shapes.size(), e.shapes.size() == 1 ? "" : "s");
   // The shape column as wide as its longest label (a MoE layer's is long: 1024x256x7168/E384/top8/layer).
   auto plain_label = [](const gemm_advisor::ShapeEvaluation& s) { return gemm_advisor::unscored_text(s.problem); };
@@ -179,6 +181,11 @@ Registered register_evaluate(CLI::App& app) {
                            "model picks (first: {}); their top-1 time error still counts",
                            files, single, e.shapes.size(), single == 1 ? "has" : "have", first);
             }
+            std::string first_alike;
+            if (const std::size_t alike = cli::alike_timed_shapes(shapes, first_alike); alike > 0)
+              spdlog::warn("{}: {} of the {} shapes {} every config at one time, which scores 100% of oracle "
+                           "whatever the model picks (first: {}); check the ms column",
+                           files, alike, e.shapes.size(), alike == 1 ? "has" : "have", first_alike);
             // The advisor's first pick failed to run (its score is its first pick that ran).
             const auto failed = std::find_if(e.shapes.begin(), e.shapes.end(),
                                              [](const ShapeEvaluation& s) { return s.failed_pick.has_value(); });
@@ -201,7 +208,7 @@ Registered register_evaluate(CLI::App& app) {
                                            e.shapes.size()));
             std::ostringstream out;
             if (o->format == "json") out << json_text(evaluation_json(e, profile, target), 2) << "\n";
-            else write_table(out, e, profile, target);
+            else write_table(out, e, profile, target, kernel);
             std::cout << out.str();
             return kExitOk;
           }};

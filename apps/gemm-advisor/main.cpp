@@ -315,6 +315,30 @@ std::string single_config_detail(const std::vector<gemm_advisor::MeasuredShape>&
   return out;
 }
 
+std::size_t alike_timed_shapes(const std::vector<gemm_advisor::MeasuredShape>& shapes, std::string& first) {
+  std::size_t alike = 0;
+  for (const gemm_advisor::MeasuredShape& s : shapes) {
+    const gemm_advisor::MeasuredConfig* first_ok = nullptr;
+    bool other_config = false, one_time = true;
+    for (const gemm_advisor::MeasuredConfig& mc : s.configs) {
+      if (mc.status != "ok") continue;
+      if (!first_ok) {
+        first_ok = &mc;
+        continue;
+      }
+      other_config = other_config || !(mc.config == first_ok->config);
+      one_time = one_time && mc.ms == first_ok->ms;
+    }
+    if (!first_ok || !other_config || !one_time) continue;
+    if (alike++ == 0) {
+      first = gemm_advisor::unscored_text(s.problem);
+      if (first_ok->source)
+        first += " at " + gemm_advisor::escape_control(*first_ok->source) + ":" + std::to_string(first_ok->line);
+    }
+  }
+  return alike;
+}
+
 std::vector<gemm_advisor::MeasuredShape> measured_moe_layers_logged(const std::vector<gemm_advisor::MeasuredShape>& shapes,
                                                                     const std::vector<std::string>& paths) {
   std::vector<std::string> warnings;

@@ -227,11 +227,10 @@ std::string family_name(const MeasuredShape& s) {
 }
 }  // namespace
 
-std::vector<std::vector<std::size_t>> family_folds(const std::vector<MeasuredShape>& shapes, std::size_t folds) {
+std::vector<std::vector<std::size_t>> family_groups(const std::vector<MeasuredShape>& shapes) {
   // A shape's group is its family; families that measured the same problem (Llama-3-70B's and
   // Qwen2.5-72B's qkv are both 8x10240x8192) are one group, so that no held-out shape was also
-  // trained on. Groups in order of first appearance, the largest first into the fold with the
-  // fewest shapes.
+  // trained on. Groups in order of first appearance, then the largest first.
   auto family_of = [&](std::size_t i) {
     const GemmProblem& p = shapes[i].problem;
     return shapes[i].family.empty()
@@ -266,10 +265,18 @@ std::vector<std::vector<std::size_t>> family_folds(const std::vector<MeasuredSha
   }
   std::stable_sort(order.begin(), order.end(),
                    [&](const std::string& a, const std::string& b) { return members[a].size() > members[b].size(); });
+  std::vector<std::vector<std::size_t>> groups;
+  groups.reserve(order.size());
+  for (const std::string& group : order) groups.push_back(std::move(members[group]));
+  return groups;
+}
+
+std::vector<std::vector<std::size_t>> family_folds(const std::vector<MeasuredShape>& shapes, std::size_t folds) {
+  // The groups, the largest first into the fold with the fewest shapes.
   std::vector<std::vector<std::size_t>> out(folds);
-  for (const std::string& group : order) {
+  for (const std::vector<std::size_t>& group : family_groups(shapes)) {
     auto smallest = std::min_element(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.size() < b.size(); });
-    smallest->insert(smallest->end(), members[group].begin(), members[group].end());
+    smallest->insert(smallest->end(), group.begin(), group.end());
   }
   for (auto& fold : out) std::sort(fold.begin(), fold.end());
   return out;
@@ -353,6 +360,15 @@ Calibration calibrate(const std::vector<MeasuredShape>& shapes, const Profile& p
   }
   std::set<std::string> families;
   for (const MeasuredShape& s : usable) families.insert(family_name(s));
+  // Families that measured a problem in common are held out together (family_groups): the folds
+  // deal out those groups, and the checks below count them (four equal families timing the same
+  // shapes were one group, and the error blamed their sizes: a fresh user's find, 2026-12-07).
+  const std::size_t groups = family_groups(usable).size();
+  const std::string merged =
+      groups < families.size()
+          ? " (families that timed the same problem are held out together: " + std::to_string(families.size()) +
+                " families make " + std::to_string(groups) + " such group" + (groups == 1 ? "" : "s") + ")"
+          : std::string();
   if (usable.size() < 2 * o.folds)
     throw InputError("calibrate: " + std::to_string(usable.size()) +
                      (usable.size() == 1 ? " measured shape is" : " measured shapes are") + " too few for " +
@@ -366,7 +382,7 @@ Calibration calibrate(const std::vector<MeasuredShape>& shapes, const Profile& p
   // "fewer, 2 at least" where 4 of 5 worked: a fresh H100 user's find, 2026-12-05); 0: none.
   const auto most_folds = [&]() -> std::size_t {
     for (std::size_t f = o.folds - 1; f >= 2; --f) {
-      if (families.size() < f || usable.size() < 2 * f) continue;
+      if (groups < f || usable.size() < 2 * f) continue;
       const std::vector<std::vector<std::size_t>> members = family_folds(usable, f);
       if (std::all_of(members.begin(), members.end(), [](const auto& m) { return m.size() >= 2; })) return f;
     }
@@ -375,14 +391,16 @@ Calibration calibrate(const std::vector<MeasuredShape>& shapes, const Profile& p
   // Built only for an error: most_folds splits the shapes into folds once per fold count tried.
   const auto way_out = [&]() -> std::string {
     const std::size_t fewer = o.folds > 2 ? most_folds() : 0;
-    return fewer > 0 ? "give --folds " + std::to_string(fewer) + " (the most these families allow), or measure more families"
-                     : "measure shapes of more families, or split the family column's values (a column left out "
-                       "makes each shape a family of its own)";
+    if (fewer > 0) return "give --folds " + std::to_string(fewer) + " (the most these families allow), or measure more families";
+    return groups < families.size()
+               ? "measure shapes of more families, each family its own problems (a problem timed in two families "
+                 "joins them)"
+               : "measure shapes of more families, or split the family column's values (a column left out makes "
+                 "each shape a family of its own)";
   };
-  if (families.size() < o.folds)
-    throw InputError("calibrate: " + std::to_string(families.size()) + " shape famil" +
-                     (families.size() == 1 ? "y is" : "ies are") + " fewer than the " + std::to_string(o.folds) +
-                     " folds: " + way_out());
+  if (groups < o.folds)
+    throw InputError("calibrate: " + std::to_string(groups) + " shape famil" + (groups == 1 ? "y is" : "ies are") +
+                     " fewer than the " + std::to_string(o.folds) + " folds" + merged + ": " + way_out());
 
   // Each fold holds at least two shapes: families of very unequal sizes can leave one shape in a
   // fold, and the others' fit on very few (7, 1 and 1 shapes in 3 folds fitted one fold on 2: a fresh
@@ -398,7 +416,7 @@ Calibration calibrate(const std::vector<MeasuredShape>& shapes, const Profile& p
                      std::to_string(fold_members[f].size()) + " measured shape" +
                      (fold_members[f].size() == 1 ? "" : "s") + (listed.empty() ? "" : " (" + listed + ")") +
                      ": each fold needs at least two (the families' sizes are too unequal for " +
-                     std::to_string(o.folds) + " folds: " + way_out() + ")");
+                     std::to_string(o.folds) + " folds" + merged + ": " + way_out() + ")");
   }
 
   Calibration c;
@@ -432,13 +450,13 @@ Calibration calibrate(const std::vector<MeasuredShape>& shapes, const Profile& p
       for (const std::string& n : kept) names += (names.empty() ? "" : ", ") + n;
       if (const std::optional<FittedShapeRange> both = intersection(prev->second, c.fitted_range)) {
         c.fitted_range = *both;
-        c.range_note = "the sizes both this fit and the earlier fit of the parameters it leaves as they were (" +
+        c.range_note = "the shapes both this fit and the earlier fit of the parameters it leaves as they were (" +
                        names + ") saw: their intersection";
       } else {
         c.range_disjoint = true;
         c.range_note = "the parameters not refitted (" + names +
-                       ") were fitted on other sizes, which these shapes do not overlap: the recorded sizes are "
-                       "this fit's, and they are extrapolated there";
+                       ") were fitted on other shapes (sizes, batch, dtypes or layouts), which these do not "
+                       "overlap: the recorded shapes are this fit's, and those values are extrapolated there";
       }
     }
   }

@@ -423,6 +423,10 @@ void refuse_non_regular(const std::string& path, const std::string& shown) {
 
 }  // namespace
 
+namespace {
+std::pair<std::string, int> create_temporary_beside(const std::string& path);  // below
+}  // namespace
+
 void check_writable_path(const std::string& path) {
   refuse_non_regular(path, path);
   struct stat st {};
@@ -431,6 +435,12 @@ void check_writable_path(const std::string& path) {
   if (::stat(dir.c_str(), &st) != 0) throw InputError(path + ": cannot write: " + dir + ": " + std::strerror(errno));
   if (!S_ISDIR(st.st_mode)) throw InputError(path + ": cannot write: " + dir + " is not a directory");
   if (::access(dir.c_str(), W_OK) != 0) throw InputError(path + ": cannot write: " + dir + ": " + std::strerror(errno));
+  // The write itself, tried: root passes access() on a read-only file system or under /sys, where the
+  // file is then refused after the fit (a fresh user's find, 2026-12-07). The temporary file the
+  // writer would create, created and removed (the same error text as the writer's).
+  const auto [tmp, fd] = create_temporary_beside(path);
+  ::close(fd);
+  ::unlink(tmp.c_str());
 }
 
 namespace {

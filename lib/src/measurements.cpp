@@ -501,7 +501,9 @@ std::vector<MeasuredShape> read_measurements(std::istream& in, const std::string
     if (!fresh && warnings && repeated.name_next())
       warnings->push_back(source + ":" + std::to_string(mc.line) + ": config " + mc.config.text() + " of " +
                           p.shape_text() + " was measured already (line " + std::to_string(first->second.first) +
-                          "): the faster time counts" +
+                          (status == "ok" && earlier_ms > 0   ? "): the faster time counts"
+                           : status == "ok" || earlier_ms > 0 ? "): the row that ran counts, not the failed one"
+                                                              : "): it failed both times") +
                           (isk < 0 ? " (the file has no split_k column: every row is taken as unsplit)" : ""));
     shape.configs.push_back(mc);
   }

@@ -1175,8 +1175,18 @@ void parse_calibration(ProfileReader& r, const YAML::Node& cal, const YAML::Node
     parse_fitted_shapes(r, shapes, profile.fitted_shapes);
     if (shapes.IsMap()) check_fitted_sections(r, shapes, profile);
   }
-  for (const char* key : {"target", "parameter_set"})
-    if (cal[key]) r.text(cal, key, std::string("calibration.") + key);
+  // The target names calibrate recorded: a hand-edited one no target has said so (it passed
+  // validation: a fresh user's find, 2026-12-07).
+  const auto known_target = [&](const YAML::Node& n, const std::string& name, const std::string& path) {
+    if (!name.empty() && !find_target_or_null(name))
+      r.error(n, "'" + path + "' names no target: '" + printable(name, 80) + "' (targets: " + target_names() + ")");
+  };
+  for (const char* key : {"target", "parameter_set"}) {
+    if (!cal[key]) continue;
+    const std::string path = std::string("calibration.") + key;
+    const std::string name = r.text(cal, key, path);
+    if (key == std::string("target")) known_target(cal[key], name, path);
+  }
   for (const char* key : {"targets", "provenance"}) {
     const YAML::Node list = cal[key];
     if (!list) continue;
@@ -1185,12 +1195,26 @@ void parse_calibration(ProfileReader& r, const YAML::Node& cal, const YAML::Node
       r.error(list, "'" + path + "' must be a list of " + (key == std::string("targets") ? "names" : "lines"));
       continue;
     }
-    for (const YAML::Node& item : list)
+    for (const YAML::Node& item : list) {
       if (!item.IsScalar()) {
         r.error(item, "each entry of '" + path + "' must be one " +
                           (key == std::string("targets") ? "name" : "line of text"));
         break;
       }
+      if (key == std::string("targets")) known_target(item, item.Scalar(), path);
+      // "data: A, B (kernel K); families from F": the files A and B (Profile::calibration_data_files).
+      const std::string& line = item.Scalar();
+      if (key == std::string("provenance") && line.rfind("data: ", 0) == 0) {
+        const std::string files = line.substr(6, line.find(" (kernel ") == std::string::npos
+                                                     ? std::string::npos
+                                                     : line.find(" (kernel ") - 6);
+        for (std::size_t at = 0; at <= files.size();) {
+          const std::size_t end = std::min(files.find(", ", at), files.size());
+          if (end > at) profile.calibration_data_files.push_back(files.substr(at, end - at));
+          at = end + 2;
+        }
+      }
+    }
   }
 }
 

@@ -90,6 +90,11 @@ struct Calibration {
 /// shape indices.
 std::vector<std::vector<std::size_t>> family_folds(const std::vector<MeasuredShape>& shapes, std::size_t folds);
 
+/// The groups family_folds deals out: each family, with the families that measured a problem in
+/// common merged into one (transitively). Returns each group's shape indices, largest group first
+/// (ties in order of first appearance).
+std::vector<std::vector<std::size_t>> family_groups(const std::vector<MeasuredShape>& shapes);
+
 /// Fits and cross-validates. Throws InputError when there are fewer families than folds, or fewer
 /// than 2 * folds measured shapes (too few to hold any out), naming the counts.
 Calibration calibrate(const std::vector<MeasuredShape>& shapes, const Profile& profile, const Target& target,

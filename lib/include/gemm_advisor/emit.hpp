@@ -134,7 +134,8 @@ std::string vllm_moe_config_file_text(const std::map<std::int64_t, TileConfig>& 
 
 /// Throws InputError "path: cannot write: ..." now if write_file_atomically(path, ...) would
 /// certainly fail (no such directory, a directory not writable, something not a regular file
-/// standing there), so that a long job checks its output before it runs.
+/// standing there, a folder where no file can be created: its temporary file is created there and
+/// removed), so that a long job checks its output before it runs.
 void check_writable_path(const std::string& path);
 
 /// Writes `text` to `path` atomically: into a temporary file in the same directory, then renamed

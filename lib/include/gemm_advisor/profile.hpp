@@ -106,6 +106,11 @@ struct Profile {
   /// (TARGET, or TARGET.VARIANT for a target's other parameter set); empty for a profile without
   /// it (a shipped profile, or an overlay written before 2026-12-07).
   std::map<std::string, FittedShapeRange, std::less<>> fitted_shapes;
+  /// The measurement files the fits of a calibrated overlay read: the `data:` lines of
+  /// `calibration.provenance` ("data: FILE, FILE (kernel NAME)...", absolute paths as calibrate
+  /// writes them), every fit's; empty for a profile without them. calibrate warns when it is given
+  /// one of them again (its "held out, before" would score values fitted on those shapes).
+  std::vector<std::string> calibration_data_files;
 
   /// The parameters a target runs with on this profile: its `defaults`, then this profile's values
   /// for every target, then its values for `target`.
