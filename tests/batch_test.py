@@ -1126,4 +1126,14 @@ check("a YAML list opening with %YAML on stdin is read as YAML",
       rc == 0 and [r.split(",")[1] for r in out.splitlines()[1:]] == ["64", "128"], out + err)
 
 shutil.rmtree(TMP, ignore_errors=True)
+# A list's own dtype wins over --dtype, which fills only lines without one: said once, at the first such
+# line (--emit triton wrote bf16 configs under --dtype fp8 unsaid: a fresh CI user's find, 2026-12-07).
+rc, out, err = run("batch", "examples/llama3-8b.csv", "--hw", "h200", "--emit", "triton", "--dtype", "fp8")
+check("batch --dtype fp8 over a bf16 list: ranked bf16, said once at the first line",
+      rc == 0 and err.count("is ranked, not --dtype") == 1 and
+      "examples/llama3-8b.csv:4: the line's own dtype bf16 is ranked, not --dtype fp8" in err and
+      '"dtype":"bf16"' in out and '"dtype":"fp8"' not in out, err)
+rc, out, err = run("batch", "examples/llama3-8b.csv", "--hw", "h200", "--emit", "triton", "--dtype", "bf16")
+check("batch --dtype bf16 over a bf16 list: nothing to say", rc == 0 and "is ranked, not --dtype" not in err, err)
+
 cli_harness.finish()

@@ -74,6 +74,15 @@ TEST_CASE("renaming parameters (--names) rejects what would write a broken confi
   CHECK(config_json(t, test_util::cfg(64, 128, 32, 4, 3), dropped).dump() ==
         R"({"BLOCK_M":64,"BLOCK_N":128,"BLOCK_K":32,"GROUP_SIZE_M":8,"num_warps":4,"num_stages":3})");
   CHECK_THROWS_WITH(parse_parameter_names("num_warps=W", t), Catch::Contains("triton.Config's own argument"));
+  // Onto a keyword triton.Config or the launch takes as its own (accepted before: a fresh user's find,
+  // 2026-12-07): the kernel would read its block size as num_ctas.
+  for (const char* text : {"BLOCK_M=num_ctas", "BLOCK_N=pre_hook", "SPLIT_K=maxnreg", "GROUP_M=kpack"})
+    CHECK_THROWS_WITH(parse_parameter_names(text, t),
+                      Catch::Contains("is an argument of triton.Config or of the launch"));
+  CHECK(is_triton_launch_option("num_ctas"));
+  CHECK(is_triton_launch_option("kpack"));  // the list's last
+  CHECK_FALSE(is_triton_launch_option("num_ct"));
+  CHECK_FALSE(is_triton_launch_option("BLOCK_M"));
   CHECK_THROWS_WITH(parse_parameter_names("num_stages=S", t), Catch::Contains("triton.Config's own argument"));
   CHECK_THROWS_WITH(parse_parameter_names("BLOCK_M=a-b", t), Catch::Contains("is not a name"));
   CHECK_THROWS_WITH(parse_parameter_names("BLOCK_M=X,BLOCK_M=Y", t), Catch::Contains("renamed twice"));

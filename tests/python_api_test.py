@@ -639,6 +639,9 @@ check("configs(distinct=False) is rank's plain order", [
 for what, call in [("an unknown field in names", lambda: gat.configs(64, 64, 64, hw="h200", names={"blockm": "BM"})),
                    ("renaming num_warps", lambda: gat.configs(64, 64, 64, hw="h200", names={"num_warps": "W"})),
                    ("two fields one name", lambda: gat.configs(64, 64, 64, hw="h200", names={"block_m": "BLOCK_N"})),
+                   # Onto triton.Config's own keyword: read as that option (accepted before, 2026-12-07).
+                   ("renaming onto maxnreg", lambda: gat.configs(64, 64, 64, hw="h200", names={"block_m": "maxnreg"})),
+                   ("renaming onto pre_hook", lambda: gat.configs(64, 64, 64, hw="h200", names={"split_k": "pre_hook"})),
                    ("a bad hw", lambda: gat.configs(64, 64, 64, hw="h900")),
                    ("shortlist with a bad hw", lambda: gat.shortlist(hw="h900")),
                    ("shortlist with top=-1", lambda: gat.shortlist(top=-1, hw="h200")),
@@ -1167,6 +1170,20 @@ said = [str(w.message) for w in caught]
 check("shortlist: num_stages 7 kept after the ranked one, warned; 256x256x128 s5 (640 KiB) dropped",
       [c["num_stages"] for c in kept] == [3, 7] and any("outside the advisor's search bounds" in m for m in said),
       (kept, said))
+# ... and one that is past a bound and cannot run either (256x256x128 at 7 stages: 917,504 bytes of
+# shared memory) is dropped too: its reason is the shared memory, the bound checked last (it was kept as
+# "outside the search bounds": a fresh user's find, 2026-12-07).
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    kept = prune(given + [{**given[2], "num_stages": 7}], {"M": 4096, "N": 4096, "K": 4096})
+check("shortlist: a config past the stage bound that needs 917,504 bytes of shared memory is dropped",
+      [(c["BLOCK_M"], c["num_stages"]) for c in kept] == [(64, 3), (64, 7)], kept)
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore", g.AdvisorWarning)
+    ranked = g.ranking((4096, 4096, 4096), hw="h200", candidates=["256x256x128:8:7", "64x64x32:4:3"])
+check("rank's reason for 256x256x128 s7: its shared memory, not the bound",
+      [e["reason"] for e in ranked["infeasible"]] == ["needs 917504 bytes of shared memory, more than the 232448 a "
+                                                      "block may use on h200"], ranked["infeasible"])
 
 # (6) configs(names={'split_k': None}) checks max_split_k as rank does (a float, text or 0 passed).
 for bad, kind in ((4.0, TypeError), ("lots", TypeError), (0, g.Error)):

@@ -173,9 +173,18 @@ TEST_CASE("infeasible configs say why", "[triton][errors]") {
   CHECK_THAT(triton_infeasibility(c, p, hw), Catch::Contains("128 registers a thread"));
   c.num_warps = 4;  // 512 accumulators a thread: it spills, but compiles and runs (slowly)
   CHECK(triton_infeasibility(c, p, hw).empty());
+  // Past the profile's search bound (max_num_stages 6) alone: said as that (Python's shortlist keeps
+  // such configs, unranked). Past it and over the shared memory (128x128x64 at 9 stages: 9 x 32 KiB =
+  // 294,912 bytes): the shared memory, the bound checked last (2026-12-07).
   c = TileConfig{};
+  c.block_m = c.block_n = 32;
+  c.block_k = 32;
+  c.num_warps = 4;
   c.num_stages = 9;
   CHECK_THAT(triton_infeasibility(c, p, hw), Catch::Contains("num_stages = 9"));
+  c = TileConfig{};
+  c.num_stages = 9;
+  CHECK_THAT(triton_infeasibility(c, p, hw), Catch::Contains("needs 294912 bytes of shared memory"));
 }
 
 TEST_CASE("Blackwell: tcgen05 accumulates in tensor memory, not in registers", "[triton][blackwell]") {

@@ -422,6 +422,10 @@ int run_batch(const BatchOptions& o) {
 
   std::size_t done = 0, bad = 0, duplicates = 0;
   ListDtypeEncodings list_encodings;
+  // A list line whose own dtype differs from a given --dtype: said once, at the first (a list's dtype
+  // column wins, --dtype fills only lines without one; --emit triton wrote bf16 configs under
+  // --dtype fp8 unsaid: a fresh CI user's find, 2026-12-07).
+  bool said_own_dtype = false;
   std::size_t infeasible_shapes = 0;  // shapes for which some --candidates config cannot run
   std::string first_infeasible;
   BeyondMemory beyond_memory;  // shapes whose operands exceed the GPU's memory (writing stage)
@@ -608,6 +612,16 @@ int run_batch(const BatchOptions& o) {
                 if (const std::string w = list_encodings.first_warning(item->entry.dtype_text, hw); !w.empty()) {
                   progress.clear();
                   spdlog::warn("{}", located(source, item->entry.line, entry_place(item->entry.entry) + w));
+                }
+                if (!vllm && dtype_set && !said_own_dtype && item->entry.problem.dtype != defaults.dtype) {
+                  said_own_dtype = true;
+                  progress.clear();
+                  spdlog::warn("{}", located(source, item->entry.line,
+                                             entry_place(item->entry.entry) + "the line's own dtype " +
+                                                 std::string(dtype_name(item->entry.problem.dtype)) +
+                                                 " is ranked, not --dtype " + common.dtype +
+                                                 ": a list's dtype wins, --dtype fills the lines without one "
+                                                 "(said once)"));
                 }
                 if (!vllm) {
                   beyond_memory.note(item->entry.problem, hw, located(source, item->entry.line, ""));

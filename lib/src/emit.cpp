@@ -34,6 +34,15 @@ namespace gemm_advisor {
 
 // --- a target's own parameter names --------------------------------------------------------------
 
+bool is_triton_launch_option(std::string_view name) {
+  for (std::string_view rest = kTritonLaunchOptions; !rest.empty();) {
+    const std::size_t comma = std::min(rest.find(", "), rest.size());
+    if (rest.substr(0, comma) == name) return true;
+    rest = comma == rest.size() ? std::string_view() : rest.substr(comma + 2);
+  }
+  return false;
+}
+
 ParameterNames parse_parameter_names(std::string_view text, const Target& target) {
   // num_warps and num_stages are triton.Config's own arguments, not the kernel's: renamed, the
   // README's autotune snippet (c["num_warps"]) broke; Python's names= refuses them too.
@@ -88,6 +97,11 @@ ParameterNames parse_parameter_names(std::string_view text, const Target& target
       fail("'" + printable(from) + "' is a block size, which every kernel has: it can be renamed, not left out");
     if (!to.empty() && !valid_name(to))
       fail("'" + printable(to) + "' is not a name (letters, digits, '_', not starting with a digit)");
+    // Names triton.Config or a kernel launch takes as its own (renamed onto, a config's kernel argument
+    // would be read as that option: a fresh user's find, 2026-12-07, num_ctas and pre_hook accepted).
+    if (is_triton_launch_option(to))
+      fail("'" + printable(to) + "' is an argument of triton.Config or of the launch (" +
+           std::string(kTritonLaunchOptions) + "), not a kernel parameter's name");
     if (!names.emplace(std::string(param->name), std::string(to)).second)
       fail("'" + printable(param->name) + "' is renamed twice");
     start = comma + 1;

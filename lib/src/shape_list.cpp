@@ -292,54 +292,64 @@ class JsonScan : public nlohmann::json_sax<nlohmann::json> {
 
 // One entry of a JSON list read entry by entry: its text's place in the input and the 0-based line
 // it starts on.
+// 24 bytes an entry: a million-shape list's spans are 24 MB beside its text (with a JSON Lines
+// line's error string in each, 56 bytes and a growing vector's copy, the list peaked at 127 MB where
+// the README said 88: a fresh CI user's find, 2026-12-07). A line's error is kept apart (SpanErrors).
 struct JsonSpan {
   std::size_t offset = 0, size = 0;
   long line = 0;
-  std::string error;  ///< JSON Lines: why this line is no JSON object ("" for an entry to read)
 };
+/// JSON Lines: why a line is no JSON object, by its span's index (the few lines that fail).
+using SpanErrors = std::map<std::size_t, std::string>;
 
-// The top-level entries of `text`, valid JSON whose root is a list (JsonScan said so), in order.
+// The top-level entries of `text`, valid JSON whose root is a list (JsonScan said so), in order: the
+// text scanned twice, first to count them, so that the vector is allocated once.
 std::vector<JsonSpan> json_list_spans(const std::string& text) {
   std::vector<JsonSpan> spans;
-  std::size_t i = text.find('[');  // the root list's (a BOM and blanks may come first)
-  long line = static_cast<long>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(i), '\n'));
-  ++i;
-  const auto skip_blanks = [&] {
-    while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' || text[i] == '\n')) {
-      if (text[i] == '\n') ++line;
-      ++i;
-    }
-  };
-  for (;;) {
-    skip_blanks();
-    if (i >= text.size() || text[i] == ']') break;
-    JsonSpan span;
-    span.offset = i;
-    span.line = line;
-    int depth = 0;
-    bool in_string = false;
-    for (; i < text.size(); ++i) {
-      const char ch = text[i];
-      if (ch == '\n') ++line;
-      if (in_string) {
-        if (ch == '\\') ++i;  // an escape: the next character is the string's (JSON strings hold no newline)
-        else if (ch == '"') in_string = false;
-        continue;
+  std::size_t count = 0;
+  for (const bool store : {false, true}) {
+    if (store) spans.reserve(count);
+    std::size_t i = text.find('[');  // the root list's (a BOM and blanks may come first)
+    long line = static_cast<long>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(i), '\n'));
+    ++i;
+    const auto skip_blanks = [&] {
+      while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' || text[i] == '\n')) {
+        if (text[i] == '\n') ++line;
+        ++i;
       }
-      if (ch == '"') in_string = true;
-      else if (ch == '[' || ch == '{') ++depth;
-      else if (ch == ']' || ch == '}') {
-        if (depth == 0) break;  // the root list's end
-        --depth;
-      } else if (depth == 0 && (ch == ',' || ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n')) {
-        if (ch == '\n') --line;  // counted again by skip_blanks
-        break;
+    };
+    for (;;) {
+      skip_blanks();
+      if (i >= text.size() || text[i] == ']') break;
+      JsonSpan span;
+      span.offset = i;
+      span.line = line;
+      int depth = 0;
+      bool in_string = false;
+      for (; i < text.size(); ++i) {
+        const char ch = text[i];
+        if (ch == '\n') ++line;
+        if (in_string) {
+          if (ch == '\\') ++i;  // an escape: the next character is the string's (JSON strings hold no newline)
+          else if (ch == '"') in_string = false;
+          continue;
+        }
+        if (ch == '"') in_string = true;
+        else if (ch == '[' || ch == '{') ++depth;
+        else if (ch == ']' || ch == '}') {
+          if (depth == 0) break;  // the root list's end
+          --depth;
+        } else if (depth == 0 && (ch == ',' || ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n')) {
+          if (ch == '\n') --line;  // counted again by skip_blanks
+          break;
+        }
       }
+      span.size = i - span.offset;
+      if (store) spans.push_back(span);
+      else ++count;
+      skip_blanks();
+      if (i < text.size() && text[i] == ',') ++i;
     }
-    span.size = i - span.offset;
-    spans.push_back(span);
-    skip_blanks();
-    if (i < text.size() && text[i] == ',') ++i;
   }
   return spans;
 }
@@ -351,12 +361,13 @@ std::vector<JsonSpan> json_list_spans(const std::string& text) {
 // list before any shape, a fresh user's find, 2026-12-06); so is a first line of valid JSON that is
 // no object where an object follows. A line with a number past a double's range is still an object
 // line (its entry's error comes later); *keys_incomplete is then set.
-bool jsonl_spans(const std::string& text, std::vector<JsonSpan>* spans, std::set<std::string>* keys,
+bool jsonl_spans(const std::string& text, std::vector<JsonSpan>* spans, SpanErrors* errors, std::set<std::string>* keys,
                  bool* keys_incomplete) {
   std::size_t objects = 0;
   std::size_t start = 0;
   long line = 0;
   std::vector<JsonSpan> out;
+  SpanErrors out_errors;
   while (start <= text.size()) {
     const std::size_t end = std::min(text.find('\n', start), text.size());
     const std::string_view row(text.data() + start, end - start);
@@ -388,11 +399,12 @@ bool jsonl_spans(const std::string& text, std::vector<JsonSpan>* spans, std::set
           // The parser's "line 1" is the line's own: the message is located at the file's line.
           if (const auto at = why.find("at line 1, column"); at != std::string::npos) why.replace(at, 17, "at column");
         }
-        out.push_back({start, row.size(), line, "not valid JSON (a JSON Lines list, one object a line): " + printable(why, 300)});
+        out_errors.emplace(out.size(), "not valid JSON (a JSON Lines list, one object a line): " + printable(why, 300));
+        out.push_back({start, row.size(), line});
       } else {
         *keys_incomplete = *keys_incomplete || scan.out_of_range || scan.keys_capped;
         ++objects;
-        out.push_back({start, row.size(), line, ""});
+        out.push_back({start, row.size(), line});
       }
     }
     if (end == text.size()) break;
@@ -401,6 +413,7 @@ bool jsonl_spans(const std::string& text, std::vector<JsonSpan>* spans, std::set
   }
   if (out.size() < 2) return false;
   *spans = std::move(out);
+  *errors = std::move(out_errors);
   return true;
 }
 
@@ -429,7 +442,7 @@ class YamlShapeReader : public ShapeReader {
         // find, 2026-12-05). Otherwise the JSON error, where it is.
         keys.clear();
         keys_incomplete = false;
-        if (!jsonl_spans(text, &spans_, &keys, &keys_incomplete)) {
+        if (!jsonl_spans(text, &spans_, &span_errors_, &keys, &keys_incomplete)) {
           const std::string what = text::json_error_message(scan.error);
           const long line = text::json_error_line(text, what);
           throw InputError(located(source, line > 0 ? line + first_line : 0, "not valid JSON: " + printable(what, 300)));
@@ -451,7 +464,7 @@ class YamlShapeReader : public ShapeReader {
         if (!all_known) {
           std::set<std::string> unknown;
           for (std::size_t i = 0; i < spans_.size(); ++i) {
-            if (!spans_[i].error.empty()) continue;  // a JSON Lines line that is no object: its entry fails
+            if (span_errors_.count(i)) continue;  // a JSON Lines line that is no object: its entry fails
             note_unknown_keys(load_span(i), first_line_ + spans_[i].line, &unknown);
             if (unknown.size() >= kMaxUnknownKeyWarnings && !keys.count("<<")) break;
           }
@@ -512,10 +525,10 @@ class YamlShapeReader : public ShapeReader {
     if (streaming_) {
       if (index_ >= spans_.size()) return false;
       const std::size_t i = index_++;
-      if (!spans_[i].error.empty()) {  // a JSON Lines line that is no object
+      if (const auto error = span_errors_.find(i); error != span_errors_.end()) {  // a JSON Lines line that is no object
         e = ShapeEntry{};
         e.line = first_line_ + spans_[i].line + 1;
-        e.error = located(source_, e.line, spans_[i].error);
+        e.error = located(source_, e.line, error->second);
         return true;
       }
       // Entries sharing a line: the entry's place in the list too (a fresh user's find, 2026-12-04).
@@ -682,6 +695,7 @@ class YamlShapeReader : public ShapeReader {
   std::map<std::size_t, long> empty_entry_lines_;  // a YAML list's '-'-alone entries: index -> 0-based line
   std::string text_;
   std::vector<JsonSpan> spans_;
+  SpanErrors span_errors_;  // JSON Lines: the lines that are no JSON object
   std::size_t index_ = 0;
   std::vector<std::string> warnings_;
 };

@@ -637,7 +637,9 @@ def read_shapes(path, dtype=None, layout=None, target="triton", *, format="auto"
     entry's own spelling of its dtype, e.g. "torch.bfloat16" or "float8_e4m3fnuz", else dtype), in
     the file's order; each is ranked by ``rank((s["m"], s["n"], s["k"], s["batch"]), hw,
     dtype=s["dtype_text"], layout=s["layout"])`` (dtype_text: an fp8 encoding the GPU does not
-    compute is warned of, as ``batch`` does). The reader's warnings (an unknown
+    compute is warned of, as ``batch`` does). ``target`` gives only the defaults: an entry whose own
+    dtype or layout the target's kernel does not take (a bf16 line for vllm-fp8-block) is read as
+    written, and ``rank`` refuses it (``batch`` refuses it at its line; here ``s["line"]`` says where). The reader's warnings (an unknown
     column) are issued as :class:`AdvisorWarning`. Raises :class:`Error` for an unreadable file
     (over 256 MiB included), a broken list or the first bad entry, with its file:line. The list is
     held in memory, about half a kilobyte of Python objects a shape (4 million shapes, 2.3 GB):

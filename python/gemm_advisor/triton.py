@@ -97,9 +97,15 @@ def parameter_names(target="triton", names=None):
             else:
                 result[field] = name
     seen = {}
+    launch_options = _ga._core.triton_launch_options.split(", ")
     for field, name in result.items():
         if name in seen or name in _OWN:
             raise _ga.Error(f"names: '{name}' names both {seen.get(name, name)} and {field}")
+        # triton.Config's or the launch's own keyword (num_ctas, pre_hook...): read as that option, not
+        # as the kernel's parameter (accepted before: a fresh user's find, 2026-12-07; --names the same).
+        if name in launch_options:
+            raise _ga.Error(f"names: '{name}' (for {field}) is an argument of triton.Config or of the launch "
+                            f"({_ga._core.triton_launch_options}), not a kernel parameter's name")
         seen[name] = field
     return result
 

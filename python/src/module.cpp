@@ -432,5 +432,8 @@ PYBIND11_MODULE(_gemm_advisor, m) {
                                      py::arg("block_k") = ga::kMaxConfigSize, py::arg("num_warps") = ga::kMaxConfigWarps,
                                      py::arg("num_stages") = ga::kMaxConfigStages, py::arg("split_k") = ga::kMaxConfigSize,
                                      py::arg("group_m") = ga::kMaxConfigSize);
+  // Names triton.Config or a launch takes as its own (ga::kTritonLaunchOptions): no kernel parameter
+  // is renamed onto one (gemm_advisor.triton's names=, as --names).
+  m.attr("triton_launch_options") = std::string(ga::kTritonLaunchOptions);
   m.attr("__version__") = ga::version();
 }

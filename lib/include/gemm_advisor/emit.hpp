@@ -24,13 +24,25 @@ namespace gemm_advisor {
 
 // --- a target's own parameter names --------------------------------------------------------------
 
+/// The names triton.Config (kwargs, num_warps, num_stages, num_ctas, maxnreg, pre_hook, ir_override)
+/// or a Triton launch (grid, warmup, enable_fp_fusion; the AMD backend's waves_per_eu,
+/// matrix_instr_nonkdim, kpack) takes as its own, ", "-separated: no kernel parameter may be
+/// renamed onto one (parse_parameter_names; Python's names= the same).
+inline constexpr std::string_view kTritonLaunchOptions =
+    "num_warps, num_stages, num_ctas, maxnreg, pre_hook, ir_override, grid, warmup, enable_fp_fusion, "
+    "waves_per_eu, matrix_instr_nonkdim, kpack";
+
+/// Whether `name` is one of kTritonLaunchOptions.
+bool is_triton_launch_option(std::string_view name);
+
 /// Renames of a target's parameters for a user's own kernel (`--names BLOCK_M=BLOCK_SIZE_M,...`):
 /// the target's name (TargetParameter::name) -> the name to write.
 using ParameterNames = std::map<std::string, std::string, std::less<>>;
 
 /// Parses "FROM=TO[,FROM=TO...]" for a target: FROM must be one of its parameter names, each at most
 /// once, and not num_warps or num_stages (triton.Config's own arguments); TO a name of letters,
-/// digits and '_' not already taken by another parameter, or empty: the parameter is left out of
+/// digits and '_' not already taken by another parameter nor one of kTritonLaunchOptions, or empty:
+/// the parameter is left out of
 /// the written configs (a kernel without it; "" in the map).
 /// Throws InputError quoting the text and listing the target's names.
 ParameterNames parse_parameter_names(std::string_view text, const Target& target);

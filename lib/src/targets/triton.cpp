@@ -37,14 +37,8 @@ std::string triton_rules_message(const TileConfig& c, const GemmProblem& p, cons
   }
   if (!is_pow2(c.num_warps) || c.num_warps > 32)
     return "num_warps = " + std::to_string(c.num_warps) + " must be a power of two in [1, 32]";
-  if (c.num_stages < 1 || c.num_stages > profile.triton.max_num_stages)
-    return "num_stages = " + std::to_string(c.num_stages) + " is outside 1.." +
-           std::to_string(profile.triton.max_num_stages) + " for " + hw.name +
-           " (triton.max_num_stages, the profile's bound on the search, not a hardware limit: a profile of your own "
-           "may raise it)";
-  if (c.split_k < 1 || c.split_k > profile.triton.max_split_k)
-    return "split_k = " + std::to_string(c.split_k) + " is outside 1.." + std::to_string(profile.triton.max_split_k) +
-           " (triton.max_split_k: raise it with --max-split-k, or max_split_k= in Python)";
+  if (c.num_stages < 1) return "num_stages = " + std::to_string(c.num_stages) + " must be at least 1";
+  if (c.split_k < 1) return "split_k = " + std::to_string(c.split_k) + " must be at least 1";
   if (const std::int64_t k_blocks = (p.k + c.block_k - 1) / c.block_k; c.split_k > k_blocks)
     return "split_k = " + std::to_string(c.split_k) + " splits K = " + std::to_string(p.k) + " into more parts than its " +
            std::to_string(k_blocks) + " blocks of block_k = " + std::to_string(c.block_k) +
@@ -55,6 +49,18 @@ std::string triton_rules_message(const TileConfig& c, const GemmProblem& p, cons
   if (static_cast<std::int64_t>(c.block_k) * dtype_bits(p.dtype) < 256)
     return "block_k = " + std::to_string(c.block_k) + " loads fewer than 32 bytes per row for " +
            std::string(dtype_name(p.dtype));
+  return "";
+}
+
+std::string triton_search_bound_message(const TileConfig& c, const Profile& profile) {
+  if (c.num_stages > profile.triton.max_num_stages)
+    return "num_stages = " + std::to_string(c.num_stages) + " is outside 1.." +
+           std::to_string(profile.triton.max_num_stages) + " for " + profile.hw.name +
+           " (triton.max_num_stages, the profile's bound on the search, not a hardware limit: a profile of your own "
+           "may raise it)";
+  if (c.split_k > profile.triton.max_split_k)
+    return "split_k = " + std::to_string(c.split_k) + " is outside 1.." + std::to_string(profile.triton.max_split_k) +
+           " (triton.max_split_k: raise it with --max-split-k, or max_split_k= in Python)";
   return "";
 }
 
@@ -170,7 +176,10 @@ class TritonTarget final : public RulesTarget<TritonRules> {
   void candidates(const GemmProblem& p, const Profile& profile, std::vector<TileConfig>& out) const override;
   std::string infeasibility(const TileConfig& c, const GemmProblem& p, const Profile& profile) const override {
     if (std::string why = triton_rules_message(c, p, profile); !why.empty()) return why;
-    return triton_resource_words(c, p, profile, *this, triton_store_scratch_min_warps(p, profile.triton));
+    if (std::string why = triton_resource_words(c, p, profile, *this, triton_store_scratch_min_warps(p, profile.triton));
+        !why.empty())
+      return why;
+    return triton_search_bound_message(c, profile);
   }
   TileConfig default_config(const GemmProblem&) const override { return triton_default_config(); }
 };

@@ -101,7 +101,8 @@ class TutorialTarget final : public RulesTarget<TutorialRules> {
   std::string infeasibility(const TileConfig& c, const GemmProblem& p, const Profile& profile) const override {
     if (c.split_k != 1) return "split_k = " + std::to_string(c.split_k) + ": the tutorial kernel has no split-K";
     if (std::string why = triton_rules_message(c, p, profile); !why.empty()) return why;
-    return triton_resource_words(c, p, profile, *this);
+    if (std::string why = triton_resource_words(c, p, profile, *this); !why.empty()) return why;
+    return triton_search_bound_message(c, profile);
   }
   TileConfig default_config(const GemmProblem&) const override { return triton_default_config(); }
 };

@@ -125,7 +125,8 @@ class Fp8BlockTarget final : public RulesTarget<Fp8BlockRules> {
       return "block_k = " + std::to_string(c.block_k) + " must divide the " + std::to_string(kVllmFp8QuantBlock) +
              "-wide quantization group (one scale per K-step)";
     if (std::string why = triton_rules_message(c, p, profile); !why.empty()) return why;
-    return triton_resource_words(c, p, profile, *this);
+    if (std::string why = triton_resource_words(c, p, profile, *this); !why.empty()) return why;
+    return triton_search_bound_message(c, profile);
   }
   TileConfig default_config(const GemmProblem&) const override { return vllm_fp8_block_default_config(); }
 };

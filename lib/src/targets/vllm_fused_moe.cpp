@@ -349,14 +349,17 @@ class FusedMoeTarget final : public Target {
     if (p.moe.quant_block != 0 && p.moe.quant_block % c.block_k != 0)
       return "block_k = " + std::to_string(c.block_k) + " must divide the " + std::to_string(p.moe.quant_block) +
              "-wide scale group (one scale per K-step)";
-    if (p.moe.gemm != MoeGemm::layer) return triton_resource_words(c, p, profile, *this);
+    if (p.moe.gemm != MoeGemm::layer) {
+      if (std::string why = triton_resource_words(c, p, profile, *this); !why.empty()) return why;
+      return triton_search_bound_message(rules_view(c), profile);
+    }
     // A layer: each of its GEMMs must fit (their operands are pipelined apart, see candidates). A
     // limit both hit alike is the config's; otherwise each GEMM that does not fit is named (as
     // explain titles it: "down GEMM MxNxK") with what it needs.
     const std::array<GemmProblem, 2> gemms = moe_layer_gemms(p);
     const std::array<std::string, 2> why = {triton_resource_words(c, gemms[0], profile, *this),
                                             triton_resource_words(c, gemms[1], profile, *this)};
-    if (why[0] == why[1]) return why[0];
+    if (why[0] == why[1]) return why[0].empty() ? triton_search_bound_message(rules_view(c), profile) : why[0];
     std::string words;
     for (std::size_t i = 0; i < gemms.size(); ++i) {
       if (why[i].empty()) continue;

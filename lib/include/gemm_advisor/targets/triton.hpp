@@ -241,8 +241,17 @@ inline bool triton_config_rules_ok(const TileConfig& c, const GemmProblem& p, co
          c.split_k <= (p.k + c.block_k - 1) / c.block_k &&
          static_cast<std::int64_t>(c.block_k) * dtype_bits(p.dtype) >= 256;
 }
-/// ... the message of the first of those rules a config breaks, or "".
+/// ... the message of the first of those rules a config breaks, or "", but for the profile's bounds on
+/// the search (num_stages above triton.max_num_stages, split_k above triton.max_split_k: a config past
+/// them may well compile and run), which triton_search_bound_message says.
 std::string triton_rules_message(const TileConfig& c, const GemmProblem& p, const Profile& profile);
+
+/// The profile's bound on the search a config is past (num_stages above triton.max_num_stages, split_k
+/// above triton.max_split_k), or "". A target's infeasibility() checks it last, after what the
+/// compiler refuses, so that a config past a bound is said to be only that where it is nothing worse
+/// (Python's shortlist keeps those, unranked: a 7-stage config needing 917,504 bytes of shared memory
+/// was kept as "outside the search bounds", a fresh user's find, 2026-12-07).
+std::string triton_search_bound_message(const TileConfig& c, const Profile& profile);
 
 
 /// The words for what the compiler would refuse of config c under target t's parameters on the
@@ -263,7 +272,8 @@ const Target& triton_target();
 void triton_candidates(const GemmProblem& p, const Profile& profile, std::vector<TileConfig>& out);
 
 /// Why `triton` cannot run a config, or "" (= triton_target().infeasibility). Checks, in order:
-/// the shared rules (triton_rules_message), then what the compiler refuses (triton_check_resources).
+/// the shared rules (triton_rules_message), then what the compiler refuses (triton_check_resources),
+/// then the profile's bounds on the search (triton_search_bound_message).
 std::string triton_infeasibility(const TileConfig& c, const GemmProblem& p, const Profile& profile);
 
 /// The fixed default config used as the baseline in `evaluate`: 128x128x64, 8 warps, 3 stages,
