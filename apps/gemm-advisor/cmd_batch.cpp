@@ -538,8 +538,8 @@ int run_batch(const BatchOptions& o) {
                 try {
                   // With a field left out (--names GROUP_SIZE_M=), configs that differed only there are
                   // written once: the whole ranking, so that `top` distinct ones remain.
-                  advise(target, e.problem, profile, fixed.empty() ? nullptr : &fixed,
-                         common.distinct || fields_left_out ? 0 : top, s.candidates, s.ranked);
+                  advise(target, e.problem, profile, fixed.empty() ? nullptr : &fixed, fields_left_out ? 0 : top,
+                         s.candidates, s.ranked, common.distinct);
                   if (common.distinct) distinct_tiles_first(s.ranked, top);
                 } catch (const InputError& err) {
                   // A line's own dtype wins over --dtype: said where that is what the target refuses

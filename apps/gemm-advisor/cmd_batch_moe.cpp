@@ -183,8 +183,8 @@ int run_moe_batch(const MoeBatchOptions& o) {
       try {
         validate_problem(p);
         require_dtype(hw, p.dtype);
-        advise(target, p, profile, fixed.empty() ? nullptr : &fixed, emit_vllm ? 1 : (common.distinct ? 0 : top), space,
-               ranked);
+        advise(target, p, profile, fixed.empty() ? nullptr : &fixed, emit_vllm ? 1 : top, space, ranked,
+               !emit_vllm && common.distinct);
         if (common.distinct) distinct_tiles_first(ranked, top);
         // With --candidates, the first one's reason, as rank gives each (a fresh user's find: batch gave none).
         if (ranked.empty() || !ranked.front().estimate.feasible)

@@ -48,9 +48,10 @@ Registered register_rank(CLI::App& app) {
             const std::vector<TileConfig> given = read_given_candidates(o->common.candidates, &line_of);
             std::vector<TileConfig> space;
             std::vector<RankedConfig> ranked;
-            // --distinct needs the whole ranking to pick the best config of each tile from.
-            advise(target, p, profile, o->common.candidates.empty() ? nullptr : &given,
-                   o->common.distinct ? 0 : o->common.top, space, ranked);
+            // --distinct: the first --top distinct tiles (advise estimates only those in full); with
+            // --top 0 the whole ranking, distinct tiles first.
+            advise(target, p, profile, o->common.candidates.empty() ? nullptr : &given, o->common.top, space, ranked,
+                   o->common.distinct);
             if (o->common.distinct) distinct_tiles_first(ranked, o->common.top);
             spdlog::debug("rank {}: {} candidates ({}), target {}, {} ranked", p.shape_text(),
                           o->common.candidates.empty() ? space.size() : given.size(),

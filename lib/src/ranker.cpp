@@ -27,23 +27,27 @@ bool same_but_stages(const TileConfig& a, const TileConfig& b) {
 
 void rank_configs(const Target& target, const GemmProblem& p, const Profile& profile,
                   const std::vector<TileConfig>& candidates, std::vector<RankedConfig>& out, std::size_t top,
-                  bool from_space) {
+                  bool from_space, bool distinct) {
   // A problem built by hand is checked here too, as advise checks it (a 0x0x0 problem ranked with a
   // reason about its split: a fresh C++ consumer's find, 2026-12-07).
   validate_problem(p);
   EstimateContext context = target.context(p, profile);
   context.configs_from_space = from_space;
-  rank_configs(target, context, candidates, out, top);
+  rank_configs(target, context, candidates, out, top, distinct);
 }
 
 void rank_configs(const Target& target, const EstimateContext& context, const std::vector<TileConfig>& candidates,
-                  std::vector<RankedConfig>& out, std::size_t top) {
+                  std::vector<RankedConfig>& out, std::size_t top, bool distinct) {
   // With --top N most estimates are only compared, never printed: compute just their sort keys
   // (estimate_latencies) and estimate the few that make the cut in full at the end (cheaper than
   // filling and storing 300-byte records).
   const GemmProblem& p = *context.problem;
   const Profile& profile = *context.profile;
-  const bool keep_all = top == 0 || top >= candidates.size();
+  // distinct with a top: every config ranked by its sort key alone, and only the first `top` distinct
+  // tiles estimated in full (a full ranking of 300-byte records, then distinct_tiles_first, took 3.3x
+  // the time of --top N: a fresh CI user's find, 2026-12-07).
+  const bool distinct_top = distinct && top > 0;
+  const bool keep_all = top == 0 || (!distinct_top && top >= candidates.size());
   thread_local std::vector<RankedConfig> estimated;  // keep_all: every record; else the infeasible
   thread_local std::vector<SortKey> keys;
   thread_local std::vector<LatencyEstimate> latencies;
@@ -99,7 +103,8 @@ void rank_configs(const Target& target, const EstimateContext& context, const st
   const int preferred_group = target.default_config(p).group_m;
   // With --top N only the configs that can reach the first N places matter: those no slower than
   // the N-th fastest plus the near-tie band (a near-tie run starts no later than the N-th place).
-  if (top > 0 && top < keys.size()) {
+  // (Not for distinct tiles: the N-th distinct tile may rank anywhere.)
+  if (!distinct_top && top > 0 && top < keys.size()) {
     std::nth_element(keys.begin(), keys.begin() + static_cast<std::ptrdiff_t>(top - 1), keys.end(), by_latency);
     const double bound = keys[top - 1].latency_s * (1.0 + tol);
     keys.erase(std::remove_if(keys.begin(), keys.end(), [&](const SortKey& k) { return k.latency_s > bound; }),
@@ -296,10 +301,29 @@ void rank_configs(const Target& target, const EstimateContext& context, const st
     run = stop;
   }
   out.clear();
-  out.reserve(keys.size() + estimated.size());
-  for (const SortKey& k : keys) {
-    if (keep_all) out.push_back(std::move(estimated[k.index]));
-    else out.push_back(RankedConfig{candidates[k.index], target.estimate(context, candidates[k.index]), ""});
+  if (distinct_top) {
+    // The best-ranked config of each tile (block sizes and split), then, where fewer than `top` tiles
+    // exist, the others in rank order: the first `top` of those, as distinct_tiles_first keeps them
+    // from the full ranking.
+    out.reserve(top + estimated.size());
+    std::set<std::array<int, 4>> seen;
+    std::vector<const SortKey*> repeats;
+    for (const SortKey& k : keys) {
+      if (out.size() == top) break;
+      const TileConfig& c = config_of(k);
+      if (seen.insert({c.block_m, c.block_n, c.block_k, c.split_k}).second)
+        out.push_back(RankedConfig{c, target.estimate(context, c), ""});
+      else if (repeats.size() < top)
+        repeats.push_back(&k);
+    }
+    for (std::size_t i = 0; i < repeats.size() && out.size() < top; ++i)
+      out.push_back(RankedConfig{config_of(*repeats[i]), target.estimate(context, config_of(*repeats[i])), ""});
+  } else {
+    out.reserve(keys.size() + estimated.size());
+    for (const SortKey& k : keys) {
+      if (keep_all) out.push_back(std::move(estimated[k.index]));
+      else out.push_back(RankedConfig{candidates[k.index], target.estimate(context, candidates[k.index]), ""});
+    }
   }
   for (auto& r : estimated) {
     if (!r.estimate.feasible) out.push_back(std::move(r));  // infeasible tail, in input order

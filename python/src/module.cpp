@@ -179,8 +179,8 @@ std::vector<ga::RankedConfig> ranked_configs(const ga::Target& target, const ga:
   {
     py::gil_scoped_release release;
     std::vector<ga::TileConfig> space;
-    // distinct needs the whole ranking to pick the best config of each tile from.
-    ga::advise(target, p, h.profile, given, distinct ? 0 : top, space, ranked);
+    // distinct: the first `top` distinct tiles (advise estimates only those in full); top 0, all.
+    ga::advise(target, p, h.profile, given, top, space, ranked, distinct);
     if (distinct) ga::distinct_tiles_first(ranked, top);
   }
   for (std::string& w : ga::infeasible_warnings(ranked, h.profile.hw, "candidates",

@@ -18,7 +18,8 @@ namespace gemm_advisor {
 /// hand is checked too), the profile holds a figure parse_profile would refuse (one edited in code:
 /// a rate, latency or size of 0, negative or NaN), or the target cannot run the problem on the profile
 /// at all (Target::problem_error). An empty or all-infeasible result is the caller's to report.
+/// `distinct` with `top` > 0: the first `top` distinct tiles, as rank_configs gives them.
 void advise(const Target& target, const GemmProblem& p, const Profile& profile, const std::vector<TileConfig>* given,
-            std::size_t top, std::vector<TileConfig>& space, std::vector<RankedConfig>& out);
+            std::size_t top, std::vector<TileConfig>& space, std::vector<RankedConfig>& out, bool distinct = false);
 
 }  // namespace gemm_advisor

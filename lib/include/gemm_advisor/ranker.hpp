@@ -21,15 +21,18 @@ struct RankedConfig {
 /// least `top` of them, in exactly the order a full ranking gives them); 0 keeps all.
 /// `out` is cleared and reused (batch mode keeps one per thread).
 /// `from_space`: the candidates are target.candidates(p, profile) (EstimateContext::configs_from_space).
+/// `distinct` with `top` > 0: exactly what distinct_tiles_first(full ranking, top) keeps (the
+/// best-ranked config of each of the first `top` distinct tiles, then the infeasible ones), with only
+/// those estimated in full; with `top` 0 it changes nothing (call distinct_tiles_first).
 /// Throws InputError for a problem that is not valid (validate_problem).
 void rank_configs(const Target& target, const GemmProblem& p, const Profile& profile,
                   const std::vector<TileConfig>& candidates, std::vector<RankedConfig>& out, std::size_t top = 0,
-                  bool from_space = false);
+                  bool from_space = false, bool distinct = false);
 
 /// The same over a context built by the caller (Target::context, or make_estimate_context with other
 /// parameters, as calibrate does): the problem and profile are the context's.
 void rank_configs(const Target& target, const EstimateContext& context, const std::vector<TileConfig>& candidates,
-                  std::vector<RankedConfig>& out, std::size_t top = 0);
+                  std::vector<RankedConfig>& out, std::size_t top = 0, bool distinct = false);
 
 /// Reorders a ranking so that distinct tiles come first: the best-ranked config of each distinct
 /// (block_m, block_n, block_k, split_k), in rank order, then the others in rank order, then the
