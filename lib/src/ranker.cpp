@@ -218,6 +218,9 @@ void rank_configs(const Target& target, const EstimateContext& context, const st
       for (std::uint32_t v = begin; v < end; ++v) first[order[v].position] = variants[v - begin].second;
     }
   };
+  // distinct with a top: the runs after the one where `top` distinct tiles have been seen are never
+  // read, and are left unordered (their ties cost a full estimate each on this path).
+  std::set<std::array<int, 4>> tiles_ranked;
   for (auto run = keys.begin(); run != keys.end();) {
     auto stop = run + 1;
     while (stop != keys.end() && stop->latency_s <= run->latency_s * (1.0 + tol)) ++stop;
@@ -297,6 +300,13 @@ void rank_configs(const Target& target, const EstimateContext& context, const st
         return config_of(a) < config_of(b);
       });
       if (exact_ties) order_stage_ties(run, stop);
+    }
+    if (distinct_top) {
+      for (auto it = run; it != stop; ++it) {
+        const TileConfig& c = config_of(*it);
+        tiles_ranked.insert({c.block_m, c.block_n, c.block_k, c.split_k});
+      }
+      if (tiles_ranked.size() >= top) break;
     }
     run = stop;
   }
