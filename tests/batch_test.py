@@ -1126,6 +1126,27 @@ check("a YAML list opening with %YAML on stdin is read as YAML",
       rc == 0 and [r.split(",")[1] for r in out.splitlines()[1:]] == ["64", "128"], out + err)
 
 shutil.rmtree(TMP, ignore_errors=True)
+# JSON Lines with a broken first line, and with cut-off lines whose open brackets would add up across
+# lines (past 64 they stopped the whole file at a valid line): each broken line is a bad line, the others
+# ranked (a fresh user's finds, 2026-12-07). A line nested past 64 levels is that line's error.
+LATE = cli_harness.temp_dir("gemm-advisor-batch-test-late-")  # TMP is gone by now (a test above removes it)
+first_bad = cli_harness.write_file(LATE, "first-bad.jsonl", '{"m": 1, "n": 8, "k": \n{"m": 2, "n": 8, "k": 8}\n{"m": 3, "n": 8, "k": 8}\n')
+rc, out, err = run("batch", first_bad, "--hw", "h200", "--format", "csv", "--top", "1", "--keep-going")
+check("JSON Lines, a broken first line: that line bad, the other two ranked",
+      rc == 1 and f"{first_bad}:1: not valid JSON (a JSON Lines list, one object a line)" in err and
+      len(out.splitlines()) == 3 and ",2,8,8," in out and ",3,8,8," in out, out + err)
+cut = cli_harness.write_file(LATE, "cut-lines.jsonl", '{"m":1,"n":8,"k":8}\n' + "".join('{"m":%d,"n":8,"k":\n{"m":5,"n":8,"k":8}\n' % i
+                                                                for i in range(70)))
+rc, out, err = run("batch", cut, "--hw", "h200", "--format", "csv", "--top", "1", "--keep-going")
+check("JSON Lines, 70 cut-off lines: 70 bad lines, 71 shapes ranked",
+      rc == 1 and "71 shapes ranked, 70 bad" in err and "nested deeper" not in err, err[-400:])
+deep = cli_harness.write_file(LATE, "deep-line.jsonl", '{"m":1,"n":8,"k":8,"foo":1}\n{"m":2,"n":8,"k":8,"x":' + "[" * 70 + "]" * 70 +
+             '}\n{"m":3,"n":8,"k":8}\n')
+rc, out, err = run("batch", deep, "--hw", "h200", "--format", "csv", "--top", "1", "--keep-going")
+check("JSON Lines, one line nested 70 deep: that line's error, the others ranked, the unknown key said",
+      rc == 1 and f"{deep}:2: lists or mappings nested deeper than 64 levels: not a shape list's entry" in err and
+      f"{deep}:1: unknown key 'foo' ignored" in err and "2 shapes ranked, 1 bad" in err, err)
+
 # A list's own dtype wins over --dtype, which fills only lines without one: said once, at the first such
 # line (--emit triton wrote bf16 configs under --dtype fp8 unsaid: a fresh CI user's find, 2026-12-07).
 rc, out, err = run("batch", "examples/llama3-8b.csv", "--hw", "h200", "--emit", "triton", "--dtype", "fp8")

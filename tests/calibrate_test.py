@@ -845,6 +845,22 @@ check("a refit on the start's own data: warned, and noted in the provenance",
       rc == 0 and rc2 == 0 and f"the start profile was fitted on {os.path.abspath(H100)} already" in err2 and
       "- \"note: the start profile was fitted on" in refit_text and "the start profile was fitted" not in err,
       err2[-600:])
+# ... through a symbolic link to the same file too (compared as files, not as path text).
+link = os.path.join(TMP, "h100-check-link.csv")
+if not os.path.lexists(link):
+    os.symlink(os.path.abspath(H100), link)
+rc3, out3, err3 = run("calibrate", "--hw", first_fit, "--measurements", link, "--folds", "4",
+                      "-o", os.path.join(TMP, "refit-link.yaml"))
+check("a refit through a link to the start's data: warned too",
+      rc3 == 0 and f"the start profile was fitted on {link} already" in err3, err3[-400:])
+# -o as a link to nowhere, or a name longer than a file system takes: refused before the fit.
+dangling = os.path.join(TMP, "dangling.yaml")
+if not os.path.lexists(dangling):
+    os.symlink("/nonexistent-gemm-advisor-dir/x.yaml", dangling)
+for out_path, says in ((dangling, "cannot write: a link to nowhere"),
+                       (os.path.join(TMP, "a" * 300 + ".yaml"), "more than the 255 a file system takes")):
+    rc, out, err = run("-v", "calibrate", "--hw", "h100", "--measurements", H100, "--folds", "4", "-o", out_path)
+    check(f"-o refused before the fit: {says}", rc == 1 and says in err and "fitted (" not in err, err[-400:])
 # Four families that timed the same shapes are one group in the folds: the error says so, not that the
 # families' sizes are unequal (they were 11 shapes each).
 repeated = write_rows("repeated-families.csv", [{**r, "family": f} for f in ("run1", "run2", "run3", "run4")

@@ -1184,6 +1184,17 @@ with warnings.catch_warnings():
 check("rank's reason for 256x256x128 s7: its shared memory, not the bound",
       [e["reason"] for e in ranked["infeasible"]] == ["needs 917504 bytes of shared memory, more than the 232448 a "
                                                       "block may use on h200"], ranked["infeasible"])
+# When no config ranks, the ones only past a bound are kept and those that cannot run dropped (all were
+# handed back: a fresh user's find, 2026-12-07).
+alone = {"BLOCK_M": 64, "BLOCK_N": 64, "BLOCK_K": 64, "GROUP_M": 8, "SPLIT_K": 1, "num_warps": 4, "num_stages": 7}
+huge = {**alone, "BLOCK_M": 256, "BLOCK_N": 256, "BLOCK_K": 256, "num_warps": 8}
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    kept = prune([alone, huge, dict(alone)], {"M": 1000, "N": 1000, "K": 1000})
+said = [str(w.message) for w in caught]
+check("shortlist, nothing ranks: the two 7-stage 64x64x64 kept, the 256x256x256 (262,144 bytes) dropped",
+      kept == [alone, alone] and any("2 config(s) outside the advisor's search bounds kept unranked, 1 that cannot "
+                                     "run dropped" in m for m in said), (kept, said))
 
 # (6) configs(names={'split_k': None}) checks max_split_k as rank does (a float, text or 0 passed).
 for bad, kind in ((4.0, TypeError), ("lots", TypeError), (0, g.Error)):

@@ -388,9 +388,10 @@ Registered register_calibrate(CLI::App& app) {
             // "after" starts from them; said, and kept with the overlay (the report said "held out"
             // unqualified: a fresh user's find, 2026-12-07).
             std::vector<std::string> fitted_before;
+            // By path, or as the same file (a link, another spelling: a fresh user's find, 2026-12-07).
             for (const std::string& file : data_files)
-              if (std::find(profile.calibration_data_files.begin(), profile.calibration_data_files.end(), file) !=
-                  profile.calibration_data_files.end())
+              if (std::any_of(profile.calibration_data_files.begin(), profile.calibration_data_files.end(),
+                              [&](const std::string& fitted) { return fitted == file || same_file(fitted, file); }))
                 fitted_before.push_back(file);
             const std::string refit_note =
                 fitted_before.empty()

@@ -439,10 +439,17 @@ void refuse_non_regular(const std::string& path, const std::string& shown) {
 
 namespace {
 std::pair<std::string, int> create_temporary_beside(const std::string& path);  // below
+std::string replaceable_path(const std::string& path_given);                  // below
 }  // namespace
 
 void check_writable_path(const std::string& path) {
   refuse_non_regular(path, path);
+  // What the writer would refuse after the fit: a link to nowhere (replaceable_path), a name longer
+  // than a file system takes (the rename failed "File name too long": a fresh user's finds, 2026-12-07).
+  const std::string written = replaceable_path(path);
+  if (const std::string name = std::filesystem::path(path).filename().string(); name.size() > 255)
+    throw InputError(path.substr(0, 80) + "...: cannot write: the file name is " + std::to_string(name.size()) +
+                     " bytes, more than the 255 a file system takes");
   struct stat st {};
   std::string dir = std::filesystem::path(path).parent_path().string();
   if (dir.empty()) dir = ".";
@@ -452,7 +459,7 @@ void check_writable_path(const std::string& path) {
   // The write itself, tried: root passes access() on a read-only file system or under /sys, where the
   // file is then refused after the fit (a fresh user's find, 2026-12-07). The temporary file the
   // writer would create, created and removed (the same error text as the writer's).
-  const auto [tmp, fd] = create_temporary_beside(path);
+  const auto [tmp, fd] = create_temporary_beside(written);
   ::close(fd);
   ::unlink(tmp.c_str());
 }

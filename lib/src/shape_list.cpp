@@ -1,6 +1,7 @@
 #include "gemm_advisor/shape_list.hpp"
 
 #include <map>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
 
@@ -379,6 +380,24 @@ bool jsonl_spans(const std::string& text, std::vector<JsonSpan>* spans, SpanErro
         // Lines whose first entry is not an object (it was "not valid JSON: unexpected '{'" at the
         // second line: a fresh user's find, 2026-12-06).
         bool object_later = false;
+        // ... or a first line that starts as an object and is broken, followed by a line that is one
+        // whole object (a cut-off first line sank a JSON Lines file, reported at a later line: a fresh
+        // user's find, 2026-12-07). Reached only when the whole text is not valid JSON.
+        if (objects == 0 && !scan.error.empty() && row.find_first_not_of(" \t\r") != std::string_view::npos &&
+            row[row.find_first_not_of(" \t\r")] == '{') {
+          for (std::size_t at = end + 1; at < text.size();) {
+            const std::size_t e = std::min(text.find('\n', at), text.size());
+            const std::string_view later(text.data() + at, e - at);
+            if (later.find_first_not_of(" \t\r") != std::string_view::npos) {
+              std::set<std::string> ignored;
+              JsonScan next_line(&ignored);
+              nlohmann::json::sax_parse(later, &next_line);
+              object_later = next_line.error.empty() && next_line.root == JsonScan::Root::object;
+              break;
+            }
+            at = e + 1;
+          }
+        }
         if (objects == 0 && scan.error.empty())
           for (std::size_t at = end + 1; at < text.size() && !object_later;) {
             const std::size_t e = std::min(text.find('\n', at), text.size());
@@ -393,7 +412,8 @@ bool jsonl_spans(const std::string& text, std::vector<JsonSpan>* spans, SpanErro
         if (objects == 0 && !object_later) return false;
         std::string why;
         if (scan.error.empty()) {
-          why = "not a JSON object (a \"MxNxK\" string goes in a JSON list or a text list)";
+          why = "not a JSON object (one shape's mapping a line; a \"MxNxK\" string or a list of shapes goes in a "
+                "JSON list or a text list)";
         } else {
           why = text::json_error_message(scan.error);
           // The parser's "line 1" is the line's own: the message is located at the file's line.
@@ -430,13 +450,29 @@ class YamlShapeReader : public ShapeReader {
     std::string text = read_whole_input(in, source, "YAML and JSON lists are read whole; use CSV or text, which stream");
     if (text.find('\0') != std::string::npos) throw InputError(source + ": contains NUL bytes: not a text file");
     if (json) {
-      check_flow_nesting(text, source, first_line, "a shape list");
-      // Strict JSON first, for exact JSON error messages.
+      // Nested too deep as one text: JSON Lines whose broken lines leave brackets open add up across
+      // lines (70 cut-off lines stopped a whole file at a valid line: a fresh user's find, 2026-12-07),
+      // so such text is tried as JSON Lines, each line checked alone (load_span), before the error.
+      std::optional<InputError> too_deep;
+      try {
+        check_flow_nesting(text, source, first_line, "a shape list");
+      } catch (const InputError& err) {
+        too_deep = err;
+      }
       std::set<std::string> keys;
+      bool keys_incomplete = false;
       JsonScan scan(&keys);
-      nlohmann::json::sax_parse(text, &scan);
-      bool keys_incomplete = scan.keys_capped;
-      if (!scan.error.empty() && !scan.out_of_range) {
+      if (too_deep) {
+        if (!jsonl_spans(text, &spans_, &span_errors_, &keys, &keys_incomplete)) throw *too_deep;
+        streaming_ = true;
+      } else {
+        // Strict JSON first, for exact JSON error messages.
+        nlohmann::json::sax_parse(text, &scan);
+        keys_incomplete = scan.keys_capped;
+      }
+      if (too_deep) {
+        // JSON Lines, said above.
+      } else if (!scan.error.empty() && !scan.out_of_range) {
         // JSON Lines: one object a line (`batch --format jsonl`'s output too), read as the list of
         // them, each at its own line (it was "not valid JSON: unexpected '{'": a fresh CI user's
         // find, 2026-12-05). Otherwise the JSON error, where it is.
@@ -465,7 +501,13 @@ class YamlShapeReader : public ShapeReader {
           std::set<std::string> unknown;
           for (std::size_t i = 0; i < spans_.size(); ++i) {
             if (span_errors_.count(i)) continue;  // a JSON Lines line that is no object: its entry fails
-            note_unknown_keys(load_span(i), first_line_ + spans_[i].line, &unknown);
+            YAML::Node entry;
+            try {
+              entry = load_span(i);
+            } catch (const InputError&) {
+              continue;  // nested too deep or not valid alone: its entry fails when it is read
+            }
+            note_unknown_keys(entry, first_line_ + spans_[i].line, &unknown);
             if (unknown.size() >= kMaxUnknownKeyWarnings && !keys.count("<<")) break;
           }
         }
@@ -534,7 +576,16 @@ class YamlShapeReader : public ShapeReader {
       // Entries sharing a line: the entry's place in the list too (a fresh user's find, 2026-12-04).
       const bool shares = (i > 0 && spans_[i - 1].line == spans_[i].line) ||
                           (i + 1 < spans_.size() && spans_[i + 1].line == spans_[i].line);
-      read_entry(load_span(i), first_line_ + spans_[i].line, shares ? static_cast<long>(i + 1) : 0, e);
+      YAML::Node node;
+      try {
+        node = load_span(i);
+      } catch (const InputError& err) {  // nested too deep, or not valid alone: this entry's error
+        e = ShapeEntry{};
+        e.line = first_line_ + spans_[i].line + 1;
+        e.error = err.what();
+        return true;
+      }
+      read_entry(node, first_line_ + spans_[i].line, shares ? static_cast<long>(i + 1) : 0, e);
       return true;
     }
     if (index_ >= root_.size()) return false;
@@ -556,8 +607,10 @@ class YamlShapeReader : public ShapeReader {
   // Entry `i` of a JSON list read entry by entry, loaded alone (its marks count from its first line).
   YAML::Node load_span(std::size_t i) const {
     const JsonSpan& span = spans_[i];
+    const std::string entry = text_.substr(span.offset, span.size);
+    check_flow_nesting(entry, source_, first_line_ + span.line, "a shape list's entry");
     try {
-      return YAML::Load(text_.substr(span.offset, span.size));
+      return YAML::Load(entry);
     } catch (const YAML::Exception& err) {
       throw InputError(located(source_, err.mark.line + 1 + first_line_ + span.line, "not valid JSON: " + printable(err.msg, 200)));
     }

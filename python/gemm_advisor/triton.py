@@ -284,13 +284,36 @@ def shortlist(top=8, hw=None, key_names=("M", "N", "K"), names=None, dtype=None,
                                _ga.AdvisorWarning, stacklevel=2)
                 return configs
             groups.setdefault(text, []).append(config)
-        try:
+        def rank(candidates):
             with _warnings.catch_warnings():
                 _warnings.simplefilter("ignore", _ga.AdvisorWarning)  # infeasible ones are dropped: that's the point
-                result = _ga.ranking(shape, hw=profile, dtype=dtype, layout=layout, target=target, top=top,
-                                     candidates=list(groups), distinct=distinct, cu_count=cu_count,
-                                     max_split_k=max_split_k)
+                return _ga.ranking(shape, hw=profile, dtype=dtype, layout=layout, target=target, top=top,
+                                   candidates=candidates, distinct=distinct, cu_count=cu_count,
+                                   max_split_k=max_split_k)
+
+        try:
+            result = rank(list(groups))
         except _ga.Error as e:
+            # None ranks: each config alone, to keep those only past the search bounds and drop what
+            # cannot run (every config was handed back, a 256x256x256 of 262,144 bytes of shared memory
+            # among them: a fresh user's find, 2026-12-07). Otherwise (a shape it rejects) all kept.
+            bounded, failed = [], None
+            for text in groups:
+                try:
+                    rank([text])
+                except _ga.Error as alone:
+                    reason = str(alone)
+                    if "(triton.max_num_stages" in reason or "(triton.max_split_k" in reason:
+                        bounded.append(text)
+                    elif "no feasible config" not in reason:
+                        failed = alone
+                        break
+            if failed is None and str(e).startswith("no feasible config") and bounded:
+                kept = [config for text in bounded for config in groups[text]]
+                _warnings.warn(f"shortlist: no config ranks; {len(kept)} config(s) outside the advisor's search "
+                               f"bounds kept unranked, {len(configs) - len(kept)} that cannot run dropped ({e})",
+                               _ga.AdvisorWarning, stacklevel=2)
+                return kept
             _warnings.warn(f"shortlist: {e}; benchmarking all {len(configs)} configs", _ga.AdvisorWarning,
                            stacklevel=2)
             return configs
@@ -305,7 +328,8 @@ def shortlist(top=8, hw=None, key_names=("M", "N", "K"), names=None, dtype=None,
         if bounded:
             for entry in bounded:
                 kept.extend(groups.get(_ga.config_text(entry, target), []))
-            _warnings.warn(f"shortlist: {len(bounded)} config(s) outside the advisor's search bounds kept unranked, "
+            _warnings.warn(f"shortlist: {sum(len(groups.get(_ga.config_text(entry, target), [])) for entry in bounded)} "
+                           f"config(s) outside the advisor's search bounds kept unranked, "
                            f"after its shortlist (first: {bounded[0]['reason']})", _ga.AdvisorWarning, stacklevel=2)
         return kept
 

@@ -25,12 +25,12 @@ namespace gemm_advisor {
 // --- a target's own parameter names --------------------------------------------------------------
 
 /// The names triton.Config (kwargs, num_warps, num_stages, num_ctas, maxnreg, pre_hook, ir_override)
-/// or a Triton launch (grid, warmup, enable_fp_fusion; the AMD backend's waves_per_eu,
+/// or a Triton launch (grid, warmup, enable_fp_fusion, launch_cooperative_grid, launch_pdl; the AMD backend's waves_per_eu,
 /// matrix_instr_nonkdim, kpack) takes as its own, ", "-separated: no kernel parameter may be
 /// renamed onto one (parse_parameter_names; Python's names= the same).
 inline constexpr std::string_view kTritonLaunchOptions =
     "num_warps, num_stages, num_ctas, maxnreg, pre_hook, ir_override, grid, warmup, enable_fp_fusion, "
-    "waves_per_eu, matrix_instr_nonkdim, kpack";
+    "launch_cooperative_grid, launch_pdl, waves_per_eu, matrix_instr_nonkdim, kpack";
 
 /// Whether `name` is one of kTritonLaunchOptions.
 bool is_triton_launch_option(std::string_view name);

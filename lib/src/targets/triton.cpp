@@ -60,7 +60,8 @@ std::string triton_search_bound_message(const TileConfig& c, const Profile& prof
            "may raise it)";
   if (c.split_k > profile.triton.max_split_k)
     return "split_k = " + std::to_string(c.split_k) + " is outside 1.." + std::to_string(profile.triton.max_split_k) +
-           " (triton.max_split_k: raise it with --max-split-k, or max_split_k= in Python)";
+           " (triton.max_split_k, or --max-split-k where given: the bound on the search, not a hardware limit; raise "
+           "it with --max-split-k, or max_split_k= in Python)";
   return "";
 }
 
