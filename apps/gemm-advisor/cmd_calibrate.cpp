@@ -392,7 +392,7 @@ Registered register_calibrate(CLI::App& app) {
             for (const std::string& file : data_files)
               if (std::any_of(profile.calibration_data_files.begin(), profile.calibration_data_files.end(),
                               [&](const std::string& fitted) { return fitted == file || same_file(fitted, file); }))
-                fitted_before.push_back(file);
+                fitted_before.push_back(escape_control(file));
             const std::string refit_note =
                 fitted_before.empty()
                     ? std::string()

@@ -315,7 +315,7 @@ void rank_configs(const Target& target, const EstimateContext& context, const st
     // The best-ranked config of each tile (block sizes and split), then, where fewer than `top` tiles
     // exist, the others in rank order: the first `top` of those, as distinct_tiles_first keeps them
     // from the full ranking.
-    out.reserve(top + estimated.size());
+    out.reserve(std::min(top, keys.size()) + estimated.size());  // a --top past the space reserves no more
     std::set<std::array<int, 4>> seen;
     std::vector<const SortKey*> repeats;
     for (const SortKey& k : keys) {
