@@ -18,6 +18,10 @@ struct SortKey {
   float l2_hit_rate;    // the estimate's where every record is kept, else 0 (not known: looked up)
 };
 
+// A config's tile as --distinct tells tiles apart: its block sizes and split.
+using TileKey = std::array<int, 4>;
+TileKey tile_key(const TileConfig& c) { return {c.block_m, c.block_n, c.block_k, c.split_k}; }
+
 // The same config but for num_stages.
 bool same_but_stages(const TileConfig& a, const TileConfig& b) {
   return a.block_m == b.block_m && a.block_n == b.block_n && a.block_k == b.block_k && a.split_k == b.split_k &&
@@ -220,7 +224,7 @@ void rank_configs(const Target& target, const EstimateContext& context, const st
   };
   // distinct with a top: the runs after the one where `top` distinct tiles have been seen are never
   // read, and are left unordered (their ties cost a full estimate each on this path).
-  std::set<std::array<int, 4>> tiles_ranked;
+  std::set<TileKey> tiles_ranked;
   for (auto run = keys.begin(); run != keys.end();) {
     auto stop = run + 1;
     while (stop != keys.end() && stop->latency_s <= run->latency_s * (1.0 + tol)) ++stop;
@@ -302,10 +306,7 @@ void rank_configs(const Target& target, const EstimateContext& context, const st
       if (exact_ties) order_stage_ties(run, stop);
     }
     if (distinct_top) {
-      for (auto it = run; it != stop; ++it) {
-        const TileConfig& c = config_of(*it);
-        tiles_ranked.insert({c.block_m, c.block_n, c.block_k, c.split_k});
-      }
+      for (auto it = run; it != stop; ++it) tiles_ranked.insert(tile_key(config_of(*it)));
       if (tiles_ranked.size() >= top) break;
     }
     run = stop;
@@ -316,12 +317,12 @@ void rank_configs(const Target& target, const EstimateContext& context, const st
     // exist, the others in rank order: the first `top` of those, as distinct_tiles_first keeps them
     // from the full ranking.
     out.reserve(std::min(top, keys.size()) + estimated.size());  // a --top past the space reserves no more
-    std::set<std::array<int, 4>> seen;
+    std::set<TileKey> seen;
     std::vector<const SortKey*> repeats;
     for (const SortKey& k : keys) {
       if (out.size() == top) break;
       const TileConfig& c = config_of(k);
-      if (seen.insert({c.block_m, c.block_n, c.block_k, c.split_k}).second)
+      if (seen.insert(tile_key(c)).second)
         out.push_back(RankedConfig{c, target.estimate(context, c), ""});
       else if (repeats.size() < top)
         repeats.push_back(&k);
@@ -343,9 +344,9 @@ void rank_configs(const Target& target, const EstimateContext& context, const st
 void distinct_tiles_first(std::vector<RankedConfig>& ranked, std::size_t top) {
   const auto feasible_end =
       std::stable_partition(ranked.begin(), ranked.end(), [](const RankedConfig& r) { return r.estimate.feasible; });
-  std::set<std::array<int, 4>> seen;
+  std::set<TileKey> seen;
   std::stable_partition(ranked.begin(), feasible_end, [&](const RankedConfig& r) {
-    return seen.insert({r.config.block_m, r.config.block_n, r.config.block_k, r.config.split_k}).second;
+    return seen.insert(tile_key(r.config)).second;
   });
   // The first `top` feasible configs, and every infeasible one after them: they are reported, never
   // dropped (cutting the list at `top` lost them: a fresh user's find, 2026-12-04).

@@ -379,36 +379,32 @@ bool jsonl_spans(const std::string& text, std::vector<JsonSpan>* spans, SpanErro
         // A first line of valid JSON that is no object ("8x8x8") with an object on a later line: JSON
         // Lines whose first entry is not an object (it was "not valid JSON: unexpected '{'" at the
         // second line: a fresh user's find, 2026-12-06).
-        bool object_later = false;
-        // ... or a first line that starts as an object and is broken, followed by a line that is one
-        // whole object (a cut-off first line sank a JSON Lines file, reported at a later line: a fresh
-        // user's find, 2026-12-07). Reached only when the whole text is not valid JSON.
-        if (objects == 0 && !scan.error.empty() && row.find_first_not_of(" \t\r") != std::string_view::npos &&
-            row[row.find_first_not_of(" \t\r")] == '{') {
+        // The first line with text after this one ("" where none).
+        const auto next_line = [&] {
           for (std::size_t at = end + 1; at < text.size();) {
             const std::size_t e = std::min(text.find('\n', at), text.size());
             const std::string_view later(text.data() + at, e - at);
-            if (later.find_first_not_of(" \t\r") != std::string_view::npos) {
-              std::set<std::string> ignored;
-              JsonScan next_line(&ignored);
-              nlohmann::json::sax_parse(later, &next_line);
-              object_later = next_line.error.empty() && next_line.root == JsonScan::Root::object;
-              break;
-            }
+            if (const std::size_t first = later.find_first_not_of(" \t\r"); first != std::string_view::npos)
+              return later.substr(first);
             at = e + 1;
+          }
+          return std::string_view();
+        };
+        bool object_later = false;
+        if (objects == 0 && scan.error.empty()) {
+          object_later = next_line().substr(0, 1) == "{";
+        } else if (objects == 0) {
+          // ... or a first line that starts as an object and is broken, followed by a line that is one
+          // whole object (a cut-off first line sank a JSON Lines file, reported at a later line: a
+          // fresh user's find, 2026-12-07). Reached only when the whole text is not valid JSON.
+          const std::size_t first = row.find_first_not_of(" \t\r");
+          if (first != std::string_view::npos && row[first] == '{') {
+            std::set<std::string> ignored;
+            JsonScan later(&ignored);
+            nlohmann::json::sax_parse(next_line(), &later);
+            object_later = later.error.empty() && later.root == JsonScan::Root::object;
           }
         }
-        if (objects == 0 && scan.error.empty())
-          for (std::size_t at = end + 1; at < text.size() && !object_later;) {
-            const std::size_t e = std::min(text.find('\n', at), text.size());
-            const std::string_view later(text.data() + at, e - at);
-            const std::size_t first = later.find_first_not_of(" \t\r");
-            if (first != std::string_view::npos) {
-              if (later[first] != '{') break;
-              object_later = true;
-            }
-            at = e + 1;
-          }
         if (objects == 0 && !object_later) return false;
         std::string why;
         if (scan.error.empty()) {

@@ -192,6 +192,12 @@ def _fields_of(config, inverse):
     return fields
 
 
+def _past_search_bound(reason):
+    """Whether an infeasibility reason is only the profile's bound on the search (num_stages above
+    triton.max_num_stages, split_k above max_split_k): such a config may well run."""
+    return "(triton.max_num_stages" in reason or "(triton.max_split_k" in reason
+
+
 def shortlist(top=8, hw=None, key_names=("M", "N", "K"), names=None, dtype=None, layout=None, target="triton", *,
               distinct=True, cu_count=None, max_split_k=None):
     """A ``prune_configs_by`` for ``triton.autotune`` that benchmarks only the advisor's shortlist.
@@ -303,7 +309,7 @@ def shortlist(top=8, hw=None, key_names=("M", "N", "K"), names=None, dtype=None,
                     rank([text])
                 except _ga.Error as alone:
                     reason = str(alone)
-                    if "(triton.max_num_stages" in reason or "(triton.max_split_k" in reason:
+                    if _past_search_bound(reason):
                         bounded.append(text)
                     elif "no feasible config" not in reason:
                         failed = alone
@@ -323,8 +329,7 @@ def shortlist(top=8, hw=None, key_names=("M", "N", "K"), names=None, dtype=None,
         # A config outside the profile's search bounds (num_stages above triton.max_num_stages, split_k
         # above triton.max_split_k) may well run: kept, after the shortlist, and said (they were dropped
         # unsaid: a fresh user's find, 2026-12-06). What cannot run (shared memory, registers) is dropped.
-        bounded = [entry for entry in result.get("infeasible", [])
-                   if "(triton.max_num_stages" in entry.get("reason", "") or "(triton.max_split_k" in entry.get("reason", "")]
+        bounded = [entry for entry in result.get("infeasible", []) if _past_search_bound(entry.get("reason", ""))]
         if bounded:
             for entry in bounded:
                 kept.extend(groups.get(_ga.config_text(entry, target), []))
