@@ -7,6 +7,7 @@ Usage: calibrate_test.py PATH/TO/gemm-advisor (run from the repo root)."""
 import csv
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -141,6 +142,29 @@ check("rank: an overlay fitted on 132 CUs used on 66 is said",
       and err.count("\n") == 1, err)
 rc, out, err = run("rank", "300x4096x4096", "--hw", out_yaml, "--target", "triton", "--top", "1")
 check("rank: the overlay on the CUs it was fitted on says nothing", rc == 0 and err == "", err)
+# The figures the fit saw are recorded (calibration.hardware_digest): the overlay edited by hand since,
+# a latency changed, is said at that line; the same figures written otherwise (276 as 2.760000e+02,
+# a comment added) are not an edit (an edit was left unsaid until 2026-12-07).
+with open(out_yaml) as f:
+    overlay_text = f.read()
+digest_line = next((i + 1 for i, line in enumerate(overlay_text.splitlines()) if "hardware_digest:" in line), 0)
+check("calibrate records the figures' digest in the overlay", digest_line > 0, overlay_text[-400:])
+edited_yaml = os.path.join(TMP, "edited.yaml")
+with open(edited_yaml, "w") as f:
+    f.write(re.sub(r"(\n  dram_latency_ns: )[0-9.e+]+", r"\g<1>400", overlay_text, count=1))
+rc, out, err = run("rank", "300x4096x4096", "--hw", edited_yaml, "--target", "triton", "--top", "1")
+check("rank: an overlay whose DRAM latency was edited after the fit is said, at the digest's line",
+      rc == 0 and f"{edited_yaml}:{digest_line}: the hardware figures" in err and "fitted on" in err
+      and err.count("\n") == 1 and len(out.splitlines()) == 3, err)
+same_yaml = os.path.join(TMP, "same.yaml")
+respelled = re.sub(r"(\n  dram_latency_ns: )([0-9.]+)\n", lambda m: f"{m.group(1)}{float(m.group(2)):.6e}  # as fitted\n",
+                   overlay_text, count=1)
+respelled = respelled.replace("\ncompute:\n", "\ncompute:\n  # a comment added by hand\n", 1)
+with open(same_yaml, "w") as f:
+    f.write(respelled)
+rc, out, err = run("rank", "300x4096x4096", "--hw", same_yaml, "--target", "triton", "--top", "1")
+check("rank: the same figures spelled otherwise (a number's form, a comment) are not an edit",
+      rc == 0 and err == "" and respelled != overlay_text, err)
 # The sizes the fit saw are recorded, and a shape outside them is said (an overlay fitted on ten skinny
 # shapes moved 4096^3 unsaid: a fresh user's find, 2026-12-06). Expected: the least and largest M, N
 # and K of the data's ok rows of the kernel, read here from the CSV.
@@ -790,9 +814,11 @@ edited = open(cu_yaml).read().replace("clock_mhz: 1830", "clock_mhz: 1700", 1) i
 edited_yaml = write("edited.yaml", edited)
 rc, out, err = run("profiles", "validate", edited_yaml)
 rc2, out2, err2 = run("rank", "64x64x64", "--hw", edited_yaml, "--top", "1")
+# Two warnings: the shipped name, and the clock edited after the fit (calibration.hardware_digest).
 check("an edited clock under the shipped name: validate warns as rank does",
-      "clock_mhz: 1700" in edited and rc == 0 and "1 warning(s)" in out and "is a shipped profile's name" in err and
-      "is a shipped profile's name" in err2, out + err + err2)
+      "clock_mhz: 1700" in edited and rc == 0 and "2 warning(s)" in out and "is a shipped profile's name" in err and
+      "is a shipped profile's name" in err2 and "the hardware figures" in err and "the hardware figures" in err2,
+      out + err + err2)
 # One row whose family differs from its shape's other rows is a problem of its own, of one timed config:
 # the warning names its line and the two families.
 split = os.path.join(TMP, "split-family.csv")

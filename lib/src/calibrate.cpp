@@ -16,6 +16,7 @@
 #include "gemm_advisor/error.hpp"
 #include "gemm_advisor/evaluate.hpp"
 #include "gemm_advisor/ranker.hpp"
+#include "profile_digest.hpp"
 
 namespace gemm_advisor {
 
@@ -567,6 +568,8 @@ std::string calibrated_profile_yaml(const std::string& profile_yaml, const Profi
   }
   YAML::Node lines = cal["provenance"];
   for (const std::string& line : provenance) lines.push_back(line);
+  // The figures this fit saw: a later hand edit of them is said where the file is read.
+  cal["hardware_digest"] = hardware_figures_digest(root);
   YAML::Emitter out;
   out << root;
   return std::string(out.c_str()) + "\n";

@@ -22,6 +22,7 @@
 #include "gemm_advisor/target.hpp"
 #include "gemm_advisor/version.hpp"
 #include "text.hpp"
+#include "profile_digest.hpp"
 #include "yaml_document.hpp"
 
 namespace gemm_advisor {
@@ -1155,6 +1156,69 @@ void check_fitted_sections(ProfileReader& r, const YAML::Node& shapes, const Pro
                          ": shapes ranked with them are never checked against a fitted range");
 }
 
+// A node as canonical text for hardware_figures_digest: mappings with their keys sorted, numbers as
+// the doubles they parse to (1830 and 1830.0 alike), other scalars as written; comments and layout
+// are not in a YAML::Node. `skip`: keys of the top mapping left out.
+void canonical_text(const YAML::Node& n, std::string& out, const std::set<std::string>& skip = {}) {
+  if (n.IsMap()) {
+    std::map<std::string, YAML::Node> sorted;
+    for (const auto& kv : n)
+      if (kv.first.IsScalar() && !skip.count(kv.first.Scalar())) sorted.emplace(kv.first.Scalar(), kv.second);
+    out += '{';
+    for (const auto& [key, value] : sorted) {
+      out += key;
+      out += ':';
+      canonical_text(value, out);
+      out += ';';
+    }
+    out += '}';
+  } else if (n.IsSequence()) {
+    out += '[';
+    for (const YAML::Node& item : n) {
+      canonical_text(item, out);
+      out += ',';
+    }
+    out += ']';
+  } else if (n.IsScalar()) {
+    const std::string& t = n.Scalar();
+    char* end = nullptr;
+    const double v = std::strtod(t.c_str(), &end);
+    if (!t.empty() && end == t.c_str() + t.size()) {
+      char text[32];
+      std::snprintf(text, sizeof text, "%.17g", v);
+      out += text;
+    } else {
+      out += '"' + t + '"';
+    }
+  } else {
+    out += '~';
+  }
+}
+
+}  // namespace
+
+std::string hardware_figures_digest(const YAML::Node& root) {
+  // What a fit's parameters are fitted to: the GPU's figures and the compiler's rules. Not its names
+  // and sources, nor what calibrate itself writes there for a run (active_cu_count, said by
+  // calibrated_cu_count_warning; max_split_k, a search bound).
+  std::string text;
+  for (const char* key : {"vendor", "arch", "isa"}) {
+    text += key;
+    text += '=';
+    if (root[key]) canonical_text(root[key], text);
+    text += ';';
+  }
+  for (const char* section : {"compute", "memory", "efficiency", "matrix", "triton"}) {
+    text += section;
+    text += '=';
+    if (const YAML::Node n = root[section]) canonical_text(n, text, {"active_cu_count", "max_split_k"});
+    text += ';';
+  }
+  return text_digest(text);
+}
+
+namespace {
+
 // `calibration:`, the provenance `gemm-advisor calibrate` writes into an overlay (calibrate.cpp,
 // calibrated_profile_yaml): a mapping of `target` (a name), `targets` (a list of names),
 // `parameter_set` (a name) and `provenance` (a list of lines). A later calibrate on the overlay
@@ -1163,14 +1227,27 @@ void check_fitted_sections(ProfileReader& r, const YAML::Node& shapes, const Pro
 // `fitted_shapes` (a mapping of TARGET or TARGET.VARIANT to {m: [least, largest], n: ..., k: ...},
 // positive whole numbers) into profile.fitted_shapes, checked against the parameters parsed before it
 // (check_fitted_sections).
-// `where`: where an error about `calibration:` itself is reported, as parse_targets's.
-void parse_calibration(ProfileReader& r, const YAML::Node& cal, const YAML::Node& where, Profile& profile) {
+// `where`: where an error about `calibration:` itself is reported, as parse_targets's. `hardware_digest`
+// (hardware_figures_digest of the figures the fit saw) against `root`'s: a warning where they differ.
+void parse_calibration(ProfileReader& r, const YAML::Node& root, const YAML::Node& cal, const YAML::Node& where,
+                       Profile& profile) {
   if (!cal.IsMap()) {
     r.error(where, "'calibration' must be a mapping (target, targets, parameter_set, fitted_shapes, provenance), as "
                    "calibrate writes it");
     return;
   }
-  r.check_keys(cal, "calibration", {"target", "targets", "parameter_set", "fitted_shapes", "provenance"});
+  r.check_keys(cal, "calibration",
+               {"target", "targets", "parameter_set", "fitted_shapes", "provenance", "hardware_digest"});
+  // The figures the fit saw (calibrate writes their digest): a hand edit of them since, a latency or a
+  // bandwidth, left the fitted values in force unsaid (noticed 2026-12-07, forty-ninth session).
+  if (const YAML::Node digest = cal["hardware_digest"]) {
+    if (!digest.IsScalar())
+      r.error(digest, "'calibration.hardware_digest' must be the text calibrate wrote");
+    else if (digest.Scalar() != hardware_figures_digest(root))
+      r.warn(digest, "the hardware figures (vendor, arch, isa, compute, memory, efficiency, matrix, triton) differ "
+                     "from those this overlay's model parameters were fitted on (calibration.hardware_digest): the "
+                     "fitted values may not hold for them; calibrate again on this file, or restore the figures");
+  }
   if (const YAML::Node shapes = cal["fitted_shapes"]) {
     parse_fitted_shapes(r, shapes, profile.fitted_shapes);
     if (shapes.IsMap()) check_fitted_sections(r, shapes, profile);
@@ -1339,7 +1416,8 @@ Profile parse_profile(std::string_view yaml_text, const std::string& source, Pro
   if (YAML::Node t = r.section(root, "triton")) parse_triton(r, t, profile.triton);
   if (root["model_parameters"]) parse_model_parameters(r, diag, root, "model_parameters", "model_parameters", profile.model);
   if (YAML::Node t = root["targets"]) parse_targets(r, diag, t, ProfileReader::value_or_key(root, "targets"), profile);
-  if (YAML::Node cal = root["calibration"]) parse_calibration(r, cal, ProfileReader::value_or_key(root, "calibration"), profile);
+  if (YAML::Node cal = root["calibration"])
+    parse_calibration(r, root, cal, ProfileReader::value_or_key(root, "calibration"), profile);
   check_sources(r, root);
   if (!diag.errors.empty()) throw InputError(diag.errors.front());
   // A partition's profile: the product's figures, and the CUs a kernel gets (use_cu_count).
