@@ -1085,6 +1085,22 @@ with warnings.catch_warnings(record=True) as caught:
     g.rank((64, 64, 64), hw="h200", dtype=g.read_shapes(spelled)[1]["dtype_text"], top=1)
 check("... and rank(dtype=dtype_text) warns of the FNUZ encoding on the H200, as batch does",
       len(caught) == 1 and "fnuz" in str(caught[0].message).lower(), [str(w.message) for w in caught])
+# A line's own dtype wins over dtype=, said once at the first line that differs, as batch says it of
+# --dtype (read_shapes was silent). Expected: spelled.csv's line 2 (bf16) under dtype="fp8"; nothing
+# with no dtype= given, nor where every line's dtype is the one given.
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    got = [s["dtype"] for s in g.read_shapes(spelled, dtype="fp8")]
+check("read_shapes(dtype=): a line's own dtype read, said once at its line",
+      got == ["bf16", "fp8", "fp8"] and len(caught) == 1 and
+      str(caught[0].message).startswith(f"{spelled}:2: the line's own dtype bf16 is read, not dtype=fp8"),
+      (got, [str(w.message) for w in caught]))
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    g.read_shapes(spelled)
+    g.read_shapes("examples/llama3-8b.csv", dtype="bf16")
+check("read_shapes: no dtype= given, or the lines' own the one given: nothing said",
+      not caught, [str(w.message) for w in caught])
 bad_list = os.path.join(TMP, "bad-list.csv")
 with open(bad_list, "w") as f:
     f.write("m,n,k\n64,64,64\n0,64,64\n")

@@ -631,7 +631,8 @@ def read_shapes(path, dtype=None, layout=None, target="triton", *, format="auto"
     MxNxK[xB] a line ('#' comments and blank lines allowed), any of them gzipped (a name ending in
     ``.gz``: ``shapes.csv.gz``); the format from the name's ending (under ``.gz``),
     else sniffed (``format``: "csv", "yaml", "json", "text" or "auto"). dtype, layout: the defaults
-    of entries without their own, as for :func:`rank` (None: the target's). Returns a list of dicts
+    of entries without their own, as for :func:`rank` (None: the target's; an entry's own dtype wins,
+    and the first that differs from a given dtype is warned of, once, as ``batch`` does). Returns a list of dicts
     with m, n, k, batch (ints), dtype (the standard name: bf16, fp8, ... as ``batch`` reports it),
     layout, name (text, "" where none), line (the entry's line in the file) and dtype_text (the
     entry's own spelling of its dtype, e.g. "torch.bfloat16" or "float8_e4m3fnuz", else dtype), in
