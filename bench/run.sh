@@ -2,7 +2,7 @@
 # Times the gemm-advisor CLI (README, "Speed"). Usage: bench/run.sh BIN WORKDIR
 #   1. `batch` over 100,000 generated LLM shapes, full candidate space, --top 1, output to /dev/null:
 #      wall time, shapes/s, peak RSS;
-#   2. peak RSS of `batch` over 1,000,000 generated shapes, as a text list and as a JSON list (with a fixed 3-config --candidates list so
+#   2. peak RSS of `batch` over 1,000,000 generated shapes, as a text list, a JSON list and JSON Lines (with a fixed 3-config --candidates list so
 #      that it takes seconds, not minutes: the memory that could grow with the list is the reader,
 #      the pipeline and the writer, which every run goes through), and over 1,000 for comparison;
 #   3. wall time of one `gemm-advisor rank` process (hyperfine when installed, else 50 runs).
@@ -73,6 +73,14 @@ timed "batch, 1,000,000 shapes as a JSON list, 3 given configs" \
   "$BIN" batch "$WORK/shapes-1m.json" --hw "$HW" --candidates "$WORK/three-configs.csv" --format csv --quiet
 printf '    -> peak RSS %.1f MB for a %.1f MB JSON list of 1,000,000 shapes\n' \
   "$(calc "$RSS_KB / 1024")" "$(calc "$(stat -c %s "$WORK/shapes-1m.json") / 1048576")"
+# ... and as JSON Lines (one mapping a line, `batch --format jsonl`'s form): its lines counted before
+# their spans are kept (grown by doubling until 2026-12-07: 89.2 MB).
+[ -s "$WORK/shapes-1m.jsonl" ] || awk -F x '{ printf "{\"m\": %s, \"n\": %s, \"k\": %s}\n", $1, $2, $3 }' \
+  "$WORK/shapes-1m.txt" > "$WORK/shapes-1m.jsonl"
+timed "batch, 1,000,000 shapes as JSON Lines, 3 given configs" \
+  "$BIN" batch "$WORK/shapes-1m.jsonl" --hw "$HW" --candidates "$WORK/three-configs.csv" --format csv --quiet
+printf '    -> peak RSS %.1f MB for %.1f MB of JSON Lines, 1,000,000 shapes\n' \
+  "$(calc "$RSS_KB / 1024")" "$(calc "$(stat -c %s "$WORK/shapes-1m.jsonl") / 1048576")"
 
 echo "== one 'gemm-advisor rank 4096x4096x4096 --hw $HW' process (target: < 20 ms)"
 if command -v hyperfine > /dev/null; then

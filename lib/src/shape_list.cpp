@@ -362,6 +362,21 @@ std::vector<JsonSpan> json_list_spans(const std::string& text) {
 // list before any shape, a fresh user's find, 2026-12-06); so is a first line of valid JSON that is
 // no object where an object follows. A line with a number past a double's range is still an object
 // line (its entry's error comes later); *keys_incomplete is then set.
+// Lines of `text` holding anything but blanks (space, tab, CR).
+std::size_t lines_with_text(std::string_view text) {
+  std::size_t count = 0;
+  bool text_on_line = false;
+  for (const char ch : text) {
+    if (ch == '\n') {
+      count += text_on_line;
+      text_on_line = false;
+    } else if (ch != ' ' && ch != '\t' && ch != '\r') {
+      text_on_line = true;
+    }
+  }
+  return count + text_on_line;
+}
+
 bool jsonl_spans(const std::string& text, std::vector<JsonSpan>* spans, SpanErrors* errors, std::set<std::string>* keys,
                  bool* keys_incomplete) {
   std::size_t objects = 0;
@@ -373,6 +388,10 @@ bool jsonl_spans(const std::string& text, std::vector<JsonSpan>* spans, SpanErro
     const std::size_t end = std::min(text.find('\n', start), text.size());
     const std::string_view row(text.data() + start, end - start);
     if (row.find_first_not_of(" \t\r") != std::string_view::npos) {
+      // Every line with text is a span: counted once, the vector is allocated once (grown by
+      // doubling, a million lines took 88.5 MB where the JSON list of them takes 71.5: noticed
+      // 2026-12-07).
+      if (out.empty()) out.reserve(lines_with_text(std::string_view(text).substr(start)));
       JsonScan scan(keys);
       nlohmann::json::sax_parse(row, &scan);
       if (!scan.out_of_range && (!scan.error.empty() || scan.root != JsonScan::Root::object)) {
