@@ -165,6 +165,40 @@ with open(same_yaml, "w") as f:
 rc, out, err = run("rank", "300x4096x4096", "--hw", same_yaml, "--target", "triton", "--top", "1")
 check("rank: the same figures spelled otherwise (a number's form, a comment) are not an edit",
       rc == 0 and err == "" and respelled != overlay_text, err)
+# ... nor are 0 as -0, 276 as 0o424 (YAML 1.2 octal, read as 276), or a key the reader ignores (its
+# own warning says so; the digest said "figures differ" too: an adversarial user's finds, 2026-12-07).
+for label, edit, expect in (
+        ("a latency as 0o424", lambda t: re.sub(r"(\n  dram_latency_ns: )276\n", r"\g<1>0o424\n", t, count=1), ""),
+        ("smem_stage_offset as -0", lambda t: t.replace("smem_stage_offset: 0\n", "smem_stage_offset: -0\n", 1), ""),
+        ("an unknown key in compute", lambda t: t.replace("\ncompute:\n", "\ncompute:\n  bogus_key: 7\n", 1),
+         "unknown key 'compute.bogus_key' (ignored)")):
+    edited_text = edit(overlay_text)
+    with open(same_yaml, "w") as f:
+        f.write(edited_text)
+    rc, out, err = run("rank", "300x4096x4096", "--hw", same_yaml, "--target", "triton", "--top", "1")
+    check(f"rank: {label} is no edit of the figures", rc == 0 and edited_text != overlay_text and
+          "the hardware figures" not in err and (expect in err if expect else err == ""), err)
+# A digest that is not one (hand-typed) is an error at its line, not "figures differ".
+with open(same_yaml, "w") as f:
+    f.write(re.sub(r"hardware_digest: [0-9a-f]+", "hardware_digest: garbage!!", overlay_text, count=1))
+rc, out, err = run("rank", "300x4096x4096", "--hw", same_yaml, "--target", "triton", "--top", "1")
+check("rank: a hardware_digest that is no digest is an error at its line",
+      rc == 1 and f"{same_yaml}:{digest_line}: 'calibration.hardware_digest' must be the 16 hex digits" in err and out == "",
+      err)
+# A refit of some parameters on an edited overlay: the others were fitted on the figures before the
+# edit, so the file keeps the earlier digest (calibrate says so) and warns when loaded; a refit of
+# every parameter the file has records the figures it saw, and the file loads quietly.
+section = re.search(r"\ntargets:\n((?:[ ].*\n)+)", overlay_text).group(1)  # up to the next top-level key
+fitted_names = re.findall(r"\n      ([a-z_0-9]+):", section)
+check("the overlay's fitted parameters found (for the refits below)", len(fitted_names) >= 2, section)
+for params, kept in ((fitted_names[-1], True), (",".join(fitted_names), False)):
+    refit_yaml = os.path.join(TMP, f"refit-{kept}.yaml")
+    rc, out, err = run("calibrate", "--hw", edited_yaml, "--target", "triton", "--kernel", "triton-tutorial",
+                       "--folds", "2", "--measurements", DATA, "--params", params, "-o", refit_yaml)
+    rc2, out2, err2 = run("rank", "300x4096x4096", "--hw", refit_yaml, "--target", "triton", "--top", "1")
+    said = f"were fitted on its figures before they were edited" in err and f"first triton.{fitted_names[0]})" in err
+    check(f"calibrate --params {params} on an edited overlay: the digest {'kept, said' if kept else 'renewed'}",
+          rc == 0 and said == kept and ("the hardware figures" in err2) == kept, err + err2)
 # The sizes the fit saw are recorded, and a shape outside them is said (an overlay fitted on ten skinny
 # shapes moved 4096^3 unsaid: a fresh user's find, 2026-12-06). Expected: the least and largest M, N
 # and K of the data's ok rows of the kernel, read here from the CSV.

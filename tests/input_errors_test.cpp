@@ -280,6 +280,10 @@ TEST_CASE("binary and endless inputs fail fast with one line", "[readers][errors
   const std::string binary("m,n,k\n\x01\x02\x00\xff\n", 10);
   CHECK_THROWS_WITH(read_all(binary, "b.csv"), Catch::Contains("b.csv:2: contains NUL bytes"));
   CHECK_THROWS_WITH(read_all(std::string("1x2x3\n\0\0\0\n", 10), "b.txt"), Catch::Contains("b.txt:2: contains NUL bytes"));
+  // JSON and JSON Lines name the NUL's line too (the file alone was named: an adversarial user's find,
+  // 2026-12-07): line 3 here.
+  const std::string jsonl("{\"m\": 1, \"n\": 1, \"k\": 1}\n{\"m\": 2, \"n\": 2, \"k\": 2}\n{\"m\": \0}\n", 59);
+  CHECK_THROWS_WITH(read_all(jsonl, "b.jsonl"), Catch::Contains("b.jsonl:3: contains NUL bytes"));
   const std::string long_line = "m,n,k\n" + std::string(kMaxLineBytes + 10, '1');
   CHECK_THROWS_WITH(read_all(long_line, "l.csv"), Catch::Contains("l.csv:2: line longer than 1 MiB"));
   CHECK_THROWS_WITH(read_all(std::string(kMaxLineBytes + 10, '7'), "l.txt"), Catch::Contains("l.txt:1: line longer"));

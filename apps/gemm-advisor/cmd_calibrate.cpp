@@ -434,7 +434,10 @@ Registered register_calibrate(CLI::App& app) {
             if (!c.range_note.empty()) provenance.push_back("fitted_shapes: " + c.range_note);
             if (!refit_note.empty()) provenance.push_back("note: " + refit_note);
             if (c.range_disjoint) spdlog::warn("{}: {}", o->out, c.range_note);
-            std::string yaml = calibrated_profile_yaml(profile_text(profile.hw.source), profile, target, c, provenance);
+            std::string kept_digest;
+            std::string yaml =
+                calibrated_profile_yaml(profile_text(profile.hw.source), profile, target, c, provenance, &kept_digest);
+            if (!kept_digest.empty()) spdlog::warn("{}: {}", o->out, kept_digest);
             write_file_atomically(o->out, yaml);
             g_files_written.push_back(o->out);
             // The file must load as it is meant to be used.

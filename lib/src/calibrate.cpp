@@ -16,7 +16,6 @@
 #include "gemm_advisor/error.hpp"
 #include "gemm_advisor/evaluate.hpp"
 #include "gemm_advisor/ranker.hpp"
-#include "profile_digest.hpp"
 
 namespace gemm_advisor {
 
@@ -505,9 +504,51 @@ Calibration calibrate(const std::vector<MeasuredShape>& shapes, const Profile& p
 }
 
 std::string calibrated_profile_yaml(const std::string& profile_yaml, const Profile& profile, const Target& target,
-                                    const Calibration& c, const std::vector<std::string>& provenance) {
+                                    const Calibration& c, const std::vector<std::string>& provenance,
+                                    std::string* kept_digest_note) {
   YAML::Node root = YAML::Load(profile_yaml);
   const Profile as_written = parse_profile(profile_yaml, profile.hw.source);
+  // The figures this fit saw, recorded so that a later hand edit of them is said where the file is
+  // read. Where the start's own record says its figures were edited after an earlier fit, and this
+  // fit leaves some of that fit's parameters as they were, those were fitted on the earlier figures:
+  // the earlier record stays (the file keeps warning), and *kept_digest_note says which.
+  std::string digest = as_written.hardware_digest;
+  if (const YAML::Node old = root["calibration"]["hardware_digest"];
+      old && old.IsScalar() && old.Scalar() != as_written.hardware_digest) {
+    std::vector<std::string> carried;  // SECTION.NAME of the file's parameters this fit does not refit
+    const auto refitted = [&](const std::string& name) {
+      return std::find(c.fitted_names.begin(), c.fitted_names.end(), name) != c.fitted_names.end();
+    };
+    const auto collect = [&](const YAML::Node& params, const std::string& section, bool this_section) {
+      if (!params.IsMap()) return;
+      for (const auto& kv : params)
+        if (kv.first.IsScalar() && !(this_section && refitted(kv.first.Scalar())))
+          carried.push_back(section + "." + kv.first.Scalar());
+    };
+    collect(root["model_parameters"], "model_parameters", false);
+    if (const YAML::Node targets = root["targets"]; targets.IsMap()) {
+      for (const auto& t : targets) {
+        if (!t.first.IsScalar() || !t.second.IsMap()) continue;
+        const std::string name = t.first.Scalar();
+        for (const auto& section : t.second) {
+          if (!section.first.IsScalar()) continue;
+          const std::string key = section.first.Scalar();
+          if (key == "model_parameters")
+            collect(section.second, name, name == target.name() && c.variant.empty());
+          else if (section.second.IsMap())
+            collect(section.second["model_parameters"], name + "." + key, name == target.name() && key == c.variant);
+        }
+      }
+    }
+    if (!carried.empty()) {
+      digest = old.Scalar();
+      if (kept_digest_note)
+        *kept_digest_note = "the start's model parameters this fit does not refit (" + std::to_string(carried.size()) +
+                            ", first " + carried.front() +
+                            ") were fitted on its figures before they were edited (its calibration.hardware_digest): the "
+                            "file keeps that digest and warns when loaded; refit them too (--params) to clear it";
+    }
+  }
   if (profile.hw.cu_count != as_written.hw.cu_count) {
     root["compute"]["active_cu_count"] = profile.hw.cu_count;
     root["sources"]["compute.active_cu_count"] = "given to gemm-advisor calibrate (--cu-count): the partition measured";
@@ -568,8 +609,7 @@ std::string calibrated_profile_yaml(const std::string& profile_yaml, const Profi
   }
   YAML::Node lines = cal["provenance"];
   for (const std::string& line : provenance) lines.push_back(line);
-  // The figures this fit saw: a later hand edit of them is said where the file is read.
-  cal["hardware_digest"] = hardware_figures_digest(root);
+  cal["hardware_digest"] = digest;
   YAML::Emitter out;
   out << root;
   return std::string(out.c_str()) + "\n";

@@ -22,7 +22,6 @@
 #include "gemm_advisor/target.hpp"
 #include "gemm_advisor/version.hpp"
 #include "text.hpp"
-#include "profile_digest.hpp"
 #include "yaml_document.hpp"
 
 namespace gemm_advisor {
@@ -113,6 +112,9 @@ class ProfileReader {
     return n;
   }
   void warn(const YAML::Node& n, const std::string& msg) { diag_.warnings.push_back(where(n) + ": " + msg); }
+
+  // The keys check_keys found unknown so far, by parent path ("compute", "matrix.bf16").
+  const std::map<std::string, std::vector<std::string>>& unknown_keys() const { return unknown_keys_; }
 
   // Checks a mapping for duplicate and unknown keys; remembers the unknown ones for hints.
   void check_keys(const YAML::Node& map, const std::string& path, const std::set<std::string>& known) {
@@ -1156,36 +1158,59 @@ void check_fitted_sections(ProfileReader& r, const YAML::Node& shapes, const Pro
                          ": shapes ranked with them are never checked against a fitted range");
 }
 
-// A node as canonical text for hardware_figures_digest: mappings with their keys sorted, numbers as
-// the doubles they parse to (1830 and 1830.0 alike), other scalars as written; comments and layout
-// are not in a YAML::Node. `skip`: keys of the top mapping left out.
-void canonical_text(const YAML::Node& n, std::string& out, const std::set<std::string>& skip = {}) {
+// Parent path -> the keys a profile has there that the reader does not know (ProfileReader's).
+using UnknownKeys = std::map<std::string, std::vector<std::string>>;
+
+// `n` (at dotted `path`) as canonical text for figures_digest: mappings with their keys sorted and
+// the keys the reader ignores (`unknown`) left out, numbers as the doubles they parse to (1830,
+// 1830.0, 0x726, 0o3446 alike; -0 as 0), other scalars as written; comments and layout are not in a
+// YAML::Node.
+void canonical_text(const YAML::Node& n, const std::string& path, const UnknownKeys& unknown, std::string& out) {
   if (n.IsMap()) {
+    const auto ignored = unknown.find(path);
     std::map<std::string, YAML::Node> sorted;
-    for (const auto& kv : n)
-      if (kv.first.IsScalar() && !skip.count(kv.first.Scalar())) sorted.emplace(kv.first.Scalar(), kv.second);
+    for (const auto& kv : n) {
+      if (!kv.first.IsScalar()) continue;
+      const std::string& key = kv.first.Scalar();
+      // What calibrate itself writes for a run: active_cu_count (said by calibrated_cu_count_warning)
+      // and max_split_k (a search bound).
+      if ((path == "compute" && key == "active_cu_count") || (path == "triton" && key == "max_split_k")) continue;
+      if (ignored != unknown.end() &&
+          std::find(ignored->second.begin(), ignored->second.end(), key) != ignored->second.end())
+        continue;
+      sorted.emplace(key, kv.second);
+    }
     out += '{';
     for (const auto& [key, value] : sorted) {
       out += key;
       out += ':';
-      canonical_text(value, out);
+      canonical_text(value, path + "." + key, unknown, out);
       out += ';';
     }
     out += '}';
   } else if (n.IsSequence()) {
     out += '[';
     for (const YAML::Node& item : n) {
-      canonical_text(item, out);
+      canonical_text(item, path, unknown, out);
       out += ',';
     }
     out += ']';
   } else if (n.IsScalar()) {
     const std::string& t = n.Scalar();
+    const char* c = t.c_str();
     char* end = nullptr;
-    const double v = std::strtod(t.c_str(), &end);
-    if (!t.empty() && end == t.c_str() + t.size()) {
+    double v = std::strtod(c, &end);
+    bool number = !t.empty() && end == c + t.size();
+    // YAML 1.2's octal, 0o17 (the reader takes it as yaml-cpp does).
+    const std::size_t sign = !t.empty() && (t[0] == '+' || t[0] == '-') ? 1 : 0;
+    if (!number && t.size() > sign + 2 && t[sign] == '0' && t[sign + 1] == 'o') {
+      const long long octal = std::strtoll(c + sign + 2, &end, 8);
+      number = end == c + t.size();
+      v = sign && t[0] == '-' ? -static_cast<double>(octal) : static_cast<double>(octal);
+    }
+    if (number) {
       char text[32];
-      std::snprintf(text, sizeof text, "%.17g", v);
+      std::snprintf(text, sizeof text, "%.17g", v == 0 ? 0.0 : v);
       out += text;
     } else {
       out += '"' + t + '"';
@@ -1195,29 +1220,26 @@ void canonical_text(const YAML::Node& n, std::string& out, const std::set<std::s
   }
 }
 
-}  // namespace
-
-std::string hardware_figures_digest(const YAML::Node& root) {
-  // What a fit's parameters are fitted to: the GPU's figures and the compiler's rules. Not its names
-  // and sources, nor what calibrate itself writes there for a run (active_cu_count, said by
-  // calibrated_cu_count_warning; max_split_k, a search bound).
+// A digest of the figures a fit's model parameters depend on: `vendor`, `arch`, `isa` and the
+// `compute`, `memory`, `efficiency`, matrix and triton sections, as canonical_text writes them
+// (Profile::hardware_digest).
+std::string figures_digest(const YAML::Node& root, const UnknownKeys& unknown) {
   std::string text;
-  for (const char* key : {"vendor", "arch", "isa"}) {
+  for (const char* key : {"vendor", "arch", "isa", "compute", "memory", "efficiency", "matrix", "triton"}) {
     text += key;
     text += '=';
-    if (root[key]) canonical_text(root[key], text);
-    text += ';';
-  }
-  for (const char* section : {"compute", "memory", "efficiency", "matrix", "triton"}) {
-    text += section;
-    text += '=';
-    if (const YAML::Node n = root[section]) canonical_text(n, text, {"active_cu_count", "max_split_k"});
+    if (const YAML::Node n = root[key]) canonical_text(n, key, unknown, text);
     text += ';';
   }
   return text_digest(text);
 }
 
-namespace {
+// Whether `text` is a digest as text_digest writes it: 16 lowercase hex digits.
+bool is_digest_text(const std::string& text) {
+  return text.size() == 16 && std::all_of(text.begin(), text.end(), [](char ch) {
+           return (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f');
+         });
+}
 
 // `calibration:`, the provenance `gemm-advisor calibrate` writes into an overlay (calibrate.cpp,
 // calibrated_profile_yaml): a mapping of `target` (a name), `targets` (a list of names),
@@ -1228,9 +1250,9 @@ namespace {
 // positive whole numbers) into profile.fitted_shapes, checked against the parameters parsed before it
 // (check_fitted_sections).
 // `where`: where an error about `calibration:` itself is reported, as parse_targets's. `hardware_digest`
-// (hardware_figures_digest of the figures the fit saw) against `root`'s: a warning where they differ.
-void parse_calibration(ProfileReader& r, const YAML::Node& root, const YAML::Node& cal, const YAML::Node& where,
-                       Profile& profile) {
+// (the figures' digest when the fit ran) against profile.hardware_digest: a warning where they differ
+// and the profile has model parameters.
+void parse_calibration(ProfileReader& r, const YAML::Node& cal, const YAML::Node& where, Profile& profile) {
   if (!cal.IsMap()) {
     r.error(where, "'calibration' must be a mapping (target, targets, parameter_set, fitted_shapes, provenance), as "
                    "calibrate writes it");
@@ -1241,9 +1263,11 @@ void parse_calibration(ProfileReader& r, const YAML::Node& root, const YAML::Nod
   // The figures the fit saw (calibrate writes their digest): a hand edit of them since, a latency or a
   // bandwidth, left the fitted values in force unsaid (noticed 2026-12-07, forty-ninth session).
   if (const YAML::Node digest = cal["hardware_digest"]) {
-    if (!digest.IsScalar())
-      r.error(digest, "'calibration.hardware_digest' must be the text calibrate wrote");
-    else if (digest.Scalar() != hardware_figures_digest(root))
+    const bool has_parameters = !profile.model.empty() || !profile.target_model.empty();
+    if (!digest.IsScalar() || !is_digest_text(digest.Scalar()))
+      r.error(digest, "'calibration.hardware_digest' must be the 16 hex digits calibrate wrote (a digest of the "
+                      "figures its fit saw)");
+    else if (digest.Scalar() != profile.hardware_digest && has_parameters)
       r.warn(digest, "the hardware figures (vendor, arch, isa, compute, memory, efficiency, matrix, triton) differ "
                      "from those this overlay's model parameters were fitted on (calibration.hardware_digest): the "
                      "fitted values may not hold for them; calibrate again on this file, or restore the figures");
@@ -1416,8 +1440,9 @@ Profile parse_profile(std::string_view yaml_text, const std::string& source, Pro
   if (YAML::Node t = r.section(root, "triton")) parse_triton(r, t, profile.triton);
   if (root["model_parameters"]) parse_model_parameters(r, diag, root, "model_parameters", "model_parameters", profile.model);
   if (YAML::Node t = root["targets"]) parse_targets(r, diag, t, ProfileReader::value_or_key(root, "targets"), profile);
-  if (YAML::Node cal = root["calibration"])
-    parse_calibration(r, root, cal, ProfileReader::value_or_key(root, "calibration"), profile);
+  // After every section the figures come from, so that the keys it ignores are known.
+  profile.hardware_digest = figures_digest(root, r.unknown_keys());
+  if (YAML::Node cal = root["calibration"]) parse_calibration(r, cal, ProfileReader::value_or_key(root, "calibration"), profile);
   check_sources(r, root);
   if (!diag.errors.empty()) throw InputError(diag.errors.front());
   // A partition's profile: the product's figures, and the CUs a kernel gets (use_cu_count).

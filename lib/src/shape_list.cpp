@@ -452,6 +452,28 @@ bool jsonl_spans(const std::string& text, std::vector<JsonSpan>* spans, SpanErro
   return true;
 }
 
+// Whether `text`'s first line with text is one whole JSON object and a later line has text too: no
+// JSON document (one value), so JSON Lines or nothing.
+bool whole_object_line_then_more(const std::string& text) {
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const std::size_t end = std::min(text.find('\n', start), text.size());
+    const std::string_view row(text.data() + start, end - start);
+    const std::size_t first = row.find_first_not_of(" \t\r");
+    if (first == std::string_view::npos) {
+      start = end + 1;
+      continue;
+    }
+    if (row[first] != '{') return false;
+    std::set<std::string> ignored;
+    JsonScan scan(&ignored);
+    nlohmann::json::sax_parse(row, &scan);
+    if (!scan.error.empty() || scan.root != JsonScan::Root::object) return false;
+    return lines_with_text(std::string_view(text).substr(std::min(end + 1, text.size()))) > 0;
+  }
+  return false;
+}
+
 // YAML lists are loaded whole (yaml-cpp has no streaming reader). A JSON list (or JSON Lines) is
 // checked as strict JSON first, without building it, and then read entry by entry: each entry's
 // text is loaded alone (JSON is YAML) where it starts, so that a list of a million shapes takes its
@@ -463,7 +485,9 @@ class YamlShapeReader : public ShapeReader {
                   long first_line)
       : source_(source), defaults_(defaults), first_line_(first_line) {
     std::string text = read_whole_input(in, source, "YAML and JSON lists are read whole; use CSV or text, which stream");
-    if (text.find('\0') != std::string::npos) throw InputError(source + ": contains NUL bytes: not a text file");
+    if (const std::size_t nul = text.find('\0'); nul != std::string::npos)
+      throw InputError(located(source, static_cast<long>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(nul), '\n')) + 1 + first_line,
+                               "contains NUL bytes: not a text file"));
     if (json) {
       // Nested too deep as one text: JSON Lines whose broken lines leave brackets open add up across
       // lines (70 cut-off lines stopped a whole file at a valid line: a fresh user's find, 2026-12-07),
@@ -477,15 +501,23 @@ class YamlShapeReader : public ShapeReader {
       std::set<std::string> keys;
       bool keys_incomplete = false;
       JsonScan scan(&keys);
+      bool jsonl = false;  // read as JSON Lines already
       if (too_deep) {
         if (!jsonl_spans(text, &spans_, &span_errors_, &keys, &keys_incomplete)) throw *too_deep;
-        streaming_ = true;
+        streaming_ = jsonl = true;
+      } else if (whole_object_line_then_more(text) && jsonl_spans(text, &spans_, &span_errors_, &keys, &keys_incomplete)) {
+        // Plainly JSON Lines: not parsed as one text first, whose error ("unexpected '{'") quotes every
+        // blank between the first object and the next (120 million blank lines took 1.26 GB: an
+        // adversarial user's find, 2026-12-07).
+        streaming_ = jsonl = true;
       } else {
+        keys.clear();
+        keys_incomplete = false;
         // Strict JSON first, for exact JSON error messages.
         nlohmann::json::sax_parse(text, &scan);
         keys_incomplete = scan.keys_capped;
       }
-      if (too_deep) {
+      if (jsonl) {
         // JSON Lines, said above.
       } else if (!scan.error.empty() && !scan.out_of_range) {
         // JSON Lines: one object a line (`batch --format jsonl`'s output too), read as the list of

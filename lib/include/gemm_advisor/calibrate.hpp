@@ -107,8 +107,12 @@ Calibration calibrate(const std::vector<MeasuredShape>& shapes, const Profile& p
 /// (`provenance` lines: data files, shapes, date, cross-validated figures). `--hw FILE` loads it.
 /// `profile` is the profile the fit ran on: where its CU count or split-K limit differ from the
 /// YAML's (--cu-count, --max-split-k), the file records them (compute.active_cu_count,
-/// triton.max_split_k, each with a `sources` entry saying so).
+/// triton.max_split_k, each with a `sources` entry saying so). `calibration.hardware_digest` is the
+/// start's figures' (Profile::hardware_digest), except where the start's recorded one differs (its
+/// figures edited after an earlier fit) and this fit leaves some of the file's parameters as they
+/// were: that record stays, and `kept_digest_note` (when given) gets a line saying so.
 std::string calibrated_profile_yaml(const std::string& profile_yaml, const Profile& profile, const Target& target,
-                                    const Calibration& c, const std::vector<std::string>& provenance);
+                                    const Calibration& c, const std::vector<std::string>& provenance,
+                                    std::string* kept_digest_note = nullptr);
 
 }  // namespace gemm_advisor

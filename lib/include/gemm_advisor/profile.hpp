@@ -111,6 +111,13 @@ struct Profile {
   /// writes them), every fit's; empty for a profile without them. calibrate warns when it is given
   /// one of them again (its "held out, before" would score values fitted on those shapes).
   std::vector<std::string> calibration_data_files;
+  /// A digest of the file's figures that fitted parameters depend on: `vendor`, `arch`, `isa` and the
+  /// `compute`, `memory`, `efficiency`, `matrix` and `triton` sections, less the keys the reader
+  /// ignores and `compute.active_cu_count` and `triton.max_split_k` (calibrate writes those for a
+  /// run); canonical: key order, comments, layout and a number's spelling (1830, 1830.0, 0x726) do
+  /// not change it. calibrate records it as `calibration.hardware_digest`; parse_profile warns where
+  /// a calibrated overlay's recorded one differs (its figures were edited after the fit).
+  std::string hardware_digest;
 
   /// The parameters a target runs with on this profile: its `defaults`, then this profile's values
   /// for every target, then its values for `target`.
