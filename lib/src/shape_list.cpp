@@ -434,7 +434,9 @@ bool jsonl_spans(const std::string& text, std::vector<JsonSpan>* spans, SpanErro
           // The parser's "line 1" is the line's own: the message is located at the file's line.
           if (const auto at = why.find("at line 1, column"); at != std::string::npos) why.replace(at, 17, "at column");
         }
-        out_errors.emplace(out.size(), "not valid JSON (a JSON Lines list, one object a line): " + printable(why, 300));
+        // Valid JSON that is no object is not called invalid (an adversarial user's find, 2026-12-07).
+        out_errors.emplace(out.size(), (scan.error.empty() ? "valid JSON but " : "not valid JSON (a JSON Lines list, one object a line): ") +
+                                           printable(why, 300));
         out.push_back({start, row.size(), line});
       } else {
         *keys_incomplete = *keys_incomplete || scan.out_of_range || scan.keys_capped;
