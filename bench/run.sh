@@ -65,22 +65,23 @@ timed "batch, 1,000,000 shapes, 3 given configs" \
   "$BIN" batch "$WORK/shapes-1m.txt" --hw "$HW" --candidates "$WORK/three-configs.csv" --format csv --quiet
 printf '    -> peak RSS %.1f MB for 1,000,000 shapes vs %.1f MB for 1,000 (target: <= 100 MB)\n' \
   "$(calc "$RSS_KB / 1024")" "$(calc "$RSS_1K / 1024")"
+# list_rss FILE WHAT: peak RSS of `batch` over the million as FILE (made by the caller), 3 given configs.
+list_rss() {
+  timed "batch, 1,000,000 shapes as $2, 3 given configs" \
+    "$BIN" batch "$1" --hw "$HW" --candidates "$WORK/three-configs.csv" --format csv --quiet
+  printf '    -> peak RSS %.1f MB for %.1f MB of %s, 1,000,000 shapes\n' \
+    "$(calc "$RSS_KB / 1024")" "$(calc "$(stat -c %s "$1") / 1048576")" "$2"
+}
 # The same million as a JSON list of mappings (json.dump's form, one line): read entry by entry
 # since 2026-12-05 (its text plus 24 bytes a shape; about 3.5 KB a shape when it was parsed whole).
 [ -s "$WORK/shapes-1m.json" ] || awk -F x 'BEGIN { printf "[" } { printf "%s{\"m\": %s, \"n\": %s, \"k\": %s}", (NR > 1 ? ", " : ""), $1, $2, $3 } END { print "]" }' \
   "$WORK/shapes-1m.txt" > "$WORK/shapes-1m.json"
-timed "batch, 1,000,000 shapes as a JSON list, 3 given configs" \
-  "$BIN" batch "$WORK/shapes-1m.json" --hw "$HW" --candidates "$WORK/three-configs.csv" --format csv --quiet
-printf '    -> peak RSS %.1f MB for a %.1f MB JSON list of 1,000,000 shapes\n' \
-  "$(calc "$RSS_KB / 1024")" "$(calc "$(stat -c %s "$WORK/shapes-1m.json") / 1048576")"
+list_rss "$WORK/shapes-1m.json" "a JSON list"
 # ... and as JSON Lines (one mapping a line, `batch --format jsonl`'s form): its lines counted before
 # their spans are kept (grown by doubling until 2026-12-07: 89.2 MB).
 [ -s "$WORK/shapes-1m.jsonl" ] || awk -F x '{ printf "{\"m\": %s, \"n\": %s, \"k\": %s}\n", $1, $2, $3 }' \
   "$WORK/shapes-1m.txt" > "$WORK/shapes-1m.jsonl"
-timed "batch, 1,000,000 shapes as JSON Lines, 3 given configs" \
-  "$BIN" batch "$WORK/shapes-1m.jsonl" --hw "$HW" --candidates "$WORK/three-configs.csv" --format csv --quiet
-printf '    -> peak RSS %.1f MB for %.1f MB of JSON Lines, 1,000,000 shapes\n' \
-  "$(calc "$RSS_KB / 1024")" "$(calc "$(stat -c %s "$WORK/shapes-1m.jsonl") / 1048576")"
+list_rss "$WORK/shapes-1m.jsonl" "JSON Lines"
 
 echo "== one 'gemm-advisor rank 4096x4096x4096 --hw $HW' process (target: < 20 ms)"
 if command -v hyperfine > /dev/null; then
