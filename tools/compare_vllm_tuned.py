@@ -180,6 +180,9 @@ def predicted(a):
             continue
         ratios.append(ratio)
         by_m.setdefault("M < 1024" if int(r["M"]) < 1024 else "M >= 1024", []).append(ratios[-1])
+        # The Triton a file was tuned with is not recorded; its last commit's month dates it (the
+        # kernel compiled as the Triton of that time did).
+        by_m.setdefault(f"files last committed {r['file_last_commit_date'][:7]}", []).append(ratios[-1])
     within = sum(x <= 1.10 for x in ratios)
     geo = math.exp(sum(math.log(x) for x in ratios) / len(ratios)) if ratios else float("nan")
     print(f"{a.device}: {len(rows)} tuned rows, {len(ratios)} scored, {failed} called infeasible; tuned config "
