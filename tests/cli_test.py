@@ -476,6 +476,15 @@ rc, out, err = run("batch", "examples/deepseek-v3.csv", "--hw", "h200", "--cu-co
 with open(os.path.join(vdir, "gemm-advisor-generator.json")) if rc == 0 else open(os.devnull) as f:
     side = json.loads(f.read() or "{}")
 check("--emit vllm --cu-count: the sidecar records cu_count 66", side.get("cu_count") == 66, json.dumps(side)[:300] + err)
+# A partition the profile gives (compute.active_cu_count) is said as the profile's, not as a
+# --cu-count never given (a fresh user's find, 2026-12-07).
+part_yaml = os.path.join(TMP, "h200-66.yaml")
+with open(part_yaml, "w") as f:
+    f.write(run("profiles", "show", "h200")[1].replace("\ncompute:\n", "\ncompute:\n  active_cu_count: 66\n", 1))
+rc, out, err = run("batch", "-", "--hw", part_yaml, "--emit", "vllm", "--out", os.path.join(TMP, "vllm-66p"),
+                   stdin="16x576x7168\n")
+check("--emit vllm on a profile's active_cu_count: the warning names the profile's field, not --cu-count",
+      rc == 0 and "(the profile's compute.active_cu_count)" in err and "--cu-count" not in err, err)
 rc, out, err = run("batch", "-", "--hw", "h200", "--cu-count", "66", "--emit", "triton", "--top", "1", "-q",
                    stdin="4096x4096x4096\n")
 emitted = json.loads(out) if rc == 0 else [{}]

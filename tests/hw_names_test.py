@@ -57,7 +57,10 @@ for text, want in [("H100 SXM", "h100"), ("h100-sxm5-80gb", "h100"), ("NVIDIA H1
 # Another card of the chip (its own SMs, clocks or memory) is not the shipped one: the error names the
 # shipped card and how to make a profile of one's own (it only listed the names).
 for text, near, shipped in [("NVIDIA H100 PCIe", "h100", "NVIDIA H100 SXM5 80GB"), ("NVIDIA H200 NVL", "h200", "NVIDIA H200"),
-                            ("NVIDIA A100-SXM4-40GB", "a100", "NVIDIA A100 SXM4 80GB")]:
+                            ("NVIDIA A100-SXM4-40GB", "a100", "NVIDIA A100 SXM4 80GB"),
+                            # nvidia-smi's name of the PCIe card: "A100 80GB" squeezed read as a typo,
+                            # a100 + digits (a fresh user's find, 2026-12-07)
+                            ("NVIDIA A100 80GB PCIe", "a100", "NVIDIA A100 SXM4 80GB")]:
     rc, out, err = run("rank", "64x64x64", "--hw", text)
     check(f"--hw '{text}': exit 1, the shipped {near} named with its card and `profiles show {near}`",
           rc == 1 and out == "" and shipped in err and f"profiles show {near} > mine.yaml" in err

@@ -95,6 +95,31 @@ same = rc == 0 and sorted(os.listdir(gz_dir)) == names and all(
     for n in names if not n.startswith("gemm-advisor"))
 check("a gzipped model list (.csv.gz): the same config files as the plain list", same, err)
 
+# Two models whose files share a name (E and N alike; vLLM leaves hidden size and top_k out of it),
+# written by two runs into one directory: the second is refused before it writes, naming both layers
+# (it replaced the first's file unsaid, where one run over both keeps the first's: a fresh user's
+# find, 2026-12-07); the first model again passes, --overwrite replaces and records the new layer.
+two_dir = os.path.join(TMP, "two-runs")
+q30 = cli_harness.write_file(TMP, "q30.csv", "name,experts,top_k,hidden,intermediate,tp\nqwen3-30b-a3b,128,8,2048,768,1\n")
+q235 = cli_harness.write_file(TMP, "q235.csv", "name,experts,top_k,hidden,intermediate,tp\nqwen3-235b-tp2,128,8,4096,1536,2\n")
+moe_emit = ("--target", "vllm-fused-moe", "--hw", "h200", "--emit", "vllm", "--out", two_dir)
+rc1, _, err1 = run("batch", q30, *moe_emit)
+first_file = os.path.join(two_dir, "E=128,N=768,device_name=NVIDIA_H200.json")
+before = open(first_file).read() if rc1 == 0 else ""
+rc2, out2, err2 = run("batch", q235, *moe_emit)
+check("a second model's run onto the first's file name: refused, both layers named, the file kept",
+      rc1 == 0 and rc2 == 1 and out2 == "" and
+      f"{first_file}: written for qwen3-30b-a3b, hidden 2048, top_k 8, dtype bf16" in err2 and
+      "this run ranks qwen3-235b-tp2, hidden 4096, top_k 8, dtype bf16" in err2 and "--overwrite" in err2 and
+      open(first_file).read() == before, err1 + err2)
+rc3, _, err3 = run("batch", q30, *moe_emit)
+rc4, _, err4 = run("batch", q235, *moe_emit, "--overwrite")
+with open(os.path.join(two_dir, "gemm-advisor-generator.json")) as f:
+    layer = json.load(f)["files"]["E=128,N=768,device_name=NVIDIA_H200.json"].get("layer", {})
+check("the same model again passes; --overwrite replaces, the sidecar records the new layer",
+      rc3 == 0 and rc4 == 0 and layer == {"model": "qwen3-235b-tp2", "hidden": 4096, "top_k": 8, "dtype": "bf16"},
+      err3 + err4 + json.dumps(layer))
+
 # ... and on stdin, told by gzip's magic bytes (it was "gzip-compressed data, not a text CSV file").
 piped = subprocess.run([BIN, "batch", "-", "--target", "vllm-fused-moe", "--hw", "h200", "--emit", "vllm", "--out",
                         os.path.join(TMP, "h200-gz-stdin")], input=open(gz_models, "rb").read(), capture_output=True,

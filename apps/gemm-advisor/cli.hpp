@@ -203,9 +203,11 @@ void warn_unused_param_set(const gemm_advisor::Profile& profile, const std::stri
 
 /// Both --emit vllm commands' writing of their config files (name, text) into `dir` for the run
 /// `run` (write_config_directory): each path on stdout as it is written, then the sidecar's, the
-/// warnings logged. Returns the number of config files written; throws as write_config_directory.
+/// warnings logged; `file_layers` as write_config_directory's. Returns the number of config files
+/// written; throws as write_config_directory.
 std::size_t write_vllm_directory(const std::string& dir, const std::vector<std::pair<std::string, std::string>>& files,
-                                 const nlohmann::json& run, bool overwrite);
+                                 const nlohmann::json& run, bool overwrite,
+                                 const std::map<std::string, nlohmann::json>* file_layers = nullptr);
 
 /// Whether a profile's text is one `calibrate` wrote (a top-level 'calibration:' block): calibrate
 /// replaces only such a file, and batch --out never does (a fitted profile was replaced by a batch's

@@ -341,9 +341,11 @@ int run_batch(const BatchOptions& o) {
   // partition, written under the whole GPU's name, are loaded on whole GPUs too (a fresh user's find,
   // 2026-12-07; the sidecar alone recorded the CU count).
   if (vllm && hw.product_cu_count > 0 && hw.cu_count < hw.product_cu_count)
-    spdlog::warn("--emit vllm --cu-count {}: the configs are ranked for {} of {}'s {} CUs, but vLLM loads these files "
-                 "by device name on the whole GPU too: keep them apart from the whole GPU's configs",
-                 hw.cu_count, hw.cu_count, hw.product_display_name, hw.product_cu_count);
+    spdlog::warn("--emit vllm: the configs are ranked for {} of {}'s {} CUs ({}), but vLLM loads these files by device "
+                 "name on the whole GPU too: keep them apart from the whole GPU's configs",
+                 hw.cu_count, hw.product_display_name, hw.product_cu_count,
+                 common.overrides.cu_count > 0 ? "--cu-count " + std::to_string(common.overrides.cu_count)
+                                     : std::string("the profile's compute.active_cu_count"));
   // A --dtype or --layout the GPU or the kernel cannot take is the command line's error, said once,
   // not once per line of the list.
   const bool dtype_set = dtype_given(common);
@@ -366,7 +368,10 @@ int run_batch(const BatchOptions& o) {
     std::string mapped;  // a --hw FILE named like a shipped profile: its name taken for the device's
     device_name = o.vllm_device_name.empty() ? vllm_device_name(hw, &mapped) : o.vllm_device_name;  // checked at parse time
     if (!mapped.empty()) spdlog::warn("{}", mapped);
-    if (const std::string other = vllm_device_vendor_warning(hw, device_name); !other.empty()) spdlog::warn("{}", other);
+    if (const std::string other =
+            vllm_device_vendor_warning(hw, device_name, /*rocm_keys=*/false, /*given=*/!o.vllm_device_name.empty());
+        !other.empty())
+      spdlog::warn("{}", other);
     // A market name given for the GPU, which an older vLLM would look the files up under (a fresh MoE
     // user's find, 2026-12-05).
     if (o.vllm_device_name.empty()) warn_vllm_market_name(hw, common, device_name);
@@ -544,12 +549,17 @@ int run_batch(const BatchOptions& o) {
                 } catch (const InputError& err) {
                   // A line's own dtype wins over --dtype: said where that is what the target refuses
                   // (examples/deepseek-v3.csv's bf16 column with --dtype fp8: a fresh user's find).
-                  const bool own_dtype = dtype_set && e.problem.dtype != defaults.dtype;
+                  // Without --dtype too: the shipped DeepSeek list under --target vllm-fp8-block failed
+                  // every line with no word of the column (a fresh user's find, 2026-12-07).
+                  const bool own_dtype = !e.dtype_text.empty() && e.problem.dtype != defaults.dtype;
                   e.error = located(source, e.line,
                                     std::string(err.what()) +
-                                        (own_dtype ? " (the line's dtype column, which --dtype does not override: "
-                                                     "edit or drop the column)"
-                                                   : ""));
+                                        (!own_dtype ? ""
+                                         : dtype_set ? " (the line's dtype column, which --dtype does not override: "
+                                                       "edit or drop the column)"
+                                                     : " (the line's dtype column: edit or drop the column; a line "
+                                                       "without one takes " +
+                                                           std::string(dtype_name(defaults.dtype)) + ", the target's)"));
                   return item;
                 }
                 if (s.ranked.empty() || !s.ranked.front().estimate.feasible) {

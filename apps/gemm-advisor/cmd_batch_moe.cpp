@@ -98,7 +98,8 @@ int run_moe_batch(const MoeBatchOptions& o) {
     // read the files "on the GPU named so" while they were written as NVIDIA_H200's: a fresh MoE
     // user's find, 2026-12-07).
     const std::string written = vllm_moe_device_name(device_name);
-    if (const std::string other = vllm_device_vendor_warning(hw, written, /*rocm_keys=*/true); !other.empty())
+    if (const std::string other = vllm_device_vendor_warning(hw, written, /*rocm_keys=*/true, !o.vllm_device_name.empty());
+        !other.empty())
       spdlog::warn("{}", other);
     else if (written != device_name && hw.source == "embedded:" + hw.name)
       spdlog::warn("--vllm-device-name {}: vLLM's fused MoE reads every H200's files as {}, the name written; they "
@@ -238,12 +239,19 @@ int run_moe_batch(const MoeBatchOptions& o) {
     nlohmann::json run = sidecar_run_json(hw, target);
     run["routing"] = moe_routing_text(routing);
     std::vector<std::pair<std::string, std::string>> texts;
+    std::map<std::string, nlohmann::json> layers;  // each file's layer, so that a later run into the
+                                                   // directory tells another model's file under this name
     std::size_t index = 0;
     for (const auto& [key, entry] : files) {
       if (entry.second.size() != m_values.size()) continue;
+      const MoeModel& owner = file_model.at(key);
+      const std::string model_name =
+          owner.name.empty() ? fmt::format("E{}-N{}-H{}", owner.experts, owner.n_per_rank(), owner.hidden) : owner.name;
+      layers[names[index]] = {{"model", model_name}, {"hidden", owner.hidden}, {"top_k", owner.top_k},
+                              {"dtype", std::string(dtype_name(owner.dtype))}};
       texts.emplace_back(names[index++], vllm_moe_config_file_text(entry.second, hw, std::get<2>(key)));
     }
-    written += write_vllm_directory(o.out_dir, texts, run, o.overwrite);
+    written += write_vllm_directory(o.out_dir, texts, run, o.overwrite, &layers);
   }
   // Every model bad, the whole list read (--keep-going): the header alone, as the GEMM batch answers.
   if (csv_header_due && !stopped) write_ranking_csv_header(std::cout, true);

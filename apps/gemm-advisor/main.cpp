@@ -518,7 +518,8 @@ void warn_outside_fitted_shapes(const gemm_advisor::Profile& profile, const std:
 }
 
 std::size_t write_vllm_directory(const std::string& dir, const std::vector<std::pair<std::string, std::string>>& files,
-                                 const nlohmann::json& run, bool overwrite) {
+                                 const nlohmann::json& run, bool overwrite,
+                                 const std::map<std::string, nlohmann::json>* file_layers) {
   std::size_t written = 0;
   std::vector<std::string> warnings;
   // Another run holding the directory (write_config_directory waits for its lock): said before the
@@ -537,7 +538,7 @@ std::size_t write_vllm_directory(const std::string& dir, const std::vector<std::
         g_files_written.push_back(path);
         ++written;
       },
-      &warnings);
+      &warnings, std::chrono::seconds(1), file_layers);
   if (!sidecar.empty()) std::cout << sidecar << "\n";
   for (const std::string& w : warnings) spdlog::warn("{}", w);
   return written;

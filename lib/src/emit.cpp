@@ -325,13 +325,18 @@ std::string vllm_market_name_note(const Hardware& hw, std::string_view hw_given,
          "looks them up as " + form + " (give --vllm-device-name '" + form + "' for it)";
 }
 
-std::string vllm_device_vendor_warning(const Hardware& hw, const std::string& device_name, bool rocm_keys) {
+std::string vllm_device_vendor_warning(const Hardware& hw, const std::string& device_name, bool rocm_keys,
+                                       bool given) {
+  // How the name came: the flag, or the profile (a warning named a --vllm-device-name never given: a
+  // fresh user's find, 2026-12-07).
+  const std::string name_said =
+      given ? "--vllm-device-name " + device_name : "the vLLM device name " + device_name + " (the profile's)";
   // The vendor prefix in any case ("nvidia_h100" under an AMD profile was not said: a fresh user's find).
   const std::string lowered = text::lower(device_name);
   const auto starts = [&](const char* prefix) { return lowered.rfind(prefix, 0) == 0; };
   const std::string named = starts("nvidia_") ? "nvidia" : starts("amd_") ? "amd" : "";
   if (!named.empty() && named != hw.vendor)
-    return "--vllm-device-name " + device_name + " is an " + (named == "amd" ? "AMD" : "NVIDIA") + " GPU, but " +
+    return name_said + " is an " + (named == "amd" ? "AMD" : "NVIDIA") + " GPU, but " +
            hw.name + " (" + hw.display_name + ") is " + (hw.vendor == "amd" ? "AMD's" : "NVIDIA's") +
            ": vLLM on that GPU would read configs ranked for another" +
            (hw.vendor == "amd" && rocm_keys ? " (with ROCm launch keys, which CUDA's launcher refuses)" : "") +
@@ -355,7 +360,7 @@ std::string vllm_device_vendor_warning(const Hardware& hw, const std::string& de
       if (hw.name == d.profile || (differs = figures_differ(hw, d.profile)).empty()) continue;
       differs = " (" + differs + ")";
     }
-    return "--vllm-device-name " + device_name + " is the " + d.profile + "'s, but the configs are ranked for " +
+    return name_said + " is the " + d.profile + "'s, but the configs are ranked for " +
              hw.name + " (" + hw.display_name + ")" + differs + ": vLLM on the " + d.profile +
              " would read them (rank them on its profile)";
   }
@@ -367,14 +372,14 @@ std::string vllm_device_vendor_warning(const Hardware& hw, const std::string& de
   for (const VllmDeviceName& d : kVllmDeviceNames) {
     const bool other_case = device_name != d.device_name && lowered == text::lower(d.device_name);
     if (other_case || named_profile == d.profile)
-      return "--vllm-device-name " + device_name + " names the " + d.profile + ", whose files vLLM looks up as " +
+      return name_said + " names the " + d.profile + ", whose files vLLM looks up as " +
              d.device_name + " (exactly): these would not be read";
   }
   // Another name under a shipped profile, whose figures are that one GPU's: a variant (H100 PCIe, H200
   // NVL) has other SMs, clocks or memory (SXM figures went unsaid into NVIDIA_H100_PCIe's files: a
   // fresh vLLM user's find, 2026-12-05). A user's own profile may describe the GPU it names.
   if (!own.empty() && device_name != own && hw.source == "embedded:" + hw.name)
-    return "--vllm-device-name " + device_name + " is not the " + hw.name + "'s (" + own + "): the configs are " +
+    return name_said + " is not the " + hw.name + "'s (" + own + "): the configs are " +
            "ranked with the shipped " + hw.name + " profile's figures (" + hw.display_name + "), and vLLM reads " +
            "them on the GPU named so (a variant has other SMs, clocks or memory: " + own_profile_advice(hw.name) + ")";
   return "";
@@ -762,6 +767,41 @@ namespace {
 // Also when the sidecar lists one of them as written for another hardware or CU count than `run`'s
 // (a --cu-count partition's configs under the whole GPU's file name, or the reverse: vLLM's file
 // names cannot tell them apart).
+// A fused-MoE file an earlier run wrote for another layer under the same name (vLLM names them by E,
+// N and fp8 dtype only: a second model's run replaced the first's file unsaid, where one run over
+// both keeps the first's and says so: a fresh user's find, 2026-12-07): InputError naming the file,
+// both layers and `option`, before anything is written. A record without a layer (an older sidecar,
+// a run that gave none) is not compared.
+void refuse_other_layers(const std::string& dir, const std::vector<std::string>& names,
+                         const std::map<std::string, nlohmann::json>& layers, const nlohmann::json& listed,
+                         const std::string& option) {
+  const auto layer_text = [](const nlohmann::json& l) {
+    std::string t;
+    for (const char* key : {"model", "hidden", "top_k", "dtype"}) {
+      const auto it = l.find(key);
+      if (it == l.end()) continue;
+      const std::string v = it->is_string() ? it->get<std::string>() : it->dump();
+      t += (t.empty() ? "" : ", ") + (std::string(key) == "model" ? v : std::string(key) + " " + v);
+    }
+    return t;
+  };
+  for (const std::string& name : names) {
+    const auto mine = layers.find(name);
+    const auto it = listed.find(name);
+    if (mine == layers.end() || it == listed.end() || !it->is_object()) continue;
+    const auto theirs = it->find("layer");
+    if (theirs == it->end() || !theirs->is_object()) continue;
+    bool same = true;
+    for (const char* key : {"hidden", "top_k", "dtype"})
+      same = same && theirs->value(key, nlohmann::json()) == mine->second.value(key, nlohmann::json());
+    if (same) continue;
+    throw InputError((std::filesystem::path(dir) / name).string() + ": written for " + layer_text(*theirs) +
+                     " (gemm-advisor-generator.json), this run ranks " + layer_text(mine->second) +
+                     " under the same name (vLLM names fused-MoE files by E, N and fp8 dtype only); nothing written: "
+                     "give " + option + " to replace it, or another --out directory");
+  }
+}
+
 void refuse_foreign_config_files(const std::string& dir, const std::vector<std::string>& names,
                                  const nlohmann::json& run, const nlohmann::json& listed, const std::string& option) {
   const std::vector<std::string> foreign = foreign_among(dir, names, listed);
@@ -936,7 +976,8 @@ std::string unreadable_sidecar_warning(const std::string& dir, const std::string
 std::string write_config_directory(const std::string& dir, const std::vector<std::pair<std::string, std::string>>& files,
                                    const nlohmann::json& run, bool overwrite,
                                    const std::function<void(const std::string&)>& written,
-                                   std::vector<std::string>* warnings, std::chrono::milliseconds sidecar_refresh) {
+                                   std::vector<std::string>* warnings, std::chrono::milliseconds sidecar_refresh,
+                                   const std::map<std::string, nlohmann::json>* file_layers) {
   if (files.empty()) return "";
   std::error_code exists_ec;
   const bool fresh_dir = !std::filesystem::is_directory(dir, exists_ec);  // made by this run
@@ -994,6 +1035,14 @@ std::string write_config_directory(const std::string& dir, const std::vector<std
     throw InputError(sidecar_path(dir) + ": not a sidecar gemm-advisor wrote (" + why +
                      "): nothing written; remove it, or give --overwrite to replace it");
   if (!overwrite) refuse_foreign_config_files(dir, names, run, earlier, "--overwrite");
+  if (!overwrite && file_layers) refuse_other_layers(dir, names, *file_layers, earlier, "--overwrite");
+  // A file's record: the run's fields, and the layer its configs were ranked for where given.
+  const auto record_of = [&](const std::string& name) {
+    nlohmann::json r = run;
+    if (file_layers)
+      if (const auto it = file_layers->find(name); it != file_layers->end()) r["layer"] = it->second;
+    return r;
+  };
   if (std::string mixed = mixed_runs_warning(dir, names, run, earlier); !mixed.empty() && warnings)
     warnings->push_back(std::move(mixed));
   if (std::string w = unreadable_sidecar_warning(dir, why); !w.empty() && warnings) warnings->push_back(std::move(w));
@@ -1004,15 +1053,17 @@ std::string write_config_directory(const std::string& dir, const std::vector<std
   // Marked "written": false until the run has written them (a killed run's sidecar read as if every
   // planned file existed: a fresh CI user's find, 2026-12-05); the sidecar after the run drops it.
   nlohmann::json planned = earlier;
-  nlohmann::json pending = run;
-  pending["written"] = false;
-  for (const std::string& name : names) planned[name] = pending;
+  for (const std::string& name : names) {
+    nlohmann::json pending = record_of(name);
+    pending["written"] = false;
+    planned[name] = std::move(pending);
+  }
   (void)write_sidecar(dir, run, planned, names);
   auto last_sidecar = std::chrono::steady_clock::now();
   std::vector<std::string> done;
   auto record = [&]() {
     nlohmann::json by_file = earlier;
-    for (const std::string& name : done) by_file[name] = run;
+    for (const std::string& name : done) by_file[name] = record_of(name);
     return write_sidecar(dir, run, std::move(by_file), {});
   };
   for (const auto& [name, text] : files) {
@@ -1038,7 +1089,7 @@ std::string write_config_directory(const std::string& dir, const std::vector<std
     // A long run's sidecar follows it (1,500 files written by a run killed after 1,001 were all
     // still "written": false: the sidecar was rewritten only at the end, noticed 2026-12-05).
     // The files still to come stay listed as planned.
-    planned[name] = run;
+    planned[name] = record_of(name);
     if (std::chrono::steady_clock::now() - last_sidecar >= sidecar_refresh) {
       (void)write_sidecar(dir, run, planned, names);
       last_sidecar = std::chrono::steady_clock::now();

@@ -1662,8 +1662,17 @@ Profile load_profile(const std::string& name_or_path, ProfileDiagnostics* diagno
     const std::size_t at = key.empty() ? std::string::npos : key.find(chip);
     // A digit right after the chip's name continues a model number (h2000, b2000: typos, not a card
     // of the chip: a fresh user's find, 2026-12-06); such a name gets the plain list below.
-    if (at == std::string::npos || (at + chip.size() < key.size() && std::isdigit(static_cast<unsigned char>(key[at + chip.size()]))))
-      continue;
+    // Told on the name as written where the chip's name is in it: "A100 80GB" squeezes to "a10080gb"
+    // (a card of the chip was listed as unknown: a fresh user's find, 2026-12-07).
+    const std::string lowered = text::lower(name_or_path);
+    const std::size_t written_at = lowered.find(text::lower(name));
+    const bool digit_after =
+        written_at != std::string::npos
+            ? written_at + name.size() < lowered.size() &&
+                  std::isdigit(static_cast<unsigned char>(lowered[written_at + name.size()]))
+            : at != std::string::npos && at + chip.size() < key.size() &&
+                  std::isdigit(static_cast<unsigned char>(key[at + chip.size()]));
+    if (at == std::string::npos || digit_after) continue;
     // A virtual function (SR-IOV, "AMD Instinct MI300X VF" in cloud VMs) is the whole GPU on a host
     // of one VF a GPU and a partition on others: no alias, but said so (it was told it was another
     // card with its own SM count: a fresh user's find, 2026-12-07).

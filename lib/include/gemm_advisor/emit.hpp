@@ -96,8 +96,10 @@ std::string vllm_file_name_form(std::string_view name);
 /// "AMD_..." one under an NVIDIA profile; `rocm_keys`: the files carry ROCm launch keys, as fused-MoE
 /// files of an AMD profile do, which CUDA's launcher refuses), or the vLLM name of another shipped
 /// profile's GPU where the profile's own is known (NVIDIA_H100_80GB_HBM3 under h200): vLLM on that
-/// GPU would read configs ranked for another. "" otherwise.
-std::string vllm_device_vendor_warning(const Hardware& hw, const std::string& device_name, bool rocm_keys = false);
+/// GPU would read configs ranked for another. "" otherwise. `given`: the name came from
+/// --vllm-device-name (the line names the flag), else from the profile (the line says so).
+std::string vllm_device_vendor_warning(const Hardware& hw, const std::string& device_name, bool rocm_keys = false,
+                                       bool given = true);
 
 /// A line for `hw_given`, the GPU name the user gave for a shipped AMD profile (--hw, GEMM_ADVISOR_HW),
 /// when it is an amd-smi market name ("AMD Instinct MI355 OAM") whose vLLM file-name form is not
@@ -235,12 +237,16 @@ void check_generator_sidecar(const std::string& dir);
 /// A file that fails throws InputError as write_file_atomically, the sidecar left listing the files
 /// that were written (or, where it cannot be rewritten, those planned), so that the same command
 /// run again is not refused over this run's own files. Returns the sidecar's path ("" when `files`
-/// is empty: nothing is written then).
+/// is empty: nothing is written then). `file_layers` (optional, by file name): the layer each file's
+/// configs were ranked for (fused MoE: {"model", "hidden", "top_k", "dtype"}), recorded under the
+/// file's "layer"; unless `overwrite`, InputError "DIR/NAME: written for ..." when the sidecar lists
+/// the name with another hidden, top_k or dtype (vLLM's names cannot tell them apart).
 std::string write_config_directory(const std::string& dir, const std::vector<std::pair<std::string, std::string>>& files,
                                    const nlohmann::json& run, bool overwrite,
                                    const std::function<void(const std::string&)>& written,
                                    std::vector<std::string>* warnings,
-                                   std::chrono::milliseconds sidecar_refresh = std::chrono::seconds(1));
+                                   std::chrono::milliseconds sidecar_refresh = std::chrono::seconds(1),
+                                   const std::map<std::string, nlohmann::json>* file_layers = nullptr);
 
 /// Throws InputError naming `dir` when ensure_directory would fail on it: it exists and is not a
 /// directory, is a link to nowhere, or its nearest existing ancestor is not a writable directory.
