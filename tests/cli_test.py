@@ -822,6 +822,24 @@ rc, out, err = run("batch", "-", "--hw", "h200", "--emit", "vllm", "--out", link
 check("--emit vllm: a config file's link out of DIR (the sidecar claiming it) is refused without --overwrite",
       rc == 1 and "outside " in err and "followed only with --overwrite" in err
       and open(secret).read() == "export SECRET=1\n", err)
+# A link in DIR from one of the run's names to another it writes: both would hold one file's configs
+# (vLLM read N=1536's for the N=576 layer, exit 0: a fresh user's find, 2026-12-07): refused, with
+# --overwrite too, before anything is written.
+same = os.path.join(TMP, "vllm-same-file")
+rc0, _, err0 = run("batch", "-", "--hw", "h200", "--emit", "vllm", "--out", same, "--m-values", "1",
+                   stdin="16x576x7168\n16x1536x7168\n")
+n576 = os.path.join(same, "N=576,K=7168,device_name=NVIDIA_H200,dtype=fp8_w8a8,block_shape=[128,128].json")
+n1536_name = "N=1536,K=7168,device_name=NVIDIA_H200,dtype=fp8_w8a8,block_shape=[128,128].json"
+if rc0 == 0:
+    os.unlink(n576)
+    os.symlink(n1536_name, n576)
+before = open(os.path.join(same, n1536_name)).read() if rc0 == 0 else ""
+for extra in ([], ["--overwrite"]):
+    rc, out, err = run("batch", "-", "--hw", "h200", "--emit", "vllm", "--out", same, "--m-values", "2", *extra,
+                       stdin="16x576x7168\n16x1536x7168\n")
+    check(f"--emit vllm {' '.join(extra)}: a link to another of the run's files is refused, nothing written",
+          rc0 == 0 and rc == 1 and "which this run writes too" in err and out == ""
+          and open(os.path.join(same, n1536_name)).read() == before, err0 + err)
 # A sidecar that cannot be replaced (a directory there) stops the run before any config file is written
 # (the files were written, then the run failed on the sidecar: a fresh user's find); an unreadable one
 # is an error too, not "not JSON" and replaced.

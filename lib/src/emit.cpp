@@ -951,6 +951,26 @@ void refuse_links_out_of(const std::string& dir, const std::vector<std::string>&
   if (fs::is_symlink(fs::symlink_status(sidecar, ec)))
     throw InputError(sidecar + ": a link (to " + fs::read_symlink(sidecar, ec).string() +
                      "): the sidecar is written in the directory itself, never through a link; remove it (nothing written)");
+  // Two of this run's names that are one file (a link in DIR to another of them): the second write
+  // would put its configs under both names, with --overwrite too (vLLM read N=1536's configs for the
+  // N=576 layer: a fresh user's find, 2026-12-07).
+  std::map<fs::path, std::string> seen;
+  for (const std::string& name : names) {
+    const fs::path path = fs::path(dir) / name;
+    if (!fs::is_symlink(fs::symlink_status(path, ec))) continue;
+    std::error_code target_ec;
+    const fs::path target = fs::canonical(path, target_ec);
+    if (target_ec) continue;
+    const fs::path other = fs::path(dir) / target.filename();
+    const bool in_dir = target.parent_path() == fs::canonical(dir, ec);
+    if (in_dir && target.filename() != name &&
+        std::find(names.begin(), names.end(), target.filename().string()) != names.end())
+      throw InputError(path.string() + ": a link to " + other.string() + ", which this run writes too: both names " +
+                       "would hold one file's configs; remove the link (nothing written)");
+    if (const auto [it, fresh] = seen.emplace(target, name); !fresh)
+      throw InputError(path.string() + ": the same file as " + (fs::path(dir) / it->second).string() +
+                       " (links), which this run writes too; remove the link (nothing written)");
+  }
   if (overwrite) return;
   const fs::path home = fs::canonical(dir, ec);
   for (const std::string& name : names) {
