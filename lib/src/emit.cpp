@@ -443,7 +443,8 @@ void refuse_non_regular(const std::string& path, const std::string& shown) {
 }  // namespace
 
 namespace {
-std::pair<std::string, int> create_temporary_beside(const std::string& path);  // below
+std::pair<std::string, int> create_temporary_beside(const std::string& path, std::string* previous = nullptr);  // below
+void note_active_temporary(const std::string& tmp);                                                          // below
 std::string replaceable_path(const std::string& path_given);                  // below
 }  // namespace
 
@@ -464,9 +465,11 @@ void check_writable_path(const std::string& path) {
   // The write itself, tried: root passes access() on a read-only file system or under /sys, where the
   // file is then refused after the fit (a fresh user's find, 2026-12-07). The temporary file the
   // writer would create, created and removed (the same error text as the writer's).
-  const auto [tmp, fd] = create_temporary_beside(written);
+  std::string previous;
+  const auto [tmp, fd] = create_temporary_beside(written, &previous);
   ::close(fd);
   ::unlink(tmp.c_str());
+  note_active_temporary(previous);
 }
 
 namespace {
@@ -517,8 +520,15 @@ void note_active_temporary(const std::string& tmp) {
 // descriptor. A name no other writer uses: this process's id and a per-process count (O_EXCL checks
 // it), under a short name (the target's name plus a suffix could pass the 255-byte name limit a name
 // near it leaves: a fresh user's find, 2026-12-04).
-std::pair<std::string, int> create_temporary_beside(const std::string& path) {
+std::pair<std::string, int> create_temporary_beside(const std::string& path, std::string* previous) {
   static std::atomic<unsigned> counter{0};
+  // Noted for the signal handlers before it is created, so that a signal during or right after the
+  // open removes it (a run stopped by Ctrl-C left an empty one in about one try in two: a fresh
+  // user's find, 2026-12-07); the name is this process's (its id and count), and the note goes
+  // back to the earlier one where no file was created. Left noted on success: `previous` gets the
+  // earlier note, for the caller to put back when the file is gone or in place.
+  const std::string noted_before = g_has_active_temporary ? std::string(g_active_temporary) : std::string();
+  if (previous) *previous = noted_before;
   const std::filesystem::path parent = std::filesystem::path(path).parent_path();
   auto name = [&](unsigned long n) {
     return (parent / (std::string(kTemporaryPrefix) + std::to_string(::getpid()) + "." + std::to_string(n) +
@@ -526,6 +536,7 @@ std::pair<std::string, int> create_temporary_beside(const std::string& path) {
         .string();
   };
   std::string tmp = name(counter++);
+  note_active_temporary(tmp);
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, kFileMode);
   // The name taken: a run in another PID namespace sharing the folder (containers mostly run the tool
   // as the same PID), or a killed one's leftover under a PID alive here; each blocked every later run
@@ -533,7 +544,9 @@ std::pair<std::string, int> create_temporary_beside(const std::string& path) {
   if (fd < 0 && errno == EEXIST) {
     std::random_device random;
     for (int attempt = 0; attempt < 16 && fd < 0 && errno == EEXIST; ++attempt) {
+      note_active_temporary(noted_before);  // the taken name is another writer's: never removed here
       tmp = name((static_cast<unsigned long>(random()) << 16) ^ random());
+      note_active_temporary(tmp);
       fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, kFileMode);
     }
   }
@@ -545,6 +558,7 @@ std::pair<std::string, int> create_temporary_beside(const std::string& path) {
   // which alone read as if the path were missing: a fresh user's find).
   if (fd < 0) {
     const int error = errno;
+    note_active_temporary(noted_before);
     // "." for a name with no folder ("cannot create a file in  (Too many open files)": a fresh CI
     // reviewer's find, 2026-12-05).
     const std::string folder = std::filesystem::path(tmp).parent_path().lexically_normal().string();
@@ -582,17 +596,15 @@ void write_file_atomically(const std::string& path_given, const std::string& tex
   // The file is replaced by a rename: only a regular file (or a link to one, whose target is then
   // replaced) may stand there; a device, a directory or a pipe is refused, not replaced.
   const std::string path = replaceable_path(path_given);
-  const auto [tmp, fd] = create_temporary_beside(path);
   // The signal handlers' to remove while it is written (a killed --emit vllm run left one behind:
-  // a fresh CI user's find, 2026-12-05); the temporary noted before it (an AtomicFile's) after.
+  // a fresh CI user's find, 2026-12-05), noted from its creation; the temporary noted before it (an
+  // AtomicFile's) after.
+  std::string previous;
+  const auto [tmp, fd] = create_temporary_beside(path, &previous);
   struct Noted {
     std::string previous;
-    explicit Noted(const std::string& tmp)
-        : previous(g_has_active_temporary ? std::string(g_active_temporary) : std::string()) {
-      note_active_temporary(tmp);
-    }
     ~Noted() { note_active_temporary(previous); }
-  } noted(tmp);
+  } noted{previous};
   const char* data = text.data();
   std::size_t left = text.size();
   while (left > 0) {
