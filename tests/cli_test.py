@@ -840,6 +840,25 @@ for extra in ([], ["--overwrite"]):
     check(f"--emit vllm {' '.join(extra)}: a link to another of the run's files is refused, nothing written",
           rc0 == 0 and rc == 1 and "which this run writes too" in err and out == ""
           and open(os.path.join(same, n1536_name)).read() == before, err0 + err)
+# stdout's reader gone (`| head -1`): the listing stops, the files do not (SIGPIPE ended the run after
+# ~100 of 2,945 files: a fresh user's find, 2026-12-07); the run still ends with 141. 400 (N, K), so
+# that the reader is gone long before the last file.
+piped_dir = os.path.join(TMP, "vllm-piped")
+many = "".join(f"16x{128 * (i % 20 + 1)}x{128 * (i // 20 + 1)}\n" for i in range(400))
+proc = subprocess.Popen([BIN, "batch", "-", "--hw", "h200", "--emit", "vllm", "--out", piped_dir, "--m-values", "1"],
+                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+proc.stdin.write(many)
+proc.stdin.close()
+first_line = proc.stdout.readline()
+proc.stdout.close()
+piped_err = proc.stderr.read()
+proc.wait(timeout=300)
+written_files = [n for n in os.listdir(piped_dir) if n.startswith("N=")] if os.path.isdir(piped_dir) else []
+with open(os.path.join(piped_dir, "gemm-advisor-generator.json")) as f:
+    unwritten = [n for n, v in json.load(f)["files"].items() if v.get("written") is False]
+check("--emit vllm | head -1: every file written, the sidecar says so, exit 141",
+      first_line.startswith(piped_dir) and proc.returncode == 141 and len(written_files) == 400 and not unwritten,
+      f"rc {proc.returncode}, {len(written_files)} files, {len(unwritten)} unwritten; {piped_err[-300:]}")
 # A sidecar that cannot be replaced (a directory there) stops the run before any config file is written
 # (the files were written, then the run failed on the sidecar: a fresh user's find); an unreadable one
 # is an error too, not "not JSON" and replaced.
