@@ -859,6 +859,18 @@ with open(os.path.join(piped_dir, "gemm-advisor-generator.json")) as f:
 check("--emit vllm | head -1: every file written, the sidecar says so, exit 141",
       first_line.startswith(piped_dir) and proc.returncode == 141 and len(written_files) == 400 and not unwritten,
       f"rc {proc.returncode}, {len(written_files)} files, {len(unwritten)} unwritten; {piped_err[-300:]}")
+# ... and a run with a bad line ends with its error's code, not 141 (an adversarial user's find).
+proc = subprocess.Popen([BIN, "batch", "-", "--hw", "h200", "--emit", "vllm", "--out", piped_dir + "-bad", "--m-values",
+                         "1", "--keep-going"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                        text=True)
+proc.stdin.write(many + "0x64x64\n")
+proc.stdin.close()
+proc.stdout.readline()
+proc.stdout.close()
+bad_err = proc.stderr.read()
+proc.wait(timeout=300)
+check("--emit vllm --keep-going | head -1 with a bad line: exit 1, not 141",
+      proc.returncode == 1 and ":401:" in bad_err, f"rc {proc.returncode}: {bad_err[-300:]}")
 # A sidecar that cannot be replaced (a directory there) stops the run before any config file is written
 # (the files were written, then the run failed on the sidecar: a fresh user's find); an unreadable one
 # is an error too, not "not JSON" and replaced.

@@ -120,6 +120,35 @@ check("the same model again passes; --overwrite replaces, the sidecar records th
       rc3 == 0 and rc4 == 0 and layer == {"model": "qwen3-235b-tp2", "hidden": 4096, "top_k": 8, "dtype": "bf16"},
       err3 + err4 + json.dumps(layer))
 
+# A record of a file that is not there (deleted since) blocks nothing; a link at a file's name to the
+# sidecar, or to a file another run wrote (the sidecar lists it), is refused even with --overwrite
+# (the sidecar's text, another model's configs went into them, exit 0: an adversarial user's finds,
+# 2026-12-07); the fused-MoE emitter says a partition too, as the dense one does.
+os.unlink(first_file)
+rc5, _, err5 = run("batch", q30, *moe_emit)
+check("a layer recorded for a file deleted since: no refusal", rc5 == 0, err5)
+side_name = "gemm-advisor-generator.json"
+os.unlink(first_file)
+os.symlink(side_name, first_file)
+rc6, out6, err6 = run("batch", q30, *moe_emit, "--overwrite")
+check("a link at a file's name to the sidecar: refused with --overwrite too, the sidecar kept",
+      rc6 == 1 and out6 == "" and "the sidecar: never written through" in err6 and
+      json.load(open(os.path.join(two_dir, side_name))).get("files") is not None, err6)
+os.unlink(first_file)
+dense_list = cli_harness.write_file(TMP, "dense.txt", "16x576x7168\n")
+rc7, _, err7 = run("batch", dense_list, "--hw", "h200", "--emit", "vllm", "--out", two_dir, "--m-values", "1")
+dense_name = "N=576,K=7168,device_name=NVIDIA_H200,dtype=fp8_w8a8,block_shape=[128,128].json"
+dense_text = open(os.path.join(two_dir, dense_name)).read() if rc7 == 0 else ""
+os.symlink(dense_name, first_file)
+rc8, out8, err8 = run("batch", q30, *moe_emit, "--overwrite")
+check("a link at a file's name to another run's listed file: refused, that file kept",
+      rc7 == 0 and rc8 == 1 and "a file an earlier run wrote (gemm-advisor-generator.json lists it)" in err8 and
+      open(os.path.join(two_dir, dense_name)).read() == dense_text, err7 + err8)
+rc9, _, err9 = run("batch", q30, "--target", "vllm-fused-moe", "--hw", "h200", "--cu-count", "66", "--emit", "vllm",
+                   "--out", os.path.join(TMP, "moe-66"))
+check("the fused-MoE emitter on a partition: said, naming --cu-count",
+      rc9 == 0 and "ranked for 66 of NVIDIA H200 SXM 141GB's 132 CUs (--cu-count 66)" in err9, err9)
+
 # ... and on stdin, told by gzip's magic bytes (it was "gzip-compressed data, not a text CSV file").
 piped = subprocess.run([BIN, "batch", "-", "--target", "vllm-fused-moe", "--hw", "h200", "--emit", "vllm", "--out",
                         os.path.join(TMP, "h200-gz-stdin")], input=open(gz_models, "rb").read(), capture_output=True,

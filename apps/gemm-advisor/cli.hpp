@@ -201,6 +201,11 @@ gemm_advisor::Profile load_profile_logged(const std::string& name_or_path, const
 void warn_unused_param_set(const gemm_advisor::Profile& profile, const std::string& target,
                            const std::vector<gemm_advisor::GemmProblem>& problems);
 
+/// Both --emit vllm commands: a warning where `hw` is a partition (fewer CUs than its product: vLLM
+/// loads the files by device name on the whole GPU too), naming --cu-count (`overrides`) or the
+/// profile's compute.active_cu_count as the source.
+void warn_partition_files(const gemm_advisor::Hardware& hw, const HardwareOverrides& overrides);
+
 /// Both --emit vllm commands' writing of their config files (name, text) into `dir` for the run
 /// `run` (write_config_directory): each path on stdout as it is written, then the sidecar's, the
 /// warnings logged; `file_layers` as write_config_directory's. Returns the number of config files

@@ -341,15 +341,7 @@ int run_batch(const BatchOptions& o) {
     if (p.field == "split_k" && it != names.end() && it->second.empty()) profile.triton.max_split_k = 1;
   }
   const Hardware& hw = profile.hw;
-  // vLLM finds its files by device name, whatever part of the GPU it runs on: configs ranked for a
-  // partition, written under the whole GPU's name, are loaded on whole GPUs too (a fresh user's find,
-  // 2026-12-07; the sidecar alone recorded the CU count).
-  if (vllm && hw.product_cu_count > 0 && hw.cu_count < hw.product_cu_count)
-    spdlog::warn("--emit vllm: the configs are ranked for {} of {}'s {} CUs ({}), but vLLM loads these files by device "
-                 "name on the whole GPU too: keep them apart from the whole GPU's configs",
-                 hw.cu_count, hw.product_display_name, hw.product_cu_count,
-                 common.overrides.cu_count > 0 ? "--cu-count " + std::to_string(common.overrides.cu_count)
-                                     : std::string("the profile's compute.active_cu_count"));
+  if (vllm) warn_partition_files(hw, common.overrides);
   // A --dtype or --layout the GPU or the kernel cannot take is the command line's error, said once,
   // not once per line of the list.
   const bool dtype_set = dtype_given(common);

@@ -95,6 +95,7 @@ int run_moe_batch(const MoeBatchOptions& o) {
   const std::vector<TileConfig> fixed = read_given_candidates(common.candidates);
   std::string device_name;
   if (emit_vllm) {
+    warn_partition_files(hw, common.overrides);
     std::string mapped;  // a --hw FILE named like a shipped profile: its name taken for the device's
     device_name = o.vllm_device_name.empty() ? vllm_device_name(hw, &mapped) : o.vllm_device_name;  // checked at parse time
     if (!mapped.empty()) spdlog::warn("{}", mapped);

@@ -222,6 +222,19 @@ std::string hardware_named(const std::string& hw_option) {
   return env ? std::string(env) : std::string();
 }
 
+void warn_partition_files(const gemm_advisor::Hardware& hw, const HardwareOverrides& overrides) {
+  // vLLM finds its files by device name, whatever part of the GPU it runs on: configs ranked for a
+  // partition, written under the whole GPU's name, are loaded on whole GPUs too (a fresh user's find,
+  // 2026-12-07; the sidecar alone recorded the CU count). Said by both emitters (the fused-MoE one
+  // was silent: an adversarial user's find, 2026-12-07), naming where the count came from.
+  if (hw.product_cu_count > 0 && hw.cu_count < hw.product_cu_count)
+    spdlog::warn("--emit vllm: the configs are ranked for {} of {}'s {} CUs ({}), but vLLM loads these files by device "
+                 "name on the whole GPU too: keep them apart from the whole GPU's configs",
+                 hw.cu_count, hw.product_display_name, hw.product_cu_count,
+                 overrides.cu_count > 0 ? "--cu-count " + std::to_string(overrides.cu_count)
+                                        : std::string("the profile's compute.active_cu_count"));
+}
+
 void warn_unused_param_set(const gemm_advisor::Profile& profile, const std::string& target,
                            const std::vector<gemm_advisor::GemmProblem>& problems) {
   const gemm_advisor::Target* t = gemm_advisor::find_target_or_null(target);
@@ -582,14 +595,16 @@ std::string one_line(std::string_view text) { return gemm_advisor::escape_for_di
 
 // Flushes stdout and checks that every byte reached it. Returns `code` when it did. When the
 // reader went away (`| head -1` while SIGPIPE is ignored; by default SIGPIPE ends the process
-// first) ends quietly with 141, as SIGPIPE would; any other failure (disk full, closed
+// first) ends quietly with 141, as SIGPIPE would, or with `code` where that is an error's; any other failure (disk full, closed
 // descriptor) prints one error line and returns 1: a truncated output is never passed off as
 // complete.
 int finish_stdout(int code) {
   std::cout.flush();
   const int flush_errno = std::fflush(stdout) != 0 ? errno : 0;
   if (!std::ferror(stdout) && !std::cout.fail()) return code;
-  if (stdout_reader_gone()) return kExitBrokenPipe;
+  // A run that failed says so by its code, the reader gone or not (--emit vllm ignores SIGPIPE, and
+  // its bad lines ended with 141: an adversarial user's find, 2026-12-07).
+  if (stdout_reader_gone()) return code != 0 ? code : kExitBrokenPipe;
   std::string why;
   if (g_stdout_was_closed || ::fcntl(STDOUT_FILENO, F_GETFD) == -1) why = ": stdout is closed";
   else if (flush_errno != 0) why = std::string(": ") + std::strerror(flush_errno);

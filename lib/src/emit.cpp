@@ -779,6 +779,46 @@ namespace {
 // Also when the sidecar lists one of them as written for another hardware or CU count than `run`'s
 // (a --cu-count partition's configs under the whole GPU's file name, or the reverse: vLLM's file
 // names cannot tell them apart).
+// Each of `names` that is a link in `dir` whose target resolves (a link to nowhere is refused as such
+// when the file is written): fn(name, the link's path, its target's canonical path).
+template <typename Fn>
+void for_each_link(const std::string& dir, const std::vector<std::string>& names, Fn fn) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  for (const std::string& name : names) {
+    const fs::path path = fs::path(dir) / name;
+    if (!fs::is_symlink(fs::symlink_status(path, ec))) continue;
+    std::error_code target_ec;
+    const fs::path target = fs::canonical(path, target_ec);
+    if (!target_ec) fn(name, path, target);
+  }
+}
+
+// A link at one of this run's names to another file in DIR: to the sidecar or to a file the sidecar
+// lists, never (the sidecar's text went into a config file, another run's file took this one's
+// configs, exit 0: an adversarial user's finds, 2026-12-07); to another file there, only with
+// `overwrite` (it is no file of this tool's). Links to the run's own other names are refused before
+// (refuse_links_out_of); links out of DIR there too.
+void refuse_links_to_other_files(const std::string& dir, const std::vector<std::string>& names,
+                                 const nlohmann::json& listed, bool overwrite) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path home = fs::canonical(dir, ec);
+  for_each_link(dir, names, [&](const std::string& name, const fs::path& path, const fs::path& target) {
+    if (target.parent_path() != home || target.filename() == name) return;
+    const std::string other = target.filename().string();
+    const bool sidecar = other == fs::path(sidecar_path(dir)).filename().string();
+    const bool theirs = listed.is_object() && listed.contains(other);
+    if (!sidecar && !theirs && overwrite) return;
+    throw InputError(path.string() + ": a link to " + (fs::path(dir) / other).string() +
+                     (sidecar ? ", the sidecar: never written through"
+                      : theirs ? ", a file an earlier run wrote (gemm-advisor-generator.json lists it): never written "
+                                 "through"
+                               : ", a file gemm-advisor did not write: followed only with --overwrite") +
+                     "; remove the link (nothing written)");
+  });
+}
+
 // A fused-MoE file an earlier run wrote for another layer under the same name (vLLM names them by E,
 // N and fp8 dtype only: a second model's run replaced the first's file unsaid, where one run over
 // both keeps the first's and says so: a fresh user's find, 2026-12-07): InputError naming the file,
@@ -801,11 +841,21 @@ void refuse_other_layers(const std::string& dir, const std::vector<std::string>&
     const auto mine = layers.find(name);
     const auto it = listed.find(name);
     if (mine == layers.end() || it == listed.end() || !it->is_object()) continue;
+    // Only a file that is there (a record of one deleted since, or of a killed run's unwritten one,
+    // blocked the next run: an adversarial user's find, 2026-12-07).
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(std::filesystem::path(dir) / name, ec)) continue;
     const auto theirs = it->find("layer");
-    if (theirs == it->end() || !theirs->is_object()) continue;
-    bool same = true;
-    for (const char* key : {"hidden", "top_k", "dtype"})
-      same = same && theirs->value(key, nlohmann::json()) == mine->second.value(key, nlohmann::json());
+    // A record as this tool writes it: hidden and top_k numbers, dtype a name; another (hand-edited,
+    // incomplete) is not compared, as an older sidecar's without one is not.
+    const auto well_formed = [](const nlohmann::json& l) {
+      return l.is_object() && l.contains("hidden") && l["hidden"].is_number() && l.contains("top_k") &&
+             l["top_k"].is_number() && l.contains("dtype") && l["dtype"].is_string();
+    };
+    if (theirs == it->end() || !well_formed(*theirs)) continue;
+    const bool same = (*theirs)["hidden"].get<double>() == mine->second["hidden"].get<double>() &&
+                      (*theirs)["top_k"].get<double>() == mine->second["top_k"].get<double>() &&
+                      (*theirs)["dtype"] == mine->second["dtype"];
     if (same) continue;
     throw InputError((std::filesystem::path(dir) / name).string() + ": written for " + layer_text(*theirs) +
                      " (gemm-advisor-generator.json), this run ranks " + layer_text(mine->second) +
@@ -967,12 +1017,7 @@ void refuse_links_out_of(const std::string& dir, const std::vector<std::string>&
   // would put its configs under both names, with --overwrite too (vLLM read N=1536's configs for the
   // N=576 layer: a fresh user's find, 2026-12-07).
   std::map<fs::path, std::string> seen;
-  for (const std::string& name : names) {
-    const fs::path path = fs::path(dir) / name;
-    if (!fs::is_symlink(fs::symlink_status(path, ec))) continue;
-    std::error_code target_ec;
-    const fs::path target = fs::canonical(path, target_ec);
-    if (target_ec) continue;
+  for_each_link(dir, names, [&](const std::string& name, const fs::path& path, const fs::path& target) {
     const fs::path other = fs::path(dir) / target.filename();
     const bool in_dir = target.parent_path() == fs::canonical(dir, ec);
     if (in_dir && target.filename() != name &&
@@ -982,19 +1027,14 @@ void refuse_links_out_of(const std::string& dir, const std::vector<std::string>&
     if (const auto [it, fresh] = seen.emplace(target, name); !fresh)
       throw InputError(path.string() + ": the same file as " + (fs::path(dir) / it->second).string() +
                        " (links), which this run writes too; remove the link (nothing written)");
-  }
+  });
   if (overwrite) return;
   const fs::path home = fs::canonical(dir, ec);
-  for (const std::string& name : names) {
-    const fs::path path = fs::path(dir) / name;
-    if (!fs::is_symlink(fs::symlink_status(path, ec))) continue;
-    std::error_code target_ec;
-    const fs::path target = fs::canonical(path, target_ec);
-    if (target_ec) continue;  // a link to nowhere: refused as such when the file is written
+  for_each_link(dir, names, [&](const std::string&, const fs::path& path, const fs::path& target) {
     if (target.parent_path() != home)
       throw InputError(path.string() + ": a link to " + fs::read_symlink(path, ec).string() +
                        ", outside " + dir + ": followed only with --overwrite (nothing written)");
-  }
+  });
 }
 
 std::string unreadable_sidecar_warning(const std::string& dir, const std::string& why) {
@@ -1067,6 +1107,7 @@ std::string write_config_directory(const std::string& dir, const std::vector<std
     throw InputError(sidecar_path(dir) + ": not a sidecar gemm-advisor wrote (" + why +
                      "): nothing written; remove it, or give --overwrite to replace it");
   if (!overwrite) refuse_foreign_config_files(dir, names, run, earlier, "--overwrite");
+  refuse_links_to_other_files(dir, names, earlier.is_object() ? earlier : nlohmann::json::object(), overwrite);
   if (!overwrite && file_layers) refuse_other_layers(dir, names, *file_layers, earlier, "--overwrite");
   // A file's record: the run's fields, and the layer its configs were ranked for where given.
   const auto record_of = [&](const std::string& name) {

@@ -73,7 +73,7 @@ void require_measured_for(const std::string& path, long line, const MeasuredShap
       }
       if (slice.memory_bytes > 0 && hw.dram_bytes > 1.5 * slice.memory_bytes)
         issues += fmt::format("{}its {:.0f} GB are a share of the GPU's memory, and so of its L2 and DRAM bandwidth, "
-                              "which stay the profile's whole-GPU figures ({:.0f} GB): --cu-count sets the SMs "
+                              "which stay the profile's whole-GPU figures ({:.0f} GB): a partition (--cu-count, compute.active_cu_count) sets the SMs "
                               "only; give the slice's memory figures in a copy of the profile",
                               issues.empty() ? "" : "; ", slice.memory_bytes / 1e9, hw.dram_bytes / 1e9);
       if (!issues.empty()) {
@@ -267,7 +267,8 @@ std::size_t drop_faster_than_peak(const std::string& path, MeasuredShape& shape,
       first->ms * 1e-3 >= std::max({compute_floor_s * cu_share, dram_floor_s, launch_floor_s}))
     throw InputError(located(path, first->line,
                              fmt::format("{} {} measured in {:g} ms, faster than {}'s {} allows ({:.4g} ms; {} such "
-                                         "row{}): timed on more CUs than --cu-count's {}? (give the CUs it ran on)",
+                                         "row{}): timed on more CUs than the {} ranked for (--cu-count, or the profile's "
+                                         "compute.active_cu_count)? (give the CUs it ran on)",
                                          shape.problem.shape_text(), dtype_name(shape.problem.dtype), first->ms, hw.name,
                                          bound, floor_ms, dropped, dropped == 1 ? "" : "s", hw.cu_count)));
   if (first)
@@ -278,7 +279,7 @@ std::size_t drop_faster_than_peak(const std::string& path, MeasuredShape& shape,
                                        shape.problem.shape_text(), dtype_name(shape.problem.dtype),
                                        first->ms, hw.name, bound, floor_ms,
                                        hw.product_cu_count > hw.cu_count
-                                           ? fmt::format("timed on more than --cu-count's {} CUs, or a timing error",
+                                           ? fmt::format("timed on more than the {} CUs ranked for, or a timing error",
                                                          hw.cu_count)
                                            : std::string("a timing error"),
                                        dropped, dropped == 1 ? "" : "s")));
