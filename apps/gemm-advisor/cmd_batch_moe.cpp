@@ -104,7 +104,8 @@ int run_moe_batch(const MoeBatchOptions& o) {
     // read the files "on the GPU named so" while they were written as NVIDIA_H200's: a fresh MoE
     // user's find, 2026-12-07).
     const std::string written = vllm_moe_device_name(device_name);
-    if (const std::string other = vllm_device_vendor_warning(hw, written, /*rocm_keys=*/true, !o.vllm_device_name.empty());
+    if (const std::string other =
+            vllm_device_vendor_warning(hw, written, /*rocm_keys=*/true, /*given=*/!o.vllm_device_name.empty());
         !other.empty())
       spdlog::warn("{}", other);
     else if (written != device_name && hw.source == "embedded:" + hw.name)

@@ -595,9 +595,9 @@ std::string one_line(std::string_view text) { return gemm_advisor::escape_for_di
 
 // Flushes stdout and checks that every byte reached it. Returns `code` when it did. When the
 // reader went away (`| head -1` while SIGPIPE is ignored; by default SIGPIPE ends the process
-// first) ends quietly with 141, as SIGPIPE would, or with `code` where that is an error's; any other failure (disk full, closed
-// descriptor) prints one error line and returns 1: a truncated output is never passed off as
-// complete.
+// first) ends quietly with 141, as SIGPIPE would, or with `code` where that is an error's; any
+// other failure (disk full, closed descriptor) prints one error line and returns 1: a truncated
+// output is never passed off as complete.
 int finish_stdout(int code) {
   std::cout.flush();
   const int flush_errno = std::fflush(stdout) != 0 ? errno : 0;

@@ -545,8 +545,8 @@ std::string calibrated_profile_yaml(const std::string& profile_yaml, const Profi
       if (kept_digest_note)
         *kept_digest_note = "the start's model parameters this fit does not refit (" + std::to_string(carried.size()) +
                             ", first " + carried.front() +
-                            ") were fitted on its figures before they were edited (its calibration.hardware_digest): the "
-                            "file keeps that digest and warns when loaded; refit them too (--params) to clear it";
+                            ") were fitted on its figures before they were edited (its calibration.hardware_digest): "
+                            "the file keeps that digest and warns when loaded; refit them too (--params) to clear it";
     }
   }
   if (profile.hw.cu_count != as_written.hw.cu_count) {

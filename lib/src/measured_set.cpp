@@ -73,7 +73,8 @@ void require_measured_for(const std::string& path, long line, const MeasuredShap
       }
       if (slice.memory_bytes > 0 && hw.dram_bytes > 1.5 * slice.memory_bytes)
         issues += fmt::format("{}its {:.0f} GB are a share of the GPU's memory, and so of its L2 and DRAM bandwidth, "
-                              "which stay the profile's whole-GPU figures ({:.0f} GB): a partition (--cu-count, compute.active_cu_count) sets the SMs "
+                              "which stay the profile's whole-GPU figures ({:.0f} GB): a partition (--cu-count, "
+                              "compute.active_cu_count) sets the SMs "
                               "only; give the slice's memory figures in a copy of the profile",
                               issues.empty() ? "" : "; ", slice.memory_bytes / 1e9, hw.dram_bytes / 1e9);
       if (!issues.empty()) {

@@ -355,13 +355,6 @@ std::vector<JsonSpan> json_list_spans(const std::string& text) {
   return spans;
 }
 
-// When `text` is JSON Lines (two or more lines, each blank or one JSON object, its first object
-// line before any other), each line's span into *spans (its keys into *keys, as JsonScan keeps them),
-// true; false otherwise. A later line that is no JSON object is a span with its error, an entry that
-// fails alone as a JSON list's bad entry does (--keep-going goes on past it: it stopped the whole
-// list before any shape, a fresh user's find, 2026-12-06); so is a first line of valid JSON that is
-// no object where an object follows. A line with a number past a double's range is still an object
-// line (its entry's error comes later); *keys_incomplete is then set.
 // Lines of `text` holding anything but blanks (space, tab, CR).
 std::size_t lines_with_text(std::string_view text) {
   std::size_t count = 0;
@@ -377,6 +370,13 @@ std::size_t lines_with_text(std::string_view text) {
   return count + text_on_line;
 }
 
+// When `text` is JSON Lines (two or more lines, each blank or one JSON object, its first object
+// line before any other), each line's span into *spans (its keys into *keys, as JsonScan keeps them),
+// true; false otherwise. A later line that is no JSON object is a span with its error, an entry that
+// fails alone as a JSON list's bad entry does (--keep-going goes on past it: it stopped the whole
+// list before any shape, a fresh user's find, 2026-12-06); so is a first line of valid JSON that is
+// no object where an object follows. A line with a number past a double's range is still an object
+// line (its entry's error comes later); *keys_incomplete is then set.
 bool jsonl_spans(const std::string& text, std::vector<JsonSpan>* spans, SpanErrors* errors, std::set<std::string>* keys,
                  bool* keys_incomplete) {
   std::size_t objects = 0;
@@ -435,8 +435,9 @@ bool jsonl_spans(const std::string& text, std::vector<JsonSpan>* spans, SpanErro
           if (const auto at = why.find("at line 1, column"); at != std::string::npos) why.replace(at, 17, "at column");
         }
         // Valid JSON that is no object is not called invalid (an adversarial user's find, 2026-12-07).
-        out_errors.emplace(out.size(), (scan.error.empty() ? "valid JSON but " : "not valid JSON (a JSON Lines list, one object a line): ") +
-                                           printable(why, 300));
+        const char* prefix =
+            scan.error.empty() ? "valid JSON but " : "not valid JSON (a JSON Lines list, one object a line): ";
+        out_errors.emplace(out.size(), prefix + printable(why, 300));
         out.push_back({start, row.size(), line});
       } else {
         *keys_incomplete = *keys_incomplete || scan.out_of_range || scan.keys_capped;
@@ -487,9 +488,10 @@ class YamlShapeReader : public ShapeReader {
                   long first_line)
       : source_(source), defaults_(defaults), first_line_(first_line) {
     std::string text = read_whole_input(in, source, "YAML and JSON lists are read whole; use CSV or text, which stream");
-    if (const std::size_t nul = text.find('\0'); nul != std::string::npos)
-      throw InputError(located(source, static_cast<long>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(nul), '\n')) + 1 + first_line,
-                               "contains NUL bytes: not a text file"));
+    if (const std::size_t nul = text.find('\0'); nul != std::string::npos) {
+      const auto line = std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(nul), '\n');
+      throw InputError(located(source, static_cast<long>(line) + 1 + first_line, "contains NUL bytes: not a text file"));
+    }
     if (json) {
       // Nested too deep as one text: JSON Lines whose broken lines leave brackets open add up across
       // lines (70 cut-off lines stopped a whole file at a valid line: a fresh user's find, 2026-12-07),
@@ -507,7 +509,8 @@ class YamlShapeReader : public ShapeReader {
       if (too_deep) {
         if (!jsonl_spans(text, &spans_, &span_errors_, &keys, &keys_incomplete)) throw *too_deep;
         streaming_ = jsonl = true;
-      } else if (whole_object_line_then_more(text) && jsonl_spans(text, &spans_, &span_errors_, &keys, &keys_incomplete)) {
+      } else if (whole_object_line_then_more(text) &&
+                 jsonl_spans(text, &spans_, &span_errors_, &keys, &keys_incomplete)) {
         // Plainly JSON Lines: not parsed as one text first, whose error ("unexpected '{'") quotes every
         // blank between the first object and the next (120 million blank lines took 1.26 GB: an
         // adversarial user's find, 2026-12-07).
