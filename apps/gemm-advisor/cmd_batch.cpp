@@ -282,10 +282,6 @@ int run_batch(const BatchOptions& o) {
                         : o.format == "table" ? Output::table
                                               : Output::jsonl;
   const bool vllm = output == Output::vllm;
-  // The config files are the product, the paths on stdout a listing: a reader that goes away
-  // (`| head -1`) stops the listing, not the files (SIGPIPE ended the run after ~100 of 2,945 files:
-  // a fresh user's find, 2026-12-07); the run still ends with 141, as finish_stdout says.
-  if (vllm) ::signal(SIGPIPE, SIG_IGN);
 
   // Option checks first: a usage error leaves no trace on stdout or disk.
   // --emit vllm writes the tuned-config files of vLLM's block FP8 GEMM: it ranks that kernel.

@@ -4,7 +4,6 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
-#include <csignal>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -25,10 +24,6 @@ int run_moe_batch(const MoeBatchOptions& o) {
   using namespace gemm_advisor;
   const CommonOptions& common = *o.common;
   const bool emit_vllm = o.emit == "vllm";
-  // The config files are the product, the paths on stdout a listing: a reader that goes away
-  // (`| head -1`) stops the listing, not the files (SIGPIPE ended the run after ~100 of 2,945 files:
-  // a fresh user's find, 2026-12-07); the run still ends with 141, as finish_stdout says.
-  if (emit_vllm) ::signal(SIGPIPE, SIG_IGN);
   if (o.emit == "triton") throw UsageError("--emit triton lists a GEMM's configs: for MoE layers use --emit vllm");
   if (emit_vllm && o.out_dir.empty()) throw UsageError("--emit vllm needs --out DIR (the directory for the config files)");
   if (emit_vllm && o.out_dir == "-")

@@ -535,6 +535,10 @@ std::size_t write_vllm_directory(const std::string& dir, const std::vector<std::
                                  const std::map<std::string, nlohmann::json>* file_layers) {
   std::size_t written = 0;
   std::vector<std::string> warnings;
+  // The config files are the product, the paths on stdout a listing: a reader that goes away
+  // (`| head -1`) stops the listing, not the files (SIGPIPE ended the run after ~100 of 2,945 files:
+  // a fresh user's find, 2026-12-07); the run still ends with 141, as finish_stdout says.
+  ::signal(SIGPIPE, SIG_IGN);
   // Another run holding the directory (write_config_directory waits for its lock): said before the
   // wait, which was silent until a CI timeout (a fresh CI user's find, 2026-12-05).
   if (const int probe = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); probe >= 0) {

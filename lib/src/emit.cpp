@@ -772,13 +772,6 @@ void check_generator_sidecar(const std::string& dir) {
 }
 
 namespace {
-// Throws InputError when any of `names` (config files inside `dir`) exists in `dir` and `listed`
-// (listed_files: the sidecar's "files") does not list it
-// as written by gemm-advisor: vLLM's own tuned files, or hand-edited ones. Writing over them lost
-// them unsaid (a fresh user's find, 2026-12-04): refused unless told to (`option`, --overwrite).
-// Also when the sidecar lists one of them as written for another hardware or CU count than `run`'s
-// (a --cu-count partition's configs under the whole GPU's file name, or the reverse: vLLM's file
-// names cannot tell them apart).
 // Each of `names` that is a link in `dir` whose target resolves (a link to nowhere is refused as such
 // when the file is written): fn(name, the link's path, its target's canonical path).
 template <typename Fn>
@@ -864,6 +857,13 @@ void refuse_other_layers(const std::string& dir, const std::vector<std::string>&
   }
 }
 
+// Throws InputError when any of `names` (config files inside `dir`) exists in `dir` and `listed`
+// (listed_files: the sidecar's "files") does not list it
+// as written by gemm-advisor: vLLM's own tuned files, or hand-edited ones. Writing over them lost
+// them unsaid (a fresh user's find, 2026-12-04): refused unless told to (`option`, --overwrite).
+// Also when the sidecar lists one of them as written for another hardware or CU count than `run`'s
+// (a --cu-count partition's configs under the whole GPU's file name, or the reverse: vLLM's file
+// names cannot tell them apart).
 void refuse_foreign_config_files(const std::string& dir, const std::vector<std::string>& names,
                                  const nlohmann::json& run, const nlohmann::json& listed, const std::string& option) {
   const std::vector<std::string> foreign = foreign_among(dir, names, listed);
@@ -1016,10 +1016,11 @@ void refuse_links_out_of(const std::string& dir, const std::vector<std::string>&
   // Two of this run's names that are one file (a link in DIR to another of them): the second write
   // would put its configs under both names, with --overwrite too (vLLM read N=1536's configs for the
   // N=576 layer: a fresh user's find, 2026-12-07).
+  const fs::path home = fs::canonical(dir, ec);
   std::map<fs::path, std::string> seen;
   for_each_link(dir, names, [&](const std::string& name, const fs::path& path, const fs::path& target) {
     const fs::path other = fs::path(dir) / target.filename();
-    const bool in_dir = target.parent_path() == fs::canonical(dir, ec);
+    const bool in_dir = target.parent_path() == home;
     if (in_dir && target.filename() != name &&
         std::find(names.begin(), names.end(), target.filename().string()) != names.end())
       throw InputError(path.string() + ": a link to " + other.string() + ", which this run writes too: both names " +
@@ -1029,7 +1030,6 @@ void refuse_links_out_of(const std::string& dir, const std::vector<std::string>&
                        " (links), which this run writes too; remove the link (nothing written)");
   });
   if (overwrite) return;
-  const fs::path home = fs::canonical(dir, ec);
   for_each_link(dir, names, [&](const std::string&, const fs::path& path, const fs::path& target) {
     if (target.parent_path() != home)
       throw InputError(path.string() + ": a link to " + fs::read_symlink(path, ec).string() +
@@ -1107,7 +1107,7 @@ std::string write_config_directory(const std::string& dir, const std::vector<std
     throw InputError(sidecar_path(dir) + ": not a sidecar gemm-advisor wrote (" + why +
                      "): nothing written; remove it, or give --overwrite to replace it");
   if (!overwrite) refuse_foreign_config_files(dir, names, run, earlier, "--overwrite");
-  refuse_links_to_other_files(dir, names, earlier.is_object() ? earlier : nlohmann::json::object(), overwrite);
+  refuse_links_to_other_files(dir, names, earlier, overwrite);
   if (!overwrite && file_layers) refuse_other_layers(dir, names, *file_layers, earlier, "--overwrite");
   // A file's record: the run's fields, and the layer its configs were ranked for where given.
   const auto record_of = [&](const std::string& name) {

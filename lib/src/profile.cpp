@@ -1657,6 +1657,7 @@ Profile load_profile(const std::string& name_or_path, ProfileDiagnostics* diagno
   // its own SM count, clocks or memory: say which shipped profile it is near and how to make its own
   // (only the names were listed: a fresh H100 user's find, 2026-12-05).
   const std::string key = printable(name_or_path) == name_or_path ? name_key(name_or_path) : std::string();
+  const std::string lowered = text::lower(name_or_path);
   for (const auto& [name, names] : profile_aliases()) {
     const std::string chip = name_key(name);
     const std::size_t at = key.empty() ? std::string::npos : key.find(chip);
@@ -1664,7 +1665,6 @@ Profile load_profile(const std::string& name_or_path, ProfileDiagnostics* diagno
     // of the chip: a fresh user's find, 2026-12-06); such a name gets the plain list below.
     // Told on the name as written where the chip's name is in it: "A100 80GB" squeezes to "a10080gb"
     // (a card of the chip was listed as unknown: a fresh user's find, 2026-12-07).
-    const std::string lowered = text::lower(name_or_path);
     const std::size_t written_at = lowered.find(text::lower(name));
     const bool digit_after =
         written_at != std::string::npos
@@ -1677,7 +1677,7 @@ Profile load_profile(const std::string& name_or_path, ProfileDiagnostics* diagno
     // of one VF a GPU and a partition on others: no alias, but said so (it was told it was another
     // card with its own SM count: a fresh user's find, 2026-12-07).
     const bool amd = load_profile(name).hw.vendor == "amd";  // for its words (CU or SM; rocminfo or torch)
-    const std::string padded = " " + text::lower(name_or_path) + " ";
+    const std::string padded = " " + lowered + " ";
     if (padded.find(" vf ") != std::string::npos)
       throw InputError("unknown hardware profile '" + printable(name_or_path) + "': a virtual function of the " +
                        names.front() + ", as a VM names it: where it is the whole GPU (one VF a GPU), give --hw " +

@@ -333,7 +333,7 @@ std::pair<std::vector<py::tuple>, std::vector<std::string>> read_shapes(const st
                                          "a shape list is read whole here", ga::is_gzip_path(path)));
   auto reader = ga::open_shape_reader(in, path, ga::parse_shape_format(format), defaults);
   std::vector<py::tuple> shapes;
-  std::vector<std::string> own_dtype;  // the first line whose own dtype is not the dtype= given
+  std::string own_dtype;  // said of the first line whose own dtype is not the dtype= given
   ga::ShapeEntry e;
   while (reader->next(e)) {
     if (!e.error.empty()) throw ga::InputError(e.error);
@@ -341,10 +341,10 @@ std::pair<std::vector<py::tuple>, std::vector<std::string>> read_shapes(const st
     // A list's dtype column wins, dtype= fills the lines without one: said once, as batch says it of
     // --dtype (read_shapes was silent: noticed 2026-12-07).
     if (!dtype.empty() && own_dtype.empty() && q.dtype != defaults.dtype)
-      own_dtype.push_back(ga::located(path, e.line,
+      own_dtype = ga::located(path, e.line,
                                       "the line's own dtype " + std::string(ga::dtype_name(q.dtype)) +
                                           " is read, not dtype=" + ga::printable(dtype) +
-                                          ": a list's dtype wins, dtype= fills the lines without one (said once)"));
+                                          ": a list's dtype wins, dtype= fills the lines without one (said once)");
     // The standard name, as batch reports it: two spellings of one type were two groups to a caller
     // grouping by it (a fresh Python user's find, 2026-12-07); the spelling, which names an fp8
     // encoding, beside it.
@@ -353,7 +353,7 @@ std::pair<std::vector<py::tuple>, std::vector<std::string>> read_shapes(const st
                                     e.dtype_text.empty() ? name : e.dtype_text));
   }
   std::vector<std::string> warnings = reader->warnings();
-  warnings.insert(warnings.end(), own_dtype.begin(), own_dtype.end());
+  if (!own_dtype.empty()) warnings.push_back(std::move(own_dtype));
   return {shapes, warnings};
 }
 
