@@ -165,6 +165,37 @@ TEST_CASE("a tile's exactly tied stage variants streaming from DRAM go shortest 
   }
 }
 
+TEST_CASE("a tile past M's next power of two ranks after the others, even predicted faster", "[ranker]") {
+  // A fresh expert's find (2026-12-07): on Hopper the model predicts a 64-row wgmma tile faster for 32
+  // rows than the 32-row tiles the space holds, and evaluate credited the advisor with that pick, which
+  // rank never lists; measured on our H200 such a tile never was the faster (ranker.cpp).
+  const Profile hw = load_profile("h200");
+  GemmProblem p = parse_shape("32x9808x4016");
+  p.layout = parse_layout("NN");
+  const std::vector<TileConfig> cands = {parse_tile_config("64x128x128:8:4"), parse_tile_config("32x128x256:4:3"),
+                                         parse_tile_config("128x64x64:4:4"), parse_tile_config("16x64x128:4:4")};
+  std::vector<Estimate> e;
+  for (const TileConfig& c : cands) e.push_back(triton_target().estimate(triton_target().context(p, hw), c));
+  // The premise, in the model's own figures: the 64-row tile is predicted the fastest of the four.
+  REQUIRE(e[0].latency_s < std::min({e[1].latency_s, e[2].latency_s, e[3].latency_s}));
+  for (const std::size_t top : {std::size_t{0}, std::size_t{1}, std::size_t{3}}) {
+    std::vector<RankedConfig> ranked;
+    rank_configs(triton_target(), p, hw, cands, ranked, top);
+    REQUIRE(ranked.size() >= std::max<std::size_t>(top, 1));
+    // The two tiles of at most 32 rows first, by predicted time; the oversized ones after.
+    const bool first_is_32 = ranked[0].config.block_m == 32;
+    CHECK(ranked[0].config.block_m <= 32);
+    CHECK(first_is_32 == (e[1].latency_s <= e[3].latency_s));
+    if (top == 0) {
+      REQUIRE(ranked.size() == 4);
+      CHECK(ranked[1].config.block_m <= 32);
+      CHECK(ranked[2].config.block_m > 32);
+      CHECK(ranked[3].config.block_m > 32);
+      CHECK(ranked[2].estimate.latency_s <= ranked[3].estimate.latency_s);
+    }
+  }
+}
+
 TEST_CASE("a top-N ranking gives exactly the first N places of the full ranking", "[ranker]") {
   const char* shapes[] = {"4096x4096x4096", "1x4096x4096", "127x4095x1023", "128x128x65536", "16x6144x4096"};
   for (const auto& ep : embedded_profiles()) {
