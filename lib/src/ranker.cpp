@@ -102,9 +102,12 @@ void rank_configs(const Target& target, const EstimateContext& context, const st
   const bool any_oversized =
       std::any_of(keys.begin(), keys.end(), [&](const SortKey& k) { return oversized_tile(config_of(k)); });
   const auto oversized = [&](const TileConfig& c) { return any_oversized && oversized_tile(c); };
-  // Such a tile (mostly padding) ranks after every other: the targets' spaces leave it out (the
-  // tutorial's keeps its tuner's fixed sizes), and given candidates (a measured set, an autotune
-  // list) are ranked as the space would rank them. The model can predict one faster (a 64-row wgmma
+  // Such a tile (mostly padding) ranks after every other. First (2026-12-04) only within near-ties,
+  // where its padded work made its intensity win (128x128x64 over 16x16x16 for 16x16x16: a fresh
+  // user's find; the tutorial's sets f +0.41, h +0.32, q +0.17, the first 52 +0.08 points of oracle,
+  // l -0.10). Since 2026-12-07 after every other: the targets' spaces leave it out (the tutorial's
+  // keeps its tuner's fixed sizes), and given candidates (a measured set, an autotune list) are
+  // ranked as the space would rank them. The model can predict one faster (a 64-row wgmma
   // tile for 32 rows on Hopper: 32x9808x4016 NN, 64x128x128:8:4 23.5 us against rank's 29.3 at
   // 32x128x256:4:3), but measured on our H200 it never is: over the 38 shapes of M 16-32 where both
   // kinds were timed (h200-tutorial-*.csv, h200-staging.csv, ...), the best tile past M's next power
@@ -273,13 +276,6 @@ void rank_configs(const Target& target, const EstimateContext& context, const st
                             run_cus;
       }
       std::sort(run, stop, [&](const SortKey& a, const SortKey& b) {
-        // A config with a block size past the problem's next power of two (a tile that is mostly
-        // padding: given candidates, and the tutorial's space, which keeps its tuner's sizes) after
-        // the others: its padded work made its intensity win near-ties (128x128x64 over 16x16x16 for
-        // 16x16x16: a fresh user's find). On the H200 data (2026-12-04): triton, vllm-fp8-block and
-        // vllm-fused-moe alike (their spaces hold no such tile); the tutorial's sets f +0.41, h +0.32,
-        // q +0.17, the first 52 +0.08 points of oracle, l -0.10, every worst alike.
-        if (const bool oa = oversized(config_of(a)), ob = oversized(config_of(b)); oa != ob) return ob;
         // Two launches of at most one block a CU (each block has its CU to itself, so the launch
         // takes its slowest block's time) of a problem with an unaligned operand (staged element by
         // element through registers): the block with less work first (block_m x block_n x its
