@@ -69,6 +69,18 @@ check("--format XML: a usage error listing the formats", rc == 2 and "{table,jso
 rc, out, err = run("rank", "4096x4096x4096", "--hw", "h200", "--candidates", "-", "--format", "json", stdin="128x128x64:8:3\n")
 check("--candidates - reads stdin", rc == 0 and [(c["block_m"], c["num_stages"]) for c in json.loads(out)["configs"]] ==
       [(128, 3)], err)
+# Given configs larger than the problem rank after the others, and where one is predicted faster than
+# a config listed above it, the warning says so and names it (a fresh expert's find, 2026-12-07): on the
+# H100, 64x64x128 and 64x128x128 for 32 rows are predicted 26.0 and 28.1 us, 32x128x128 33.9 us.
+rc, out, err = run("rank", "32x4096x4096", "--hw", "h100", "--candidates", "-", "--top", "0", "--format", "json",
+                   stdin="64x64x128:4:4\n32x64x128:4:4\n64x128x128:4:4\n32x128x128:4:4\n")
+given_order = [(c["block_m"], c["block_n"]) for c in json.loads(out)["configs"]] if rc == 0 else []
+check("--candidates: tiles past M's next power of two rank last, the warning names the fastest",
+      given_order == [(32, 64), (32, 128), (64, 64), (64, 128)] and
+      "2 given configs larger than 32x4096x4096" in err and "the fastest, 64x64x128:4:4" in err, (given_order, err))
+rc, out, err = run("rank", "32x4096x4096", "--hw", "h100", "--candidates", "-", "--top", "1", stdin="64x64x128:4:4\n32x64x128:4:4\n")
+check("--candidates --top 1: no warning where the output shows no slower config above a faster one",
+      rc == 0 and err == "", err)
 rc, out, err = run("batch", "-", "--hw", "h200", "--candidates", "-", stdin="128x128x64:8:3\n")
 check("batch - with --candidates -: a usage error naming both", rc == 2 and out == "" and
       "--candidates and the shape list are both '-'" in err, err)

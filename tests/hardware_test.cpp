@@ -621,14 +621,31 @@ TEST_CASE("an fp8 encoding the GPU does not compute is said", "[hardware]") {
   // encoding was ranked as fp8 unsaid.
   const Profile mi300x = load_profile("mi300x"), mi355x = load_profile("mi355x"), h200 = load_profile("h200"),
                 a100 = load_profile("a100");
-  CHECK_THAT(fp8_format_warning("torch.float8_e4m3fn", mi300x.hw), Catch::Contains("computes FNUZ fp8 only"));
-  CHECK_THAT(fp8_format_warning("float8_e5m2", mi300x.hw), Catch::Contains("computes FNUZ fp8 only"));
-  CHECK(fp8_format_warning("torch.float8_e4m3fnuz", mi300x.hw).empty());
-  CHECK_THAT(fp8_format_warning("torch.float8_e4m3fnuz", mi355x.hw), Catch::Contains("computes OCP fp8"));
-  CHECK_THAT(fp8_format_warning("Float8_E5M2FNUZ", h200.hw), Catch::Contains("computes OCP fp8"));
-  CHECK(fp8_format_warning("torch.float8_e4m3fn", h200.hw).empty());
-  CHECK(fp8_format_warning("fp8", mi300x.hw).empty());  // no encoding named
-  CHECK(fp8_format_warning("float8_e4m3fnuz", a100.hw).empty());  // no fp8 at all: require_dtype's error says it
+  CHECK_THAT(dtype_format_warning("torch.float8_e4m3fn", mi300x.hw), Catch::Contains("computes FNUZ fp8 only"));
+  CHECK_THAT(dtype_format_warning("float8_e5m2", mi300x.hw), Catch::Contains("computes FNUZ fp8 only"));
+  CHECK(dtype_format_warning("torch.float8_e4m3fnuz", mi300x.hw).empty());
+  CHECK_THAT(dtype_format_warning("torch.float8_e4m3fnuz", mi355x.hw), Catch::Contains("computes OCP fp8"));
+  CHECK_THAT(dtype_format_warning("Float8_E5M2FNUZ", h200.hw), Catch::Contains("computes OCP fp8"));
+  CHECK(dtype_format_warning("torch.float8_e4m3fn", h200.hw).empty());
+  CHECK(dtype_format_warning("fp8", mi300x.hw).empty());  // no encoding named
+  CHECK(dtype_format_warning("float8_e4m3fnuz", a100.hw).empty());  // no fp8 at all: require_dtype's error says it
+}
+
+TEST_CASE("a dtype the GPU or Triton does not have as asked is said", "[hardware]") {
+  // A fresh expert's finds (2026-12-07): tf32 on the MI355X (CDNA 4 dropped XF32: profiles/mi355x.yaml)
+  // ranked as fp32 unsaid; nvfp4 on AMD, whose fp4 is mxfp4; fp6, which tl.dot_scaled does not take
+  // (triton/language/semantic.py: e2m1, e4m3, e5m2, bf16, fp16).
+  const Profile mi355x = load_profile("mi355x"), mi300x = load_profile("mi300x"), h200 = load_profile("h200"),
+                b200 = load_profile("b200");
+  CHECK_THAT(dtype_format_warning("tf32", mi355x.hw), Catch::Contains("has no TF32 matrix path"));
+  CHECK(dtype_format_warning("tf32", mi300x.hw).empty());  // XF32 (the profile's fp32 tf32: true)
+  CHECK(dtype_format_warning("tf32", h200.hw).empty());
+  CHECK(dtype_format_warning("fp32", mi355x.hw).empty());  // fp32 asked, fp32 ranked
+  CHECK_THAT(dtype_format_warning("nvfp4", mi355x.hw), Catch::Contains("computes mxfp4"));
+  CHECK(dtype_format_warning("nvfp4", b200.hw).empty());
+  CHECK(dtype_format_warning("mxfp4", mi355x.hw).empty());
+  CHECK_THAT(dtype_format_warning("fp6", b200.hw), Catch::Contains("not fp6"));
+  CHECK_THAT(dtype_format_warning("E2M3", mi355x.hw), Catch::Contains("not fp6"));
 }
 
 TEST_CASE("an XCD count that does not divide the CUs is warned of", "[hardware][profile]") {

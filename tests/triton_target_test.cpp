@@ -229,6 +229,15 @@ TEST_CASE("Blackwell: tcgen05 accumulates in tensor memory, not in registers", "
   CHECK(r2.tensor_memory_bytes == 0);
   // 32-row blocks are below tcgen05's smallest M.
   CHECK(!triton_full_instruction(test_util::cfg(32, 128, 64, 4, 3), rate, b200.hw));
+  // Nor 16 or 32 warps (Triton's TMEM loads and stores take 4 or 8: kTcgen05MaxWarps): mma.sync,
+  // the accumulator in registers, 128 x 128 / 512 threads = 32 each (a fresh expert's find, 2026-12-07).
+  CHECK(triton_full_instruction(test_util::cfg(128, 128, 64, 8, 3), rate, b200.hw));
+  const TritonResources r16 =
+      triton_resources(test_util::cfg(128, 128, 64, 16, 3), Dtype::bf16, rate, b200.hw, b200.triton, 32);
+  CHECK(!r16.full_instruction);
+  CHECK(r16.accumulator_registers == 128 * 128 / 512.0);
+  CHECK(r16.tensor_memory_bytes == 0);
+  CHECK(!test_util::estimate(p, b200, test_util::cfg(128, 128, 64, 32, 3)).accumulator_in_tensor_memory);
   // A 512x512 accumulator (1 MiB) cannot be allocated.
   CHECK_THAT(triton_infeasibility(test_util::cfg(512, 512, 16, 8, 1), p, b200),
              Catch::Contains("1048576 bytes of tensor memory"));

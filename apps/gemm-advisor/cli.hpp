@@ -167,14 +167,15 @@ inline std::string counted(std::size_t n, const std::string& singular, const std
   return std::to_string(n) + " " + (n == 1 ? singular : plural);
 }
 
-/// A shape or model list's own dtypes checked for an fp8 encoding the GPU does not compute
-/// (gemm_advisor::fp8_format_warning), each spelling once: its first line says it.
+/// A shape or model list's own dtypes checked for an fp8 encoding the GPU does not compute, or a
+/// dtype it or Triton lacks as asked (gemm_advisor::dtype_format_warning), each spelling once: its
+/// first line says it.
 class ListDtypeEncodings {
  public:
   /// The warning for `dtype_text` the first time it is seen, else "".
   std::string first_warning(const std::string& dtype_text, const gemm_advisor::Hardware& hw) {
     if (!checked_.insert(dtype_text).second) return "";
-    return gemm_advisor::fp8_format_warning(dtype_text, hw);
+    return gemm_advisor::dtype_format_warning(dtype_text, hw);
   }
 
  private:

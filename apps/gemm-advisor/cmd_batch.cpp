@@ -342,7 +342,7 @@ int run_batch(const BatchOptions& o) {
   // not once per line of the list.
   const bool dtype_set = dtype_given(common);
   const bool layout_set = layout_given(common);
-  if (const std::string w = fp8_format_warning(common.dtype, hw); dtype_set && !w.empty()) spdlog::warn("{}", w);
+  if (const std::string w = dtype_format_warning(common.dtype, hw); dtype_set && !w.empty()) spdlog::warn("{}", w);
   // Bad input (exit 1), as rank's and explain's (it was a usage error here, exit 2: a fresh user's find,
   // 2026-12-06).
   if (dtype_set) require_matrix_dtype(hw, defaults.dtype, common.dtype);

@@ -51,7 +51,7 @@ Registered register_explain(CLI::App& app) {
             // The dtype as the user spelled it, only where given: the target's own (vllm-fp8-block's
             // fp8) was told as "dtype bf16 (fp8)" from the option's default (a fresh user's find).
             require_dtype(hw, p.dtype, dtype_given(o->common) ? o->common.dtype : std::string());
-            if (const std::string w = fp8_format_warning(o->common.dtype, hw); !w.empty()) spdlog::warn("{}", w);
+            if (const std::string w = dtype_format_warning(o->common.dtype, hw); !w.empty()) spdlog::warn("{}", w);
             warn_beyond_memory(p, hw);
             TileConfig given;
             std::string chosen = "the advisor's top config";

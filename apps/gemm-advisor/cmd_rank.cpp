@@ -42,7 +42,7 @@ Registered register_rank(CLI::App& app) {
             // The dtype as the user spelled it, only where given: the target's own (vllm-fp8-block's
             // fp8) was told as "dtype bf16 (fp8)" from the option's default (a fresh user's find).
             require_dtype(hw, p.dtype, dtype_given(o->common) ? o->common.dtype : std::string());
-            if (const std::string w = fp8_format_warning(o->common.dtype, hw); !w.empty()) spdlog::warn("{}", w);
+            if (const std::string w = dtype_format_warning(o->common.dtype, hw); !w.empty()) spdlog::warn("{}", w);
             warn_beyond_memory(p, hw);
             std::map<TileConfig, long> line_of;  // --candidates: where each config is, for the messages
             const std::vector<TileConfig> given = read_given_candidates(o->common.candidates, &line_of);
@@ -69,6 +69,35 @@ Registered register_rank(CLI::App& app) {
                                                                                at == line_of.end() ? 0 : at->second, what);
                                                               }))
                 spdlog::warn("{}", w);
+            // A given config larger than the problem ranks after the others even where it is predicted
+            // faster: said where the output then shows a slower config above a faster one (a fresh
+            // expert's find, 2026-12-07).
+            if (!o->common.candidates.empty()) {
+              const RankedConfig* slowest_within = nullptr;  // the slowest config within the problem listed
+              for (const RankedConfig& r : ranked)
+                if (r.estimate.feasible && !oversized_tile(r.config, p) &&
+                    (!slowest_within || r.estimate.latency_s > slowest_within->estimate.latency_s))
+                  slowest_within = &r;
+              const RankedConfig* fastest = nullptr;
+              std::size_t faster = 0;
+              for (const RankedConfig& r : ranked)
+                if (slowest_within && r.estimate.feasible && oversized_tile(r.config, p) &&
+                    r.estimate.latency_s < slowest_within->estimate.latency_s) {
+                  ++faster;
+                  if (!fastest || r.estimate.latency_s < fastest->estimate.latency_s) fastest = &r;
+                }
+              if (fastest) {
+                const auto at = line_of.find(fastest->config);
+                spdlog::warn("{}", located(o->common.candidates, at == line_of.end() ? 0 : at->second,
+                                           fmt::format("{} given config{} larger than {} in a block size (past its next "
+                                                       "power of two) {} ranked after every config within it, though "
+                                                       "predicted faster than {}: such a tile never ran faster on our "
+                                                       "H200 (README, 'Rank order'); the fastest, {}, {:.2f} us",
+                                                       faster, faster == 1 ? "" : "s", p.shape_text(),
+                                                       faster == 1 ? "is" : "are", slowest_within->config.text(),
+                                                       fastest->config.text(), fastest->estimate.latency_s * 1e6)));
+              }
+            }
             try {
               require_feasible(ranked, p, hw);  // one error line with a reason (the warnings give all)
             } catch (const InputError& e) {

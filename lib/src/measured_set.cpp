@@ -435,7 +435,7 @@ std::vector<MeasuredShape> read_measured_shapes(const std::vector<std::string>& 
         // Timed in an fp8 encoding this GPU does not compute (FNUZ on an H200): rank and batch say
         // so for a --dtype, a measurement file said nothing (a fresh user's find, 2026-12-07).
         if (!encoding_warned)
-          if (const std::string w = fp8_format_warning(shape.dtype_text, profile.hw); !w.empty()) {
+          if (const std::string w = dtype_format_warning(shape.dtype_text, profile.hw); !w.empty()) {
             encoding_warned = true;
             log(LogLevel::warning, located(path, line, w + " (were these rows timed on another GPU?)"));
           }

@@ -29,6 +29,14 @@ bool same_but_stages(const TileConfig& a, const TileConfig& b) {
 }
 }  // namespace
 
+bool oversized_tile(const TileConfig& c, const GemmProblem& p) {
+  if (p.is_moe()) return false;
+  const std::int64_t max_m = std::max<std::int64_t>(16, next_pow2(p.m));
+  const std::int64_t max_n = std::max<std::int64_t>(16, next_pow2(p.n));
+  const std::int64_t max_k = std::max<std::int64_t>({16, 256 / dtype_bits(p.dtype), next_pow2(p.k)});
+  return c.block_m > max_m || c.block_n > max_n || c.block_k > max_k;
+}
+
 void rank_configs(const Target& target, const GemmProblem& p, const Profile& profile,
                   const std::vector<TileConfig>& candidates, std::vector<RankedConfig>& out, std::size_t top,
                   bool from_space, bool distinct) {
@@ -90,18 +98,10 @@ void rank_configs(const Target& target, const EstimateContext& context, const st
     return keep_all ? estimated[k.index].config : candidates[k.index];
   };
   const double tol = context.params.near_tie_tolerance;
-  // Past the problem's next power of two (at least 16; for K, at least the 32 bytes of a K-step) in a
-  // block size. Not for a fused-MoE layer, whose rows are per expert.
-  const std::int64_t max_m = std::max<std::int64_t>(16, next_pow2(p.m));
-  const std::int64_t max_n = std::max<std::int64_t>(16, next_pow2(p.n));
-  const std::int64_t max_k = std::max<std::int64_t>({16, 256 / dtype_bits(p.dtype), next_pow2(p.k)});
-  const auto oversized_tile = [&](const TileConfig& c) {
-    return !p.is_moe() && (c.block_m > max_m || c.block_n > max_n || c.block_k > max_k);
-  };
   // Looked for once: the targets' spaces mostly hold none, and a test per comparison cost batch 5%.
   const bool any_oversized =
-      std::any_of(keys.begin(), keys.end(), [&](const SortKey& k) { return oversized_tile(config_of(k)); });
-  const auto oversized = [&](const TileConfig& c) { return any_oversized && oversized_tile(c); };
+      std::any_of(keys.begin(), keys.end(), [&](const SortKey& k) { return oversized_tile(config_of(k), p); });
+  const auto oversized = [&](const TileConfig& c) { return any_oversized && oversized_tile(c, p); };
   // Such a tile (mostly padding) ranks after every other. First (2026-12-04) only within near-ties,
   // where its padded work made its intensity win (128x128x64 over 16x16x16 for 16x16x16: a fresh
   // user's find; the tutorial's sets f +0.41, h +0.32, q +0.17, the first 52 +0.08 points of oracle,

@@ -115,9 +115,10 @@ ga::GemmProblem problem(const ga::Target& target, const std::string& shape, cons
   return ga::parse_shape(shape, ga::problem_defaults_for(target.info(), dtype, layout));
 }
 
-// The CLI's warning for an fp8 encoding the GPU does not compute (FNUZ off gfx942, OCP on it).
-void add_fp8_format_warning(const std::string& dtype, const ga::Hardware& hw, std::vector<std::string>& warnings) {
-  if (std::string why = ga::fp8_format_warning(dtype, hw); !why.empty()) warnings.push_back(std::move(why));
+// The CLI's warning for an fp8 encoding the GPU does not compute (FNUZ off gfx942, OCP on it), or
+// a dtype it or Triton lacks as asked (tf32 without TF32, nvfp4 on AMD, fp6).
+void add_dtype_format_warning(const std::string& dtype, const ga::Hardware& hw, std::vector<std::string>& warnings) {
+  if (std::string why = ga::dtype_format_warning(dtype, hw); !why.empty()) warnings.push_back(std::move(why));
 }
 
 // The CLI's warnings for a problem (rank, explain): its operands do not fit the GPU's memory; it is
@@ -205,7 +206,7 @@ std::pair<std::string, std::vector<std::string>> ranking_json(const std::string&
   add_target_params_warning(h, target, warnings);
   const ga::Hardware& hwr = h.profile.hw;
   ga::require_matrix_dtype(hwr, p.dtype, dtype);
-  add_fp8_format_warning(dtype, hwr, warnings);
+  add_dtype_format_warning(dtype, hwr, warnings);
   add_problem_warnings(h, target, p, warnings);
   const std::vector<ga::TileConfig> given = candidates ? given_configs(*candidates, warnings) : std::vector<ga::TileConfig>{};
   const std::vector<ga::RankedConfig> ranked =
@@ -230,7 +231,7 @@ std::pair<std::string, std::vector<std::string>> explained(const ga::Target& tar
   }
   std::vector<std::string> warnings = h.warnings;
   add_target_params_warning(h, target, warnings);
-  add_fp8_format_warning(dtype, h.profile.hw, warnings);
+  add_dtype_format_warning(dtype, h.profile.hw, warnings);
   add_problem_warnings(h, target, p, warnings);
   nlohmann::json j = ga::explain_json(p, h.profile, target, r, !config.empty());
   ga::add_fitted_shapes_note(j, h.profile, target, p);
@@ -292,7 +293,7 @@ std::pair<std::string, std::vector<std::string>> moe_ranking_json(std::int64_t t
   const ga::Target& target = ga::vllm_fused_moe_target();
   std::vector<std::string> warnings = h.warnings;
   add_target_params_warning(h, target, warnings);
-  add_fp8_format_warning(dtype, hwr, warnings);
+  add_dtype_format_warning(dtype, hwr, warnings);
   add_problem_warnings(h, target, p, warnings);
   const std::vector<ga::TileConfig> given = candidates ? given_configs(*candidates, warnings) : std::vector<ga::TileConfig>{};
   const std::vector<ga::RankedConfig> ranked =

@@ -137,9 +137,11 @@ void check_readable_file(const std::string& path);
 /// encoding the GPU does not compute: the FNUZ encodings (float8_e4m3fnuz, float8_e5m2fnuz) are CDNA
 /// 3's (gfx942: FNUZ only, ROCm's HIP "FP8 Numbers" table), the OCP ones (float8_e4m3fn, float8_e5m2)
 /// every other fp8 GPU's (NVIDIA's; gfx950, LLVM's AMDGPU OCP support). The model ranks fp8 alike;
-/// a kernel built for the other encoding converts or is refused. "" where the text names no encoding
-/// ("fp8", "e4m3") or the GPU's own, or the GPU has no fp8.
-std::string fp8_format_warning(std::string_view dtype_text, const Hardware& hw);
+/// a kernel built for the other encoding converts or is refused. Also where the text asks for what
+/// the GPU or Triton does not have: tf32 on a GPU without TF32 (ranked as fp32), nvfp4 on AMD (ranked
+/// as its mxfp4), fp6 (no Triton kernel takes it: tl.dot_scaled's formats are e2m1, e4m3, e5m2, bf16,
+/// fp16). "" where the text names no encoding ("fp8", "e4m3") or the GPU's own, or the GPU has no fp8.
+std::string dtype_format_warning(std::string_view dtype_text, const Hardware& hw);
 
 /// A warning where the problem's operands and output (GemmProblem::compulsory_bytes) do not fit the
 /// GPU's memory (Hardware::dram_bytes): "A, B and C take X GB, more than NAME's Y GB of memory: no one

@@ -15,6 +15,11 @@ struct RankedConfig {
   std::string infeasible_reason;  ///< non-empty for a given config that cannot run
 };
 
+/// Whether a config has a block size past the problem's next power of two (at least 16; for K, at
+/// least a K-step's 32 bytes): a tile that is mostly padding, which the targets' spaces leave out and
+/// rank_configs puts after every other given config. Never for a fused-MoE layer (its rows are per expert).
+bool oversized_tile(const TileConfig& c, const GemmProblem& p);
+
 /// Ranks `candidates` of a target for the problem. Feasible configs come first in rank order (by
 /// predicted time, near-ties by the tie-breakers of ranker.cpp; a tile past the problem's next power
 /// of two in a block size, which the targets' spaces leave out, after every other); infeasible ones (only possible with user-given candidates) follow, in input order, with their

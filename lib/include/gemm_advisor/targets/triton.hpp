@@ -24,13 +24,21 @@ namespace gemm_advisor {
 /// Whether v is a positive power of two.
 constexpr bool is_pow2(std::int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
 
+/// The most warps Triton issues tcgen05 with (its MMAv5 keeps the accumulator in tensor memory only
+/// with 4 or 8 warps: "Currently only support numWarps 4 or 8 for TMEM load and store",
+/// triton-lang/triton lib/Analysis/Utility.cpp, supportMMA): 16 or 32 warps on a tensor-memory GPU
+/// fall back to mma.sync, accumulators in registers (a fresh expert's find, 2026-12-07: a 16-warp
+/// --candidates config on the B200 was predicted as fast as its 8-warp twin).
+constexpr int kTcgen05MaxWarps = 8;
+
 /// Whether Triton issues the profile's full, asynchronous matrix instruction for a config (Hopper's
 /// wgmma needs a warpgroup: num_warps >= matrix_instruction_warps, and block_m >= its M of 64;
 /// Blackwell's tcgen05 num_warps 4 or 8 and block_m >= its smallest M, instruction_min_m = 64) or
 /// falls back to a narrower synchronous one (mma.sync). Every config is "full" where the profile's
 /// instruction is a single warp's (AMD MFMA, Ampere).
 inline bool triton_full_instruction(const TileConfig& c, const MatrixRate& rate, const Hardware& hw) {
-  return c.block_m >= rate.instruction_min_m && c.num_warps >= hw.matrix_instruction_warps;
+  return c.block_m >= rate.instruction_min_m && c.num_warps >= hw.matrix_instruction_warps &&
+         (hw.tensor_memory_bytes_per_cu == 0 || c.num_warps <= kTcgen05MaxWarps);
 }
 
 /// Tensor memory (Blackwell) is 128 lanes of 32-bit cells, allocated in columns, at least 32 and a
