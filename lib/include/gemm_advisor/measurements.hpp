@@ -56,7 +56,7 @@ struct MeasuredShape {
   double vendor_ms = 0;                 ///< fastest vendor-library row (0 if none)
   std::string vendor_kernel;            ///< its kernel name (e.g. "cublas")
   std::string dtype_text;               ///< the `dtype` column of its first row as written ("" if none):
-                                        ///< which fp8 encoding (dtype_format_warning)
+                                        ///< which encoding or format (dtype_format_warning)
 };
 
 /// Whether a device name from a measurement file (`NVIDIA H200`, `AMD Instinct MI300X`) names the

@@ -59,7 +59,7 @@ struct MoeModel {
   std::int64_t tp = 1;           ///< tensor-parallel ranks: each holds N = I / tp of every expert
   Dtype dtype = Dtype::bf16;     ///< bf16, fp16, or fp8 (vLLM's fp8_w8a8)
   std::string dtype_text;        ///< the dtype as the list, config or --dtype wrote it ("" where defaulted), e.g.
-                                 ///< "float8_e4m3fnuz": which fp8 encoding (dtype_format_warning)
+                                 ///< "float8_e4m3fnuz": which encoding or format (dtype_format_warning)
   std::int64_t quant_block = 0;  ///< fp8 with [b, b] block scales: b; 0: per-tensor scales
   long line = 0;                 ///< where the list gives it (0: not from a list)
   long entry = 0;                ///< its place (1-based) in a JSON/YAML list whose entries share its line, as

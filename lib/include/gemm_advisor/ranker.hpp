@@ -21,9 +21,9 @@ struct RankedConfig {
 bool oversized_tile(const TileConfig& c, const GemmProblem& p);
 
 /// Ranks `candidates` of a target for the problem. Feasible configs come first in rank order (by
-/// predicted time, near-ties by the tie-breakers of ranker.cpp; a tile past the problem's next power
-/// of two in a block size, which the targets' spaces leave out, after every other); infeasible ones (only possible with user-given candidates) follow, in input order, with their
-/// reason. `top` > 0 keeps only the feasible configs that can reach the first `top` places (at
+/// predicted time, near-ties by the tie-breakers of ranker.cpp; an oversized_tile after every
+/// other); infeasible ones (only possible with user-given candidates) follow, in input order, with
+/// their reason. `top` > 0 keeps only the feasible configs that can reach the first `top` places (at
 /// least `top` of them, in exactly the order a full ranking gives them); 0 keeps all.
 /// `out` is cleared and reused (batch mode keeps one per thread).
 /// `from_space`: the candidates are target.candidates(p, profile) (EstimateContext::configs_from_space).

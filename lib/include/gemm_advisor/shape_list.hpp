@@ -22,7 +22,7 @@ struct ShapeEntry {
   GemmProblem problem;
   std::string name;   ///< the `name` column, if any
   std::string dtype_text;  ///< the entry's own dtype as written ("" where the default applies), e.g.
-                           ///< "float8_e4m3fnuz": which fp8 encoding (dtype_format_warning)
+                           ///< "float8_e4m3fnuz": which encoding or format (dtype_format_warning)
   long line = 0;      ///< line in the input (1-based; 0 when unknown)
   long entry = 0;     ///< its place (1-based) in a JSON/YAML list whose entries share its line (json.dump
                       ///< writes a list on one line); 0 where the line alone places it (entry_place)
