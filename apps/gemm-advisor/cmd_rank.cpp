@@ -73,15 +73,16 @@ Registered register_rank(CLI::App& app) {
             // faster: said where the output then shows a slower config above a faster one (a fresh
             // expert's find, 2026-12-07).
             if (!o->common.candidates.empty()) {
+              const TileSizeLimits limits(p);
               const RankedConfig* slowest_within = nullptr;  // the slowest config within the problem listed
               for (const RankedConfig& r : ranked)
-                if (r.estimate.feasible && !oversized_tile(r.config, p) &&
+                if (r.estimate.feasible && !limits.oversized(r.config) &&
                     (!slowest_within || r.estimate.latency_s > slowest_within->estimate.latency_s))
                   slowest_within = &r;
               const RankedConfig* fastest = nullptr;
               std::size_t faster = 0;
               for (const RankedConfig& r : ranked)
-                if (slowest_within && r.estimate.feasible && oversized_tile(r.config, p) &&
+                if (slowest_within && r.estimate.feasible && limits.oversized(r.config) &&
                     r.estimate.latency_s < slowest_within->estimate.latency_s) {
                   ++faster;
                   if (!fastest || r.estimate.latency_s < fastest->estimate.latency_s) fastest = &r;

@@ -59,7 +59,6 @@ std::string beyond_memory_warning(const GemmProblem& p, const Hardware& hw) {
 std::string dtype_format_warning(std::string_view dtype_text, const Hardware& hw) {
   std::string t = text::lower(dtype_text);
   if (t.rfind("torch.", 0) == 0) t.erase(0, 6);
-  // torch's names and Triton's (fp8e4b8 and fp8e5b16 are FNUZ, fp8e4nv and fp8e5 OCP: triton/language/core.py).
   // A GPU without TF32 (CDNA 4 dropped XF32) runs a tf32 request as true fp32, at the fp32 rate.
   if (t == "tf32" || t == "xf32")
     if (const MatrixRate* fp32 = hw.rate(Dtype::fp32); fp32 && !fp32->tf32)
@@ -74,6 +73,7 @@ std::string dtype_format_warning(std::string_view dtype_text, const Hardware& hw
   if ((t == "fp6" || t == "e2m3" || t == "e3m2") && hw.rate(Dtype::fp6))
     return "dtype " + std::string(dtype_text) + ": Triton's tl.dot_scaled takes e2m1, e4m3, e5m2, bf16 and fp16 " +
            "operands, not fp6: ranked on " + hw.name + "'s fp6 matrix path, which no Triton kernel reaches";
+  // torch's names and Triton's (fp8e4b8 and fp8e5b16 are FNUZ, fp8e4nv and fp8e5 OCP: triton/language/core.py).
   const bool fnuz = t == "float8_e4m3fnuz" || t == "float8_e5m2fnuz" || t == "fp8e4b8" || t == "fp8e5b16";
   const bool ocp = t == "float8_e4m3fn" || t == "float8_e5m2" || t == "fp8e4nv" || t == "fp8e5";
   if ((!fnuz && !ocp) || !hw.rate(Dtype::fp8)) return "";

@@ -29,12 +29,11 @@ bool same_but_stages(const TileConfig& a, const TileConfig& b) {
 }
 }  // namespace
 
-bool oversized_tile(const TileConfig& c, const GemmProblem& p) {
-  if (p.is_moe()) return false;
-  const std::int64_t max_m = std::max<std::int64_t>(16, next_pow2(p.m));
-  const std::int64_t max_n = std::max<std::int64_t>(16, next_pow2(p.n));
-  const std::int64_t max_k = std::max<std::int64_t>({16, 256 / dtype_bits(p.dtype), next_pow2(p.k)});
-  return c.block_m > max_m || c.block_n > max_n || c.block_k > max_k;
+TileSizeLimits::TileSizeLimits(const GemmProblem& p) {
+  if (p.is_moe()) return;
+  max_m = std::max<std::int64_t>(16, next_pow2(p.m));
+  max_n = std::max<std::int64_t>(16, next_pow2(p.n));
+  max_k = std::max<std::int64_t>({16, 256 / dtype_bits(p.dtype), next_pow2(p.k)});
 }
 
 void rank_configs(const Target& target, const GemmProblem& p, const Profile& profile,
@@ -99,9 +98,10 @@ void rank_configs(const Target& target, const EstimateContext& context, const st
   };
   const double tol = context.params.near_tie_tolerance;
   // Looked for once: the targets' spaces mostly hold none, and a test per comparison cost batch 5%.
+  const TileSizeLimits limits(p);
   const bool any_oversized =
-      std::any_of(keys.begin(), keys.end(), [&](const SortKey& k) { return oversized_tile(config_of(k), p); });
-  const auto oversized = [&](const TileConfig& c) { return any_oversized && oversized_tile(c, p); };
+      std::any_of(keys.begin(), keys.end(), [&](const SortKey& k) { return limits.oversized(config_of(k)); });
+  const auto oversized = [&](const TileConfig& c) { return any_oversized && limits.oversized(c); };
   // Such a tile (mostly padding) ranks after every other. First (2026-12-04) only within near-ties,
   // where its padded work made its intensity win (128x128x64 over 16x16x16 for 16x16x16: a fresh
   // user's find; the tutorial's sets f +0.41, h +0.32, q +0.17, the first 52 +0.08 points of oracle,

@@ -15,15 +15,22 @@ struct RankedConfig {
   std::string infeasible_reason;  ///< non-empty for a given config that cannot run
 };
 
-/// Whether a config has a block size past the problem's next power of two (at least 16; for K, at
-/// least a K-step's 32 bytes): a tile that is mostly padding, which the targets' spaces leave out and
-/// rank_configs puts after every other given config. Never for a fused-MoE layer (its rows are per expert).
-bool oversized_tile(const TileConfig& c, const GemmProblem& p);
+/// A problem's largest block sizes that are not mostly padding: its next power of two in each of M, N
+/// and K (at least 16; for K, at least a K-step's 32 bytes). A tile past one (oversized) the targets'
+/// spaces leave out and rank_configs puts after every other given config. None for a fused-MoE layer
+/// (its rows are per expert). Computed once per problem, tested per config.
+struct TileSizeLimits {
+  std::int64_t max_m = 0, max_n = 0, max_k = 0;  ///< 0 (a fused-MoE layer): no tile is oversized
+  explicit TileSizeLimits(const GemmProblem& p);
+  bool oversized(const TileConfig& c) const {
+    return max_m > 0 && (c.block_m > max_m || c.block_n > max_n || c.block_k > max_k);
+  }
+};
 
 /// Ranks `candidates` of a target for the problem. Feasible configs come first in rank order (by
-/// predicted time, near-ties by the tie-breakers of ranker.cpp; an oversized_tile after every
-/// other); infeasible ones (only possible with user-given candidates) follow, in input order, with
-/// their reason. `top` > 0 keeps only the feasible configs that can reach the first `top` places (at
+/// predicted time, near-ties by the tie-breakers of ranker.cpp; a tile TileSizeLimits calls
+/// oversized after every other); infeasible ones (only possible with user-given candidates) follow,
+/// in input order, with their reason. `top` > 0 keeps only the feasible configs that can reach the first `top` places (at
 /// least `top` of them, in exactly the order a full ranking gives them); 0 keeps all.
 /// `out` is cleared and reused (batch mode keeps one per thread).
 /// `from_space`: the candidates are target.candidates(p, profile) (EstimateContext::configs_from_space).
