@@ -256,6 +256,13 @@ GUARDS = [
     # 36.7, H100 97.38 / 78.26 / 9.8 / 26.6.
     ("vllm-fp8-block", [D + "h200-clo.csv"], 60, 96.3, 80.5, 17.6, 37.0),
     ("h100", "vllm-fp8-block", [D + "h100-clo.csv"], 30, 97.1, 78.0, 10.1, 26.9),
+    # Two larger held-out sets on the H100 (2026-12-07, fifty-second session; data/measurements/README.md,
+    # "Two held-out sets on the H100"): the H200's triton sets h-n, 82 shapes, and the tutorial's sets p
+    # and q, 32 shapes, each with a subset of the space (the H200's fastest, the h100 profile's top picks
+    # and distinct tiles, a random sample) timed on an H100 with the model as it stood: 95.99 / 69.10 /
+    # 7.98 / 21.67 and 97.26 / 82.86 / 10.26 / 19.25.
+    ("h100", "triton", [D + "h100-triton-check.csv"], 82, 95.7, 68.8, 8.3, 22.0),
+    ("h100", "triton-tutorial", [D + "h100-tutorial-check.csv"], 32, 97.0, 82.6, 10.6, 19.6),
 ]
 
 failed = checks = 0

@@ -18,6 +18,7 @@ import collections
 import csv
 import json
 import os
+import random
 import subprocess
 import sys
 import tempfile
@@ -31,8 +32,8 @@ def config_key(r):
     return ps.config_tuple(ps.parse_config(r))
 
 
-def advisor_top(binary, target, rows, per, distinct):
-    """The advisor's top `per` (`rank --candidates` over the shape's measured configs, --hw h200; with
+def advisor_top(binary, target, rows, per, distinct, hw="h200"):
+    """The advisor's top `per` (`rank --candidates` over the shape's measured configs, on profile `hw`; with
     `distinct`, `rank --distinct`: distinct tiles first), as config tuples."""
     first = rows[0]
     shape = f"{first['m']}x{first['n']}x{first['k']}"
@@ -43,7 +44,7 @@ def advisor_top(binary, target, rows, per, distinct):
         for r in rows:
             tf.write(",".join(map(str, config_key(r))) + "\n")
     try:
-        res = subprocess.run([binary, "rank", shape, "--hw", "h200", "--target", target, "--layout", first["layout"],
+        res = subprocess.run([binary, "rank", shape, "--hw", hw, "--target", target, "--layout", first["layout"],
                               "--dtype", first["dtype"], "--candidates", tf.name, "--top", str(per), "--format",
                               "json"] + (["--distinct"] if distinct else []),
                              capture_output=True, text=True, check=True)
@@ -52,19 +53,25 @@ def advisor_top(binary, target, rows, per, distinct):
     return [ps.config_tuple(c) for c in json.loads(res.stdout)["configs"]]
 
 
-def picks(binary, target, rows, per, distinct=0):
-    """The `per` fastest rows, the advisor's top `per` among them and (where `distinct` > 0) its first
-    `distinct` distinct tiles, in that order, each once."""
+def picks(binary, target, rows, per, distinct=0, hw="h200", sample=0, seed=0):
+    """The `per` fastest rows, the advisor's top `per` among them (ranked on profile `hw`), where
+    `distinct` > 0 its first `distinct` distinct tiles, and where `sample` > 0 a seeded random `sample`
+    of the shape's other rows (so that a re-time on another GPU does not look for its best only among
+    this GPU's fastest), in that order, each once."""
     out = {}
     for r in sorted(rows, key=lambda r: float(r["ms"]))[:per]:
         out.setdefault(config_key(r), r)
     by_key = {config_key(r): r for r in rows}
-    tops = advisor_top(binary, target, rows, per, False)
+    tops = advisor_top(binary, target, rows, per, False, hw)
     if distinct > 0:
-        tops += advisor_top(binary, target, rows, distinct, True)
+        tops += advisor_top(binary, target, rows, distinct, True, hw)
     for k in tops:
         if k in by_key:
             out.setdefault(k, by_key[k])
+    if sample > 0:
+        rest = sorted(k for k in by_key if k not in out)
+        for k in random.Random(seed).sample(rest, min(sample, len(rest))):
+            out[k] = by_key[k]
     return list(out.values())
 
 
@@ -76,6 +83,10 @@ def main():
     ap.add_argument("--distinct", type=int, default=0,
                     help="also the advisor's first N distinct tiles (rank --distinct), for top-k distinct scores")
     ap.add_argument("--target", default="triton-tutorial")
+    ap.add_argument("--hw", default="h200", help="the profile whose top picks are added (default h200)")
+    ap.add_argument("--random", type=int, default=0,
+                    help="also a seeded random N of each shape's other measured configs (seed --seed)")
+    ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("-o", "--out", required=True)
     a = ap.parse_args()
     if len(a.per) != len(a.measurements):
@@ -89,7 +100,7 @@ def main():
                     shapes.setdefault((r["m"], r["n"], r["k"], r.get("batch", "1"), r["dtype"], r["layout"]),
                                       []).append(r)
         for rows in shapes.values():
-            plan.extend(picks(a.binary, a.target, rows, per, a.distinct))
+            plan.extend(picks(a.binary, a.target, rows, per, a.distinct, a.hw, a.random, a.seed))
     with open(a.out, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=ps.PLAN_COLUMNS, extrasaction="ignore")
         w.writeheader()
