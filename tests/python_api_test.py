@@ -467,6 +467,24 @@ r = g.ranking("16x16x16", hw="h200", top=0, candidates=["128x128x64:8:3", "64x64
 check("ranking(16x16x16, candidates with oversized tiles): the fitting tile first",
       (r["configs"][0]["block_m"], r["configs"][0]["block_n"], r["configs"][0]["block_k"]) == (16, 16, 16),
       [c["block_m"] for c in r["configs"]])
+# ... and where one is predicted faster than a config listed above it, the AdvisorWarning says so as `rank
+# --candidates` does (cli_test.py), naming the fastest by its place in the list (the CLI gave it, Python
+# did not: a review's find, 2026-12-07). On the H100, 64x64x128 and 64x128x128 for 32 rows are predicted
+# 26.0 and 28.1 us, 32x128x128 33.9 us.
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    got = g.rank("32x4096x4096", hw="h100", top=0,
+                 candidates=["32x64x128:4:4", "64x128x128:4:4", "64x64x128:4:4", "32x128x128:4:4"])
+said = [str(w.message) for w in caught if w.category is g.AdvisorWarning]
+check("rank(candidates with oversized tiles predicted faster): one AdvisorWarning naming the fastest's place",
+      [(c["block_m"], c["block_n"]) for c in got] == [(32, 64), (32, 128), (64, 64), (64, 128)] and len(said) == 1
+      and said[0].startswith("candidates[2]: 2 given configs larger than 32x4096x4096") and
+      "the fastest, 64x64x128:4:4" in said[0], said)
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    g.rank("32x4096x4096", hw="h100", top=1, candidates=["64x64x128:4:4", "32x64x128:4:4"])
+check("... none where the result shows no slower config above a faster one",
+      not [w for w in caught if w.category is g.AdvisorWarning], [str(w.message) for w in caught])
 e = py_error(gat.configs, 144, 16, 2800000, hw="h200", names={"block_m": None})
 check("names={'block_m': None}: an Error (every config would lose its tile)", e is not None and
       "block_m is a block size" in str(e), repr(e))

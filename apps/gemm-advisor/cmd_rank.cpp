@@ -69,34 +69,12 @@ Registered register_rank(CLI::App& app) {
                                                                                at == line_of.end() ? 0 : at->second, what);
                                                               }))
                 spdlog::warn("{}", w);
-            // A given config larger than the problem ranks after the others even where it is predicted
-            // faster: said where the output then shows a slower config above a faster one (a fresh
-            // expert's find, 2026-12-07).
+            // A given config larger than the problem, ranked below a slower one (ranker.hpp).
             if (!o->common.candidates.empty()) {
-              const TileSizeLimits limits(p);
-              const RankedConfig* slowest_within = nullptr;  // the slowest config within the problem listed
-              for (const RankedConfig& r : ranked)
-                if (r.estimate.feasible && !limits.oversized(r.config) &&
-                    (!slowest_within || r.estimate.latency_s > slowest_within->estimate.latency_s))
-                  slowest_within = &r;
-              const RankedConfig* fastest = nullptr;
-              std::size_t faster = 0;
-              for (const RankedConfig& r : ranked)
-                if (slowest_within && r.estimate.feasible && limits.oversized(r.config) &&
-                    r.estimate.latency_s < slowest_within->estimate.latency_s) {
-                  ++faster;
-                  if (!fastest || r.estimate.latency_s < fastest->estimate.latency_s) fastest = &r;
-                }
-              if (fastest) {
-                const auto at = line_of.find(fastest->config);
-                spdlog::warn("{}", located(o->common.candidates, at == line_of.end() ? 0 : at->second,
-                                           fmt::format("{} given config{} larger than {} in a block size (past its next "
-                                                       "power of two) {} ranked after every config within it, though "
-                                                       "predicted faster than {}: such a tile never ran faster on our "
-                                                       "H200 (README, 'Rank order'); the fastest, {}, {:.2f} us",
-                                                       faster, faster == 1 ? "" : "s", p.shape_text(),
-                                                       faster == 1 ? "is" : "are", slowest_within->config.text(),
-                                                       fastest->config.text(), fastest->estimate.latency_s * 1e6)));
+              const TileConfig* fastest = nullptr;
+              if (const std::string w = oversized_rank_warning(ranked, p, &fastest); !w.empty()) {
+                const auto at = line_of.find(*fastest);
+                spdlog::warn("{}", located(o->common.candidates, at == line_of.end() ? 0 : at->second, w));
               }
             }
             try {

@@ -8,6 +8,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -211,6 +212,15 @@ std::pair<std::string, std::vector<std::string>> ranking_json(const std::string&
   const std::vector<ga::TileConfig> given = candidates ? given_configs(*candidates, warnings) : std::vector<ga::TileConfig>{};
   const std::vector<ga::RankedConfig> ranked =
       ranked_configs(target, p, h, candidates ? &given : nullptr, top, distinct, warnings);
+  // A given config larger than the problem ranked below a slower one, as `rank --candidates` warns.
+  if (candidates) {
+    const ga::TileConfig* fastest = nullptr;
+    if (std::string w = ga::oversized_rank_warning(ranked, p, &fastest); !w.empty()) {
+      const auto at = std::find(given.begin(), given.end(), *fastest);
+      warnings.push_back(at == given.end() ? std::move(w)
+                                           : "candidates[" + std::to_string(at - given.begin()) + "]: " + std::move(w));
+    }
+  }
   nlohmann::json j = ga::ranking_json(p, hwr, std::string(target.name()), ranked, top);
   ga::add_fitted_shapes_note(j, h.profile, target, p);
   return {ga::json_text(j), warnings};
@@ -298,6 +308,15 @@ std::pair<std::string, std::vector<std::string>> moe_ranking_json(std::int64_t t
   const std::vector<ga::TileConfig> given = candidates ? given_configs(*candidates, warnings) : std::vector<ga::TileConfig>{};
   const std::vector<ga::RankedConfig> ranked =
       ranked_configs(target, p, h, candidates ? &given : nullptr, top, distinct, warnings);
+  // A given config larger than the problem ranked below a slower one, as `rank --candidates` warns.
+  if (candidates) {
+    const ga::TileConfig* fastest = nullptr;
+    if (std::string w = ga::oversized_rank_warning(ranked, p, &fastest); !w.empty()) {
+      const auto at = std::find(given.begin(), given.end(), *fastest);
+      warnings.push_back(at == given.end() ? std::move(w)
+                                           : "candidates[" + std::to_string(at - given.begin()) + "]: " + std::move(w));
+    }
+  }
   nlohmann::json j = ga::ranking_json(p, hwr, std::string(target.name()), ranked, top);
   ga::add_fitted_shapes_note(j, h.profile, target, p);
   return {ga::json_text(j), warnings};

@@ -27,6 +27,15 @@ struct TileSizeLimits {
   }
 };
 
+/// What `rank --candidates` (and Python's rank with candidates) warns of: a given config past the
+/// problem's tile-size limits (TileSizeLimits) that `ranked` (a rank_configs result, feasible first)
+/// lists after a config within them predicted slower than it. "" where there is none; else one
+/// message without its place ("N given config(s) larger than MxNxK ... the fastest, C, T us"), and
+/// `*fastest` (when not null) points at the fastest such config of `ranked`, for the caller to name
+/// where it was given.
+std::string oversized_rank_warning(const std::vector<RankedConfig>& ranked, const GemmProblem& p,
+                                   const TileConfig** fastest = nullptr);
+
 /// Ranks `candidates` of a target for the problem. Feasible configs come first in rank order (by
 /// predicted time, near-ties by the tie-breakers of ranker.cpp; a tile TileSizeLimits calls
 /// oversized after every other); infeasible ones (only possible with user-given candidates) follow,
