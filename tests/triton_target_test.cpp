@@ -237,7 +237,23 @@ TEST_CASE("Blackwell: tcgen05 accumulates in tensor memory, not in registers", "
   CHECK(!r16.full_instruction);
   CHECK(r16.accumulator_registers == 128 * 128 / 512.0);
   CHECK(r16.tensor_memory_bytes == 0);
-  CHECK(!test_util::estimate(p, b200, test_util::cfg(128, 128, 64, 32, 3)).accumulator_in_tensor_memory);
+  // 32 warps: feasible, mma.sync's accumulator is 4 registers a thread (m16n8 over 32 threads, PTX
+  // ISA), well under the 64-register cap of 1024 threads beside the 32 reserved; tcgen05's 128 x 16
+  // over one warp, 64, had refused every 32-warp config (a fresh expert's find, 2026-12-07).
+  const Estimate e32 = test_util::estimate(p, b200, test_util::cfg(128, 128, 64, 32, 3));
+  CHECK(e32.feasible);
+  CHECK(!e32.accumulator_in_tensor_memory);
+  const TritonResources r32 =
+      triton_resources(test_util::cfg(64, 64, 64, 32, 2), Dtype::bf16, rate, b200.hw, b200.triton, 32);
+  CHECK(r32.instruction_registers == 16 * 8 / 32.0);
+  CHECK(r32.check == TritonResourceCheck::ok);
+  // mma.sync keeps num_stages - 1 operand buffers, as measured on our H200 (sync_mma_smem_stage_offset
+  // 1, taken over): 32x128x64 bf16 at 3 stages, 2 x (32*64 + 64*128) x 2 = 40960 bytes; tcgen05's
+  // 128x128x64 keeps 3: 3 x (128*64 + 64*128) x 2 = 98304.
+  CHECK(triton_resources(test_util::cfg(32, 128, 64, 4, 3), Dtype::bf16, rate, b200.hw, b200.triton, 32).smem_bytes ==
+        40960);
+  CHECK(triton_resources(test_util::cfg(128, 128, 64, 4, 3), Dtype::bf16, rate, b200.hw, b200.triton, 32).smem_bytes ==
+        98304);
   // A 512x512 accumulator (1 MiB) cannot be allocated.
   CHECK_THAT(triton_infeasibility(test_util::cfg(512, 512, 16, 8, 1), p, b200),
              Catch::Contains("1048576 bytes of tensor memory"));

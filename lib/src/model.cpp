@@ -153,7 +153,7 @@ EstimateContext make_estimate_context(const GemmProblem& p, const Profile& profi
   const double unstaged = params.staged_registers_per_element * 0.0;
   ctx.no_staged_registers = core::operands_aligned(ctx) && unstaged == 0 && !std::signbit(unstaged);
   ctx.spill_fraction_positive = params.spill_bandwidth_fraction > 0;
-  ctx.warp_instruction_registers = static_cast<double>(ctx.rate->instruction_m) * ctx.rate->instruction_n / hw.warp_size;
+  ctx.warp_instruction_registers = kMmaSyncAccumulatorRegisters;
   // A bound of triton_instruction_registers' full-instruction value, whose N is at most
   // instruction_max_n: the same expression is monotone in N for instruction_m >= 0 and positive threads.
   const double instruction_threads = static_cast<double>(hw.matrix_instruction_warps) * hw.warp_size;

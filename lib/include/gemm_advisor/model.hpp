@@ -203,8 +203,8 @@ struct EstimateContext {
   /// not negative): no register staging, whose term is then +0 for any positive thread count.
   bool no_staged_registers = false;
   bool spill_fraction_positive = false;  ///< spill_bandwidth_fraction > 0: no spill moves +0 bytes
-  /// fp32 registers per thread of one warp's matrix instruction accumulator:
-  /// instruction_m * instruction_n / warp_size (the Triton fallback instruction's, triton.hpp).
+  /// fp32 registers per thread of the Triton fallback instruction's accumulator (mma.sync's,
+  /// kMmaSyncAccumulatorRegisters in targets/triton.hpp).
   double warp_instruction_registers = 0;
   /// At least the fp32 registers per thread of any full matrix instruction's accumulator: the
   /// widest's, instruction_m * instruction_max_n / (matrix_instruction_warps * warp_size) (or

@@ -31,6 +31,14 @@ constexpr bool is_pow2(std::int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
 /// --candidates config on the B200 was predicted as fast as its 8-warp twin).
 constexpr int kTcgen05MaxWarps = 8;
 
+/// fp32 registers a thread holds for one mma.sync's accumulator, the instruction Triton falls back to
+/// below a warpgroup (Hopper) or outside tcgen05's warp counts (Blackwell): mma.sync.aligned.m16n8kK
+/// spreads its 16 x 8 fp32 D fragment over the warp's 32 threads, 4 a thread (PTX ISA, "Matrix
+/// Fragments for mma.m16n8k16"). It had been the profile's full instruction's M x N over one warp,
+/// 64 on the B200 (tcgen05's M 128), which refused every 32-warp config there (cap 64 with the
+/// 32-register reserve: a fresh expert's find, 2026-12-07), 16 on the H200.
+constexpr double kMmaSyncAccumulatorRegisters = 16.0 * 8.0 / 32.0;
+
 /// Whether Triton issues the profile's full, asynchronous matrix instruction for a config (Hopper's
 /// wgmma needs a warpgroup: num_warps >= matrix_instruction_warps, and block_m >= its M of 64;
 /// Blackwell's tcgen05 num_warps 4 or 8 and block_m >= its smallest M, instruction_min_m = 64) or
@@ -120,7 +128,7 @@ inline double triton_register_cap(int num_warps, const Hardware& hw) {
 /// issuing groups (warpgroups on Hopper) laid over M first (as many as block_m / instruction_m),
 /// then N, so N = min(instruction_max_n, block_n / groups along N) (256x256 with 16 warps: four
 /// groups along M, one m64n256 each, 64 * 256 / 128 = 128 registers; 64x256 with 16 warps: four
-/// along N, m64n64, 32). The fallback's: instruction_m x instruction_n over one warp.
+/// along N, m64n64, 32). The fallback's: mma.sync's, kMmaSyncAccumulatorRegisters.
 /// `sync_registers`: the fallback's (triton_thread_limits).
 inline double triton_instruction_registers(const TileConfig& c, const MatrixRate& rate, const Hardware& hw,
                                            bool full_instruction, double sync_registers) {
@@ -177,15 +185,14 @@ struct TritonResources {
 struct TritonThreadLimits {
   double threads;                     ///< threads per block: num_warps * warp_size
   double register_cap;                ///< triton_register_cap(num_warps, hw)
-  double sync_instruction_registers;  ///< the fallback instruction's: instruction_m * instruction_n / warp_size
+  double sync_instruction_registers;  ///< the fallback instruction's: kMmaSyncAccumulatorRegisters
   /// At least the full instruction's registers of every config (EstimateContext's
   /// widest_instruction_registers), or +infinity: none known.
   double widest_instruction_registers;
 };
-inline TritonThreadLimits triton_thread_limits(int num_warps, const MatrixRate& rate, const Hardware& hw) {
+inline TritonThreadLimits triton_thread_limits(int num_warps, const Hardware& hw) {
   return {static_cast<double>(num_warps) * hw.warp_size, triton_register_cap(num_warps, hw),
-          static_cast<double>(rate.instruction_m) * rate.instruction_n / hw.warp_size,
-          std::numeric_limits<double>::infinity()};
+          kMmaSyncAccumulatorRegisters, std::numeric_limits<double>::infinity()};
 }
 /// Computes them (the dtype must have a matrix path: `rate` not null) with `reserve_registers` for
 /// the instruction rule (the model's register_overhead_per_thread), the config's `limits`, and the
@@ -231,7 +238,7 @@ inline TritonResources triton_resources(const TileConfig& c, Dtype dtype, const 
 inline TritonResources triton_resources(const TileConfig& c, Dtype dtype, const MatrixRate& rate, const Hardware& hw,
                                         const TritonSettings& triton, double reserve_registers,
                                         TritonPipelining pipelined = {}, int store_scratch_min_warps = 0) {
-  return triton_resources(c, dtype, rate, hw, triton, reserve_registers, triton_thread_limits(c.num_warps, rate, hw),
+  return triton_resources(c, dtype, rate, hw, triton, reserve_registers, triton_thread_limits(c.num_warps, hw),
                           pipelined, store_scratch_min_warps);
 }
 
