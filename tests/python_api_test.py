@@ -394,6 +394,25 @@ expected = [e["block_k"] for e in g.rank((144, 16, 2800000), hw="h200", top=2, c
                                          candidates=[f"16x16x{bk}:4:3" for bk in (64, 128, 256)])]
 check("triton.shortlist(cu_count=) ranks for the partition, as rank(cu_count=) does", pruned == expected and
       len(pruned) == 2, [pruned, expected])
+# dtype=None: each launch ranked in its first tensor argument's dtype (an fp32 kernel was ranked as bf16,
+# its shortlist led by a tile that cannot fit: a fresh expert's find, 2026-12-07). fp32 128x256x64 at 4
+# stages asks 4 x (128*64 + 64*128) x 4 = 262,144 bytes, over the H200's 232,448; in bf16, 131,072.
+class _Tensor:
+    def __init__(self, dtype):
+        self.dtype = dtype
+
+
+prune = gat.shortlist(top=0, hw="h200", distinct=False)["early_config_prune"]
+cands = [{"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk, "GROUP_M": 8, "SPLIT_K": 1, "num_warps": 8, "num_stages": st}
+         for bm, bn, bk, st in ((128, 256, 64, 4), (128, 128, 32, 3))]
+shape_args = {"M": 4096, "N": 4096, "K": 4096}
+fp32 = [(c["BLOCK_N"], c["BLOCK_K"]) for c in prune(cands, {"a_ptr": _Tensor("torch.float32"), **shape_args})]
+bf16 = [(c["BLOCK_N"], c["BLOCK_K"]) for c in prune(cands, {"a_ptr": _Tensor("torch.bfloat16"), **shape_args})]
+check("triton.shortlist(dtype=None): an fp32 launch drops the tile fp32 cannot fit, a bf16 one keeps it",
+      fp32 == [(128, 32)] and sorted(bf16) == [(128, 32), (256, 64)], [fp32, bf16])
+forced = gat.shortlist(top=0, hw="h200", distinct=False, dtype="bf16")["early_config_prune"]
+check("... dtype= given wins over the tensor's",
+      len(forced(cands, {"a_ptr": _Tensor("torch.float32"), **shape_args})) == 2)
 # shortlist's key_names: distinct, non-empty, none a config parameter's name (each failed only at the first
 # launch, or made a config carry a shape argument: a fresh user's finds, 2026-12-04).
 for kn, nm, frag in ((("M", "M", "K"), None, "distinct, non-empty"), (("", "N", "K"), None, "distinct, non-empty"),

@@ -198,6 +198,18 @@ def _past_search_bound(reason):
     return "(triton.max_num_stages" in reason or "(triton.max_split_k" in reason
 
 
+def _launch_dtype(args, key_names):
+    """The dtype of a launch's first argument that has one (a tensor: ``x.dtype``), in argument order,
+    or None (the target's default) where none has."""
+    for name, value in args.items():
+        if name in key_names:
+            continue
+        kind = getattr(value, "dtype", None)
+        if kind is not None:
+            return kind
+    return None
+
+
 def shortlist(top=8, hw=None, key_names=("M", "N", "K"), names=None, dtype=None, layout=None, target="triton", *,
               distinct=True, cu_count=None, max_split_k=None):
     """A ``prune_configs_by`` for ``triton.autotune`` that benchmarks only the advisor's shortlist.
@@ -209,7 +221,9 @@ def shortlist(top=8, hw=None, key_names=("M", "N", "K"), names=None, dtype=None,
     advisor (their parameters read back through ``names``, as for :func:`configs`; num_warps and
     num_stages from the Config) and returns the ``top`` it ranks highest among them (0: all), best first
     (configs that share the advisor's fields and differ only in other kernel arguments stay
-    together). Configs that cannot run on the GPU are dropped; those only outside the advisor's
+    together). dtype=None ranks each launch in its own dtype, the first tensor argument's (A's, by
+    the usual argument order; the target's default where no argument has one). Configs that cannot
+    run on the GPU are dropped; those only outside the advisor's
     search bounds (num_stages above the profile's triton.max_num_stages, split_k above max_split_k)
     are kept after the shortlist, unranked, with an AdvisorWarning. cu_count, max_split_k: as for
     :func:`configs` (a kernel autotuned on a partition: MIG, MI300X CPX).
@@ -290,10 +304,15 @@ def shortlist(top=8, hw=None, key_names=("M", "N", "K"), names=None, dtype=None,
                                _ga.AdvisorWarning, stacklevel=2)
                 return configs
             groups.setdefault(text, []).append(config)
+        # dtype=None: the launch's own, the first tensor argument's (A's, by convention): an fp32 or fp8
+        # kernel was ranked as bf16, its shortlist led by tiles that cannot fit (a fresh expert's find,
+        # 2026-12-07: 128x256x64 w8 s4 first for fp32 4096^3, 393,216 bytes of shared memory).
+        run_dtype = dtype if dtype is not None else _launch_dtype(args, key_names)
+
         def rank(candidates):
             with _warnings.catch_warnings():
                 _warnings.simplefilter("ignore", _ga.AdvisorWarning)  # infeasible ones are dropped: that's the point
-                return _ga.ranking(shape, hw=profile, dtype=dtype, layout=layout, target=target, top=top,
+                return _ga.ranking(shape, hw=profile, dtype=run_dtype, layout=layout, target=target, top=top,
                                    candidates=candidates, distinct=distinct, cu_count=cu_count,
                                    max_split_k=max_split_k)
 
