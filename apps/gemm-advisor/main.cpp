@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "cli.hpp"
+#include "gemm_advisor/csv_reader.hpp"
 #include "gemm_advisor/emit.hpp"
 #include "gemm_advisor/error.hpp"
 #include "gemm_advisor/version.hpp"
@@ -434,6 +435,11 @@ bool written_by_calibrate(const std::string& path) {
 
 ResultsFile::ResultsFile(const std::string& path, const std::string& input, const CommonOptions& common) {
   if (path.empty() || path == "-") return;
+  // A .gz name got plain text, which the readers, taking a .gz name for gzip data, then refused (a
+  // fresh expert's find, 2026-12-07): refused, as calibrate's -o is.
+  if (gemm_advisor::is_gzip_path(path))
+    throw UsageError("--out " + path + ": the results are written as plain text, not gzip (a .gz name is read back as "
+                     "gzip): give a name without .gz, or compress them yourself (-o - | gzip > " + path + ")");
   // The profile: --hw, else $GEMM_ADVISOR_HW (a profile named there was replaced: a fresh CI
   // reviewer's find, 2026-12-05).
   const std::string hw = hardware_named(common.hw);
