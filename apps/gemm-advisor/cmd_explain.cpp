@@ -158,8 +158,12 @@ Registered register_explain(CLI::App& app) {
                                       "k_step_overhead_overlap {:.3g}",
                                       100 * (1 - x.step_overhead_overlap), x.step_overhead_overlap)
                         : ": the matrix work + the overhead (synchronous matrix instructions)";
-                line("compute per K-step", fmt::format("{} (matrix units fed {:.0f}%, issue overhead {}{}){}",
-                                                       us(x.compute_step_s), 100 * x.matrix_unit_utilization,
+                // "fed" is the share of the CU's matrix units this block's warps issue to, not useful
+                // work: with padding it read as 100% busy on useful work (a fresh expert's find).
+                const std::string padding =
+                    x.padding_waste > 0.005 ? fmt::format(", {:.0f}% of the work padding", 100 * x.padding_waste) : "";
+                line("compute per K-step", fmt::format("{} (matrix units fed by its warps {:.0f}%{}, issue overhead {}{}){}",
+                                                       us(x.compute_step_s), 100 * x.matrix_unit_utilization, padding,
                                                        us(x.step_overhead_s), compute_parts,
                                                        x.bound == Bound::memory ? "" : "  <- bounds"));
                 // Vector work of a step (the block scales of vllm-fp8-block and block-fp8 MoE), part of
