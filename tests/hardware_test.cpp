@@ -638,7 +638,10 @@ TEST_CASE("a dtype the GPU or Triton does not have as asked is said", "[hardware
   const Profile mi355x = load_profile("mi355x"), mi300x = load_profile("mi300x"), h200 = load_profile("h200"),
                 b200 = load_profile("b200");
   CHECK_THAT(dtype_format_warning("tf32", mi355x.hw), Catch::Contains("has no TF32 matrix path"));
-  CHECK(dtype_format_warning("tf32", mi300x.hw).empty());  // XF32 (the profile's fp32 tf32: true)
+  // gfx942 has XF32, but Triton-HIP's default is IEEE fp32 (HIPOptions' default_dot_input_precision),
+  // the rate the profile gives fp32: a tf32 request is said to run up to 4x faster than ranked.
+  CHECK_THAT(dtype_format_warning("tf32", mi300x.hw), Catch::Contains("XF32 path") && Catch::Contains("up to 4x faster"));
+  CHECK(mi300x.hw.rate(Dtype::fp32)->flops_per_cycle_per_cu == 256);  // mfma_f32_16x16x4_f32: 163.4 TFLOP/s
   CHECK(dtype_format_warning("tf32", h200.hw).empty());
   CHECK(dtype_format_warning("fp32", mi355x.hw).empty());  // fp32 asked, fp32 ranked
   CHECK_THAT(dtype_format_warning("nvfp4", mi355x.hw), Catch::Contains("computes mxfp4"));

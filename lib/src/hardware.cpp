@@ -60,6 +60,13 @@ std::string dtype_format_warning(std::string_view dtype_text, const Hardware& hw
   std::string t = text::lower(dtype_text);
   if (t.rfind("torch.", 0) == 0) t.erase(0, 6);
   // A GPU without TF32 (CDNA 4 dropped XF32) runs a tf32 request as true fp32, at the fp32 rate.
+  // gfx942 (CDNA 3) has XF32, but Triton-HIP computes fp32 dots in IEEE fp32 unless asked (HIPOptions:
+  // default_dot_input_precision 'ieee'), and the profiles give fp32 that default's rate.
+  if ((t == "tf32" || t == "xf32") && hw.isa.rfind("gfx94", 0) == 0)
+    if (const MatrixRate* fp32 = hw.rate(Dtype::fp32); fp32 && !fp32->tf32)
+      return "dtype " + std::string(dtype_text) + ": " + hw.name + "'s XF32 path (input_precision='tf32', 4x the IEEE " +
+             "fp32 rate) is not modelled: ranked at the IEEE fp32 rate, Triton-HIP's default, so a kernel that asks " +
+             "for tf32 may run up to 4x faster than predicted";
   if (t == "tf32" || t == "xf32")
     if (const MatrixRate* fp32 = hw.rate(Dtype::fp32); fp32 && !fp32->tf32)
       return "dtype " + std::string(dtype_text) + ": " + hw.name + " (" + (hw.isa.empty() ? hw.arch : hw.isa) +
