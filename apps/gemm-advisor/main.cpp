@@ -188,7 +188,8 @@ void add_common_options(CLI::App* cmd, CommonOptions& o, bool with_top) {
 void add_hardware_overrides(CLI::App* cmd, HardwareOverrides& o, bool with_split_k) {
   cmd->add_option("--cu-count", o.cu_count,
                   "CUs (SMs) the kernel may use, for a partition (MIG, CPX) or a CU mask: waves and peak follow it, "
-                  "memory stays the profile's (default: all)")
+                  "memory stays the profile's: DRAM bandwidth and L2 of the whole GPU, which a MIG slice or an "
+                  "NPS-partitioned CPX instance does not have (give a profile of the slice for those) (default: all)")
       ->transform(whole_number_validator())->check(CLI::Range(1, 1 << 20));
   if (!with_split_k) return;
   cmd->add_option("--max-split-k", o.max_split_k,
