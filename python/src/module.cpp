@@ -188,6 +188,15 @@ std::vector<ga::RankedConfig> ranked_configs(const ga::Target& target, const ga:
   for (std::string& w : ga::infeasible_warnings(ranked, h.profile.hw, "candidates",
                                                 [](const ga::TileConfig&, std::string what) { return what; }))
     warnings.push_back(std::move(w));
+  // A given config larger than the problem ranked below a slower one, as `rank --candidates` warns.
+  if (given) {
+    const ga::TileConfig* fastest = nullptr;
+    if (std::string w = ga::oversized_rank_warning(ranked, p, &fastest); !w.empty()) {
+      const auto at = std::find(given->begin(), given->end(), *fastest);
+      warnings.push_back(at == given->end() ? std::move(w)
+                                            : "candidates[" + std::to_string(at - given->begin()) + "]: " + std::move(w));
+    }
+  }
   ga::require_feasible(ranked, p, h.profile.hw);
   return ranked;
 }
@@ -212,15 +221,6 @@ std::pair<std::string, std::vector<std::string>> ranking_json(const std::string&
   const std::vector<ga::TileConfig> given = candidates ? given_configs(*candidates, warnings) : std::vector<ga::TileConfig>{};
   const std::vector<ga::RankedConfig> ranked =
       ranked_configs(target, p, h, candidates ? &given : nullptr, top, distinct, warnings);
-  // A given config larger than the problem ranked below a slower one, as `rank --candidates` warns.
-  if (candidates) {
-    const ga::TileConfig* fastest = nullptr;
-    if (std::string w = ga::oversized_rank_warning(ranked, p, &fastest); !w.empty()) {
-      const auto at = std::find(given.begin(), given.end(), *fastest);
-      warnings.push_back(at == given.end() ? std::move(w)
-                                           : "candidates[" + std::to_string(at - given.begin()) + "]: " + std::move(w));
-    }
-  }
   nlohmann::json j = ga::ranking_json(p, hwr, std::string(target.name()), ranked, top);
   ga::add_fitted_shapes_note(j, h.profile, target, p);
   return {ga::json_text(j), warnings};
@@ -308,15 +308,6 @@ std::pair<std::string, std::vector<std::string>> moe_ranking_json(std::int64_t t
   const std::vector<ga::TileConfig> given = candidates ? given_configs(*candidates, warnings) : std::vector<ga::TileConfig>{};
   const std::vector<ga::RankedConfig> ranked =
       ranked_configs(target, p, h, candidates ? &given : nullptr, top, distinct, warnings);
-  // A given config larger than the problem ranked below a slower one, as `rank --candidates` warns.
-  if (candidates) {
-    const ga::TileConfig* fastest = nullptr;
-    if (std::string w = ga::oversized_rank_warning(ranked, p, &fastest); !w.empty()) {
-      const auto at = std::find(given.begin(), given.end(), *fastest);
-      warnings.push_back(at == given.end() ? std::move(w)
-                                           : "candidates[" + std::to_string(at - given.begin()) + "]: " + std::move(w));
-    }
-  }
   nlohmann::json j = ga::ranking_json(p, hwr, std::string(target.name()), ranked, top);
   ga::add_fitted_shapes_note(j, h.profile, target, p);
   return {ga::json_text(j), warnings};
