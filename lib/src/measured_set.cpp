@@ -439,10 +439,13 @@ std::vector<MeasuredShape> read_measured_shapes(const std::vector<std::string>& 
           if (const std::string w = dtype_format_warning(shape.dtype_text, profile.hw); !w.empty()) {
             encoding_warned = true;
             // Another GPU explains an encoding, a missing TF32 or nvfp4 on AMD; not fp6, which no
-            // Triton kernel takes on any GPU.
+            // Triton kernel takes on any GPU, nor tf32 on gfx942, which has XF32 (the rows may well be
+            // its own: the warning is that the model ranks them at the IEEE rate).
             const std::string t = text::lower(shape.dtype_text);
             const bool fp6 = t == "fp6" || t == "e2m3" || t == "e3m2";
-            log(LogLevel::warning, located(path, line, fp6 ? w : w + " (were these rows timed on another GPU?)"));
+            const bool xf32 = (t == "tf32" || t == "xf32") && profile.hw.isa.rfind("gfx94", 0) == 0;
+            log(LogLevel::warning,
+                located(path, line, fp6 || xf32 ? w : w + " (were these rows timed on another GPU?)"));
           }
         count_outside_space(shape, profile, target, space_values, &outside_space, &first_outside, &refused,
                             &first_refused);
