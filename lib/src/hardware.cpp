@@ -56,35 +56,41 @@ std::string beyond_memory_warning(const GemmProblem& p, const Hardware& hw) {
          " GB of memory: no one GPU runs it as one GEMM";
 }
 
-std::string dtype_format_warning(std::string_view dtype_text, const Hardware& hw) {
+std::string dtype_format_warning(std::string_view dtype_text, const Hardware& hw, bool* another_gpu) {
   std::string t = text::lower(dtype_text);
   if (t.rfind("torch.", 0) == 0) t.erase(0, 6);
+  const bool gfx942 = hw.isa.rfind("gfx94", 0) == 0;
+  // Rows of such a dtype could come from another GPU, where the GPU lacks what was asked; not where
+  // no GPU has it (fp6 in Triton) or this one has it unmodelled (gfx942's XF32).
+  if (another_gpu) *another_gpu = true;
   // A GPU without TF32 (CDNA 4 dropped XF32) runs a tf32 request as true fp32, at the fp32 rate.
   // gfx942 (CDNA 3) has XF32, but Triton-HIP computes fp32 dots in IEEE fp32 unless asked (HIPOptions:
   // default_dot_input_precision 'ieee'), and the profiles give fp32 that default's rate.
-  if ((t == "tf32" || t == "xf32") && hw.isa.rfind("gfx94", 0) == 0)
-    if (const MatrixRate* fp32 = hw.rate(Dtype::fp32); fp32 && !fp32->tf32)
+  if (t == "tf32" || t == "xf32")
+    if (const MatrixRate* fp32 = hw.rate(Dtype::fp32); fp32 && !fp32->tf32) {
+      if (!gfx942)
+        return "dtype " + std::string(dtype_text) + ": " + hw.name + " (" + (hw.isa.empty() ? hw.arch : hw.isa) +
+               ") has no TF32 matrix path: ranked as fp32 at its fp32 rate";
+      if (another_gpu) *another_gpu = false;
       return "dtype " + std::string(dtype_text) + ": " + hw.name + "'s XF32 path (input_precision='tf32', 4x the IEEE " +
              "fp32 rate) is not modelled: ranked at the IEEE fp32 rate, Triton-HIP's default, so a kernel that asks " +
              "for tf32 may run up to 4x faster than predicted";
-  if (t == "tf32" || t == "xf32")
-    if (const MatrixRate* fp32 = hw.rate(Dtype::fp32); fp32 && !fp32->tf32)
-      return "dtype " + std::string(dtype_text) + ": " + hw.name + " (" + (hw.isa.empty() ? hw.arch : hw.isa) +
-             ") has no TF32 matrix path: ranked as fp32 at its fp32 rate";
+    }
   // nvfp4 (e2m1 in blocks of 16, fp8 scales) is NVIDIA's block format; AMD's fp4 is mxfp4.
   if (t == "nvfp4" && hw.vendor == "amd" && hw.rate(Dtype::fp4))
     return "dtype nvfp4 is NVIDIA's fp4 block format (e2m1 in blocks of 16 with fp8 scales); " + hw.name +
            " computes mxfp4 (blocks of 32, e8m0 scales): ranked as its fp4, the scales not modelled";
   // No Triton kernel takes fp6: tl.dot_scaled's operand formats are e2m1, e4m3, e5m2, bf16 and fp16
   // (triton/language/semantic.py, dot_scaled: "NYI" for the others); every target is a Triton kernel.
-  if ((t == "fp6" || t == "e2m3" || t == "e3m2") && hw.rate(Dtype::fp6))
+  if ((t == "fp6" || t == "e2m3" || t == "e3m2") && hw.rate(Dtype::fp6)) {
+    if (another_gpu) *another_gpu = false;
     return "dtype " + std::string(dtype_text) + ": Triton's tl.dot_scaled takes e2m1, e4m3, e5m2, bf16 and fp16 " +
            "operands, not fp6: ranked on " + hw.name + "'s fp6 matrix path, which no Triton kernel reaches";
+  }
   // torch's names and Triton's (fp8e4b8 and fp8e5b16 are FNUZ, fp8e4nv and fp8e5 OCP: triton/language/core.py).
   const bool fnuz = t == "float8_e4m3fnuz" || t == "float8_e5m2fnuz" || t == "fp8e4b8" || t == "fp8e5b16";
   const bool ocp = t == "float8_e4m3fn" || t == "float8_e5m2" || t == "fp8e4nv" || t == "fp8e5";
   if ((!fnuz && !ocp) || !hw.rate(Dtype::fp8)) return "";
-  const bool gfx942 = hw.isa.rfind("gfx94", 0) == 0;
   if (fnuz == gfx942) return "";
   return "dtype " + std::string(dtype_text) + " is " + (fnuz ? "the FNUZ fp8 encoding of CDNA 3 (gfx942)" : "an OCP fp8 encoding") +
          ", but " + hw.name + " (" + (hw.isa.empty() ? hw.arch : hw.isa) + ") computes " +

@@ -15,7 +15,6 @@
 #include "gemm_advisor/error.hpp"
 #include "gemm_advisor/evaluate.hpp"
 #include "gemm_advisor/measurements.hpp"
-#include "text.hpp"
 
 namespace gemm_advisor {
 
@@ -435,17 +434,11 @@ std::vector<MeasuredShape> read_measured_shapes(const std::vector<std::string>& 
         require_measured_for(path, line, shape, profile, target, &variant_warned, log);
         // Timed in an fp8 encoding this GPU does not compute (FNUZ on an H200): rank and batch say
         // so for a --dtype, a measurement file said nothing (a fresh user's find, 2026-12-07).
-        if (!encoding_warned)
-          if (const std::string w = dtype_format_warning(shape.dtype_text, profile.hw); !w.empty()) {
+        // The question of another GPU where dtype_format_warning says it fits.
+        if (bool another_gpu = false; !encoding_warned)
+          if (const std::string w = dtype_format_warning(shape.dtype_text, profile.hw, &another_gpu); !w.empty()) {
             encoding_warned = true;
-            // Another GPU explains an encoding, a missing TF32 or nvfp4 on AMD; not fp6, which no
-            // Triton kernel takes on any GPU, nor tf32 on gfx942, which has XF32 (the rows may well be
-            // its own: the warning is that the model ranks them at the IEEE rate).
-            const std::string t = text::lower(shape.dtype_text);
-            const bool fp6 = t == "fp6" || t == "e2m3" || t == "e3m2";
-            const bool xf32 = (t == "tf32" || t == "xf32") && profile.hw.isa.rfind("gfx94", 0) == 0;
-            log(LogLevel::warning,
-                located(path, line, fp6 || xf32 ? w : w + " (were these rows timed on another GPU?)"));
+            log(LogLevel::warning, located(path, line, another_gpu ? w + " (were these rows timed on another GPU?)" : w));
           }
         count_outside_space(shape, profile, target, space_values, &outside_space, &first_outside, &refused,
                             &first_refused);

@@ -140,8 +140,11 @@ void check_readable_file(const std::string& path);
 /// a kernel built for the other encoding converts or is refused. Also where the text asks for what
 /// the GPU or Triton does not have: tf32 on a GPU without TF32 (ranked as fp32), nvfp4 on AMD (ranked
 /// as its mxfp4), fp6 (no Triton kernel takes it: tl.dot_scaled's formats are e2m1, e4m3, e5m2, bf16,
-/// fp16). "" where the text names no encoding ("fp8", "e4m3") or the GPU's own, or the GPU has no fp8.
-std::string dtype_format_warning(std::string_view dtype_text, const Hardware& hw);
+/// fp16), or tf32 on gfx942, whose XF32 is not modelled (ranked at Triton-HIP's default IEEE rate).
+/// "" where the text names no encoding ("fp8", "e4m3") or the GPU's own, or the GPU has no fp8.
+/// `another_gpu` (when not null) is set to whether rows of that dtype may have been timed on another
+/// GPU (an encoding, TF32 or nvfp4 this one lacks), not where no GPU or only the model lacks it.
+std::string dtype_format_warning(std::string_view dtype_text, const Hardware& hw, bool* another_gpu = nullptr);
 
 /// A warning where the problem's operands and output (GemmProblem::compulsory_bytes) do not fit the
 /// GPU's memory (Hardware::dram_bytes): "A, B and C take X GB, more than NAME's Y GB of memory: no one
